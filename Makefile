@@ -1,0 +1,30 @@
+# NFCTagKit — the two commands a fresh machine needs are `make demo` and `make test`.
+SWIFT       ?= swift
+SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
+TEST_FLAGS  ?=
+
+.PHONY: all setup build demo test tables clean
+
+all: build
+
+setup:
+	@./scripts/setup
+
+build: setup
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+## The main job: for now, NDEF encode / decode with nfctag.
+demo: build
+	@./scripts/demo
+
+## The whole test suite (Swift Testing), warnings as errors.
+test: setup
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+## Regenerate Sources/NFCChips/Generated from datasheets/.
+tables: setup
+	$(SWIFT) run nfcchips-gen datasheets Sources/NFCChips/Generated
+
+clean:
+	rm -rf .build

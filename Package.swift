@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+// NFCTagKit — NFC readers and tags on Linux, through libnfc.
+//
+// Targets follow the rooms of the architecture note: pure-Swift rooms (NDEF, NFCChips)
+// at the bottom, system-library wrappers (CLibNFC) beside them, tools on top.
+import PackageDescription
+
+let package = Package(
+    name: "NFCTagKit",
+    products: [
+        .library(name: "NDEF", targets: ["NDEF"]),
+        .library(name: "NFCChips", targets: ["NFCChips"]),
+        .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
+        .executable(name: "nfctag", targets: ["nfctag"]),
+    ],
+    targets: [
+        // libnfc, as Debian's libnfc-dev ships it.
+        .systemLibrary(
+            name: "CLibNFC",
+            pkgConfig: "libnfc",
+            providers: [.apt(["libnfc-dev"])]
+        ),
+
+        // NDEF messages and records: pure Swift, Foundation only.
+        .target(name: "NDEF"),
+
+        // The datasheet tables as Swift values (generated from datasheets/ by nfcchips-gen).
+        .target(name: "NFCChips", exclude: ["Generated/README.md"]),
+
+        // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
+        .target(name: "NFCEmulator", dependencies: ["NFCChips"]),
+
+        // Regenerates Sources/NFCChips/Generated from datasheets/ (`make tables`).
+        .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
+
+        // The command-line tool.
+        .executableTarget(name: "nfctag", dependencies: ["NDEF", "NFCChips", "NFCEmulator"]),
+
+        .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
+        .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

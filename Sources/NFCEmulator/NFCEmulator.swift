@@ -1,0 +1,2 @@
+/// An emulated PN532 reader with datasheet-faithful tags.
+public enum NFCEmulatorPlaceholder {}

@@ -1,0 +1,2 @@
+import NFCChips
+print("nfcchips-gen")

@@ -1,0 +1,3 @@
+import NDEF
+import NFCChips
+print("nfctag")
