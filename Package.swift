@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCChips", targets: ["NFCChips"]),
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
+        .library(name: "NFCTagKit", targets: ["NFCTagKit"]),
         .executable(name: "nfctag", targets: ["nfctag"]),
     ],
     targets: [
@@ -19,6 +20,20 @@ let package = Package(
             name: "CLibNFC",
             pkgConfig: "libnfc",
             providers: [.apt(["libnfc-dev"])]
+        ),
+
+        // libusb-1.0, for reader hot-plug.
+        .systemLibrary(
+            name: "CLibUSB",
+            pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"])]
+        ),
+
+        // OpenSSL libcrypto, for originality signatures and Ultralight C.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
 
         // NDEF messages and records: pure Swift, Foundation only.
@@ -30,16 +45,24 @@ let package = Package(
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
         .target(name: "NFCEmulator", dependencies: ["NFCChips"]),
 
+        // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
+        .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "CLibCrypto"]),
+
+        // The public face: the NFCDevice actor, discovery, reconnection, sessions.
+        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NDEF", "NFCChips", "CLibNFC", "CLibUSB"]),
+
         // Regenerates Sources/NFCChips/Generated from datasheets/ (`make tables`).
         .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
 
         // The command-line tool.
-        .executableTarget(name: "nfctag", dependencies: ["NDEF", "NFCChips", "NFCEmulator"]),
+        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NDEF", "NFCChips", "NFCEmulator"]),
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF"]),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator"]),
+        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips"]),
         .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,2 @@
+/// The public face of NFCTagKit: NFCDevice, discovery, sessions.
+public enum NFCTagKitPlaceholder {}
