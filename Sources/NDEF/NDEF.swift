@@ -1,2 +1,0 @@
-/// NDEF messages and records (NFC Forum NDEF 1.0).
-public enum NDEFPlaceholder {}
