@@ -1,3 +1,6 @@
-import NDEF
-import NFCChips
-print("nfctag")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// nfctag — the NFCTagKit command-line tool. See `nfctag --help`.
+exit(NFCTagTool.run(arguments: Array(CommandLine.arguments.dropFirst())).rawValue)

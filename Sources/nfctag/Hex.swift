@@ -1,0 +1,33 @@
+/// Hexadecimal text to and from bytes, as the tool reads and prints them.
+enum Hex {
+    /// Lowercase hex, no separators: `[0xD1, 0x01]` → `"d101"`.
+    static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses hex digits, ignoring white space, `:` and `-` separators and an optional `0x`.
+    /// Nil when a character is not a hex digit or the digit count is odd.
+    static func decode(_ text: String) -> [UInt8]? {
+        var digits = [UInt8]()
+        var body = Substring(text)
+        if body.hasPrefix("0x") || body.hasPrefix("0X") { body = body.dropFirst(2) }
+        for scalar in body.unicodeScalars {
+            switch scalar {
+            case "0"..."9": digits.append(UInt8(scalar.value - 48))
+            case "a"..."f": digits.append(UInt8(scalar.value - 87))
+            case "A"..."F": digits.append(UInt8(scalar.value - 55))
+            case " ", "\t", "\n", "\r", ":", "-": continue
+            default: return nil
+            }
+        }
+        guard digits.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+    }
+}

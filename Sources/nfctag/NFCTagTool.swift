@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Entry point: splits global options from the subcommand, dispatches, and turns
+/// every error into the contract's exit code and a first line a person understands.
+enum NFCTagTool {
+    static func run(arguments: [String]) -> ExitCode {
+        var output = Output()
+        do {
+            var parser = ArgumentParser(arguments)
+            let name = try parser.nextCommandWord()
+            output.json = parser.globals.json
+            guard let name else {
+                if parser.helpRequested || arguments.isEmpty {
+                    output.line(HelpText.tool)
+                    return arguments.isEmpty ? .usage : .success
+                }
+                throw ToolError.usage("nfctag: no command given", "Run 'nfctag --help' for the list of commands.")
+            }
+            switch name {
+            case "help", "--help", "-h":
+                output.line(HelpText.tool)
+            case "ndef":
+                try NDEFCommand.run(&parser, output: &output)
+            default:
+                throw ToolError.usage(
+                    "nfctag: unknown command '\(name)'",
+                    "Run 'nfctag --help' for the list of commands.")
+            }
+            return .success
+        } catch let error as ToolError {
+            output.error(error)
+            return error.exitCode
+        } catch {
+            output.error(ToolError(exitCode: .failure, summary: "nfctag: \(error)"))
+            return .failure
+        }
+    }
+}
