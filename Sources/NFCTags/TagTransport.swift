@@ -1,0 +1,100 @@
+/// How tag commands reach one selected tag.
+///
+/// NFCTagKit's device actor implements it through libnfc; tests implement it in process
+/// over an emulated tag model. Everything in `NFCTags` speaks to tags only through it,
+/// so the same code drives a real reader, the emulated PN532 and a transcript.
+///
+/// ```swift
+/// let answer = try await transport.transceive([0x30, 0x04], framing: .standard, timeout: .milliseconds(50))
+/// guard case .bytes(let pages) = answer, pages.count == 16 else { … }
+/// ```
+public protocol TagTransport: Sendable {
+    /// The tag this transport talks to, as activation reported it.
+    var target: TagTarget { get }
+
+    /// The largest command frame (without CRC) and answer (without CRC) the reader can
+    /// carry in one exchange; long reads (FAST_READ) are split to fit.
+    var maximumFrameLength: Int { get }
+
+    /// Sends one command frame to the tag and returns its answer.
+    ///
+    /// - Parameters:
+    ///   - frame: the command, without CRC_A (the reader adds and checks it).
+    ///   - framing: ``TagFraming/standard`` or ``TagFraming/raw`` (when the 4-bit ACK /
+    ///     NAK code matters, or the reader would misread the command).
+    ///   - timeout: how long the tag may take to answer.
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse
+
+    /// Selects the same tag again (after a NAK or an authentication failure the tag has
+    /// dropped back to IDLE and forgotten its authentication).
+    func reselect() async throws(TagTransportError)
+
+    /// MIFARE Classic authentication of `block` with a 6-byte key (the reader runs
+    /// Crypto1; afterwards its frames to that sector are encrypted for us).
+    func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError)
+}
+
+/// How a command frame travels between reader and tag.
+public enum TagFraming: Sendable, Hashable {
+    /// The reader's own framing (PN532 InDataExchange): CRC_A added and checked by the
+    /// reader; a tag NAK is indistinguishable from a timeout; ISO-DEP blocks handled by
+    /// the reader for Type 4 tags.
+    case standard
+    /// The frame as is, CRC_A added and checked by the reader (PN532 InCommunicateThru):
+    /// 4-bit ACK / NAK answers arrive with their code.
+    case raw
+}
+
+/// A tag's answer to one command frame.
+public enum TagResponse: Sendable, Hashable {
+    /// Data bytes (CRC_A already checked and removed).
+    case bytes([UInt8])
+    /// A 4-bit ACK (0xA), or an empty success through standard framing.
+    case ack
+    /// A 4-bit NAK with its code (0x0 invalid argument, 0x1 parity / CRC, 0x4 counter, 0x5 EEPROM…).
+    case nak(UInt8)
+}
+
+/// Key A or key B of a MIFARE Classic sector.
+public enum ClassicKeyType: Sendable, Hashable {
+    case a
+    case b
+}
+
+/// A tag as activation reported it.
+public struct TagTarget: Sendable, Hashable {
+    /// UID in transmission order (4, 7 or 10 bytes).
+    public var uid: [UInt8]
+    /// ATQA (SENS_RES) as a 16-bit value.
+    public var atqa: UInt16
+    /// The final SAK (SEL_RES).
+    public var sak: UInt8
+    /// The ATS of an ISO-DEP tag (TL first), `nil` otherwise.
+    public var ats: [UInt8]?
+
+    /// A target with the given activation data.
+    public init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.ats = ats
+    }
+}
+
+/// Why an exchange with a tag failed, as the transport sees it.
+public enum TagTransportError: Error, Sendable, Hashable {
+    /// The tag did not answer in time (through standard framing this includes a NAK).
+    case timeout
+    /// The tag left the field or was released.
+    case tagLost
+    /// The reader is gone (unplugged, I/O error); `reason` says what was seen.
+    case connectionLost(reason: String)
+    /// An RF transmission error (CRC, parity, collision, framing).
+    case transmission(reason: String)
+    /// MIFARE Classic authentication was refused (wrong key); the tag halted.
+    case authenticationFailed
+    /// The caller cancelled the exchange.
+    case cancelled
+    /// Anything else the reader reported.
+    case reader(reason: String)
+}
