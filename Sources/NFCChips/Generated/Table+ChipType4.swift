@@ -23,7 +23,7 @@ extension GeneratedTables {
             atqa: 0x0344,
             sak: 0x20,
             uidLength: 7,
-            manufacturerCode: 0x04,
+            manufacturerCode: nil,
             source: DatasheetSource(
                 document: "ISO/IEC 14443-3/-4 as used by MIFARE DESFire",
                 revision: nil,
