@@ -133,7 +133,7 @@ public struct Field: Sendable {
         let answer = slots[index].tag.receive(frame)
         if answer.leavesActiveState {
             slots[index].tag.leaveActiveState()
-            slots[index].state = slots[index].wokenFromHalt ? .halt : .idle
+            slots[index].state = answer.entersHalt || slots[index].wokenFromHalt ? .halt : .idle
         }
         return answer
     }

@@ -128,6 +128,16 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x16, [0xF0]) == [0x00])
     }
 
+    @Test("a tag that answers HLTA goes to HALT and only a wake-up (InSelect) brings it back")
+    func haltFromTag() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID, script: [0x50: .halt])]))
+        _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        #expect(exchange(&chip, 0x40, [0x01, 0x50, 0x00]) == [0x01])
+        #expect(chip.field.state(of: chip.field.handles[0]) == .halt)
+        #expect(exchange(&chip, 0x54, [0x01]) == [0x00])
+        #expect(chip.field.state(of: chip.field.handles[0]) == .active)
+    }
+
     @Test("Diagnose presence, GetGeneralStatus, GPIO, InSelect, InAutoPoll")
     func miscellaneous() {
         var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
