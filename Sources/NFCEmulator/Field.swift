@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// var field = Field()
-/// let handle = field.insert(NTAG21xTag(chip: .ntag215, uid: uid))
+/// let handle = field.insert(try Type2Tag(chip: .ntag215, uid: uid))
 /// field.setPower(true)
 /// let selected = field.activate(uidFilter: nil, excluding: [])   // == handle
 /// ```

@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// TagAnswer.bytes([0x04, 0x11, 0x22, 0x33])  // data (the PN532 adds or checks CRC_A)
-/// TagAnswer.ack(ntag.ackCode)                  // a 4-bit ACK
-/// TagAnswer.nak(ntag.nakCode(named: "invalidArgument"))  // a 4-bit NAK: the tag leaves ACTIVE
+/// TagAnswer.ack(0x0A)                          // a 4-bit ACK (code from ChipTables.type2)
+/// TagAnswer.nak(0x00)                          // a 4-bit NAK: the tag leaves ACTIVE
 /// TagAnswer.silence                            // no answer: the reader times out
 /// ```
 public struct TagAnswer: Equatable, Sendable {
