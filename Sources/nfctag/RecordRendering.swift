@@ -5,20 +5,6 @@ import NDEF
 /// JSON fields: `tnf`, `type`, `id`, `payload` (hex), and when known `uri`, `text` with
 /// `lang` and `encoding`, `records` (a Smart Poster's inner message).
 enum RecordRendering {
-    /// The contract's names for each TNF.
-    static func name(of tnf: NDEFTypeNameFormat) -> String {
-        switch tnf {
-        case .empty: "empty"
-        case .wellKnown: "well-known"
-        case .media: "media"
-        case .absoluteURI: "absolute-uri"
-        case .external: "external"
-        case .unknown: "unknown"
-        case .unchanged: "unchanged"
-        case .reserved: "reserved"
-        }
-    }
-
     /// The record as JSON; a payload that does not parse is shown raw.
     static func json(_ record: NDEFRecord) -> JSONValue {
         (try? jsonChecked(record)) ?? .object(basicFields(record))
@@ -50,7 +36,7 @@ enum RecordRendering {
     }
 
     private static func basicFields(_ record: NDEFRecord) -> [(String, JSONValue)] {
-        var fields: [(String, JSONValue)] = [("tnf", .string(name(of: record.typeNameFormat)))]
+        var fields: [(String, JSONValue)] = [("tnf", .string(record.typeNameFormat.description))]
         fields.append(("type", .string(text(record.type))))
         if !isPlainText(record.type) { fields.append(("type_hex", .string(Hex.encode(record.type)))) }
         fields.append(("id", .string(text(record.identifier))))
@@ -86,7 +72,7 @@ enum RecordRendering {
                 lines.append("\(head)Empty record")
             case .other?, nil:
                 let type = text(record.type)
-                lines.append("\(head)\(name(of: record.typeNameFormat)) '\(type)', payload \(Hex.encode(record.payload))\(id)")
+                lines.append("\(head)\(record.typeNameFormat.description) '\(type)', payload \(Hex.encode(record.payload))\(id)")
             }
         }
         return lines
