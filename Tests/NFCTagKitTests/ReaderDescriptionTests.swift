@@ -41,6 +41,9 @@ struct ReaderDescriptionTests {
         #expect(ReaderFirmware(libnfcDeviceName: "ACS / ACR122U PICC Interface - PN532 v1.4") == ReaderFirmware(ic: "PN532", version: "1.4"))
         #expect(ReaderFirmware(libnfcDeviceName: "pn532_uart:/dev/pts/3") == nil)
         #expect(ReaderFirmware(libnfcDeviceName: "x - y") == nil)
+        #expect(ReaderFirmware(libnfcInformation: "name: x\nchip: PN533 v2.7\ninitator mode modulations: ISO/IEC 14443A")
+            == ReaderFirmware(ic: "PN533", version: "2.7"))
+        #expect(ReaderFirmware(libnfcInformation: "no chip line") == nil)
     }
 }
 

@@ -107,8 +107,11 @@ public actor NFCDevice {
             do {
                 try configureForInitiator(newHandle)
                 let name = LibNFC.name(newHandle)
-                info = ReaderInfo(connectionString: connectionString, name: name,
-                                  firmware: ReaderFirmware(libnfcDeviceName: name),
+                var firmware = ReaderFirmware(libnfcDeviceName: name)
+                if firmware == nil {
+                    firmware = ReaderFirmware(libnfcInformation: try LibNFC.information(newHandle))
+                }
+                info = ReaderInfo(connectionString: connectionString, name: name, firmware: firmware,
                                   supportedModulations: (try? LibNFC.supportedModulations(newHandle)) ?? [])
             } catch {
                 // Half-open: close before reporting.

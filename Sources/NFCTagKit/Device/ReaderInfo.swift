@@ -35,11 +35,23 @@ public struct ReaderFirmware: Sendable, Hashable, Codable, CustomStringConvertib
         self.version = version
     }
 
-    /// Reads libnfc's device name, whose PN53x drivers end it with ` - PN532 v1.6`.
-    /// Returns nil when the name carries no firmware.
+    /// Reads libnfc's device name where a driver ends it with the firmware
+    /// (` - PN532 v1.6`). Returns nil when the name carries none.
     public init?(libnfcDeviceName name: String) {
         guard let dash = name.range(of: " - ", options: .backwards) else { return nil }
-        let words = name[dash.upperBound...].split(separator: " ")
+        self.init(icAndVersion: name[dash.upperBound...])
+    }
+
+    /// Reads the `chip: PN532 v1.6` line of libnfc's `nfc_device_get_information_about`
+    /// text. Returns nil when there is no such line.
+    public init?(libnfcInformation text: String) {
+        let prefix = "chip: "
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        self.init(icAndVersion: line.dropFirst(prefix.count))
+    }
+
+    private init?(icAndVersion text: Substring) {
+        let words = text.split(separator: " ")
         guard words.count == 2, words[1].hasPrefix("v"), words[1].count > 1 else { return nil }
         ic = String(words[0])
         version = String(words[1].dropFirst())

@@ -185,6 +185,16 @@ enum LibNFC {
         String(cString: nfc_device_get_connstring(device.pointer))
     }
 
+    /// `nfc_device_get_information_about`: libnfc's text about the reader (a `chip:` line
+    /// with the firmware, modulations, baud rates). Talks to the reader.
+    static func information(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> String {
+        var buffer: UnsafeMutablePointer<CChar>?
+        try check(nfc_device_get_information_about(device.pointer, &buffer), "nfc_device_get_information_about", device)
+        guard let buffer else { return "" }
+        defer { nfc_free(buffer) }
+        return String(cString: buffer)
+    }
+
     /// `nfc_device_get_supported_modulation` in initiator mode.
     static func supportedModulations(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> [Modulation] {
         var list: UnsafePointer<nfc_modulation_type>?
