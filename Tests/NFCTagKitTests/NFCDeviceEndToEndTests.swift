@@ -63,8 +63,12 @@ struct NFCDeviceEndToEndTests {
             #expect(targets.allSatisfy { $0.atqa == [0x00, 0x44] && $0.sak == 0x00 && $0.ats.isEmpty })
             #expect(await device.selectedTarget == nil)
 
-            let selected = try await device.selectTarget(uid: TestUID.second)
-            #expect(selected?.uid == TestUID.second)
+            // Listing leaves every tag selectable again, the first listed one too.
+            #expect(try await device.selectTarget(uid: targets[0].uid)?.uid == targets[0].uid)
+            try await device.deselectTarget()
+            #expect(try await device.selectTarget(uid: targets[0].uid) == nil, "a deselected tag stays halted")
+            let selected = try await device.selectTarget(uid: targets[1].uid)
+            #expect(selected?.uid == targets[1].uid)
             #expect(try await device.isTargetPresent())
             let handles = fixture.emulator.withField { $0.handles }
             for handle in handles { fixture.emulator.remove(handle) }

@@ -5,13 +5,29 @@ extension NFCDevice {
     static let answerCapacity = 264
 
     /// Lists the ISO/IEC 14443-A tags in the field (at most `maximum`, 1…16; two is what
-    /// a PN53x reports at once): UID, ATQA, SAK and ATS. Each is selected then deselected
-    /// in turn; none is left selected.
+    /// a PN53x reports at once): UID, ATQA, SAK and ATS. libnfc selects each tag then
+    /// halts it to reach the next; the field is then reset so every tag can be selected
+    /// again. None is left selected.
     public func listTargets(maximum: Int = 2) throws(NFCDeviceError) -> [ISO14443ATarget] {
         guard (1...16).contains(maximum) else { throw .invalidArgument("maximum must be 1…16, not \(maximum)") }
         try restoreSelectionSettings()
         selectedTarget = nil
-        return try withDevice { (device) throws(LibNFCError) in try LibNFC.listPassiveISO14443A(device, maximum: maximum) }
+        let targets = try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.listPassiveISO14443A(device, maximum: maximum)
+        }
+        try resetField()
+        return targets
+    }
+
+    /// Switches the RF field off and on: every tag in the field powers down and comes
+    /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
+    /// deselected can be found again without leaving the field.
+    public func resetField() throws(NFCDeviceError) {
+        selectedTarget = nil
+        try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.setProperty(device, .activateField, false)
+            try LibNFC.setProperty(device, .activateField, true)
+        }
     }
 
     /// Selects one tag: the one with `uid`, or any tag when nil. Returns nil when no tag
@@ -27,7 +43,10 @@ extension NFCDevice {
         return target
     }
 
-    /// Deselects the selected tag (PN53x InDeselect). Does nothing when none is selected.
+    /// Deselects the selected tag (PN53x InDeselect, which halts a Type 2 tag): it is
+    /// not found again until it leaves and re-enters the field or ``resetField()`` —
+    /// on a packing line, the tag just processed is not picked up twice. Does nothing
+    /// when none is selected.
     public func deselectTarget() throws(NFCDeviceError) {
         guard selectedTarget != nil else { return }
         selectedTarget = nil
