@@ -24,6 +24,8 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     /// True when this libusb supports hot-plug on this system.
     public static var isSupported: Bool { libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 }
 
+    /// Starts libusb, registers the hot-plug callback (present devices arrive first) and
+    /// the event thread. Throws when libusb has no hot-plug support or cannot start.
     public func start(_ handler: @escaping @Sendable (USBHotPlugEvent) -> Void) throws(USBHotPlugError) {
         guard Self.isSupported else { throw USBHotPlugError("libusb has no hot-plug support here") }
         lock.lock()
@@ -69,6 +71,7 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops the event thread and releases libusb. Idempotent.
     public func stop() {
         lock.lock()
         let wasRunning = running
