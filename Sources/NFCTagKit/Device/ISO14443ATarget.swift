@@ -1,0 +1,50 @@
+/// A tag found in the field by an ISO/IEC 14443-A anticollision: what the reader learnt
+/// while selecting it, before any command reaches the tag.
+///
+/// ```swift
+/// let target = try await device.waitForTarget(timeout: .seconds(10))
+/// print(target.uid.hexString, target.atqa, target.sak)
+/// ```
+public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
+    /// The UID (NFCID1) without cascade tags: 4, 7 or 10 bytes.
+    public var uid: [UInt8]
+    /// ATQA (SENS_RES), in the order the reader returned it (two bytes).
+    public var atqa: [UInt8]
+    /// SAK (SEL_RES).
+    public var sak: UInt8
+    /// The answer to select (ATS) of an ISO-DEP (Type 4) target without its length byte;
+    /// empty for tags that are not ISO-DEP.
+    public var ats: [UInt8]
+
+    /// Creates a target description.
+    public init(uid: [UInt8], atqa: [UInt8], sak: UInt8, ats: [UInt8] = []) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.ats = ats
+    }
+
+    /// The UID as lowercase hex, the form logs and the CLI use.
+    public var uidHex: String { uid.hexString }
+
+    /// `uid 04a1b2… atqa 0044 sak 00`.
+    public var description: String {
+        var text = "uid \(uid.hexString) atqa \(atqa.hexString) sak \([sak].hexString)"
+        if !ats.isEmpty { text += " ats \(ats.hexString)" }
+        return text
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The bytes as lowercase hex without separators.
+    var hexString: String {
+        let digits: [Character] = "0123456789abcdef".map { $0 }
+        var text = ""
+        text.reserveCapacity(count * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return text
+    }
+}

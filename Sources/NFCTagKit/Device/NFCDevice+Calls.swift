@@ -1,0 +1,150 @@
+extension NFCDevice {
+    /// Runs one libnfc operation on the open device, abortable from another thread, and
+    /// sorts its failure: a lost reader becomes ``NFCDeviceError/connectionLost(_:)`` (and
+    /// starts the reconnection logic), anything else ``NFCDeviceError/libnfc(_:)``.
+    func withDevice<T>(_ body: (LibNFCDeviceHandle) throws(LibNFCError) -> T) throws(NFCDeviceError) -> T {
+        guard let handle else { throw unavailableError() }
+        callsInFlight += 1
+        mostCallsInFlight = max(mostCallsInFlight, callsInFlight)
+        defer {
+            callsInFlight -= 1
+            lastActivity = .now
+        }
+        do {
+            return try abortSwitch.abortable { () throws(LibNFCError) -> T in try body(handle) }
+        } catch {
+            if abortSwitch.isAbortRequested, error.code == .operationAborted || error.code == .overflow {
+                // An aborted libnfc call comes back as EOPABORTED, or EOVFLOW from a
+                // transceive whose answer was replaced by the abort's ACK.
+                throw .cancelled
+            }
+            guard error.code.meansReaderLost else { throw .libnfc(error) }
+            if error.code == .timeout, readerAnswers(handle) {
+                throw .libnfc(error)
+            }
+            let reason = lossReason(for: error)
+            connectionLost(reason)
+            throw .connectionLost(reason)
+        }
+    }
+
+    /// The error for a call made while no reader is open.
+    func unavailableError() -> NFCDeviceError {
+        if let lastLoss { return .connectionLost(lastLoss) }
+        return .notConnected
+    }
+
+    /// A cheap command (RF field on) to tell a slow tag from a reader that stopped answering.
+    func readerAnswers(_ handle: LibNFCDeviceHandle) -> Bool {
+        (try? LibNFC.setProperty(handle, .activateField, true)) != nil
+    }
+
+    /// Why the reader was lost, given the error that revealed it.
+    func lossReason(for error: LibNFCError) -> DisconnectReason {
+        if let reader, let node = ReaderNode(connectionString: reader.connectionString), !node.exists {
+            return .unplugged
+        }
+        return error.code == .timeout ? .notResponding : .ioError(error)
+    }
+
+    /// The reader is gone: close what is left of it and let the state machine decide
+    /// between reconnecting and reporting `disconnected`.
+    func connectionLost(_ reason: DisconnectReason) {
+        closeDevice()
+        lastLoss = reason
+        lostAt = .now
+        livenessTask?.cancel()
+        livenessTask = nil
+        apply(machine.lost(reason))
+    }
+
+    /// Carries out a state-machine step: status, events, then the next action.
+    func apply(_ step: ReconnectStateMachine.Step) {
+        if let newStatus = step.status { status = newStatus }
+        for output in step.outputs {
+            switch output {
+            case .disconnected(let reason):
+                emit(.disconnected(reason))
+            case .reconnectStarted(let reason):
+                let cancellation = ReconnectCancellation { [weak self] in
+                    Task { await self?.cancelReconnection() }
+                }
+                emit(.reconnectStarted(reason, cancel: cancellation))
+            case .reconnectSucceeded:
+                if let readerInfo { emit(.reconnectSucceeded(readerInfo)) }
+            case .reconnectFailed:
+                emit(.reconnectFailed)
+            }
+        }
+        switch step.next {
+        case .none:
+            break
+        case .stopAttempts:
+            reconnectTask?.cancel()
+            reconnectTask = nil
+        case .attempt(let delay):
+            scheduleReconnectAttempt(after: delay)
+        }
+    }
+
+    /// Stops an automatic reconnection in progress: `reconnectFailed` then `disconnected`
+    /// follow. Does nothing when no reconnection is running.
+    public func cancelReconnection() {
+        apply(machine.cancel())
+    }
+
+    private func scheduleReconnectAttempt(after delay: Duration) {
+        reconnectTask?.cancel()
+        let expected = generation
+        reconnectTask = Task { [weak self] in
+            if delay > .zero {
+                do { try await Task.sleep(for: delay) } catch { return }
+            }
+            await self?.attemptReconnect(generation: expected)
+        }
+    }
+
+    private func attemptReconnect(generation expected: UInt64) {
+        guard expected == generation, case .reconnecting = machine.state, let reader else { return }
+        do {
+            let info = try openDevice(reader.connectionString)
+            lastLoss = nil
+            apply(machine.attemptSucceeded())
+            saveLastReader(info)
+            startLivenessChecks()
+        } catch {
+            let elapsed = lostAt.map { $0.duration(to: .now) } ?? .zero
+            apply(machine.attemptFailed(elapsed: elapsed))
+        }
+    }
+
+    /// Checks an idle connection every ``ConnectionConfiguration/livenessInterval``: the
+    /// device node must still exist, and a reader quiet for a whole interval must answer.
+    func startLivenessChecks() {
+        livenessTask?.cancel()
+        guard let interval = configuration.livenessInterval else { return }
+        let expected = generation
+        livenessTask = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let device = self, await device.checkLiveness(generation: expected, interval: interval) else { return }
+            }
+        }
+    }
+
+    /// One liveness check; false ends the checks.
+    private func checkLiveness(generation expected: UInt64, interval: Duration) -> Bool {
+        guard expected == generation, let handle, machine.state == .connected else { return false }
+        if let reader, let node = ReaderNode(connectionString: reader.connectionString), !node.exists {
+            connectionLost(.unplugged)
+            return false
+        }
+        guard lastActivity.duration(to: .now) >= interval else { return true }
+        do {
+            try withDevice { (device) throws(LibNFCError) in try LibNFC.setProperty(device, .activateField, true) }
+        } catch {
+            return self.handle != nil && handle.pointer == self.handle?.pointer
+        }
+        return true
+    }
+}

@@ -1,0 +1,166 @@
+extension NFCDevice {
+    /// The largest command libnfc's PN53x layer copies into its frame buffer.
+    static let maximumCommandLength = 262
+    /// Room for the largest PN53x answer.
+    static let answerCapacity = 264
+
+    /// Lists the ISO/IEC 14443-A tags in the field (at most `maximum`, 1…16; two is what
+    /// a PN53x reports at once): UID, ATQA, SAK and ATS. libnfc selects each tag then
+    /// halts it to reach the next; the field is then reset so every tag can be selected
+    /// again. None is left selected.
+    public func listTargets(maximum: Int = 2) throws(NFCDeviceError) -> [ISO14443ATarget] {
+        guard (1...16).contains(maximum) else { throw .invalidArgument("maximum must be 1…16, not \(maximum)") }
+        try restoreSelectionSettings()
+        selectedTarget = nil
+        let targets = try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.listPassiveISO14443A(device, maximum: maximum)
+        }
+        try resetField()
+        return targets
+    }
+
+    /// Switches the RF field off and on: every tag in the field powers down and comes
+    /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
+    /// deselected can be found again without leaving the field.
+    public func resetField() throws(NFCDeviceError) {
+        selectedTarget = nil
+        try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.setProperty(device, .activateField, false)
+            try LibNFC.setProperty(device, .activateField, true)
+        }
+    }
+
+    /// Selects one tag: the one with `uid`, or any tag when nil. Returns nil when no tag
+    /// answered (the select gives up at once; poll with ``waitForTarget(timeout:pollInterval:)``).
+    @discardableResult
+    public func selectTarget(uid: [UInt8]? = nil) throws(NFCDeviceError) -> ISO14443ATarget? {
+        if let uid, ![4, 7, 10].contains(uid.count) {
+            throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
+        }
+        try restoreSelectionSettings()
+        let target = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveISO14443A(device, uid: uid) }
+        selectedTarget = target
+        return target
+    }
+
+    /// Deselects the selected tag (PN53x InDeselect, which halts a Type 2 tag): it is
+    /// not found again until it leaves and re-enters the field or ``resetField()`` —
+    /// on a packing line, the tag just processed is not picked up twice. Does nothing
+    /// when none is selected.
+    public func deselectTarget() throws(NFCDeviceError) {
+        guard selectedTarget != nil else { return }
+        selectedTarget = nil
+        try withDevice { (device) throws(LibNFCError) in try LibNFC.deselectTarget(device) }
+    }
+
+    /// True while the selected tag still answers (libnfc's presence check: a READ for
+    /// Type 2 tags, a re-select for MIFARE Classic, an R(NAK) for ISO-DEP). A tag that
+    /// left the field is forgotten.
+    public func isTargetPresent() throws(NFCDeviceError) -> Bool {
+        guard selectedTarget != nil else { throw .noTargetSelected }
+        try restoreSelectionSettings()
+        let failure = try withDevice { (device) throws(LibNFCError) -> LibNFCError? in
+            guard let failure = LibNFC.targetIsPresent(device) else { return nil }
+            if failure.code.meansReaderLost { throw failure }
+            return failure
+        }
+        if failure != nil { selectedTarget = nil }
+        return failure == nil
+    }
+
+    /// Sends `command` to the selected tag and returns its answer.
+    ///
+    /// - ``TransceiveFraming/easy``: PN53x InDataExchange; the chip handles CRC_A.
+    /// - ``TransceiveFraming/raw(crc:)``: PN53x InCommunicateThru; with
+    ///   ``CRCHandling/byHost`` the command must end with its CRC_A, the answer keeps
+    ///   its CRC_A, and a 4-bit ACK / NAK comes back with ``TransceiveResponse/bitCount`` 4.
+    ///
+    /// `timeout` bounds the wait for the reader's answer. A tag that does not answer
+    /// fails with ``NFCDeviceError/libnfc(_:)`` (``LibNFCError/Code/rfTransmission``); a reader
+    /// that went away with ``NFCDeviceError/connectionLost(_:)``.
+    public func transceive(_ command: [UInt8], framing: TransceiveFraming = .easy,
+                           timeout: Duration = .seconds(1)) throws(NFCDeviceError) -> TransceiveResponse {
+        guard !command.isEmpty, command.count <= Self.maximumCommandLength else {
+            throw .invalidArgument("a command has 1…\(Self.maximumCommandLength) bytes, not \(command.count)")
+        }
+        let milliseconds = Self.milliseconds(timeout)
+        switch framing {
+        case .easy:
+            try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)
+            let bytes = try withDevice { (device) throws(LibNFCError) in
+                try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
+            }
+            return TransceiveResponse(bytes: bytes, bitCount: bytes.count * 8)
+        case .raw(let crc):
+            try applyFraming(easy: false, crcByReader: crc == .byReader, commandTimeout: milliseconds)
+            let answer = try withDevice { (device) throws(LibNFCError) in
+                try LibNFC.transceiveBits(device, command, capacity: Self.answerCapacity)
+            }
+            return TransceiveResponse(bytes: answer.bytes, bitCount: answer.bitCount)
+        }
+    }
+
+    /// Polls until a tag enters the field, then returns it selected. Polling is a loop of
+    /// short select attempts (each gives up at once when the field is empty), `pollInterval`
+    /// apart. Cancelling the calling task aborts a select in flight (`nfc_abort_command`)
+    /// and ends the poll with ``NFCDeviceError/cancelled`` within about a second; other
+    /// calls on the device may run between attempts.
+    ///
+    /// - Parameter timeout: give up with ``NFCDeviceError/timeout`` after this long; nil waits forever.
+    public func waitForTarget(timeout: Duration? = nil,
+                              pollInterval: Duration = .milliseconds(100)) async throws(NFCDeviceError) -> ISO14443ATarget {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        abortSwitch.reset()
+        do {
+            return try await withTaskCancellationHandler {
+                while true {
+                    if Task.isCancelled || abortSwitch.isAbortRequested { throw NFCDeviceError.cancelled }
+                    if let target = try selectTarget() { return target }
+                    if Task.isCancelled || abortSwitch.isAbortRequested { throw NFCDeviceError.cancelled }
+                    if let deadline, ContinuousClock.now >= deadline { throw NFCDeviceError.timeout }
+                    do {
+                        try await Task.sleep(for: pollInterval)
+                    } catch {
+                        throw NFCDeviceError.cancelled
+                    }
+                }
+            } onCancel: {
+                abortSwitch.requestAbort()
+            }
+        } catch let error as NFCDeviceError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    // MARK: - Settings
+
+    /// Easy framing and chip CRC back on before any select (libnfc's anticollision relies on them).
+    private func restoreSelectionSettings() throws(NFCDeviceError) {
+        try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)
+    }
+
+    private func applyFraming(easy: Bool, crcByReader: Bool, commandTimeout: Int32?) throws(NFCDeviceError) {
+        let wanted = FramingState(easyFraming: easy, handleCRC: crcByReader,
+                                  commandTimeout: commandTimeout ?? framing.commandTimeout)
+        let current = framing
+        guard wanted.easyFraming != current.easyFraming || wanted.handleCRC != current.handleCRC
+            || wanted.commandTimeout != current.commandTimeout else { return }
+        try withDevice { (device) throws(LibNFCError) in
+            if wanted.easyFraming != current.easyFraming { try LibNFC.setProperty(device, .easyFraming, wanted.easyFraming) }
+            if wanted.handleCRC != current.handleCRC { try LibNFC.setProperty(device, .handleCRC, wanted.handleCRC) }
+            if wanted.commandTimeout != current.commandTimeout {
+                try LibNFC.setProperty(device, .commandTimeout, milliseconds: wanted.commandTimeout)
+            }
+        }
+        framing = wanted
+    }
+
+    /// A duration as whole milliseconds for libnfc, at least 1 (0 would mean "forever").
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(1, total))
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// One NFC reader, owned by one actor: the single owner of its libnfc context and device.
+///
+/// Every libnfc call runs on the actor's own thread (a ``DeviceThreadExecutor``), so a
+/// blocking poll never occupies Swift's cooperative pool, and two tasks using the same
+/// device are served one after the other. Several readers on one host are several
+/// `NFCDevice` values, usable in parallel.
+///
+/// ```swift
+/// let device = NFCDevice()
+/// try await device.connect(to: NFCReader(connectionString: "pn532_uart:/dev/ttyUSB0"))
+/// let target = try await device.waitForTarget(timeout: .seconds(10))
+/// let page4 = try await device.transceive([0x30, 0x04])
+/// await device.close()
+/// ```
+public actor NFCDevice {
+    nonisolated let executor: DeviceThreadExecutor
+    nonisolated let abortSwitch = AbortSwitch()
+    nonisolated let statusBroadcast = Broadcast<ConnectionStatus>(initial: .notConnected)
+    nonisolated let eventBroadcast = Broadcast<ReaderEvent>(initial: nil)
+
+    /// The actor runs on its own thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    var context: LibNFCContext?
+    var handle: LibNFCDeviceHandle?
+    var framing = FramingState()
+
+    /// The reader this device connects (or last connected) to.
+    public internal(set) var reader: NFCReader?
+    /// Firmware, name and modulations of the open reader; nil when not connected.
+    public internal(set) var readerInfo: ReaderInfo?
+    /// The tag selected by the last successful select or poll, until deselected or lost.
+    public internal(set) var selectedTarget: ISO14443ATarget?
+    /// Where the connection stands. Follow changes with ``statusUpdates``.
+    public internal(set) var status: ConnectionStatus = .notConnected {
+        didSet { if status != oldValue { statusBroadcast.send(status) } }
+    }
+
+    var configuration = ConnectionConfiguration()
+    var machine = ReconnectStateMachine(policy: ReconnectionPolicy())
+    var lastLoss: DisconnectReason?
+    var lostAt: ContinuousClock.Instant?
+    var lastActivity = ContinuousClock.now
+    var generation: UInt64 = 0
+    var connectInProgress = false
+    var reconnectTask: Task<Void, Never>?
+    var livenessTask: Task<Void, Never>?
+
+    /// Calls inside libnfc right now, and the most ever seen (test probe for serialization).
+    var callsInFlight = 0
+    var mostCallsInFlight = 0
+
+    /// A device not yet connected to any reader. Connect with ``connect(to:configuration:)``
+    /// or ``connectToLastReader(timeout:configuration:store:discovery:)``.
+    public init() {
+        executor = DeviceThreadExecutor(name: "NFCDevice")
+    }
+
+    /// Runs on the device thread: closes the reader, then lets the thread end.
+    isolated deinit {
+        reconnectTask?.cancel()
+        livenessTask?.cancel()
+        closeDevice()
+        executor.shutdown {}
+        statusBroadcast.finish()
+        eventBroadcast.finish()
+    }
+
+    /// Status changes, starting with the current status. Ends when the device is released.
+    public nonisolated var statusUpdates: AsyncStream<ConnectionStatus> {
+        statusBroadcast.stream()
+    }
+
+    /// Reader events (connected, disconnected, reconnection, tags) from now on, in order.
+    public nonisolated var events: AsyncStream<ReaderEvent> {
+        eventBroadcast.stream()
+    }
+
+    /// True when a reader is open.
+    public var isConnected: Bool { handle != nil }
+
+    // MARK: - Opening and closing the libnfc device (on the device thread)
+
+    /// Opens `connectionString` with libnfc and configures it for polling; the previous
+    /// device, if any, is closed first. A device that fails half-way is closed before
+    /// the error is thrown.
+    func openDevice(_ connectionString: String) throws(NFCDeviceError) -> ReaderInfo {
+        closeDevice()
+        if OpenReaderRegistry.shared.contains(connectionString) {
+            throw .readerInUse(ReaderInUse(holder: .otherProgram,
+                                           fix: "another NFCDevice in this process has \(connectionString) open; close it first"))
+        }
+        let newContext: LibNFCContext
+        do {
+            newContext = try LibNFC.initialize()
+        } catch {
+            throw .libnfc(error)
+        }
+        let newHandle: LibNFCDeviceHandle
+        let info: ReaderInfo
+        do throws(LibNFCError) {
+            newHandle = try LibNFC.open(newContext, connectionString: connectionString)
+            do {
+                try configureForInitiator(newHandle)
+                let name = LibNFC.name(newHandle)
+                var firmware = ReaderFirmware(libnfcDeviceName: name)
+                if firmware == nil {
+                    firmware = ReaderFirmware(libnfcInformation: try LibNFC.information(newHandle))
+                }
+                info = ReaderInfo(connectionString: connectionString, name: name, firmware: firmware,
+                                  supportedModulations: (try? LibNFC.supportedModulations(newHandle)) ?? [])
+            } catch {
+                // Half-open: close before reporting.
+                LibNFC.close(newHandle)
+                throw error
+            }
+        } catch {
+            LibNFC.exit(newContext)
+            if let inUse = ReaderInUse.diagnose(connectionString: connectionString) {
+                throw .readerInUse(inUse)
+            }
+            if error.code == .noSuchDevice, let node = ReaderNode(connectionString: connectionString), !node.exists {
+                throw .readerNotFound(connectionString)
+            }
+            throw .libnfc(error)
+        }
+        _ = OpenReaderRegistry.shared.insert(info)
+        context = newContext
+        handle = newHandle
+        readerInfo = info
+        framing = FramingState()
+        abortSwitch.arm(newHandle)
+        lastActivity = .now
+        return info
+    }
+
+    /// The settings every poll and transceive relies on: a select that gives up at once
+    /// instead of waiting forever, and a bounded wait for the reader chip's own answers.
+    private func configureForInitiator(_ device: LibNFCDeviceHandle) throws(LibNFCError) {
+        try LibNFC.setProperty(device, .infiniteSelect, false)
+        try LibNFC.setProperty(device, .handleCRC, true)
+        try LibNFC.setProperty(device, .easyFraming, true)
+        try LibNFC.setProperty(device, .commandTimeout, milliseconds: FramingState.defaultCommandTimeout)
+    }
+
+    /// Closes the libnfc device and context. Safe to call when nothing is open.
+    func closeDevice() {
+        abortSwitch.disarm()
+        if let handle {
+            LibNFC.close(handle)
+            self.handle = nil
+        }
+        if let context {
+            LibNFC.exit(context)
+            self.context = nil
+        }
+        if let info = readerInfo {
+            OpenReaderRegistry.shared.remove(info.connectionString)
+        }
+        readerInfo = nil
+        selectedTarget = nil
+    }
+
+    /// Sends `event` to listeners and to the configuration's handler.
+    func emit(_ event: ReaderEvent) {
+        eventBroadcast.send(event)
+        configuration.eventHandler?(event)
+    }
+}
+
+/// The libnfc settings last applied, so each transceive only changes what differs.
+struct FramingState {
+    static let defaultCommandTimeout: Int32 = 1000
+    var easyFraming = true
+    var handleCRC = true
+    var commandTimeout: Int32 = FramingState.defaultCommandTimeout
+}

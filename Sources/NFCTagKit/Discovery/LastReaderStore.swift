@@ -1,0 +1,82 @@
+import Foundation
+
+/// Remembers the last reader an app connected to, in a small JSON file:
+/// `$XDG_CONFIG_HOME/nfctagkit/last-reader.json` (or `~/.config/…`), or a path you name.
+///
+/// ```swift
+/// let store = LastReaderStore(path: "/var/lib/bench/reader.json")
+/// try await device.connectToLastReader(timeout: .seconds(10), store: store)
+/// ```
+public struct LastReaderStore: Sendable, Hashable {
+    /// What is remembered of a reader.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The connection string it was opened with.
+        public var connectionString: String
+        /// Its USB serial number, if it has one (USB addresses change across replugs).
+        public var serialNumber: String?
+        /// Its name when it was saved.
+        public var name: String?
+        /// USB vendor / product, for USB readers.
+        public var usbID: USBProductID?
+
+        /// Creates an entry.
+        public init(connectionString: String, serialNumber: String? = nil, name: String? = nil, usbID: USBProductID? = nil) {
+            self.connectionString = connectionString
+            self.serialNumber = serialNumber
+            self.name = name
+            self.usbID = usbID
+        }
+
+        /// True when `reader` is the remembered one: same serial number (and USB ID) when
+        /// one was saved, else the same connection string.
+        public func matches(_ reader: NFCReader) -> Bool {
+            if let serialNumber {
+                return reader.serialNumber == serialNumber && (usbID == nil || reader.usbID == usbID)
+            }
+            return reader.connectionString == connectionString
+        }
+    }
+
+    /// The file the entry lives in.
+    public var path: String
+
+    /// The store at `path`, or at the XDG default when nil.
+    public init(path: String? = nil) {
+        self.path = path ?? LastReaderStore.defaultPath(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `$XDG_CONFIG_HOME/nfctagkit/last-reader.json`, falling back to `$HOME/.config`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            base = (home as NSString).appendingPathComponent(".config")
+        }
+        return ((base as NSString).appendingPathComponent("nfctagkit") as NSString).appendingPathComponent("last-reader.json")
+    }
+
+    /// The remembered reader, or nil when none was saved or the file is unreadable.
+    public func load() -> Entry? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(Entry.self, from: data)
+    }
+
+    /// Remembers `entry`, replacing the previous one (written to a temporary file, then renamed).
+    public func save(_ entry: Entry) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(entry)
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Forgets the remembered reader.
+    public func clear() throws {
+        if FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.removeItem(atPath: path)
+        }
+    }
+}

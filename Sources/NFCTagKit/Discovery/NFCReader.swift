@@ -1,0 +1,41 @@
+/// A reader found by discovery (``NFCDevice/discoverReaders(timeout:options:)``): enough
+/// to show it to a person and to connect to it.
+///
+/// ```swift
+/// for await readers in NFCDevice.discoverReaders(timeout: .seconds(5)) {
+///     for reader in readers { print(reader.connectionString, reader.name) }
+/// }
+/// ```
+public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The libnfc connection string, such as `pn532_uart:/dev/ttyUSB0` or `pn53x_usb:001:004`.
+    public var connectionString: String
+    /// A name for people: libnfc's device name once opened, else the product name.
+    public var name: String
+    /// The driver kind.
+    public var kind: ReaderKind
+    /// The USB serial number, where the bus offers one.
+    public var serialNumber: String?
+    /// USB vendor and product, for USB readers.
+    public var usbID: USBProductID?
+    /// Firmware and modulations, when discovery opened the reader (probing) or it is open
+    /// in this process.
+    public var info: ReaderInfo?
+    /// Set when the reader is present but held by someone else, with the fix.
+    public var inUse: ReaderInUse?
+
+    /// A reader known by its connection string only.
+    public init(connectionString: String, name: String? = nil, kind: ReaderKind? = nil,
+                serialNumber: String? = nil, usbID: USBProductID? = nil,
+                info: ReaderInfo? = nil, inUse: ReaderInUse? = nil) {
+        self.connectionString = connectionString
+        self.name = name ?? connectionString
+        self.kind = kind ?? ReaderKind(connectionString: connectionString)
+        self.serialNumber = serialNumber
+        self.usbID = usbID
+        self.info = info
+        self.inUse = inUse
+    }
+
+    /// `name (connection string)`.
+    public var description: String { "\(name) (\(connectionString))" }
+}

@@ -1,2 +1,0 @@
-/// The public face of NFCTagKit: NFCDevice, discovery, sessions.
-public enum NFCTagKitPlaceholder {}

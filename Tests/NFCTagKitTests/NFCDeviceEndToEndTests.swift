@@ -1,0 +1,144 @@
+import Foundation
+import NFCEmulator
+@testable import NFCTagKit
+import Testing
+
+@Suite("NFCDevice through libnfc and the emulated PN532")
+struct NFCDeviceEndToEndTests {
+    @Test("connect opens the reader, reports firmware and modulations; close is idempotent")
+    func openAndClose() async throws {
+        let fixture = try EmulatorFixture()
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            let log = EventLog(device)
+            let info = try await device.connect(to: fixture.reader, configuration: fixture.configuration())
+            #expect(info.connectionString == fixture.connectionString)
+            #expect(info.firmware == ReaderFirmware(ic: "PN532", version: "1.6"), "name: \(info.name)")
+            #expect(info.supportedModulations.contains(.iso14443A))
+            #expect(await device.status == .connected)
+            #expect(await device.readerInfo == info)
+            try await log.wait(for: "connected")
+            #expect(LastReaderStore(path: fixture.directory.file("last-reader.json")).load()?.connectionString
+                == fixture.connectionString)
+            await device.close()
+            await device.close()
+            #expect(await device.status == .notConnected)
+            #expect(await !device.isConnected)
+            await #expect(throws: NFCDeviceError.notConnected) { try await device.selectTarget() }
+            #expect(log.names == ["connected"], "closing on purpose emits no disconnected")
+        }
+    }
+
+    @Test("a second device cannot open a reader this process holds; it says who holds it")
+    func readerHeldInProcess() async throws {
+        let fixture = try EmulatorFixture()
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let first = NFCDevice()
+            try await first.connect(to: fixture.reader, configuration: fixture.configuration())
+            let second = NFCDevice()
+            do {
+                try await second.connect(to: fixture.reader, configuration: fixture.configuration())
+                Issue.record("the second open succeeded")
+            } catch let error as NFCDeviceError {
+                guard case .readerInUse(let inUse) = error else { Issue.record("unexpected \(error)"); return }
+                #expect(inUse.holder == .otherProgram)
+            }
+            await first.close()
+            try await second.connect(to: fixture.reader, configuration: fixture.configuration())
+            await second.close()
+        }
+    }
+
+    @Test("list gives both tags (UID, ATQA, SAK); select by UID picks one; presence follows the field")
+    func targets() async throws {
+        let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first), PageTag(uid: TestUID.second)])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let targets = try await device.listTargets()
+            #expect(Set(targets.map(\.uid)) == [TestUID.first, TestUID.second])
+            #expect(targets.allSatisfy { $0.atqa == [0x00, 0x44] && $0.sak == 0x00 && $0.ats.isEmpty })
+            #expect(await device.selectedTarget == nil)
+
+            // Listing leaves every tag selectable again, the first listed one too.
+            #expect(try await device.selectTarget(uid: targets[0].uid)?.uid == targets[0].uid)
+            try await device.deselectTarget()
+            #expect(try await device.selectTarget(uid: targets[0].uid) == nil, "a deselected tag stays halted")
+            let selected = try await device.selectTarget(uid: targets[1].uid)
+            #expect(selected?.uid == targets[1].uid)
+            #expect(try await device.isTargetPresent())
+            let handles = fixture.emulator.withField { $0.handles }
+            for handle in handles { fixture.emulator.remove(handle) }
+            #expect(try await !device.isTargetPresent())
+            #expect(await device.selectedTarget == nil)
+            #expect(try await device.selectTarget() == nil)
+            await device.close()
+        }
+    }
+
+    @Test("transceive: easy framing READ, raw READ with chip CRC, raw WRITE with host CRC gives a 4-bit ACK")
+    func transceive() async throws {
+        let fixture = try EmulatorFixture()
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            try await device.selectTarget()
+            let easy = try await device.transceive([0x30, 0x04])
+            #expect(easy.bytes == Array(16..<32))
+            #expect(easy.bitCount == 128 && !easy.isShortFrame)
+
+            let rawRead = try await device.transceive([0x30, 0x00], framing: .raw(crc: .byReader))
+            #expect(rawRead.bytes == Array(0..<16))
+
+            let write: [UInt8] = [0xA2, 0x05, 0xDE, 0xAD, 0xBE, 0xEF]
+            let ack = try await device.transceive(write + crcA(write), framing: .raw(crc: .byHost))
+            #expect(ack.isShortFrame)
+            #expect(ack.bitCount == 4)
+            #expect(ack.shortFrameValue == PageTag.ackCode)
+
+            let readBack = try await device.transceive([0x30, 0x05], framing: .easy)
+            #expect(Array(readBack.bytes.prefix(4)) == [0xDE, 0xAD, 0xBE, 0xEF])
+
+            // A command the tag ignores: the radio times out, the reader is fine.
+            do {
+                _ = try await device.transceive([0x55], timeout: .milliseconds(300))
+                Issue.record("silence was answered")
+            } catch let error as NFCDeviceError {
+                guard case .libnfc(let cause) = error else { Issue.record("unexpected \(error)"); return }
+                #expect(cause.code == .rfTransmission)
+                #expect(cause.operation == "nfc_initiator_transceive_bytes")
+            }
+            #expect(await device.status == .connected)
+            await device.close()
+        }
+    }
+
+    @Test("two tasks transceiving on one device at once are served one at a time")
+    func serialized() async throws {
+        let fixture = try EmulatorFixture()
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            try await device.selectTarget()
+            try await withThrowingTaskGroup(of: [[UInt8]].self) { group in
+                for page in [UInt8(0), 8] {
+                    group.addTask {
+                        var answers: [[UInt8]] = []
+                        for _ in 0..<25 { answers.append(try await device.transceive([0x30, page]).bytes) }
+                        return answers
+                    }
+                }
+                for try await answers in group {
+                    #expect(Set(answers).count == 1, "every answer to the same READ is the same")
+                }
+            }
+            #expect(await device.mostCallsInFlight == 1)
+            await device.close()
+        }
+    }
+}

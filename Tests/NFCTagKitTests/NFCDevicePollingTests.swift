@@ -1,0 +1,79 @@
+import Foundation
+import NFCEmulator
+@testable import NFCTagKit
+import Testing
+
+@Suite("Polling for a tag through the emulated PN532")
+struct NFCDevicePollingTests {
+    @Test("a poll on an empty field returns the tag once it enters")
+    func pollFindsArrivingTag() async throws {
+        let fixture = try EmulatorFixture(tags: [])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let poll = Task { try await device.waitForTarget(timeout: .seconds(10), pollInterval: .milliseconds(20)) }
+            // Let a few empty selects go by, then bring the tag.
+            try await Task.sleep(for: .milliseconds(150))
+            fixture.emulator.insert(PageTag(uid: TestUID.second))
+            let target = try await poll.value
+            #expect(target.uid == TestUID.second)
+            #expect(await device.selectedTarget == target)
+            #expect(try await device.transceive([0x30, 0x00]).bytes == Array(0..<16))
+            await device.close()
+        }
+    }
+
+    @Test("a poll on an empty field ends with timeout")
+    func pollTimesOut() async throws {
+        let fixture = try EmulatorFixture(tags: [])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            await #expect(throws: NFCDeviceError.timeout) {
+                try await device.waitForTarget(timeout: .milliseconds(300), pollInterval: .milliseconds(20))
+            }
+            #expect(await device.status == .connected)
+            await device.close()
+        }
+    }
+
+    @Test("cancelling the polling task ends the poll with cancelled, and the device keeps working")
+    func cancelPoll() async throws {
+        let fixture = try EmulatorFixture(tags: [])
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 10) {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let poll = Task { try await device.waitForTarget(timeout: nil, pollInterval: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(200))
+            poll.cancel()
+            await #expect(throws: NFCDeviceError.cancelled) { try await poll.value }
+            // The device is still usable after the abort.
+            fixture.emulator.insert(PageTag(uid: TestUID.first))
+            let target = try await device.waitForTarget(timeout: .seconds(5), pollInterval: .milliseconds(20))
+            #expect(target.uid == TestUID.first)
+            #expect(try await device.transceive([0x30, 0x00]).bytes == Array(0..<16))
+            await device.close()
+        }
+    }
+
+    @Test("other calls run between poll attempts")
+    func callsInterleaveWithPoll() async throws {
+        let fixture = try EmulatorFixture(tags: [])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let poll = Task { try await device.waitForTarget(timeout: nil, pollInterval: .milliseconds(50)) }
+            try await Task.sleep(for: .milliseconds(100))
+            // Not blocked behind the endless poll.
+            #expect(try await device.listTargets().isEmpty)
+            poll.cancel()
+            _ = await poll.result
+            #expect(await device.mostCallsInFlight == 1)
+            await device.close()
+        }
+    }
+}

@@ -1,0 +1,86 @@
+@testable import NFCTagKit
+import Testing
+
+@Suite("Reader kinds, nodes, USB models and firmware names")
+struct ReaderDescriptionTests {
+    @Test("the kind comes from the driver prefix")
+    func kinds() {
+        #expect(ReaderKind(connectionString: "pn532_uart:/dev/ttyUSB0") == .pn532UART)
+        #expect(ReaderKind(connectionString: "pn53x_usb:001:004") == .pn53xUSB)
+        #expect(ReaderKind(connectionString: "acr122_usb") == .acr122USB)
+        #expect(ReaderKind(connectionString: "pcsc:ACS") == .pcsc)
+        #expect(ReaderKind(connectionString: "nonsense") == .unknown)
+        #expect(ReaderKind.pn53xUSB.isUSB && !ReaderKind.pn532UART.isUSB)
+    }
+
+    @Test("the device node of serial and USB connection strings")
+    func nodes() {
+        #expect(ReaderNode(connectionString: "pn532_uart:/dev/ttyUSB0:115200")?.path == "/dev/ttyUSB0")
+        #expect(ReaderNode(connectionString: "pn53x_usb:001:004")?.path == "/dev/bus/usb/001/004")
+        #expect(ReaderNode(connectionString: "acr122_usb:2:17")?.path == "/dev/bus/usb/002/017")
+        #expect(ReaderNode(connectionString: "pn53x_usb") == nil)
+        #expect(ReaderNode(connectionString: "pn532_uart:") == nil)
+        #expect(ReaderNode(connectionString: "pcsc:ACS ACR122U") == nil)
+        #expect(ReaderNode(connectionString: "pn532_uart:/dev/null")?.exists == true)
+        #expect(ReaderNode(connectionString: "pn532_uart:/dev/no-such-reader")?.exists == false)
+    }
+
+    @Test("USB models give libnfc's connection string and are found by ID")
+    func usbModels() throws {
+        let acr122 = try #require(USBReaderModel.model(for: USBProductID(vendor: 0x072F, product: 0x2200)))
+        #expect(acr122.kind == .acr122USB)
+        #expect(acr122.connectionString(bus: 1, address: 4) == "acr122_usb:001:004")
+        #expect(USBReaderModel.model(for: USBProductID(vendor: 1, product: 2)) == nil)
+        #expect(USBProductID(vendor: 0x72F, product: 0x2200).description == "072f:2200")
+        #expect(Set(USBReaderModel.known.map(\.id)).count == USBReaderModel.known.count)
+    }
+
+    @Test("firmware is read from the end of libnfc's device name")
+    func firmware() {
+        #expect(ReaderFirmware(libnfcDeviceName: "pn532_uart:/dev/pts/3 - PN532 v1.6") == ReaderFirmware(ic: "PN532", version: "1.6"))
+        #expect(ReaderFirmware(libnfcDeviceName: "ACS / ACR122U PICC Interface - PN532 v1.4") == ReaderFirmware(ic: "PN532", version: "1.4"))
+        #expect(ReaderFirmware(libnfcDeviceName: "pn532_uart:/dev/pts/3") == nil)
+        #expect(ReaderFirmware(libnfcDeviceName: "x - y") == nil)
+        #expect(ReaderFirmware(libnfcInformation: "name: x\nchip: PN533 v2.7\ninitator mode modulations: ISO/IEC 14443A")
+            == ReaderFirmware(ic: "PN533", version: "2.7"))
+        #expect(ReaderFirmware(libnfcInformation: "no chip line") == nil)
+    }
+}
+
+@Suite("Reader-in-use diagnosis names the holder and the fix")
+struct ReaderInUseTests {
+    func facts(modules: [String] = [], processes: [String] = [], claimed: Bool = false) -> ReaderInUse.SystemFacts {
+        ReaderInUse.SystemFacts(loadedModules: { modules }, processNames: { processes }, portClaimed: { _ in claimed })
+    }
+
+    @Test("a USB reader with pn533 modules loaded is held by the kernel; the fix unloads and blacklists them")
+    func kernelModules() throws {
+        let inUse = try #require(ReaderInUse.diagnose(connectionString: "pn53x_usb:001:004",
+                                                      facts: facts(modules: ["nfc", "pn533", "pn533_usb", "ext4"])))
+        #expect(inUse.holder == .kernelModules(["pn533_usb", "pn533", "nfc"]))
+        #expect(inUse.fix.contains("modprobe -r pn533_usb pn533 nfc"))
+        #expect(inUse.fix.contains("blacklist"))
+        #expect(inUse.description.contains("kernel NFC driver"))
+    }
+
+    @Test("a USB reader with pcscd running is held by pcscd")
+    func pcscd() throws {
+        let inUse = try #require(ReaderInUse.diagnose(connectionString: "acr122_usb:001:004",
+                                                      facts: facts(processes: ["systemd", "pcscd"])))
+        #expect(inUse.holder == .pcscd)
+        #expect(inUse.fix.contains("systemctl stop pcscd"))
+    }
+
+    @Test("nothing holding it gives no diagnosis")
+    func free() {
+        #expect(ReaderInUse.diagnose(connectionString: "pn53x_usb:001:004", facts: facts()) == nil)
+        #expect(ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts()) == nil)
+    }
+
+    @Test("a serial port claimed by another libnfc program is reported with fuser")
+    func claimedPort() throws {
+        let inUse = try #require(ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts(claimed: true)))
+        #expect(inUse.holder == .otherProgram)
+        #expect(inUse.fix.contains("fuser -v /dev/null"))
+    }
+}

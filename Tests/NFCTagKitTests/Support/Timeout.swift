@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// The operation did not finish within its outer time limit.
+struct TimeLimitExceeded: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "gave up after \(seconds) s (libnfc may be blocked)" }
+}
+
+/// Runs `operation` with an outer time limit that does not wait for it: a libnfc call
+/// can block a thread beyond cancellation, and a test must still end.
+func withTimeLimit<T: Sendable>(seconds: Double = 20,
+                                _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    let once = Mutex(false)
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let finish: @Sendable (Result<T, any Error>) -> Bool = { result in
+            let first = once.withLock { done -> Bool in
+                if done { return false }
+                done = true
+                return true
+            }
+            if first { continuation.resume(with: result) }
+            return first
+        }
+        let work = Task {
+            do { _ = finish(.success(try await operation())) } catch { _ = finish(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            if finish(.failure(TimeLimitExceeded(seconds: seconds))) { work.cancel() }
+        }
+    }
+}
+
+/// A directory under the system's temporary directory, removed by `cleanUp()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("nfctagkit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// libnfc settings for tests: no USB scan noise, no log lines.
+enum LibNFCTestEnvironment {
+    static let prepared: Void = {
+        setenv("LIBNFC_AUTO_SCAN", "false", 1)
+        setenv("LIBNFC_LOG_LEVEL", "0", 1)
+        setenv("LIBNFC_INTRUSIVE_SCAN", "false", 1)
+    }()
+
+    static func prepare() { _ = prepared }
+}
