@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
     ],
     swiftLanguageModes: [.v6]
 )

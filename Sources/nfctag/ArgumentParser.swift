@@ -72,7 +72,7 @@ struct ArgumentParser {
 }
 
 /// Options that every subcommand accepts, before or after its name.
-struct GlobalOptions {
+struct GlobalOptions: Sendable {
     /// Machine-readable output on stdout.
     var json = false
     /// A libnfc connection string, or `emulator[:TAG,…]`.

@@ -8,6 +8,8 @@ enum HelpText {
         Commands:
           ndef encode RECORD…   print an NDEF message as hex
           ndef decode HEX|-     decode an NDEF message (hex argument, or - for stdin)
+          readers [--watch]     the NFC readers on this host
+          monitor               connect and stream reader and tag events until Ctrl-C
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]
@@ -69,5 +71,38 @@ enum HelpText {
         Examples:
           nfctag ndef decode d1010c55046578616d706c652e636f6d
           nfctag ndef encode --uri https://example.com | nfctag ndef decode - --json
+        """
+
+    static let readers = """
+        nfctag readers — the NFC readers on this host
+
+        Usage: nfctag readers [--watch] [--device CONNSTRING] [--json]
+
+        Lists each reader's connection string, name, kind, serial number (USB) and
+        firmware; a reader held by the kernel's pn533 driver or by pcscd is shown with the
+        fix. --device adds a reader that scanning cannot find (a UART reader, an emulator
+        link). --watch keeps running and prints the list again whenever it changes.
+        With --json: {"readers":[{"connstring","name","kind","serial","firmware"}]}.
+        Exit code 3 when no reader is found.
+
+        Examples:
+          nfctag readers
+          nfctag readers --device pn532_uart:/dev/ttyUSB0 --json
+          nfctag readers --watch
+        """
+
+    static let monitor = """
+        nfctag monitor — stream reader and tag events until interrupted
+
+        Usage: nfctag monitor [--device CONNSTRING] [--json]
+
+        Connects (automatic reconnection on) and prints one line per event; with --json
+        one object per line: {"event":"connected"}, {"event":"disconnected","reason":…},
+        reconnectStarted, reconnectSucceeded, reconnectFailed,
+        {"event":"tagDetected","uid":…,"chip":…}, {"event":"tagRemoved","uid":…}.
+
+        Examples:
+          nfctag monitor --device pn532_uart:/dev/ttyUSB0
+          nfctag monitor --json | jq -c 'select(.event == "tagDetected")'
         """
 }

@@ -1,6 +1,6 @@
 /// A JSON document with ordered object keys, so that the tool's output reads in the
 /// order the contract lists its fields.
-enum JSONValue: Equatable {
+enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)

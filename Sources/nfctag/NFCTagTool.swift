@@ -5,7 +5,7 @@ import Glibc
 /// Entry point: splits global options from the subcommand, dispatches, and turns
 /// every error into the contract's exit code and a first line a person understands.
 enum NFCTagTool {
-    static func run(arguments: [String]) -> ExitCode {
+    static func run(arguments: [String]) async -> ExitCode {
         var output = Output()
         do {
             var parser = ArgumentParser(arguments)
@@ -23,6 +23,10 @@ enum NFCTagTool {
                 output.line(HelpText.tool)
             case "ndef":
                 try NDEFCommand.run(&parser, output: &output)
+            case "readers":
+                try await ReadersCommand.run(&parser, output: &output)
+            case "monitor":
+                try await MonitorCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

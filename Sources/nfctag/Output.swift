@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the tool writes: results on stdout, errors on stderr (first line for a person,
 /// then detail), JSON documents when `--json` is on.
-struct Output {
+struct Output: Sendable {
     var json = false
 
     /// One line of human text on stdout.

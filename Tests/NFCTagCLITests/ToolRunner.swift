@@ -20,10 +20,13 @@ struct ToolRunner {
         return directory.appendingPathComponent("nfctag")
     }()
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,0 +1,55 @@
+import NFCChips
+import NFCTagKit
+
+/// `nfctag monitor`: connects and streams one line (with `--json`, one JSON object) per
+/// reader event until interrupted: connected, disconnected (with reason),
+/// reconnectStarted, reconnectSucceeded, reconnectFailed, tagDetected (uid, chip), tagRemoved.
+enum MonitorCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            throw .usage("nfctag monitor: unknown option '\(token)'", "Run 'nfctag monitor --help'.")
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.monitor)
+            return
+        }
+        let globals = parser.globals
+        let printer = output
+        let device = NFCDevice()
+        let events = device.events
+        let printing = Task {
+            for await event in events {
+                if printer.json {
+                    printer.document(ReaderRendering.json(event))
+                } else {
+                    printer.line(event.description)
+                }
+            }
+        }
+        let connectionString = try await ReaderSelection.connectionString(for: globals)
+        do {
+            _ = try await device.connect(toConnectionString: connectionString)
+        } catch {
+            printing.cancel()
+            throw ReaderSelection.failure(error, connectionString: connectionString)
+        }
+        let watching = Task { () -> NFCDeviceError? in
+            do throws(NFCDeviceError) {
+                try await device.watchTags(identify: TagNaming.chipName(from:))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let lost = await watching.valueCancellingOnSignal()
+        await device.close()
+        // Let the last events reach the printer.
+        try? await Task.sleep(for: .milliseconds(50))
+        printing.cancel()
+        if let lost {
+            throw ReaderSelection.failure(lost, connectionString: connectionString)
+        }
+    }
+}

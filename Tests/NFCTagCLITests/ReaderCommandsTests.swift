@@ -1,0 +1,72 @@
+import Foundation
+import NFCChips
+import NFCEmulator
+import Testing
+
+/// `nfctag readers` and `nfctag monitor` against the emulated PN532, through real libnfc.
+@Suite("nfctag readers and monitor", .serialized, .timeLimit(.minutes(1)))
+struct ReaderCommandsTests {
+    static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
+
+    @Test("readers --device names the emulated PN532 with its firmware")
+    func readersListsNamedEmulator() throws {
+        let emulator = try PN532Emulator(tags: [])
+        try emulator.start()
+        defer { emulator.stop() }
+        let result = try ToolRunner.run(["readers", "--device", emulator.connectionString, "--json", "--timeout", "3"],
+                                        environment: ["LIBNFC_AUTO_SCAN": "false"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let readers = try #require(object["readers"] as? [[String: Any]])
+        let reader = try #require(readers.first { $0["connstring"] as? String == emulator.connectionString })
+        #expect(reader["kind"] as? String == "pn532_uart")
+        #expect((reader["firmware"] as? String)?.contains("PN532") == true, "\(reader)")
+    }
+
+    @Test("readers with nothing to find exits 3 and says how to get a reader")
+    func readersNoneFound() throws {
+        let result = try ToolRunner.run(["readers", "--timeout", "1"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("nfctag: no NFC reader found"))
+        #expect(result.stderr.contains("--device emulator"))
+    }
+
+    @Test("monitor --json streams connected, tagDetected, tagRemoved, the reconnection and stops on Ctrl-C")
+    func monitorStreamsEvents() async throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-monitor-\(getpid())").path
+        let emulator = try PN532Emulator(tags: [], link: link)
+        try emulator.start()
+        defer { emulator.stop() }
+        let monitor = try RunningTool(["monitor", "--json", "--device", emulator.connectionString])
+
+        let connected = await monitor.waitForLine { $0.contains(#""event":"connected""#) }
+        #expect(connected != nil, "\(monitor.standardError)")
+
+        let handle = emulator.insert(try Type2Tag(chip: .ntag215, uid: Self.uid))
+        let detected = await monitor.waitForLine { $0.contains("tagDetected") }
+        #expect(detected?.contains(#""uid":"04a1b2c3d4e5f6""#) == true, "\(monitor.output)")
+
+        emulator.remove(handle)
+        #expect(await monitor.waitForLine { $0.contains("tagRemoved") } != nil, "\(monitor.output)")
+
+        emulator.unplug()
+        let started = await monitor.waitForLine { $0.contains("reconnectStarted") }
+        #expect(started?.contains(#""reason":"#) == true, "\(monitor.output)")
+        try emulator.plug()
+        #expect(await monitor.waitForLine { $0.contains("reconnectSucceeded") } != nil, "\(monitor.output)")
+
+        #expect(await monitor.interrupt() == 0, "\(monitor.standardError)")
+        let names = monitor.output.compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object["event"] as? String
+        }
+        #expect(names == ["connected", "tagDetected", "tagRemoved", "reconnectStarted", "reconnectSucceeded"])
+    }
+
+    @Test("monitor without any reader exits 3")
+    func monitorNoReader() throws {
+        let result = try ToolRunner.run(["monitor", "--device", "pn532_uart:/nonexistent/tty", "--timeout", "1"],
+                                        environment: ["LIBNFC_AUTO_SCAN": "false"])
+        #expect(result.status == 3, "\(result.stderr)")
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// A streaming `nfctag` (monitor, readers --watch, emulate) running as a process: its
+/// stdout lines are collected as they come, and the test waits for the one it expects.
+final class RunningTool: Sendable {
+    private final class Collector: Sendable {
+        let lines = Mutex<[String]>([])
+        let pending = Mutex<[UInt8]>([])
+        let errorText = Mutex<String>("")
+    }
+
+    private let process: Process
+    private let collector = Collector()
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = ToolRunner.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["LIBNFC_AUTO_SCAN"] = "false"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let collector = collector
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collector.pending.withLock { buffer in
+                buffer += data
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    buffer.removeSubrange(...newline)
+                    collector.lines.withLock { $0.append(line) }
+                }
+            }
+        }
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collector.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Every stdout line so far.
+    var output: [String] { collector.lines.withLock { $0 } }
+
+    /// Everything on stderr so far.
+    var standardError: String { collector.errorText.withLock { $0 } }
+
+    /// Waits until a stdout line satisfies `predicate`; nil after `timeout`.
+    func waitForLine(timeout: Duration = .seconds(10), where predicate: (String) -> Bool) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        var seen = 0
+        while ContinuousClock.now < deadline {
+            let current = output
+            if let match = current[seen...].first(where: predicate) { return match }
+            seen = current.count
+            if !process.isRunning, output.count == seen { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Sends SIGINT (Ctrl-C) and waits for the exit status; nil when it does not end in time.
+    func interrupt(timeout: Duration = .seconds(10)) async -> Int32? {
+        process.interrupt()
+        return await exitStatus(timeout: timeout)
+    }
+
+    /// Waits for the process to end by itself.
+    func exitStatus(timeout: Duration = .seconds(10)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            process.terminate()
+            return nil
+        }
+        return process.terminationStatus
+    }
+}
