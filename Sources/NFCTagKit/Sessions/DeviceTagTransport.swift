@@ -1,0 +1,125 @@
+import NFCChips
+import NFCTags
+
+/// The ``TagTransport`` of a tag selected on an ``NFCDevice``: tag protocols in
+/// `NFCTags` talk to real (or emulated) tags through libnfc with it.
+///
+/// Standard framing is the reader's InDataExchange (CRC by the chip, ISO-DEP handled for
+/// Type 4 tags). Raw framing is InCommunicateThru with CRC_A added and checked here, not
+/// by the chip: a PN53x checking the CRC would report a 4-bit ACK / NAK as a CRC error,
+/// and the caller wants its code.
+///
+/// ```swift
+/// let target = try await device.waitForTarget(timeout: .seconds(10))
+/// let transport = DeviceTagTransport(device: device, target: target)
+/// let answer = try await transport.transceive([0x30, 0x04], framing: .standard, timeout: .milliseconds(100))
+/// ```
+public struct DeviceTagTransport: TagTransport {
+    /// The device the tag is selected on.
+    public let device: NFCDevice
+    /// The tag, as selection reported it.
+    public let target: TagTarget
+
+    /// The largest answer asked for in one exchange. The PN53x carries up to 262 bytes
+    /// of frame data; 240 bytes (60 pages of FAST_READ) keeps a margin for the status byte
+    /// and the readers that buffer less.
+    public let maximumFrameLength: Int
+
+    /// A transport to `target`, which must be the tag selected on `device`.
+    public init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int = 240) {
+        self.device = device
+        self.target = TagTarget(target)
+        self.maximumFrameLength = maximumFrameLength
+    }
+
+    public func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration)
+        async throws(TagTransportError) -> TagResponse {
+        let response: TransceiveResponse
+        do {
+            switch framing {
+            case .standard:
+                response = try await device.transceive(frame, framing: .easy, timeout: timeout)
+            case .raw:
+                response = try await device.transceive(frame + ChipTables.crcA(frame), framing: .raw(crc: .byHost),
+                                                       timeout: timeout)
+            }
+        } catch {
+            throw TagTransportError(error)
+        }
+        if let code = response.shortFrameValue {
+            return code == Self.ackCode ? .ack : .nak(code)
+        }
+        guard framing == .raw else {
+            return response.bytes.isEmpty ? .ack : .bytes(response.bytes)
+        }
+        let bytes = response.bytes
+        guard bytes.count > 2, ChipTables.crcA(Array(bytes.dropLast(2))) == Array(bytes.suffix(2)) else {
+            throw .transmission(reason: "CRC_A error in the answer \(bytes.hexString)")
+        }
+        return .bytes(Array(bytes.dropLast(2)))
+    }
+
+    /// The 4-bit ACK of Type 2 tags, from the tables.
+    private static let ackCode: UInt8 = ChipTables.type2.acknowledgements.first { $0.isACK }?.code ?? 0x0A
+
+    public func reselect() async throws(TagTransportError) {
+        let selected: ISO14443ATarget?
+        do {
+            selected = try await device.selectTarget(uid: target.uid)
+        } catch {
+            throw TagTransportError(error)
+        }
+        if selected == nil { throw .tagLost }
+    }
+
+    public func authenticateClassic(block: UInt8, keyType: NFCTags.ClassicKeyType, key: [UInt8])
+        async throws(TagTransportError) {
+        // The PN53x runs Crypto1 itself: InDataExchange with the MIFARE AUTH command,
+        // the key and the UID's last four bytes (UM0701 §7.3.8, libnfc's mifare_cmd).
+        let name: CommandName = keyType == .a ? .authenticateKeyA : .authenticateKeyB
+        guard let command = ChipTables.spec(for: .classic1k).command(name)?.code else {
+            throw .reader(reason: "no \(name.rawValue) command in the MIFARE Classic table")
+        }
+        let frame = [command, block] + key + target.uid.suffix(4)
+        _ = try await transceive(frame, framing: .standard, timeout: .milliseconds(100))
+    }
+}
+
+extension TagTarget {
+    /// The activation data of a selected ISO 14443-A target.
+    init(_ target: ISO14443ATarget) {
+        let atqa = target.atqa.count == 2 ? UInt16(target.atqa[0]) << 8 | UInt16(target.atqa[1]) : 0
+        self.init(uid: target.uid, atqa: atqa, sak: target.sak, ats: target.ats.isEmpty ? nil : target.ats)
+    }
+}
+
+extension TagTransportError {
+    /// What a device error means for an exchange with a tag.
+    init(_ error: NFCDeviceError) {
+        switch error {
+        case .connectionLost(let reason):
+            self = .connectionLost(reason: reason.description)
+        case .notConnected:
+            self = .connectionLost(reason: "no reader is connected")
+        case .cancelled:
+            self = .cancelled
+        case .timeout:
+            self = .timeout
+        case .noTargetSelected:
+            self = .tagLost
+        case .libnfc(let cause):
+            switch cause.code {
+            // The PN53x reports "no answer" (a timeout, a tag gone, a NAK in InDataExchange)
+            // as an RF transmission error.
+            case .rfTransmission, .timeout: self = .timeout
+            case .targetReleased: self = .tagLost
+            case .mifareAuthenticationFailed: self = .authenticationFailed
+            case .operationAborted: self = .cancelled
+            case .io, .noSuchDevice: self = .connectionLost(reason: cause.description)
+            default: self = .reader(reason: cause.description)
+            }
+        default:
+            self = .reader(reason: error.description)
+        }
+    }
+}
