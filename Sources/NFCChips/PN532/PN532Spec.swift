@@ -1,0 +1,72 @@
+/// Everything the tables say about the PN532: frames, commands, status codes,
+/// registers, command options and the timing model.
+///
+/// ```swift
+/// let pn532 = ChipTables.pn532
+/// pn532.code(.inDataExchange)                 // 0x40
+/// pn532.command(code: 0x4A)?.name             // .inListPassiveTarget
+/// pn532.status(named: "timeout")?.code        // 0x01
+/// pn532.register(named: "TxMode")?.address    // 0x6302
+/// ```
+public struct PN532Spec: Codable, Equatable, Sendable {
+    /// Frame constants.
+    public var frame: PN532FrameSpec
+    /// The GetFirmwareVersion answer data: IC `32`, version 1.6, support `07`.
+    @Hex public var firmwareVersion: [UInt8]
+    /// The command set (UM0701 §7.1, Table 11).
+    public var commands: [PN532CommandSpec]
+    /// The status codes (UM0701 §7.1, Table 12) and the libnfc errors they become.
+    public var statuses: [PN532StatusSpec]
+    /// CIU registers whose bits change behaviour.
+    public var registers: [PN532RegisterSpec]
+    /// The register range libnfc caches (0x6301–0x633E).
+    public var registerCache: PN532RegisterRange
+    /// BrTy values of InListPassiveTarget.
+    public var listPassiveTargetModulations: [PN532Option]
+    /// Items of RFConfiguration.
+    public var rfConfigurationItems: [PN532Option]
+    /// Modes of SAMConfiguration.
+    public var samModes: [PN532Option]
+    /// Flags of SetParameters.
+    public var parameterFlags: [PN532Option]
+    /// Tests of Diagnose.
+    public var diagnoseTests: [PN532Option]
+    /// The timing model.
+    public var timing: PN532TimingSpec
+    /// Where the table comes from.
+    public var source: DatasheetSource
+
+    /// The code of command `name`. Every ``PN532CommandName`` is in the table
+    /// (a test checks it), so this never fails for a valid table.
+    public func code(_ name: PN532CommandName) -> UInt8 {
+        guard let command = commands.first(where: { $0.name == name }) else {
+            preconditionFailure("datasheets/pn532.json lacks \(name.rawValue)")
+        }
+        return command.code
+    }
+
+    /// The command with code `code`, or `nil` for an unknown code.
+    public func command(code: UInt8) -> PN532CommandSpec? {
+        commands.first { $0.code == code }
+    }
+
+    /// The status called `named` (camelCase, e.g. `"timeout"`).
+    public func status(named name: String) -> PN532StatusSpec? {
+        statuses.first { $0.name == name }
+    }
+
+    /// The status with code `code`.
+    public func status(code: UInt8) -> PN532StatusSpec? {
+        statuses.first { $0.code == code }
+    }
+
+    /// The register called `named` (e.g. `"TxMode"`).
+    public func register(named name: String) -> PN532RegisterSpec? {
+        registers.first { $0.name == name }
+    }
+
+    /// The register at `address`, if the table describes it.
+    public func register(address: UInt16) -> PN532RegisterSpec? {
+        registers.first { $0.address == address }
+    }
+}

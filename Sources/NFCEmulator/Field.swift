@@ -1,0 +1,156 @@
+/// The RF field of the emulated reader and the tags inside it.
+///
+/// Tags enter and leave at any time; each keeps its ISO/IEC 14443-3A state (IDLE, READY,
+/// ACTIVE, HALT). Switching the field off resets every tag's volatile state.
+///
+/// ```swift
+/// var field = Field()
+/// let handle = field.insert(NTAG21xTag(chip: .ntag215, uid: uid))
+/// field.setPower(true)
+/// let selected = field.activate(uidFilter: nil, excluding: [])   // == handle
+/// ```
+public struct Field: Sendable {
+    /// Names one tag while it is in the field.
+    public struct TagHandle: Hashable, Sendable, CustomStringConvertible {
+        /// A number unique for the life of the field.
+        public let rawValue: Int
+        /// `tag#N`.
+        public var description: String { "tag#\(rawValue)" }
+    }
+
+    /// The ISO/IEC 14443-3A states a tag passes through.
+    public enum ActivationState: Sendable, Equatable {
+        /// Powered, waiting for REQA or WUPA.
+        case idle
+        /// Answered REQA/WUPA; anticollision in progress.
+        case ready
+        /// Selected: the tag model receives frames.
+        case active
+        /// Halted by HLTA: only WUPA wakes it.
+        case halt
+    }
+
+    private struct Slot: Sendable {
+        var handle: TagHandle
+        var tag: any EmulatedTag
+        var state: ActivationState
+        /// Whether the tag was woken from HALT: an error sends it back to HALT, not IDLE.
+        var wokenFromHalt = false
+    }
+
+    private var slots: [Slot] = []
+    private var nextHandle = 1
+    /// Whether the reader's RF field is on.
+    public private(set) var isPowered = false
+
+    /// An empty field, switched off.
+    public init() {}
+
+    /// A field holding `tags`, in order, switched off.
+    public init(tags: [any EmulatedTag]) {
+        for tag in tags { insert(tag) }
+    }
+
+    /// The tags now in the field, in the order they entered.
+    public var handles: [TagHandle] { slots.map(\.handle) }
+
+    /// Puts a tag into the field; it starts in IDLE (if the field is on).
+    @discardableResult
+    public mutating func insert(_ tag: any EmulatedTag) -> TagHandle {
+        let handle = TagHandle(rawValue: nextHandle)
+        nextHandle += 1
+        var tag = tag
+        tag.fieldReset()
+        slots.append(Slot(handle: handle, tag: tag, state: .idle))
+        return handle
+    }
+
+    /// Takes a tag out of the field and returns it (with its memory), or `nil` if it is gone.
+    @discardableResult
+    public mutating func remove(_ handle: TagHandle) -> (any EmulatedTag)? {
+        guard let index = index(of: handle) else { return nil }
+        var tag = slots.remove(at: index).tag
+        tag.fieldReset()
+        return tag
+    }
+
+    /// The tag behind `handle`, or `nil` when it left the field.
+    public func tag(_ handle: TagHandle) -> (any EmulatedTag)? {
+        index(of: handle).map { slots[$0].tag }
+    }
+
+    /// The ISO/IEC 14443-3A state of a tag, or `nil` when it left the field.
+    public func state(of handle: TagHandle) -> ActivationState? {
+        index(of: handle).map { slots[$0].state }
+    }
+
+    /// Lets `body` inspect or change a tag in place; `nil` when it left the field.
+    public mutating func withTag<Result>(_ handle: TagHandle, _ body: (inout any EmulatedTag) -> Result) -> Result? {
+        guard let index = index(of: handle) else { return nil }
+        return body(&slots[index].tag)
+    }
+
+    /// Switches the RF field. Off, and on again, resets every tag to power-up state.
+    public mutating func setPower(_ on: Bool) {
+        guard on != isPowered else { return }
+        isPowered = on
+        for index in slots.indices {
+            slots[index].tag.fieldReset()
+            slots[index].state = .idle
+            slots[index].wokenFromHalt = false
+        }
+    }
+
+    /// Runs REQA (or WUPA when `wakeHalted`), anticollision and SELECT, and returns the first
+    /// tag that answers and matches `uidFilter` (a UID, with or without cascade tags),
+    /// skipping `excluding`. The tag is left ACTIVE. Switches the field on if needed.
+    public mutating func activate(uidFilter: [UInt8]?, excluding: Set<TagHandle>, wakeHalted: Bool = false) -> TagHandle? {
+        setPower(true)
+        for index in slots.indices where !excluding.contains(slots[index].handle) {
+            let slot = slots[index]
+            guard slot.state != .halt || wakeHalted else { continue }
+            if let uidFilter, !Self.filter(uidFilter, matches: slot.tag.identity.uid) { continue }
+            if slot.state == .active { slots[index].tag.leaveActiveState() }
+            slots[index].wokenFromHalt = slot.state == .halt
+            slots[index].state = .active
+            return slot.handle
+        }
+        return nil
+    }
+
+    /// Sends HLTA to a tag: it leaves ACTIVE for HALT.
+    public mutating func halt(_ handle: TagHandle) {
+        guard let index = index(of: handle), slots[index].state == .active else { return }
+        slots[index].tag.leaveActiveState()
+        slots[index].state = .halt
+        slots[index].wokenFromHalt = false
+    }
+
+    /// Delivers a frame (without CRC_A) to a tag. A tag that is gone or not ACTIVE stays
+    /// silent, as on air; a NAK or an unexpected frame drops the tag out of ACTIVE.
+    public mutating func exchange(_ frame: [UInt8], with handle: TagHandle) -> TagAnswer {
+        guard isPowered, let index = index(of: handle), slots[index].state == .active else { return .silence }
+        let answer = slots[index].tag.receive(frame)
+        if answer.leavesActiveState {
+            slots[index].tag.leaveActiveState()
+            slots[index].state = slots[index].wokenFromHalt ? .halt : .idle
+        }
+        return answer
+    }
+
+    /// Whether `filter` names `uid`: equal, or equal once the cascade tags that precede
+    /// each incomplete cascade level (byte 0 of an 8-byte filter, bytes 0 and 4 of a
+    /// 12-byte one) are removed.
+    static func filter(_ filter: [UInt8], matches uid: [UInt8]) -> Bool {
+        if filter == uid { return true }
+        switch (filter.count, uid.count) {
+        case (8, 7): return Array(filter.dropFirst()) == uid
+        case (12, 10): return Array(filter[1..<4] + filter[5...]) == uid
+        default: return false
+        }
+    }
+
+    private func index(of handle: TagHandle) -> Int? {
+        slots.firstIndex { $0.handle == handle }
+    }
+}

@@ -1,2 +1,0 @@
-/// An emulated PN532 reader with datasheet-faithful tags.
-public enum NFCEmulatorPlaceholder {}

@@ -1,0 +1,161 @@
+import NFCChips
+
+/// A target the chip holds after InListPassiveTarget or InAutoPoll.
+struct ListedTarget: Sendable, Equatable {
+    /// Tg: 1 or 2.
+    var number: UInt8
+    /// The tag in the field.
+    var handle: Field.TagHandle
+    /// Its identity at activation time.
+    var identity: TagIdentity
+    /// Whether RATS was sent and an ATS is part of its target data.
+    var hasATS: Bool
+    /// Whether InDeselect put it aside (HLTA sent).
+    var isDeselected = false
+}
+
+extension PN532Controller {
+    /// The most targets the PN532 handles at once (UM0701 §7.3.5, MaxTg).
+    static let maximumTargetCount = 2
+
+    func target(numbered number: UInt8) -> ListedTarget? {
+        targets.first { $0.number == number }
+    }
+
+    /// Activates up to `maximumCount` type A tags matching `uidFilter`; they become the listed targets.
+    mutating func activateTargets(maximumCount: Int, uidFilter: [UInt8]?) -> [ListedTarget] {
+        // A tag still ACTIVE from an earlier listing drops to IDLE on the new REQA and
+        // answers the chip's retry, so it is found again (Field.activate models both).
+        targets.removeAll()
+        currentTarget = nil
+        let rats = parameterFlags & Self.option(spec.parameterFlags, "automaticRATS") != 0
+        var found = Set<Field.TagHandle>()
+        while targets.count < maximumCount, let handle = field.activate(uidFilter: uidFilter, excluding: found) {
+            found.insert(handle)
+            guard let identity = field.tag(handle)?.identity else { continue }
+            let target = ListedTarget(number: UInt8(targets.count + 1), handle: handle, identity: identity,
+                                      hasATS: rats && identity.ats != nil)
+            targets.append(target)
+            statistics.modelledTime += activationAirTime(target)
+        }
+        currentTarget = targets.first?.number
+        return targets
+    }
+
+    /// Tg, SENS_RES (most significant byte first, as the PN532 reports it), SEL_RES,
+    /// NFCID1 length, NFCID1 and, for ISO-DEP targets, the ATS with its length byte.
+    func targetData(_ target: ListedTarget) -> [UInt8] {
+        let identity = target.identity
+        var data = [target.number, UInt8(identity.atqa >> 8), UInt8(identity.atqa & 0xFF), identity.sak,
+                    UInt8(identity.uid.count)] + identity.uid
+        if target.hasATS, let ats = identity.ats { data += ats }
+        return data
+    }
+
+    mutating func listPassiveTargets(_ data: [UInt8]) -> [UInt8]? {
+        guard data.count >= 2, (1...Self.maximumTargetCount).contains(Int(data[0])) else { return nil }
+        guard let modulation = spec.listPassiveTargetModulations.option(code: data[1]) else { return nil }
+        guard modulation.name == "iso14443A106" else { return [0] }   // no type B, FeliCa or Jewel tags modelled
+        let filter = data.count > 2 ? Array(data.dropFirst(2)) : nil
+        let listed = activateTargets(maximumCount: Int(data[0]), uidFilter: filter)
+        return [UInt8(listed.count)] + listed.flatMap(targetData)
+    }
+
+    mutating func dataExchange(_ data: [UInt8]) -> [UInt8]? {
+        guard let tg = data.first else { return nil }
+        guard let target = target(numbered: tg & 0x3F), !target.isDeselected else {
+            return fail("commandNotAcceptable")
+        }
+        currentTarget = target.number
+        let frame = Array(data.dropFirst())
+        let answer = field.exchange(frame, with: target.handle)
+        statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
+        switch answer.reply {
+        case let .bytes(bytes): return [status("success")] + bytes
+        case .acknowledge: return [status("success")]
+        case .negativeAcknowledge, .silence: return fail("timeout")
+        }
+    }
+
+    mutating func communicateThru(_ data: [UInt8]) -> [UInt8]? {
+        guard !data.isEmpty else { return nil }
+        registers.setField("Control", "RxLastBits", to: 0)
+        var frame = data
+        if !registers.flag("TxMode", "TxCRCEn") {
+            // The host sent CRC_A itself: a tag ignores a frame whose CRC is wrong.
+            guard frame.count >= 3, Array(frame.suffix(2)) == crcA(Array(frame.dropLast(2))) else {
+                return fail("timeout")
+            }
+            frame.removeLast(2)
+        }
+        guard let number = currentTarget, let target = target(numbered: number) else { return fail("timeout") }
+        let answer = field.exchange(frame, with: target.handle)
+        statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
+        let checksCRC = registers.flag("RxMode", "RxCRCEn")
+        switch answer.reply {
+        case let .bytes(bytes): return [status("success")] + bytes + (checksCRC ? [] : crcA(bytes))
+        case let .acknowledge(code), let .negativeAcknowledge(code):
+            guard !checksCRC else { return fail("crcError") }   // 4 bits cannot carry a CRC
+            registers.setField("Control", "RxLastBits", to: 4)
+            return [status("success"), code]
+        case .silence: return fail("timeout")
+        }
+    }
+
+    mutating func deselect(_ data: [UInt8], release: Bool) -> [UInt8]? {
+        guard let tg = data.first else { return nil }
+        let chosen = targets.filter { tg == 0 || $0.number == tg }
+        guard !chosen.isEmpty || tg == 0 else { return fail("commandNotAcceptable") }
+        for target in chosen { field.halt(target.handle) }
+        if release {
+            targets.removeAll { tg == 0 || $0.number == tg }
+            if let current = currentTarget, target(numbered: current) == nil { currentTarget = nil }
+        } else {
+            for index in targets.indices where tg == 0 || targets[index].number == tg { targets[index].isDeselected = true }
+        }
+        return [status("success")]
+    }
+
+    mutating func select(_ data: [UInt8]) -> [UInt8]? {
+        guard let tg = data.first else { return nil }
+        guard let index = targets.firstIndex(where: { $0.number == tg }) else { return fail("commandNotAcceptable") }
+        let target = targets[index]
+        guard field.tag(target.handle) != nil,
+              field.activate(uidFilter: target.identity.uid, excluding: [], wakeHalted: true) == target.handle else {
+            return fail("timeout")
+        }
+        targets[index].isDeselected = false
+        currentTarget = tg
+        return [status("success")]
+    }
+
+    mutating func autoPoll(_ data: [UInt8]) -> Outcome {
+        guard data.count >= 3 else { return .syntaxError }
+        let types = Array(data.dropFirst(2))
+        if let answer = autoPollAnswer(types: types) { return .answer(answer) }
+        // PollNr FF polls until a tag comes (UM0701 §7.3.13); otherwise report none found.
+        guard data[0] == 0xFF else { return .answer([0]) }
+        pendingAutoPoll = types
+        return .deferred
+    }
+
+    /// NbTg and, per target, Type, length and target data; `nil` when no tag answers.
+    mutating func autoPollAnswer(types: [UInt8]) -> [UInt8]? {
+        // The low nibble of an InAutoPoll type is the BrTy of InListPassiveTarget
+        // (00 generic 106 A, 10 MIFARE, 20 ISO 14443-4 A); DEP types (bit 6 or 7) are not modelled.
+        let typeA = Self.option(spec.listPassiveTargetModulations, "iso14443A106")
+        guard let type = types.first(where: { $0 & 0x0F == typeA && $0 & 0xC0 == 0 }) else { return nil }
+        let listed = activateTargets(maximumCount: Self.maximumTargetCount, uidFilter: nil)
+        guard !listed.isEmpty else { return nil }
+        return [UInt8(listed.count)] + listed.flatMap { target -> [UInt8] in
+            let data = targetData(target)
+            return [type, UInt8(data.count)] + data
+        }
+    }
+
+    /// Records `name` as the last error and returns it as the answer's status byte.
+    mutating func fail(_ name: String) -> [UInt8] {
+        lastError = status(name)
+        return [lastError]
+    }
+}

@@ -1,0 +1,230 @@
+import NFCChips
+
+/// The emulated PN532 as a pure state machine: host bytes in, host bytes out.
+///
+/// It parses frames, acknowledges each command, executes it against its registers and
+/// its ``Field`` and frames the answer, exactly as the chip does on its HSU link. No I/O
+/// happens here, so every command can be tested as a transcript.
+///
+/// ```swift
+/// var chip = PN532Controller(field: Field(tags: [tag]))
+/// let out = chip.receive([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00])
+/// // ACK, then 00 00 FF 06 FA D5 03 32 01 06 07 E8 00
+/// ```
+public struct PN532Controller: Sendable {
+    /// The PN532 tables every code comes from.
+    public let spec: PN532Spec
+    /// The RF field and its tags.
+    public var field: Field
+    /// The CIU registers.
+    public internal(set) var registers: CIURegisterFile
+    /// Counters and the modelled time.
+    public internal(set) var statistics = EmulatorStatistics()
+
+    var parser: PN532FrameParser
+    let encoder: PN532FrameEncoder
+    /// Targets listed by the last InListPassiveTarget / InAutoPoll, by target number.
+    var targets: [ListedTarget] = []
+    /// The target raw frames (InCommunicateThru) go to.
+    var currentTarget: UInt8?
+    /// The status of the last failed exchange, for GetGeneralStatus.
+    var lastError: UInt8 = 0
+    /// SetParameters flags.
+    var parameterFlags: UInt8
+    /// P3, P7 and I0I1 as ReadGPIO reports them.
+    var gpio: [UInt8] = [0, 0, 0]
+    /// The last frame sent, for a NACK from the host.
+    var lastSent: [UInt8] = []
+    /// An InAutoPoll that waits for a tag; answered by ``fieldDidChange()`` or dropped by an abort.
+    var pendingAutoPoll: [UInt8]?
+    /// Whether PowerDown put the chip to sleep.
+    public internal(set) var isAsleep = false
+
+    /// A chip at power-on with `field`, using the PN532 tables.
+    public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532) {
+        self.spec = spec
+        self.field = field
+        self.registers = CIURegisterFile(spec: spec)
+        self.parser = PN532FrameParser(spec: spec.frame)
+        self.encoder = PN532FrameEncoder(spec: spec.frame)
+        self.parameterFlags = Self.option(spec.parameterFlags, "automaticATRRes") | Self.option(spec.parameterFlags, "automaticRATS")
+        self.statistics.uartBaud = spec.timing.uartBaud
+    }
+
+    /// Feeds bytes from the host; returns what the chip writes back (possibly nothing).
+    public mutating func receive(_ bytes: [UInt8]) -> [UInt8] {
+        statistics.bytesFromHost += bytes.count
+        var output: [UInt8] = []
+        for event in parser.feed(bytes) { output += handle(event) }
+        statistics.bytesToHost += output.count
+        statistics.modelledTime += statistics.uartTime(byteCount: bytes.count + output.count)
+        if !output.isEmpty { lastSent = output }
+        return output
+    }
+
+    /// Called after a tag entered or left the field: answers a waiting InAutoPoll.
+    public mutating func fieldDidChange() -> [UInt8] {
+        guard let types = pendingAutoPoll, let answer = autoPollAnswer(types: types) else { return [] }
+        pendingAutoPoll = nil
+        let frame = encoder.answer(toCommand: spec.code(.inAutoPoll), data: answer)
+        statistics.framesToHost += 1
+        statistics.bytesToHost += frame.count
+        lastSent = frame
+        return frame
+    }
+
+    /// The chip's answer to one parsed event.
+    mutating func handle(_ event: PN532HostEvent) -> [UInt8] {
+        switch event {
+        case .wakeUp:
+            isAsleep = false
+            pendingAutoPoll = nil
+            return []
+        case .ack:
+            statistics.framesFromHost += 1
+            pendingAutoPoll = nil   // abort: the pending answer is dropped
+            return []
+        case .nack:
+            statistics.framesFromHost += 1
+            return lastSent
+        case .malformed:
+            statistics.framesFromHost += 1
+            statistics.framesToHost += 1
+            return encoder.error
+        case let .command(code, data):
+            statistics.framesFromHost += 1
+            statistics.commands += 1
+            isAsleep = false
+            pendingAutoPoll = nil
+            // The frame arrived intact: ACK first, then the answer or an application-level error frame.
+            statistics.framesToHost += 2
+            let outcome = spec.command(code: code).map { execute($0.name, data) } ?? .syntaxError
+            switch outcome {
+            case let .answer(data):
+                return encoder.ack + encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength)))
+            case .syntaxError:
+                return encoder.ack + encoder.error
+            case .deferred:
+                statistics.framesToHost -= 1
+                return encoder.ack
+            }
+        }
+    }
+
+    /// What a command produced.
+    enum Outcome {
+        /// Answer data, framed after the ACK.
+        case answer([UInt8])
+        /// Unknown command or bad parameters: the error frame.
+        case syntaxError
+        /// Only the ACK now; the answer comes later (a waiting InAutoPoll).
+        case deferred
+    }
+
+    /// Runs one command.
+    mutating func execute(_ name: PN532CommandName, _ data: [UInt8]) -> Outcome {
+        let answer: [UInt8]?
+        switch name {
+        case .diagnose: answer = diagnose(data)
+        case .getFirmwareVersion: answer = spec.firmwareVersion
+        case .getGeneralStatus: answer = generalStatus()
+        case .readRegister: answer = readRegisters(data)
+        case .writeRegister: answer = writeRegisters(data)
+        case .readGPIO: answer = gpio
+        case .writeGPIO: answer = writeGPIO(data)
+        case .setSerialBaudRate, .setParameters, .samConfiguration: answer = configure(name, data)
+        case .powerDown:
+            isAsleep = true
+            field.setPower(false)
+            answer = [status("success")]
+        case .rfConfiguration: answer = rfConfiguration(data)
+        case .inListPassiveTarget: answer = listPassiveTargets(data)
+        case .inDataExchange: answer = dataExchange(data)
+        case .inCommunicateThru: answer = communicateThru(data)
+        case .inDeselect: answer = deselect(data, release: false)
+        case .inRelease: answer = deselect(data, release: true)
+        case .inSelect: answer = select(data)
+        case .inPSL: answer = data.isEmpty ? nil : [status("success")]
+        case .inAutoPoll: return autoPoll(data)
+        default: answer = nil
+        }
+        return answer.map(Outcome.answer) ?? .syntaxError
+    }
+
+    /// The code of status `name` from the tables.
+    func status(_ name: String) -> UInt8 {
+        guard let status = spec.status(named: name) else { preconditionFailure("datasheets/pn532.json lacks status \(name)") }
+        return status.code
+    }
+
+    /// The code of option `name` in `options` from the tables.
+    static func option(_ options: [PN532Option], _ name: String) -> UInt8 {
+        guard let option = options.option(named: name) else { preconditionFailure("datasheets/pn532.json lacks option \(name)") }
+        return option.code
+    }
+
+    private mutating func diagnose(_ data: [UInt8]) -> [UInt8]? {
+        guard let test = data.first, let option = spec.diagnoseTests.option(code: test) else { return nil }
+        switch option.name {
+        case "communicationLine": return data
+        case "attentionRequest":
+            let present = currentTarget.flatMap(target(numbered:)).map { field.state(of: $0.handle) == .active } ?? false
+            return [status(present ? "success" : "timeout")]
+        case "rom", "ram", "selfAntenna": return [status("success")]
+        case "pollingTarget": return [0]   // number of failed polls
+        default: return nil
+        }
+    }
+
+    private func generalStatus() -> [UInt8] {
+        let modulation = Self.option(spec.listPassiveTargetModulations, "iso14443A106")
+        var answer = [lastError, field.isPowered ? 1 : 0, UInt8(targets.count)]
+        for target in targets { answer += [target.number, modulation, modulation, modulation] }
+        return answer + [0]   // SAM status
+    }
+
+    private func readRegisters(_ data: [UInt8]) -> [UInt8]? {
+        guard !data.isEmpty, data.count.isMultiple(of: 2) else { return nil }
+        return stride(from: 0, to: data.count, by: 2).map { registers.read(UInt16(data[$0]) << 8 | UInt16(data[$0 + 1])) }
+    }
+
+    private mutating func writeRegisters(_ data: [UInt8]) -> [UInt8]? {
+        guard !data.isEmpty, data.count.isMultiple(of: 3) else { return nil }
+        for index in stride(from: 0, to: data.count, by: 3) {
+            registers.write(data[index + 2], at: UInt16(data[index]) << 8 | UInt16(data[index + 1]))
+        }
+        return []
+    }
+
+    private mutating func writeGPIO(_ data: [UInt8]) -> [UInt8]? {
+        guard data.count == 2 else { return nil }
+        // Bit 7 of each byte says whether the port is to be written (UM0701 §7.2.7).
+        for (index, byte) in data.enumerated() where byte & 0x80 != 0 { gpio[index] = byte & 0x7F }
+        return []
+    }
+
+    private mutating func configure(_ name: PN532CommandName, _ data: [UInt8]) -> [UInt8]? {
+        switch name {
+        case .setParameters:
+            guard let flags = data.first else { return nil }
+            parameterFlags = flags
+        case .samConfiguration:
+            guard let mode = data.first, spec.samModes.option(code: mode) != nil else { return nil }
+            pendingAutoPoll = nil
+        default:
+            guard data.count == 1 else { return nil }
+        }
+        return []
+    }
+
+    private mutating func rfConfiguration(_ data: [UInt8]) -> [UInt8]? {
+        guard let item = data.first, let option = spec.rfConfigurationItems.option(code: item) else { return nil }
+        if option.name == "rfField" {
+            guard data.count >= 2 else { return nil }
+            let on = data[1] & 0x01 != 0
+            if !on { targets.removeAll(); currentTarget = nil }
+            field.setPower(on)
+        }
+        return []
+    }
+}

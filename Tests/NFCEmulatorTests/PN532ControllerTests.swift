@@ -1,0 +1,170 @@
+import NFCChips
+import Testing
+@testable import NFCEmulator
+
+/// The chip's answer frame, built by hand.
+func chipFrame(_ code: UInt8, _ data: [UInt8] = []) -> [UInt8] {
+    let body: [UInt8] = [0xD5, code &+ 1] + data
+    let length = UInt8(body.count)
+    return [0x00, 0x00, 0xFF, length, 0 &- length] + body + [0 &- body.reduce(0, &+), 0x00]
+}
+
+let ackFrame: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
+let errorFrame: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
+let ntagUID: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
+
+/// Sends one command and returns the chip's answer data after checking the ACK.
+func exchange(_ chip: inout PN532Controller, _ code: UInt8, _ data: [UInt8] = []) -> [UInt8]? {
+    let out = chip.receive(hostFrame(code, data))
+    guard out.starts(with: ackFrame) else { return nil }
+    let answer = Array(out.dropFirst(ackFrame.count))
+    guard answer.count >= 9, answer[5] == 0xD5, answer[6] == code &+ 1 else { return nil }
+    return Array(answer[7..<(answer.count - 2)])
+}
+
+@Suite("PN532 commands answer byte for byte as libnfc expects")
+struct PN532ControllerTests {
+    @Test("libnfc's open sequence: wake-up, SAMConfiguration, Diagnose echo, firmware, SetParameters")
+    func openSequence() {
+        var chip = PN532Controller()
+        let wake: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
+        #expect(chip.receive(wake + hostFrame(0x14, [0x01, 0x17, 0x00])) == ackFrame + chipFrame(0x14))
+        let echo: [UInt8] = [0x00] + Array("libnfc".utf8)
+        #expect(chip.receive(hostFrame(0x00, echo)) == ackFrame + chipFrame(0x00, echo))
+        #expect(chip.receive(hostFrame(0x02)) == ackFrame + [0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00])
+        #expect(chip.receive(hostFrame(0x12, [0x14])) == ackFrame + chipFrame(0x12))
+    }
+
+    @Test("registers: any address is stored and read back, two at a time, with no status byte")
+    func registers() {
+        var chip = PN532Controller()
+        #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x80, 0xFF, 0xFF, 0x5A]) == [])
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x00])
+        #expect(chip.registers.flag("TxMode", "TxCRCEn"))
+    }
+
+    @Test("an unknown command or bad parameters get ACK then the error frame; a bad checksum only the error frame")
+    func errorFrames() {
+        var chip = PN532Controller()
+        #expect(chip.receive(hostFrame(0x7E)) == ackFrame + errorFrame)
+        #expect(chip.receive(hostFrame(0x06, [0x63])) == ackFrame + errorFrame)
+        #expect(chip.receive(hostFrame(0x4A, [0x03, 0x00])) == ackFrame + errorFrame)
+        var corrupted = hostFrame(0x02)
+        corrupted[corrupted.count - 2] ^= 1
+        #expect(chip.receive(corrupted) == errorFrame)
+    }
+
+    @Test("InListPassiveTarget returns Tg, ATQA MSB first, SAK, UID; NbTg 0 without a tag")
+    func listPassiveTarget() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x01, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID)
+        #expect(chip.field.isPowered)
+        var empty = PN532Controller()
+        #expect(exchange(&empty, 0x4A, [0x01, 0x00]) == [0x00])
+        #expect(exchange(&empty, 0x4A, [0x01, 0x03, 0x00]) == [0x00], "type B finds nothing")
+    }
+
+    @Test("MaxTg 2 lists two tags; a UID (with cascade tag) selects only that one")
+    func twoTargetsAndFilter() {
+        let other: [UInt8] = [0x11, 0x22, 0x33, 0x44]
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID), ScriptedTag(uid: other, atqa: 0x0004, sak: 0x08)]))
+        #expect(exchange(&chip, 0x4A, [0x02, 0x00]) == [0x02, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID + [0x02, 0x00, 0x04, 0x08, 0x04] + other)
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00] + other) == [0x01, 0x01, 0x00, 0x04, 0x08, 0x04] + other)
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00, 0x88] + ntagUID) == [0x01, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID)
+    }
+
+    @Test("an ISO-DEP tag's ATS follows its UID when automatic RATS is on")
+    func isoDepTarget() {
+        let ats: [UInt8] = [0x06, 0x75, 0x77, 0x81, 0x02, 0x80]
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID, atqa: 0x0344, sak: 0x20, ats: ats)]))
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x01, 0x01, 0x03, 0x44, 0x20, 0x07] + ntagUID + ats)
+        #expect(exchange(&chip, 0x12, [0x00]) == [])
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x01, 0x01, 0x03, 0x44, 0x20, 0x07] + ntagUID)
+    }
+
+    @Test("InDataExchange: data with status 00, ACK as empty success, NAK and silence as timeout 01")
+    func dataExchange() {
+        let tag = ScriptedTag(uid: ntagUID, script: [0x30: .bytes([1, 2, 3, 4]), 0xA2: .ack(0x0A), 0x1B: .nak(0x00)])
+        var chip = PN532Controller(field: Field(tags: [tag]))
+        #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x27], "no target listed yet")
+        _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x00, 1, 2, 3, 4])
+        #expect(exchange(&chip, 0x40, [0x01, 0xA2, 0x04, 0, 0, 0, 0]) == [0x00])
+        #expect(exchange(&chip, 0x40, [0x01, 0x1B, 1, 2, 3, 4]) == [0x01])
+        #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x01], "after a NAK the tag is IDLE until selected again")
+        #expect(exchange(&chip, 0x40, [0x02, 0x30, 0x00]) == [0x27], "no target 2")
+    }
+
+    @Test("InCommunicateThru: CRC per TxMode/RxMode bit 7, 4-bit answers with RxLastBits 4 or status 02")
+    func communicateThru() {
+        let tag = ScriptedTag(uid: ntagUID, script: [0x30: .bytes([0x11, 0x22]), 0xA2: .ack(0x0A)])
+        var chip = PN532Controller(field: Field(tags: [tag]))
+        _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        // CRC on both ways (TxMode/RxMode bit 7 set).
+        _ = exchange(&chip, 0x08, [0x63, 0x02, 0x80, 0x63, 0x03, 0x80])
+        #expect(exchange(&chip, 0x42, [0x30, 0x00]) == [0x00, 0x11, 0x22])
+        #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0]) == [0x02])
+        // CRC off: the host sends CRC_A, the answer comes with CRC_A, a 4-bit ACK as one byte.
+        _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
+        #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA8]) == [0x00, 0x11, 0x22] + crcA([0x11, 0x22]))
+        #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA9]) == [0x01], "a bad CRC_A gets no answer")
+        #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0] + crcA([0xA2, 0x04, 0, 0, 0, 0])) == [0x00, 0x0A])
+        #expect(chip.registers.field("Control", "RxLastBits") == 4)
+    }
+
+    @Test("RFConfiguration field off resets every tag; InRelease and InDeselect halt the target")
+    func fieldAndRelease() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
+        _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        let handle = chip.field.handles[0]
+        #expect(exchange(&chip, 0x44, [0x00]) == [0x00])
+        #expect(chip.field.state(of: handle) == .halt)
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x00], "a halted tag ignores REQA")
+        #expect(exchange(&chip, 0x32, [0x01, 0x00]) == [])
+        #expect(!chip.field.isPowered)
+        #expect(exchange(&chip, 0x32, [0x01, 0x01]) == [])
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "field reset wakes it")
+        #expect(exchange(&chip, 0x52, [0x00]) == [0x00])
+        #expect(exchange(&chip, 0x16, [0xF0]) == [0x00])
+    }
+
+    @Test("Diagnose presence, GetGeneralStatus, GPIO, InSelect, InAutoPoll")
+    func miscellaneous() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
+        #expect(exchange(&chip, 0x00, [0x06]) == [0x01])
+        #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x10]) == [0x01, 0x10, 0x0C, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID)
+        #expect(exchange(&chip, 0x00, [0x06]) == [0x00])
+        #expect(exchange(&chip, 0x04) == [0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00])
+        #expect(exchange(&chip, 0x44, [0x01]) == [0x00])
+        #expect(exchange(&chip, 0x54, [0x01]) == [0x00])
+        #expect(chip.field.state(of: chip.field.handles[0]) == .active)
+        #expect(exchange(&chip, 0x0E, [0x85, 0x02]) == [])
+        #expect(exchange(&chip, 0x0C) == [0x05, 0x00, 0x00])
+    }
+
+    @Test("an endless InAutoPoll waits, answers when a tag enters, and an ACK from the host aborts it")
+    func pendingAutoPoll() {
+        var chip = PN532Controller()
+        #expect(chip.receive(hostFrame(0x60, [0xFF, 0x01, 0x10])) == ackFrame)
+        #expect(chip.fieldDidChange() == [])
+        chip.field.insert(ScriptedTag(uid: ntagUID))
+        #expect(chip.fieldDidChange() == chipFrame(0x60, [0x01, 0x10, 0x0C, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID))
+        chip.field.setPower(false)
+        var aborted = PN532Controller()
+        _ = aborted.receive(hostFrame(0x60, [0xFF, 0x01, 0x10]))
+        #expect(aborted.receive(ackFrame) == [])
+        aborted.field.insert(ScriptedTag(uid: ntagUID))
+        #expect(aborted.fieldDidChange() == [])
+    }
+
+    @Test("a NACK from the host repeats the last answer; statistics count both directions")
+    func nackAndStatistics() {
+        var chip = PN532Controller()
+        let answer = chip.receive(hostFrame(0x02))
+        #expect(chip.receive([0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]) == answer)
+        #expect(chip.statistics.framesFromHost == 2)
+        #expect(chip.statistics.bytesFromHost == 9 + 6)
+        #expect(chip.statistics.bytesToHost == answer.count * 2)
+        #expect(chip.statistics.modelledTime > .zero)
+    }
+}

@@ -1,0 +1,131 @@
+import NFCChips
+import Testing
+@testable import NFCEmulator
+
+/// A host frame built by hand, byte by byte, as the manual draws it.
+func hostFrame(_ code: UInt8, _ data: [UInt8] = []) -> [UInt8] {
+    let body: [UInt8] = [0xD4, code] + data
+    let length = UInt8(body.count)
+    return [0x00, 0x00, 0xFF, length, 0 &- length] + body + [0 &- body.reduce(0, &+), 0x00]
+}
+
+@Suite("PN532 frame parser splits, checks and resynchronises host frames")
+struct PN532FrameParserTests {
+    let spec = ChipTables.pn532.frame
+
+    @Test("a GetFirmwareVersion frame gives one command event")
+    func singleFrame() {
+        var parser = PN532FrameParser(spec: spec)
+        #expect(parser.feed([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00]) == [.command(code: 0x02, data: [])])
+        #expect(parser.bufferedByteCount <= 1, "only the postamble may wait as a possible start")
+    }
+
+    @Test("a frame fed one byte at a time completes on its DCS byte")
+    func oneByteAtATime() {
+        var parser = PN532FrameParser(spec: spec)
+        let frame = hostFrame(0x00, [0x00] + Array("libnfc".utf8))
+        var events: [PN532HostEvent] = []
+        for (index, byte) in frame.enumerated() {
+            let produced = parser.feed([byte])
+            if index < frame.count - 2 { #expect(produced.isEmpty, "event too early at byte \(index)") }
+            events += produced
+        }
+        #expect(events == [.command(code: 0x00, data: [0x00] + Array("libnfc".utf8))])
+    }
+
+    @Test("two frames in one read give two events in order")
+    func twoFramesInOneRead() {
+        var parser = PN532FrameParser(spec: spec)
+        let events = parser.feed(hostFrame(0x02) + hostFrame(0x4A, [0x01, 0x00]))
+        #expect(events == [.command(code: 0x02, data: []), .command(code: 0x4A, data: [0x01, 0x00])])
+    }
+
+    @Test("garbage before a frame is skipped, a stray 00 FF with a bad LCS is reported and skipped")
+    func garbageResync() {
+        var parser = PN532FrameParser(spec: spec)
+        let garbage: [UInt8] = [0x13, 0x37, 0x00, 0xFF, 0x05, 0x05, 0x42]
+        let events = parser.feed(garbage + hostFrame(0x02))
+        #expect(events.count == 2)
+        guard case let .malformed(error) = events.first else { Issue.record("expected malformed first"); return }
+        #expect(error.check == .lengthChecksum)
+        #expect(error.offset == 2)
+        #expect(events.last == .command(code: 0x02, data: []))
+    }
+
+    @Test("a wrong DCS is reported with the frame's offset and the expected checksum")
+    func badDataChecksum() {
+        var parser = PN532FrameParser(spec: spec)
+        var frame = hostFrame(0x02)
+        frame[frame.count - 2] ^= 0xFF
+        let events = parser.feed([0xAA] + frame)
+        #expect(events == [.malformed(PN532FrameError(offset: 2, check: .dataChecksum, expected: "DCS 2A, got D5"))])
+    }
+
+    @Test("a frame with the chip's TFI D5 is rejected")
+    func wrongFrameIdentifier() {
+        var parser = PN532FrameParser(spec: spec)
+        let events = parser.feed([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD5, 0x03, 0x28, 0x00])
+        guard case let .malformed(error) = events.first else { Issue.record("expected malformed"); return }
+        #expect(error.check == .frameIdentifier)
+    }
+
+    @Test("ACK and NACK frames from the host are recognised")
+    func ackAndNack() {
+        var parser = PN532FrameParser(spec: spec)
+        #expect(parser.feed([0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]) == [.ack])
+        #expect(parser.feed([0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]) == [.nack])
+    }
+
+    @Test("libnfc's wake-up preamble is reported once before the SAMConfiguration that follows")
+    func wakeUp() {
+        var parser = PN532FrameParser(spec: spec)
+        let wake: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
+        let events = parser.feed(wake + hostFrame(0x14, [0x01, 0x17, 0x00]))
+        #expect(events == [.wakeUp, .command(code: 0x14, data: [0x01, 0x17, 0x00])])
+    }
+
+    @Test("an extended frame with 300 data bytes is parsed")
+    func extendedFrame() {
+        var parser = PN532FrameParser(spec: spec)
+        let data = (0..<258).map { UInt8(truncatingIfNeeded: $0) }
+        let body: [UInt8] = [0xD4, 0x40] + data
+        let high = UInt8(body.count >> 8), low = UInt8(body.count & 0xFF)
+        let frame: [UInt8] = [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body
+            + [0 &- body.reduce(0, &+), 0x00]
+        #expect(parser.feed(frame) == [.command(code: 0x40, data: data)])
+    }
+
+    @Test("a LEN beyond the chip's maximum is rejected without waiting for the body")
+    func oversizedLength() {
+        var parser = PN532FrameParser(spec: spec)
+        let events = parser.feed([0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x10, 0x00, 0xF0])
+        guard case let .malformed(error) = events.first else { Issue.record("expected malformed"); return }
+        #expect(error.check == .length)
+        #expect(parser.bufferedByteCount < 8)
+    }
+
+    @Test("random noise never traps and never grows the buffer past one frame", arguments: [UInt64(1), 42, 0xDEAD_BEEF])
+    func randomNoise(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var parser = PN532FrameParser(spec: spec)
+        for _ in 0..<2000 {
+            let chunk = (0..<Int(random.next() % 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            _ = parser.feed(chunk)
+            #expect(parser.bufferedByteCount <= 8 + spec.maximumDataLength + 3, "seed \(seed)")
+        }
+        #expect(parser.feed([0x00] + hostFrame(0x02)).last == .command(code: 0x02, data: []), "seed \(seed)")
+    }
+}
+
+/// A tiny seeded generator for property tests.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
