@@ -4,10 +4,61 @@
 /// compiled in; a test fails when the JSON files and the compiled values differ.
 ///
 /// ```swift
-/// let pn532 = ChipTables.pn532
-/// let firmware = pn532.firmwareVersion // [0x32, 0x01, 0x06, 0x07]
+/// let spec = ChipTables.spec(for: .ntag213)
+/// spec.memory?.userPages                 // 4...39
+/// ChipTables.pn532.code(.inDataExchange) // 0x40
+/// ChipTables.crcA([0x30, 0x00])          // [0x02, 0xA8]
+/// ChipTables.uriPrefixes[4]              // "https://"
 /// ```
 public enum ChipTables {
+    /// Every chip, in ``Chip/allCases`` order.
+    public static let chips: [ChipSpec] = GeneratedTables.chips.sorted {
+        (Chip.allCases.firstIndex(of: $0.chip) ?? 0) < (Chip.allCases.firstIndex(of: $1.chip) ?? 0)
+    }
+
+    /// The spec of `chip`. Every ``Chip`` has a file in `datasheets/chips/` (a test checks it).
+    public static func spec(for chip: Chip) -> ChipSpec {
+        guard let spec = chips.first(where: { $0.chip == chip }) else {
+            preconditionFailure("datasheets/chips/\(chip.rawValue).json is missing: run make tables")
+        }
+        return spec
+    }
+
     /// The PN532 reader chip: frames, commands, status codes, registers, timing.
     public static let pn532: PN532Spec = GeneratedTables.pn532
+
+    /// ISO/IEC 14443-3A activation, CRC_A and BCC.
+    public static let iso14443a: ISO14443ASpec = GeneratedTables.iso14443a
+
+    /// The NFC Forum Type 2 mapping: CC, TLVs, ACK / NAK.
+    public static let type2: Type2Spec = GeneratedTables.type2
+
+    /// The NFC Forum Type 4 mapping: AIDs, CC file, APDUs, status words.
+    public static let type4: Type4Spec = GeneratedTables.type4
+
+    /// MIFARE Classic family facts: trailers, access conditions, keys, MAD.
+    public static let classic: ClassicSpec = GeneratedTables.mifareClassic
+
+    /// The MIFARE Application Directory (same as `classic.mad`).
+    public static var mad: MADSpec { classic.mad }
+
+    /// NXP originality-signature keys.
+    public static let originalitySignatures: OriginalitySignatureTable = GeneratedTables.originalitySignatures
+
+    /// The URI identifier code table with its source.
+    public static let uriPrefixTable: URIPrefixTable = GeneratedTables.uriPrefixes
+
+    /// The URI prefixes indexed by identifier code (`uriPrefixes[0x04] == "https://"`).
+    public static let uriPrefixes: [String] = uriPrefixTable.prefixes.sorted { $0.code < $1.code }.map(\.prefix)
+
+    /// CRC_A of `bytes` (2 bytes, LSB first), with the ISO/IEC 14443-3 parameters of the table.
+    public static func crcA(_ bytes: [UInt8]) -> [UInt8] { iso14443a.crc(bytes) }
+
+    /// The BCC (XOR of the bytes) of a UID part.
+    public static func bcc(_ bytes: [UInt8]) -> UInt8 { iso14443a.bcc(bytes) }
+
+    /// The originality-signature key of `chip`, if it has one.
+    public static func originalitySignatureKey(for chip: Chip) -> OriginalitySignatureKey? {
+        spec(for: chip).originalitySignatureKey.flatMap { originalitySignatures.key(named: $0) }
+    }
 }

@@ -41,7 +41,8 @@ struct TableGenerator {
             let path = DatasheetCatalog.chipDirectory + "/" + file
             let value = try decodeFile(path) { try DatasheetCatalog.decodeChip($0) }
             let stem = String(file.dropLast(".json".count))
-            entries.append(Entry(relativePath: path, swiftName: DatasheetCatalog.swiftName(forFileStem: stem), value: value, isChip: true))
+            let name = DatasheetCatalog.swiftName(forFileStem: "chip-" + stem)
+            entries.append(Entry(relativePath: path, swiftName: name, value: value, isChip: true))
         }
 
         try fileManager.createDirectory(at: output, withIntermediateDirectories: true)

@@ -5,10 +5,36 @@
 enum GeneratedTables {
     /// Every chip file of datasheets/chips, in file-name order.
     static let chips: [ChipSpec] = [
+        chipClassic1k,
+        chipClassic4k,
+        chipNtag213,
+        chipNtag215,
+        chipNtag216,
+        chipType4,
+        chipUltralightC,
+        chipUltralightEv1Mf0ul11,
+        chipUltralightEv1Mf0ul21,
+        chipUltralight,
     ]
 
     /// Every table by its path relative to datasheets/ (for the consistency test).
     static let byPath: [String: any DatasheetValue] = [
+        "iso14443a.json": iso14443a,
+        "mifare-classic.json": mifareClassic,
+        "originality-signatures.json": originalitySignatures,
         "pn532.json": pn532,
+        "type2.json": type2,
+        "type4.json": type4,
+        "uri-prefixes.json": uriPrefixes,
+        "chips/classic1k.json": chipClassic1k,
+        "chips/classic4k.json": chipClassic4k,
+        "chips/ntag213.json": chipNtag213,
+        "chips/ntag215.json": chipNtag215,
+        "chips/ntag216.json": chipNtag216,
+        "chips/type4.json": chipType4,
+        "chips/ultralight-c.json": chipUltralightC,
+        "chips/ultralight-ev1-mf0ul11.json": chipUltralightEv1Mf0ul11,
+        "chips/ultralight-ev1-mf0ul21.json": chipUltralightEv1Mf0ul21,
+        "chips/ultralight.json": chipUltralight,
     ]
 }

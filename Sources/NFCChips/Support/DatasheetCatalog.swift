@@ -38,7 +38,13 @@ public enum DatasheetCatalog {
 
     /// The fixed tables at the top of `datasheets/`.
     public static let tables: [Table] = [
+        table("iso14443a", as: ISO14443ASpec.self),
+        table("mifare-classic", as: ClassicSpec.self),
+        table("originality-signatures", as: OriginalitySignatureTable.self),
         table("pn532", as: PN532Spec.self),
+        table("type2", as: Type2Spec.self),
+        table("type4", as: Type4Spec.self),
+        table("uri-prefixes", as: URIPrefixTable.self),
     ]
 
     /// Decodes a chip file of ``chipDirectory``.
@@ -66,3 +72,4 @@ public enum DatasheetCatalog {
 }
 
 extension PN532Spec: DatasheetValue {}
+extension ClassicSpec: DatasheetValue {}

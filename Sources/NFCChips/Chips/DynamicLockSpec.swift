@@ -1,0 +1,30 @@
+/// The dynamic lock bytes of a Type 2 chip with more than 64 bytes of memory.
+///
+/// Lock bit n (counting from bit 0 of the first lock byte) makes `pagesPerLockBit`
+/// pages read-only, starting at ``firstLockedPage``. Block-lock (BL) bits freeze lock bits.
+public struct DynamicLockSpec: Codable, Equatable, Sendable {
+    /// The page holding the lock bytes.
+    @Hex public var page: Int
+    /// How many bytes of the page hold lock or block-lock bits (the rest is RFUI).
+    public var byteCount: Int
+    /// The first page the lock bits cover.
+    @Hex public var firstLockedPage: Int
+    /// The last page the lock bits cover.
+    @Hex public var lastLockedPage: Int
+    /// Pages made read-only by one lock bit.
+    public var pagesPerLockBit: Int
+    /// The number of page-lock bits (the rest are block-lock bits or RFUI).
+    public var lockBitCount: Int
+    /// The bytes to WRITE to set every lock bit (e.g. `FF FF FF 00`).
+    @Hex public var lockAllValue: [UInt8]
+    /// Present when the granularity is not from the datasheet.
+    public var caveat: DatasheetCaveat?
+
+    /// The lock bit that covers `page`, as (byte index, bit mask), or `nil` outside the range.
+    public func lockBit(forPage page: Int) -> (byte: Int, mask: UInt8)? {
+        guard page >= firstLockedPage, page <= lastLockedPage, pagesPerLockBit > 0 else { return nil }
+        let bit = (page - firstLockedPage) / pagesPerLockBit
+        guard bit < lockBitCount else { return nil }
+        return (bit / 8, UInt8(1) << UInt8(bit % 8))
+    }
+}

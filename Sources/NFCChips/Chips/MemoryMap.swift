@@ -1,0 +1,102 @@
+/// The page memory of a Type 2 chip (NTAG21x, Ultralight family).
+///
+/// ```swift
+/// let memory = ChipTables.spec(for: .ntag213).memory!
+/// memory.userPages                       // 4...39
+/// memory.capabilityContainer.page        // 3
+/// memory.configuration?.auth0Page        // 0x29
+/// memory.dynamicLock?.page               // 0x28
+/// ```
+public struct MemoryMap: Codable, Equatable, Sendable {
+    /// Bytes per page (4).
+    public var pageSize: Int
+    /// Pages in the chip (`lastPage + 1`).
+    public var pageCount: Int
+    /// The first user (NDEF data area) page.
+    @Hex public var firstUserPage: Int
+    /// The last user page.
+    @Hex public var lastUserPage: Int
+    /// The highest page READ accepts (UL-C: keys above it are never readable).
+    @Hex public var lastReadablePage: Int
+    /// The lowest page WRITE accepts (pages below are read-only UID).
+    @Hex public var firstWritablePage: Int
+    /// Bytes of the UID, BCCs and internal byte.
+    public var identification: [MemoryField]
+    /// The two static lock bytes (page 2, bytes 2–3).
+    public var staticLock: MemoryField
+    /// The capability container page and its factory value.
+    public var capabilityContainer: CapabilityContainerSpec
+    /// The dynamic lock bytes, if the chip has more than 16 pages of user memory.
+    public var dynamicLock: DynamicLockSpec?
+    /// Configuration pages (AUTH0, ACCESS, …), if any.
+    public var configuration: ConfigurationSpec?
+    /// Pages whose WRITE ORs the new bits into the old (one-way bits).
+    @Hex public var orWritePages: [UInt8]
+    /// Factory content of pages that ship with a known value.
+    public var factoryPages: [PageContent]
+    /// Where the map comes from.
+    public var source: DatasheetSource
+
+    /// The user pages as a range.
+    public var userPages: ClosedRange<Int> { firstUserPage...lastUserPage }
+    /// The user memory in bytes.
+    public var userBytes: Int { (lastUserPage - firstUserPage + 1) * pageSize }
+    /// The last page of the chip.
+    public var lastPage: Int { pageCount - 1 }
+    /// The total memory in bytes.
+    public var totalBytes: Int { pageCount * pageSize }
+
+    /// The identification field called `name` (`UID0-2`, `BCC0`, `UID3-6`, `BCC1`, `internal`).
+    public func identificationField(named name: String) -> MemoryField? {
+        identification.first { $0.name == name }
+    }
+
+    /// The factory content of `page`, if the table knows it.
+    public func factoryContent(ofPage page: Int) -> [UInt8]? {
+        factoryPages.first { $0.page == page }?.bytes
+    }
+
+    /// Whether a WRITE to `page` ORs its bits into the stored ones.
+    public func isORWritePage(_ page: Int) -> Bool {
+        orWritePages.contains { Int($0) == page }
+    }
+}
+
+/// A run of bytes at a page address.
+public struct MemoryField: Codable, Equatable, Sendable {
+    /// What the bytes are, e.g. `BCC0`, `LOCK0-1`.
+    public var name: String
+    /// The page.
+    @Hex public var page: Int
+    /// The first byte inside the page (0–3).
+    public var byte: Int
+    /// The number of bytes.
+    public var length: Int
+
+    /// The byte offset from the start of memory.
+    public func byteAddress(pageSize: Int) -> Int { page * pageSize + byte }
+}
+
+/// The factory content of one page.
+public struct PageContent: Codable, Equatable, Sendable {
+    /// The page.
+    @Hex public var page: Int
+    /// Its bytes.
+    @Hex public var bytes: [UInt8]
+    /// What it is.
+    public var meaning: String
+    /// Present when the value is less certain than the memory map's source.
+    public var caveat: DatasheetCaveat?
+}
+
+/// The capability container page of a Type 2 chip.
+public struct CapabilityContainerSpec: Codable, Equatable, Sendable {
+    /// The CC page (3).
+    @Hex public var page: Int
+    /// The CC as shipped (`E1 10 12 00` on NTAG213); `00 00 00 00` on unformatted chips.
+    @Hex public var factoryValue: [UInt8]
+    /// The NDEF data-area size CC2 × 8 announces, in bytes (0 when unformatted).
+    public var dataAreaBytes: Int
+    /// Present when the factory value is less certain than the memory map's source.
+    public var caveat: DatasheetCaveat?
+}

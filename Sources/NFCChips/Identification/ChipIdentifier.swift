@@ -1,0 +1,75 @@
+/// Identifies a chip from ATQA, SAK, the GET_VERSION answer and the Ultralight C probe,
+/// using only the tables.
+///
+/// Rules, in order:
+/// 1. SAK equal to a MIFARE Classic chip's SAK (`08` 1K, `18` 4K) → that Classic chip.
+/// 2. SAK with the ISO/IEC 14443-4 bit (`20`) → `.type4`.
+/// 3. ATQA and SAK of the Type 2 chips (`0044` / `00`):
+///    - a GET_VERSION answer equal to one the tables list → that chip; otherwise one with the
+///      same header, vendor, product type, storage size and protocol (a new minor version)
+///      → that chip; otherwise unknown. NTAG215 is therefore never taken for an Ultralight.
+///    - no GET_VERSION answer: the UL-C probe (`1A 00` answered with `AF`) → `.ultralightC`;
+///      probe done and not answered → `.ultralight`; probe not done (`nil`) → unknown.
+/// 4. Anything else → unknown.
+///
+/// ```swift
+/// ChipIdentifier.identify(atqa: 0x0044, sak: 0x00,
+///                         getVersion: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
+///                         answersUltralightCAuthenticate: nil) // .identified(.ntag215)
+/// ```
+public enum ChipIdentifier {
+    /// Identifies a chip; see the type's documentation for the rules.
+    public static func identify(
+        atqa: UInt16,
+        sak: UInt8,
+        getVersion: [UInt8]?,
+        answersUltralightCAuthenticate: Bool?
+    ) -> ChipIdentification {
+        let unknown = ChipIdentification.unknown(atqa: atqa, sak: sak, getVersion: getVersion)
+        let chips = ChipTables.chips
+
+        if let classic = chips.first(where: { $0.family == .mifareClassic && $0.activation.sak == sak }) {
+            return .identified(classic.chip)
+        }
+        if sak & ChipTables.iso14443a.sakISO14443_4Bit != 0,
+           let type4 = chips.first(where: { $0.family == .type4 }) {
+            return .identified(type4.chip)
+        }
+
+        let type2 = chips.filter { $0.family.isType2 }
+        guard type2.contains(where: { $0.activation.atqa == atqa && $0.activation.sak == sak }) else { return unknown }
+
+        if let getVersion {
+            if let exact = type2.first(where: { $0.getVersion?.allResponses.contains(getVersion) ?? false }) {
+                return .identified(exact.chip)
+            }
+            guard let answer = try? GetVersionInfo(bytes: getVersion) else { return unknown }
+            let sameProduct = type2.first { spec in
+                spec.getVersion?.allResponses.contains { response in
+                    guard let known = try? GetVersionInfo(bytes: response) else { return false }
+                    return known.header == answer.header && known.vendor == answer.vendor
+                        && known.productType == answer.productType && known.storageSize == answer.storageSize
+                        && known.protocolType == answer.protocolType
+                } ?? false
+            }
+            return sameProduct.map { .identified($0.chip) } ?? unknown
+        }
+
+        switch answersUltralightCAuthenticate {
+        case true?:
+            return type2.first { $0.family == .ultralightC }.map { .identified($0.chip) } ?? unknown
+        case false?:
+            return type2.first { $0.family == .ultralight }.map { .identified($0.chip) } ?? unknown
+        case nil:
+            return unknown
+        }
+    }
+
+    /// Whether `answer` to `1A 00` is the Ultralight C's first authentication answer
+    /// (`AF` followed by 8 bytes).
+    public static func isUltralightCAuthenticateAnswer(_ answer: [UInt8]) -> Bool {
+        guard let auth = ChipTables.spec(for: .ultralightC).ultralightCAuthentication,
+              let command = ChipTables.spec(for: .ultralightC).command(.authenticate) else { return false }
+        return answer.count == command.answerLength && answer.first == auth.continuationByte
+    }
+}

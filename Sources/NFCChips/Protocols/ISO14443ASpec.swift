@@ -1,0 +1,94 @@
+/// ISO/IEC 14443-3A activation: frames, cascade and SAK bits, CRC_A and BCC.
+///
+/// ```swift
+/// ChipTables.crcA([0x30, 0x00])                      // [0x02, 0xA8]
+/// ChipTables.iso14443a.bcc([0x88, 0x04, 0x47, 0x5E]) // 0x95
+/// ChipTables.iso14443a.cascadeAnswers(uid: uid7)     // [[88 u0 u1 u2 BCC0], [u3 u4 u5 u6 BCC1]]
+/// ```
+public struct ISO14443ASpec: DatasheetValue {
+    /// Where it comes from.
+    public var source: DatasheetSource
+    /// REQA, WUPA, ANTICOLLISION, SELECT, HLTA, RATS.
+    public var frames: [ISO14443AFrameSpec]
+    /// SEL codes of cascade levels 1, 2, 3 (`93 95 97`).
+    @Hex public var selectCodes: [UInt8]
+    /// NVB of an ANTICOLLISION command (`20`).
+    @Hex public var anticollisionNVB: UInt8
+    /// NVB of a complete SELECT (`70`).
+    @Hex public var selectNVB: UInt8
+    /// The cascade tag CT (`88`) that opens a CL1 answer of a longer UID.
+    @Hex public var cascadeTag: UInt8
+    /// SAK bit: UID not complete (`04`).
+    @Hex public var sakCascadeBit: UInt8
+    /// SAK bit: ISO/IEC 14443-4 compliant (`20`).
+    @Hex public var sakISO14443_4Bit: UInt8
+    /// SAK bit set by MIFARE Classic (`08`).
+    @Hex public var sakClassicBit: UInt8
+    /// ATQA bits that encode the UID size (`00C0`).
+    @Hex public var atqaUIDSizeMask: UInt16
+    /// UID size per ATQA bits.
+    public var atqaUIDSizes: [ATQAUIDSize]
+    /// The 4-bit ACK (`A`).
+    @Hex public var ack: UInt8
+    /// Bits in an ACK / NAK frame (4).
+    public var ackNakBits: Int
+    /// CRC_A parameters and test vectors.
+    public var crcA: CRCSpec
+    /// BCC examples from real traces.
+    public var bccExamples: [BCCExample]
+
+    /// The frame called `name` (e.g. `REQA`).
+    public func frame(named name: String) -> ISO14443AFrameSpec? { frames.first { $0.name == name } }
+
+    /// CRC_A of `bytes`, LSB first (2 bytes).
+    public func crc(_ bytes: [UInt8]) -> [UInt8] { crcA.crc16LSBFirst(bytes) }
+
+    /// The BCC (XOR) of `bytes`.
+    public func bcc(_ bytes: [UInt8]) -> UInt8 { bytes.reduce(0, ^) }
+
+    /// The UID length the ATQA announces, or `nil` for an unknown size code.
+    public func uidLength(forATQA atqa: UInt16) -> Int? {
+        atqaUIDSizes.first { $0.bits == atqa & atqaUIDSizeMask }?.uidLength
+    }
+
+    /// The ANTICOLLISION answers (4 bytes + BCC) of each cascade level for `uid`
+    /// (4, 7 or 10 bytes); `nil` for another length.
+    public func cascadeAnswers(uid: [UInt8]) -> [[UInt8]]? {
+        let parts: [[UInt8]]
+        switch uid.count {
+        case 4: parts = [uid]
+        case 7: parts = [[cascadeTag] + uid[0..<3], Array(uid[3..<7])]
+        case 10: parts = [[cascadeTag] + uid[0..<3], [cascadeTag] + uid[3..<6], Array(uid[6..<10])]
+        default: return nil
+        }
+        return parts.map { $0 + [bcc($0)] }
+    }
+}
+
+/// One activation frame.
+public struct ISO14443AFrameSpec: Codable, Equatable, Sendable {
+    /// The frame's name, e.g. `REQA`.
+    public var name: String
+    /// Its bytes (without CRC_A).
+    @Hex public var bytes: [UInt8]
+    /// Bits of a short frame (7 for REQA / WUPA); `nil` for whole bytes.
+    public var bits: Int?
+    /// What the tag answers.
+    public var answer: String
+}
+
+/// ATQA size bits → UID length.
+public struct ATQAUIDSize: Codable, Equatable, Sendable {
+    /// The ATQA bits under `atqaUIDSizeMask`.
+    @Hex public var bits: UInt16
+    /// The UID length in bytes.
+    public var uidLength: Int
+}
+
+/// A BCC example from a trace.
+public struct BCCExample: Codable, Equatable, Sendable {
+    /// The four bytes.
+    @Hex public var data: [UInt8]
+    /// Their BCC.
+    @Hex public var bcc: [UInt8]
+}

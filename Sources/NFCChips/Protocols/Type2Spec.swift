@@ -1,0 +1,181 @@
+/// The NFC Forum Type 2 Tag mapping: capability container, TLVs, ACK / NAK codes.
+///
+/// ```swift
+/// let t2 = ChipTables.type2
+/// t2.capabilityContainer.magic     // 0xE1
+/// t2.tlv(named: .ndef)?.type       // 0x03
+/// t2.emptyNDEF                     // [03 00 FE]
+/// t2.lockControlArea(value: [0xA0, 0x0C, 0x34]) // byte 160, 12 bits, 8 bytes per bit
+/// ```
+public struct Type2Spec: DatasheetValue {
+    /// Where it comes from.
+    public var source: DatasheetSource
+    /// The CC layout and values.
+    public var capabilityContainer: Type2CapabilityContainer
+    /// The byte where the TLV area starts (16 = page 4).
+    public var dataAreaStartByte: Int
+    /// The TLV types.
+    public var tlvs: [TLVSpec]
+    /// How TLV lengths are encoded.
+    public var tlvLength: TLVLengthSpec
+    /// The layout of Lock / Memory Control TLV values, in words.
+    public var controlTLVLayout: String
+    /// An empty NDEF TLV followed by a terminator (`03 00 FE`).
+    @Hex public var emptyNDEF: [UInt8]
+    /// Where dynamic lock bits are when no Lock Control TLV says so.
+    public var defaultDynamicLock: DefaultDynamicLockRule
+    /// ACK and NAK codes of the Type 2 / NXP family.
+    public var acknowledgements: [AcknowledgementSpec]
+    /// Where the ACK / NAK codes come from.
+    public var acknowledgementSource: DatasheetSource
+
+    /// The TLV type called `name`.
+    public func tlv(named name: TLVName) -> TLVSpec? { tlvs.first { $0.name == name } }
+    /// The TLV type with type byte `type`.
+    public func tlv(type: UInt8) -> TLVSpec? { tlvs.first { $0.type == type } }
+    /// The ACK / NAK with 4-bit code `code`.
+    public func acknowledgement(code: UInt8) -> AcknowledgementSpec? { acknowledgements.first { $0.code == code } }
+
+    /// Decodes a Lock or Memory Control TLV value (3 bytes): where the area is and how big.
+    /// Returns `nil` when the value is not 3 bytes long.
+    public func lockControlArea(value: [UInt8]) -> ControlTLVArea? {
+        guard value.count == 3 else { return nil }
+        let pageAddress = Int(value[0] >> 4)
+        let byteOffset = Int(value[0] & 0x0F)
+        let size = value[1] == 0 ? 256 : Int(value[1])
+        let bytesPerLockBit = 1 << Int(value[2] >> 4)
+        let bytesPerPage = 1 << Int(value[2] & 0x0F)
+        return ControlTLVArea(byteAddress: pageAddress * bytesPerPage + byteOffset, size: size,
+                              bytesLockedPerBit: bytesPerLockBit, bytesPerPage: bytesPerPage)
+    }
+}
+
+/// A decoded Lock / Memory Control TLV value.
+public struct ControlTLVArea: Equatable, Sendable {
+    /// The first byte of the area, counted from the start of memory.
+    public var byteAddress: Int
+    /// Lock bits (Lock Control) or reserved bytes (Memory Control).
+    public var size: Int
+    /// Bytes locked by one lock bit (Lock Control).
+    public var bytesLockedPerBit: Int
+    /// Bytes per page the TLV assumes.
+    public var bytesPerPage: Int
+}
+
+/// The Type 2 capability container (page 3).
+public struct Type2CapabilityContainer: Codable, Equatable, Sendable {
+    /// CC0: `E1` = NDEF present.
+    @Hex public var magic: UInt8
+    /// Index of the magic byte.
+    public var magicByte: Int
+    /// Index of the version byte.
+    public var versionByte: Int
+    /// Index of the data-area-size byte.
+    public var sizeByte: Int
+    /// Index of the access byte.
+    public var accessByte: Int
+    /// The mapping version written by formatters (`10` = 1.0).
+    @Hex public var version: UInt8
+    /// The major version a reader accepts.
+    public var supportedMajorVersion: Int
+    /// CC2 counts the data area in units of this many bytes (8).
+    public var dataAreaUnitBytes: Int
+    /// Read nibble: free.
+    @Hex public var readAccessGranted: UInt8
+    /// Write nibble: free.
+    @Hex public var writeAccessGranted: UInt8
+    /// Write nibble: no write (read-only).
+    @Hex public var writeAccessNone: UInt8
+    /// Nibble `8`: proprietary (password) access, as nfcpy writes.
+    @Hex public var proprietaryAccess: UInt8
+    /// The access byte of a read-only tag (`0F`).
+    @Hex public var readOnlyAccessByte: UInt8
+
+    /// A CC for a data area of `dataAreaBytes`, read / write.
+    public func formatted(dataAreaBytes: Int) -> [UInt8] {
+        [magic, version, UInt8(clamping: dataAreaBytes / dataAreaUnitBytes), (readAccessGranted << 4) | writeAccessGranted]
+    }
+}
+
+/// The names of Type 2 TLV types.
+public enum TLVName: String, Codable, CaseIterable, Sendable {
+    /// `00`: padding, no length.
+    case null = "NULL"
+    /// `01`: Lock Control.
+    case lockControl = "LockControl"
+    /// `02`: Memory Control.
+    case memoryControl = "MemoryControl"
+    /// `03`: NDEF message.
+    case ndef = "NDEF"
+    /// `FD`: proprietary.
+    case proprietary = "Proprietary"
+    /// `FE`: terminator, no length.
+    case terminator = "Terminator"
+}
+
+/// One TLV type.
+public struct TLVSpec: Codable, Equatable, Sendable {
+    /// Its name.
+    public var name: TLVName
+    /// The type byte.
+    @Hex public var type: UInt8
+    /// Whether it has a length field and which kind.
+    public var lengthField: TLVLengthField
+    /// The length a fixed-length TLV must have.
+    public var fixedLength: Int?
+    /// What it holds.
+    public var meaning: String
+}
+
+/// Length-field kinds of TLVs.
+public enum TLVLengthField: String, Codable, CaseIterable, Sendable {
+    /// No length byte (NULL, Terminator).
+    case none
+    /// A length byte with a fixed value.
+    case fixed
+    /// One byte 0–254 or `FF` + 2 bytes big-endian.
+    case variable
+}
+
+/// TLV length encoding.
+public struct TLVLengthSpec: Codable, Equatable, Sendable {
+    /// The byte announcing a 3-byte length (`FF`).
+    @Hex public var threeByteMarker: UInt8
+    /// Longest length in one byte (254).
+    public var shortMaximum: Int
+    /// Longest length in three bytes (65534).
+    public var longMaximum: Int
+
+    /// The length field for `length`, or `nil` past ``longMaximum``.
+    public func encode(_ length: Int) -> [UInt8]? {
+        guard length >= 0, length <= longMaximum else { return nil }
+        if length <= shortMaximum { return [UInt8(length)] }
+        return [threeByteMarker, UInt8(length >> 8), UInt8(length & 0xFF)]
+    }
+}
+
+/// The default dynamic-lock rule of the Type 2 mapping.
+public struct DefaultDynamicLockRule: Codable, Equatable, Sendable {
+    /// The rule applies when CC2 is above this value.
+    @Hex public var appliesAboveSizeByte: UInt8
+    /// Bytes locked by one default lock bit.
+    public var bytesLockedPerBit: Int
+    /// The rule in words.
+    public var rule: String
+    /// Why it is uncertain.
+    public var caveat: DatasheetCaveat?
+}
+
+/// A 4-bit ACK or NAK code.
+public struct AcknowledgementSpec: Codable, Equatable, Sendable {
+    /// The 4-bit code.
+    @Hex public var code: UInt8
+    /// A camelCase name.
+    public var name: String
+    /// What it means.
+    public var meaning: String
+    /// `true` for ACK.
+    public var isACK: Bool
+    /// Present when the code is less certain than the table.
+    public var caveat: DatasheetCaveat?
+}

@@ -1,0 +1,116 @@
+/// The NFC Forum Type 4 Tag mapping: NDEF application, CC file, APDUs, status words.
+///
+/// ```swift
+/// let t4 = ChipTables.type4
+/// t4.application(version: "2.0")?.aid   // D2 76 00 00 85 01 01
+/// t4.ccFileID                           // 0xE103
+/// t4.statusWord(named: "success")?.code // 0x9000
+/// ```
+public struct Type4Spec: DatasheetValue {
+    /// Where it comes from.
+    public var source: DatasheetSource
+    /// The NDEF Tag Application AIDs per mapping version (newest first).
+    public var applications: [Type4Application]
+    /// The CC file ID (`E103`).
+    @Hex public var ccFileID: UInt16
+    /// The usual NDEF file ID (`E104`); the CC names the real one.
+    @Hex public var defaultNDEFFileID: UInt16
+    /// The CC file fields (offsets and lengths; multi-byte fields are big-endian).
+    public var ccFields: [Type4CCField]
+    /// T of the NDEF File Control TLV (`04`).
+    @Hex public var ndefFileControlTag: UInt8
+    /// T of the extended NDEF File Control TLV in mapping 3.0 (`06`).
+    @Hex public var extendedNDEFFileControlTag: UInt8
+    /// Access byte: granted (`00`).
+    @Hex public var accessGranted: UInt8
+    /// Write access byte: no write (`FF`).
+    @Hex public var accessDenied: UInt8
+    /// Bytes of NLEN at the start of the NDEF file (2, big-endian).
+    public var nlenLength: Int
+    /// A typical CC file.
+    @Hex public var exampleCC: [UInt8]
+    /// ISO 7816-4 status words used by the mapping.
+    public var statusWords: [StatusWordSpec]
+    /// The APDU headers used by the mapping.
+    public var commands: [APDUSpec]
+    /// ISO-DEP block bytes.
+    public var isoDep: ISODEPSpec
+
+    /// The application for mapping `version` (`"2.0"` or `"1.0"`).
+    public func application(version: String) -> Type4Application? { applications.first { $0.version == version } }
+    /// The CC field called `name` (`CCLEN`, `MLe`, `MLc`, `ndefFileID`, `maxNDEFFileSize`…).
+    public func ccField(named name: String) -> Type4CCField? { ccFields.first { $0.name == name } }
+    /// The status word called `name`.
+    public func statusWord(named name: String) -> StatusWordSpec? { statusWords.first { $0.name == name } }
+    /// The status word with value `code` (SW1 SW2).
+    public func statusWord(code: UInt16) -> StatusWordSpec? { statusWords.first { $0.code == code } }
+    /// The APDU called `name` (`SELECT_APPLICATION`, `SELECT_FILE`, `READ_BINARY`, `UPDATE_BINARY`).
+    public func command(named name: String) -> APDUSpec? { commands.first { $0.name == name } }
+}
+
+/// One NDEF Tag Application version.
+public struct Type4Application: Codable, Equatable, Sendable {
+    /// Mapping version, `2.0` or `1.0`.
+    public var version: String
+    /// The application identifier.
+    @Hex public var aid: [UInt8]
+    /// P2 of SELECT FILE in this version.
+    @Hex public var selectFileP2: UInt8
+}
+
+/// A field of the Type 4 CC file.
+public struct Type4CCField: Codable, Equatable, Sendable {
+    /// Its name.
+    public var name: String
+    /// Byte offset in the CC file.
+    public var offset: Int
+    /// Length in bytes.
+    public var length: Int
+    /// What it holds.
+    public var meaning: String
+
+    /// The field's big-endian value in `cc`, or `nil` when `cc` is too short.
+    public func value(in cc: [UInt8]) -> Int? {
+        guard offset >= 0, length > 0, offset + length <= cc.count else { return nil }
+        return cc[offset..<(offset + length)].reduce(0) { $0 << 8 | Int($1) }
+    }
+}
+
+/// An ISO 7816-4 status word.
+public struct StatusWordSpec: Codable, Equatable, Sendable {
+    /// SW1 SW2 as a 16-bit value.
+    @Hex public var code: UInt16
+    /// A camelCase name.
+    public var name: String
+    /// What it means.
+    public var meaning: String
+
+    /// The two bytes as sent, SW1 then SW2.
+    public var bytes: [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] }
+}
+
+/// An APDU used by the Type 4 mapping.
+public struct APDUSpec: Codable, Equatable, Sendable {
+    /// Its name.
+    public var name: String
+    /// The fixed header bytes (CLA INS [P1 P2]).
+    @Hex public var header: [UInt8]
+    /// The full layout in words.
+    public var layout: String
+}
+
+/// ISO-DEP (ISO/IEC 14443-4) block bytes.
+public struct ISODEPSpec: Codable, Equatable, Sendable {
+    /// I-block PCB with block number 0.
+    @Hex public var iBlock: UInt8
+    /// The block-number bit.
+    @Hex public var blockNumberBit: UInt8
+    /// The chaining bit of an I-block.
+    @Hex public var chainingBit: UInt8
+    /// R(ACK) with block number 0.
+    @Hex public var rACK: UInt8
+    /// R(NAK) with block number 0 (libnfc's presence check sends it).
+    @Hex public var rNAK: UInt8
+    /// S(WTX).
+    @Hex public var sWTX: UInt8
+}

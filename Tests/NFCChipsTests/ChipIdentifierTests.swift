@@ -1,0 +1,99 @@
+import Testing
+import NFCChips
+
+@Suite("Chip identification")
+struct ChipIdentifierTests {
+    @Test("every chip in the tables is identified from its own answers", arguments: Chip.allCases)
+    func identifiesEveryChip(chip: Chip) {
+        let spec = ChipTables.spec(for: chip)
+        let responses: [[UInt8]?] = spec.getVersion?.allResponses ?? [nil]
+        for response in responses {
+            let probe: Bool? = response == nil ? spec.supports(.authenticate) : nil
+            let result = ChipIdentifier.identify(atqa: spec.activation.atqa, sak: spec.activation.sak,
+                                                 getVersion: response, answersUltralightCAuthenticate: probe)
+            #expect(result == .identified(chip), "\(chip.rawValue) \(response?.hexText ?? "no GET_VERSION")")
+        }
+    }
+
+    @Test("NTAG215 is never reported as an Ultralight, whatever the probe says")
+    func ntag215NotUltralight() {
+        let version = ChipTables.spec(for: .ntag215).getVersion!.response
+        for probe in [true, false, nil] as [Bool?] {
+            #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: version,
+                                            answersUltralightCAuthenticate: probe) == .identified(.ntag215))
+        }
+    }
+
+    @Test("a newer minor version of a known product is still that product")
+    func newerMinorVersion() {
+        let bumped: [UInt8] = [0x00, 0x04, 0x04, 0x02, 0x01, 0x01, 0x11, 0x03]
+        #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: bumped, answersUltralightCAuthenticate: nil)
+                == .identified(.ntag215))
+    }
+
+    @Test("unknown GET_VERSION answers stay unknown", arguments: [
+        [0x00, 0x05, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03] as [UInt8], // unknown vendor
+        [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x15, 0x03],            // unknown storage byte
+        [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11],                  // wrong length
+        [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03, 0x00],      // wrong length
+        [],
+        [0x00, 0x04, 0x05, 0x02, 0x01, 0x00, 0x11, 0x03],            // unknown product type
+    ])
+    func unknownVersions(version: [UInt8]) {
+        let result = ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: version, answersUltralightCAuthenticate: true)
+        #expect(result == .unknown(atqa: 0x0044, sak: 0x00, getVersion: version))
+        #expect(result.chip == nil)
+    }
+
+    @Test("SAK decides Classic and Type 4")
+    func sakRules() {
+        #expect(ChipIdentifier.identify(atqa: 0x0004, sak: 0x08, getVersion: nil, answersUltralightCAuthenticate: nil) == .identified(.classic1k))
+        #expect(ChipIdentifier.identify(atqa: 0x0002, sak: 0x18, getVersion: nil, answersUltralightCAuthenticate: nil) == .identified(.classic4k))
+        #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x08, getVersion: nil, answersUltralightCAuthenticate: nil) == .identified(.classic1k))
+        #expect(ChipIdentifier.identify(atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil) == .identified(.type4))
+        #expect(ChipIdentifier.identify(atqa: 0x0004, sak: 0x60, getVersion: nil, answersUltralightCAuthenticate: nil) == .identified(.type4))
+    }
+
+    @Test("unknown SAK or ATQA stays unknown", arguments: [
+        (UInt16(0x0044), UInt8(0x09)), (0x0044, 0x01), (0x0004, 0x00), (0x0400, 0x00), (0x0044, 0x88),
+    ])
+    func unknownActivation(atqa: UInt16, sak: UInt8) {
+        let version = ChipTables.spec(for: .ntag213).getVersion!.response
+        #expect(ChipIdentifier.identify(atqa: atqa, sak: sak, getVersion: version, answersUltralightCAuthenticate: false)
+                == .unknown(atqa: atqa, sak: sak, getVersion: version))
+    }
+
+    @Test("without GET_VERSION the UL-C probe decides; no probe means unknown")
+    func probeRules() {
+        #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: nil, answersUltralightCAuthenticate: true) == .identified(.ultralightC))
+        #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: nil, answersUltralightCAuthenticate: false) == .identified(.ultralight))
+        #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: nil, answersUltralightCAuthenticate: nil)
+                == .unknown(atqa: 0x0044, sak: 0x00, getVersion: nil))
+    }
+
+    @Test("the UL-C authenticate answer is AF + 8 bytes")
+    func ulcAnswer() {
+        let vector = ChipTables.spec(for: .ultralightC).ultralightCAuthentication!.testVector
+        #expect(ChipIdentifier.isUltralightCAuthenticateAnswer([0xAF] + vector.encryptedRndB))
+        #expect(!ChipIdentifier.isUltralightCAuthenticateAnswer([0x00] + vector.encryptedRndB))
+        #expect(!ChipIdentifier.isUltralightCAuthenticateAnswer([0xAF]))
+        #expect(!ChipIdentifier.isUltralightCAuthenticateAnswer([]))
+    }
+
+    @Test("random answers never trap and identify only with a listed GET_VERSION")
+    func randomAnswers() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SplitMix64(seed: seed)
+        let known = Set(ChipTables.chips.flatMap { $0.getVersion?.allResponses ?? [] })
+        for _ in 0..<2000 {
+            let version = (0..<Int.random(in: 0...10, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let result = ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: version, answersUltralightCAuthenticate: nil)
+            if case let .identified(chip) = result {
+                #expect(version.count == 8 && version[1] == 0x04, "seed \(seed): \(version.hexText) → \(chip)")
+                #expect(ChipTables.spec(for: chip).family.isType2, "seed \(seed)")
+            } else {
+                #expect(!known.contains(version), "seed \(seed)")
+            }
+        }
+    }
+}
