@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// var field = Field()
-/// let handle = field.insert(NTAG21xTag(chip: .ntag215, uid: uid))
+/// let handle = field.insert(try Type2Tag(chip: .ntag215, uid: uid))
 /// field.setPower(true)
 /// let selected = field.activate(uidFilter: nil, excluding: [])   // == handle
 /// ```
@@ -133,7 +133,7 @@ public struct Field: Sendable {
         let answer = slots[index].tag.receive(frame)
         if answer.leavesActiveState {
             slots[index].tag.leaveActiveState()
-            slots[index].state = slots[index].wokenFromHalt ? .halt : .idle
+            slots[index].state = answer.entersHalt || slots[index].wokenFromHalt ? .halt : .idle
         }
         return answer
     }

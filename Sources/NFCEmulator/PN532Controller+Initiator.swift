@@ -83,7 +83,7 @@ extension PN532Controller {
         var frame = data
         if !registers.flag("TxMode", "TxCRCEn") {
             // The host sent CRC_A itself: a tag ignores a frame whose CRC is wrong.
-            guard frame.count >= 3, Array(frame.suffix(2)) == crcA(Array(frame.dropLast(2))) else {
+            guard frame.count >= 3, Array(frame.suffix(2)) == ChipTables.crcA(Array(frame.dropLast(2))) else {
                 return fail("timeout")
             }
             frame.removeLast(2)
@@ -93,7 +93,7 @@ extension PN532Controller {
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         let checksCRC = registers.flag("RxMode", "RxCRCEn")
         switch answer.reply {
-        case let .bytes(bytes): return [status("success")] + bytes + (checksCRC ? [] : crcA(bytes))
+        case let .bytes(bytes): return [status("success")] + bytes + (checksCRC ? [] : ChipTables.crcA(bytes))
         case let .acknowledge(code), let .negativeAcknowledge(code):
             guard !checksCRC else { return fail("crcError") }   // 4 bits cannot carry a CRC
             registers.setField("Control", "RxLastBits", to: 4)

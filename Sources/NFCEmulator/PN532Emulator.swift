@@ -9,7 +9,7 @@ import Synchronization
 /// runs, and the reader can be unplugged and plugged in again.
 ///
 /// ```swift
-/// let emulator = try PN532Emulator(tags: [NTAG21xTag(chip: .ntag215)])
+/// let emulator = try PN532Emulator(tags: [try Type2Tag(chip: .ntag215, uid: uid)])
 /// try emulator.start()
 /// defer { emulator.stop() }
 /// // nfc_open(context, emulator.connectionString) …

@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// TagAnswer.bytes([0x04, 0x11, 0x22, 0x33])  // data (the PN532 adds or checks CRC_A)
-/// TagAnswer.ack(ntag.ackCode)                  // a 4-bit ACK
-/// TagAnswer.nak(ntag.nakCode(named: "invalidArgument"))  // a 4-bit NAK: the tag leaves ACTIVE
+/// TagAnswer.ack(0x0A)                          // a 4-bit ACK (code from ChipTables.type2)
+/// TagAnswer.nak(0x00)                          // a 4-bit NAK: the tag leaves ACTIVE
 /// TagAnswer.silence                            // no answer: the reader times out
 /// ```
 public struct TagAnswer: Equatable, Sendable {
@@ -25,13 +25,16 @@ public struct TagAnswer: Equatable, Sendable {
     /// true after a NAK and after an unexpected frame, as ISO/IEC 14443-3 and the NTAG21x
     /// datasheet require. The reader must select the tag again.
     public var leavesActiveState: Bool
+    /// Whether the tag goes to HALT (HLTA): only WUPA wakes it.
+    public var entersHalt = false
     /// How long the tag was busy (EEPROM programming) before answering, for the timing model.
     public var programmingTime: Duration
 
     /// A general answer.
-    public init(reply: Reply, leavesActiveState: Bool = false, programmingTime: Duration = .zero) {
+    public init(reply: Reply, leavesActiveState: Bool = false, entersHalt: Bool = false, programmingTime: Duration = .zero) {
         self.reply = reply
         self.leavesActiveState = leavesActiveState
+        self.entersHalt = entersHalt
         self.programmingTime = programmingTime
     }
 
@@ -47,6 +50,9 @@ public struct TagAnswer: Equatable, Sendable {
     public static func nak(_ code: UInt8) -> TagAnswer {
         TagAnswer(reply: .negativeAcknowledge(code), leavesActiveState: true)
     }
+
+    /// HLTA: no answer, and the tag goes to HALT.
+    public static let halt = TagAnswer(reply: .silence, leavesActiveState: true, entersHalt: true)
 
     /// No answer to an unknown or malformed frame; the tag leaves ACTIVE.
     public static let silence = TagAnswer(reply: .silence, leavesActiveState: true)

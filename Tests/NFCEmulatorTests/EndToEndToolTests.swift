@@ -17,4 +17,23 @@ struct EndToEndToolTests {
         #expect(result.output.contains("SAK (SEL_RES): 00"), "\(result.output)")
         #expect(result.output.contains("1 ISO14443A passive target(s) found"), "\(result.output)")
     }
+
+    @Test("nfc-mfultralight r reads every page of an NTAG215 into a dump equal to the tag's memory")
+    func nfcMfultralightRead() throws {
+        var tag = try Type2Tag(chip: .ntag215, uid: ntagUID)
+        for page in 4..<0x82 { tag.setPage(page, to: [UInt8(page), 0xA5, UInt8(page) ^ 0xFF, 0x5A]) }
+        let emulator = try PN532Emulator(tags: [tag])
+        try emulator.start()
+        defer { emulator.stop() }
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("ntag215-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
+        defer { try? FileManager.default.removeItem(at: dump) }
+        let result = try LibNFCTool.run("nfc-mfultralight", ["r", dump.path], device: emulator.connectionString)
+        #expect(!result.timedOut, "nfc-mfultralight hung:\n\(result.output)")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Done, 135 of 135 pages read (0 pages failed)."), "\(result.output)")
+        let bytes = [UInt8](try Data(contentsOf: dump))
+        #expect(bytes.count == 135 * 4)
+        #expect(Array(bytes.prefix(0x85 * 4)) == Array(tag.memory.prefix(0x85 * 4)), "pages 00–84 byte for byte")
+        #expect(emulator.statistics.framesToTags >= 34)
+    }
 }

@@ -106,9 +106,9 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0]) == [0x02])
         // CRC off: the host sends CRC_A, the answer comes with CRC_A, a 4-bit ACK as one byte.
         _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
-        #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA8]) == [0x00, 0x11, 0x22] + crcA([0x11, 0x22]))
+        #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA8]) == [0x00, 0x11, 0x22] + ChipTables.crcA([0x11, 0x22]))
         #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA9]) == [0x01], "a bad CRC_A gets no answer")
-        #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0] + crcA([0xA2, 0x04, 0, 0, 0, 0])) == [0x00, 0x0A])
+        #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0] + ChipTables.crcA([0xA2, 0x04, 0, 0, 0, 0])) == [0x00, 0x0A])
         #expect(chip.registers.field("Control", "RxLastBits") == 4)
     }
 
@@ -126,6 +126,16 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "field reset wakes it")
         #expect(exchange(&chip, 0x52, [0x00]) == [0x00])
         #expect(exchange(&chip, 0x16, [0xF0]) == [0x00])
+    }
+
+    @Test("a tag that answers HLTA goes to HALT and only a wake-up (InSelect) brings it back")
+    func haltFromTag() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID, script: [0x50: .halt])]))
+        _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        #expect(exchange(&chip, 0x40, [0x01, 0x50, 0x00]) == [0x01])
+        #expect(chip.field.state(of: chip.field.handles[0]) == .halt)
+        #expect(exchange(&chip, 0x54, [0x01]) == [0x00])
+        #expect(chip.field.state(of: chip.field.handles[0]) == .active)
     }
 
     @Test("Diagnose presence, GetGeneralStatus, GPIO, InSelect, InAutoPoll")
