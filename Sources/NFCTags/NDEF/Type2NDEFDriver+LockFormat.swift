@@ -9,18 +9,15 @@ extension Type2NDEFDriver {
                 throw failure(error, step: write.step) { _ in .previousMessageIntact }
             }
         }
-        let pages = Set(plan.expectedBits.keys.map { $0 / profile.pageSize })
         var readBack: [Int: UInt8] = [:]
-        var covered = Set<Int>()
-        for page in pages.sorted() where !covered.contains(page) {
+        for page in Set(plan.expectedBits.keys.map { $0 / profile.pageSize }).sorted() {
             let bytes: [UInt8]
             do throws(NDEFTagError) {
-                bytes = try await io.readFourPages(at: page, step: .verify(page: page))
+                bytes = try await io.readPages(page...page) { .verify(page: $0) }
             } catch {
                 throw Self.verificationError(error, state: .previousMessageIntact)
             }
             for (index, byte) in bytes.enumerated() { readBack[page * profile.pageSize + index] = byte }
-            covered.formUnion(page..<(page + 4))
         }
         for (address, mask) in plan.expectedBits.sorted(by: { $0.key < $1.key }) where (readBack[address] ?? 0) & mask != mask {
             throw .tagUpdateFailure(step: .verify(page: address / profile.pageSize), state: .previousMessageIntact,

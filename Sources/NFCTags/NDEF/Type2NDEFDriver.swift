@@ -104,19 +104,21 @@ public actor Type2NDEFDriver: NDEFTagDriver {
             cc = .failure(error)
         }
 
+        // FAST_READ (where the chip has it) NAKs a range that PROT covers; READ would roll
+        // over silently at AUTH0 and show page 0 instead.
         var configurationReadable = true
-        var pending = profile.configurationPages
-        while let page = pending.first {
+        let configurationPages = profile.configurationPages
+        if let first = configurationPages.first, let last = configurationPages.last {
             do throws(NDEFTagError) {
-                let bytes = try await io.readFourPages(at: page, step: .readConfiguration(page: page))
-                for (index, byte) in bytes.enumerated() where page * profile.pageSize + index < memory.count {
-                    memory[page * profile.pageSize + index] = byte
-                }
-                pending.removeAll { $0 < page + 4 }
+                let bytes = try await io.readPages(first...last) { .readConfiguration(page: $0) }
+                memory.replaceSubrange((first * profile.pageSize)..<(first * profile.pageSize + bytes.count), with: bytes)
             } catch .nak {
                 // PROT covers the configuration pages; the data-area read decides the rest.
                 configurationReadable = false
-                pending.removeFirst()
+                if let dynamicLock = profile.dynamicLock,
+                   let bytes = try? await io.readPages(dynamicLock.page...dynamicLock.page, step: { .readConfiguration(page: $0) }) {
+                    memory.replaceSubrange((dynamicLock.page * profile.pageSize)..<((dynamicLock.page + 1) * profile.pageSize), with: bytes)
+                }
             }
         }
 

@@ -1,4 +1,5 @@
-/// READ, FAST_READ and WRITE of Type 2 pages over a ``TagTransport``, with the chip's
+/// READ, FAST_READ and WRITE of Type 2 pages over a ``TagTransport`` (raw framing, so NAK
+/// codes arrive as such), with the chip's
 /// command codes and timeouts. After a NAK the tag has dropped to IDLE, so it is
 /// selected again before the error is thrown.
 struct Type2PageIO: Sendable {
@@ -71,7 +72,7 @@ struct Type2PageIO: Sendable {
     private func exchange(_ frame: [UInt8], timeout: Duration, expecting count: Int, step: NDEFTagStep) async throws(NDEFTagError) -> [UInt8] {
         let answer: TagResponse
         do {
-            answer = try await transport.transceive(frame, framing: .standard, timeout: timeout)
+            answer = try await transport.transceive(frame, framing: .raw, timeout: timeout)
         } catch {
             throw .reading(error, step: step)
         }
