@@ -15,3 +15,16 @@ enum MissingTableValues {
     /// "make read-only", step 2).
     static let staticLockAllValue: [UInt8] = [0xFF, 0xFF]
 }
+
+extension MissingTableValues {
+    /// How long a Type 4 tag may take to answer one APDU (the tables have no ISO-DEP frame
+    /// waiting time; FWI from the ATS would give it per tag).
+    static let type4CommandTimeout: Duration = .milliseconds(500)
+    /// ENLEN, the NDEF length field of an extended NDEF file (T = `06`), in bytes.
+    static let type4ExtendedNLENLength = 4
+    /// The largest offset READ / UPDATE BINARY with P1-P2 can address (bit 15 of P1 is the
+    /// short-file-ID flag); longer files need the odd-INS form.
+    static let type4MaximumBinaryOffset = 0x7FFF
+    /// The length byte of a SELECT APPLICATION's Le (`00`: up to 256 bytes of FCI).
+    static let type4SelectLe: UInt8 = 0x00
+}

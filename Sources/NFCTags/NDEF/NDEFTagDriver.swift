@@ -75,14 +75,4 @@ extension NDEFMessage {
             throw .messageNotEncodable(error)
         }
     }
-
-    /// Decodes the message stored on a tag; `address` is where its first byte is.
-    static func fromTagBytes(_ bytes: [UInt8], at address: Int) throws(NDEFTagError) -> NDEFMessage {
-        guard !bytes.isEmpty else { return NDEFMessage(records: []) }
-        do {
-            return try NDEFMessage(bytes: bytes)
-        } catch {
-            throw .invalidNDEF(offset: address + error.offset, reason: error.reason)
-        }
-    }
 }

@@ -9,13 +9,16 @@ import NFCChips
 /// ```
 public enum NDEFTagDrivers {
     /// The driver for `chip` over `transport`: ``Type2NDEFDriver`` for NTAG21x and the
-    /// Ultralight family.
+    /// Ultralight family, ``Type4NDEFDriver`` for Type 4 tags.
     ///
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when no driver handles the chip.
     public static func driver(for chip: Chip, transport: any TagTransport) throws(NDEFTagError) -> any NDEFTagDriver {
         let spec = ChipTables.spec(for: chip)
         if let profile = Type2TagProfile(spec: spec, mapping: .standard) {
             return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport)
+        }
+        if spec.family == .type4 {
+            return Type4NDEFDriver(transport: transport)
         }
         throw .unsupportedTag(reason: "\(spec.product): no NDEF driver for the \(spec.family.rawValue) family yet")
     }

@@ -6,7 +6,7 @@ import NDEF
 /// Status comes from the CC, the static and dynamic lock bits (lock pages from the chip
 /// table) and the password configuration (AUTH0 inside the NDEF area makes it read-only
 /// without authentication). Reads use FAST_READ where the chip has it, split to the
-/// reader's frame size. Writes follow ``Type2WritePlan``, driven by ``Type2WriteMachine``.
+/// reader's frame size. Writes follow ``Type2WritePlan``, driven by ``NDEFWriteMachine``.
 ///
 /// ```swift
 /// let driver = try NDEFTagDrivers.driver(for: .ntag213, transport: transport)
@@ -150,11 +150,12 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     /// Carries out a write plan through its state machine, then verifies.
     private func run(_ plan: Type2WritePlan, progress: @Sendable (NDEFWriteProgress) -> Void) async throws(NDEFTagError) {
-        var machine = Type2WriteMachine(plan: plan)
+        var machine = NDEFWriteMachine(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty)
         progress(NDEFWriteProgress(written: 0, total: plan.writes.count))
         while true {
             switch machine.nextAction() {
-            case .write(let write):
+            case .write(let index):
+                let write = plan.writes[index]
                 do throws(Type2PageIO.WriteFailure) {
                     try await io.writePage(write.page, write.bytes)
                 } catch {
@@ -162,8 +163,8 @@ public actor Type2NDEFDriver: NDEFTagDriver {
                 }
                 machine.writeAcknowledged()
                 progress(NDEFWriteProgress(written: machine.acknowledged, total: plan.writes.count))
-            case .verify(let pages):
-                try await verify(pages, against: plan.finalMemory, state: machine.tagHolds)
+            case .verify:
+                try await verify(plan.verifyPages, against: plan.finalMemory, state: machine.tagHolds)
                 machine.verificationSucceeded()
             case .finished:
                 return

@@ -10,7 +10,7 @@
 /// 3. `commit`: the length page with the real length (one page write: the 1-byte length,
 ///    or the `FF` marker of the 3-byte form whose other two bytes the body phase wrote).
 struct Type2WritePlan: Sendable, Equatable {
-    enum Phase: Sendable, Equatable { case clearLength, body, commit }
+    typealias Phase = NDEFWritePhase
 
     struct PageWrite: Sendable, Equatable {
         var page: Int
