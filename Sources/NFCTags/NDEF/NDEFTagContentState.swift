@@ -1,0 +1,23 @@
+/// What an interrupted write, lock or format left on the tag, as far as the driver knows.
+///
+/// The driver derives it from how far its state machine got: which writes the tag
+/// acknowledged and which may or may not have reached it.
+///
+/// ```swift
+/// catch .connectionLost(_, let state) where state == .emptyMessage {
+///     show("Hold the tag to the reader again to finish")
+/// }
+/// ```
+public enum NDEFTagContentState: Sendable, Hashable {
+    /// Nothing that changes what a reader sees was written: the tag reads as before.
+    case previousMessageIntact
+    /// The tag holds an empty NDEF message (length 0): the old message is gone and the
+    /// new one is not committed.
+    case emptyMessage
+    /// The new message was committed (the tag acknowledged every write) but reading it
+    /// back did not complete, so it is not verified.
+    case newMessageUnverified
+    /// The tag may hold the previous message, an empty one, or the new one (a write that
+    /// could have changed it got no answer): read it again before anything else.
+    case unknown
+}

@@ -1,0 +1,25 @@
+import NFCChips
+
+/// Chooses the NDEF driver for an identified chip.
+///
+/// ```swift
+/// let chip = ChipIdentifier.identify(…)              // e.g. .ntag215
+/// let driver = try NDEFTagDrivers.driver(for: chip, transport: transport)
+/// let status = try await driver.queryStatus()
+/// ```
+public enum NDEFTagDrivers {
+    /// The driver for `chip` over `transport`: ``Type2NDEFDriver`` for NTAG21x and the
+    /// Ultralight family, ``Type4NDEFDriver`` for Type 4 tags.
+    ///
+    /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when no driver handles the chip.
+    public static func driver(for chip: Chip, transport: any TagTransport) throws(NDEFTagError) -> any NDEFTagDriver {
+        let spec = ChipTables.spec(for: chip)
+        if let profile = Type2TagProfile(spec: spec, mapping: .standard) {
+            return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport)
+        }
+        if spec.family == .type4 {
+            return Type4NDEFDriver(transport: transport)
+        }
+        throw .unsupportedTag(reason: "\(spec.product): no NDEF driver for the \(spec.family.rawValue) family yet")
+    }
+}

@@ -1,0 +1,85 @@
+import NFCChips
+
+/// SELECT, READ BINARY and UPDATE BINARY APDUs of the NFC Forum Type 4 mapping over a
+/// ``TagTransport`` (the reader carries the ISO-DEP blocks), built from `ChipTables.type4`.
+struct Type4APDUChannel: Sendable {
+    let transport: any TagTransport
+    let spec: Type4Spec
+
+    /// An APDU's answer: data and status word.
+    struct Answer: Sendable, Equatable {
+        var data: [UInt8]
+        var statusWord: UInt16
+    }
+
+    var success: UInt16 { spec.statusWord(named: "success")?.code ?? 0x9000 }
+    var fileNotFound: UInt16? { spec.statusWord(named: "fileNotFound")?.code }
+    var securityNotSatisfied: UInt16? { spec.statusWord(named: "securityStatusNotSatisfied")?.code }
+
+    private func header(_ name: String) throws(NDEFTagError) -> [UInt8] {
+        guard let command = spec.command(named: name) else {
+            throw .unsupportedTag(reason: "datasheets/type4.json lacks the \(name) APDU")
+        }
+        return command.header
+    }
+
+    /// Sends one APDU and splits off the status word.
+    func send(_ apdu: [UInt8], step: NDEFTagStep) async throws(NDEFTagError) -> Answer {
+        let response: TagResponse
+        do {
+            response = try await transport.transceive(apdu, framing: .standard, timeout: MissingTableValues.type4CommandTimeout)
+        } catch {
+            throw .reading(error, step: step)
+        }
+        guard case .bytes(let bytes) = response, bytes.count >= 2 else {
+            throw .unexpectedResponse(step: step, description: "expected data and a status word, found \(response)")
+        }
+        return Answer(data: Array(bytes.dropLast(2)), statusWord: UInt16(bytes[bytes.count - 2]) << 8 | UInt16(bytes[bytes.count - 1]))
+    }
+
+    /// Throws the error a non-success status word means for a step that writes nothing.
+    func require(_ answer: Answer, step: NDEFTagStep) throws(NDEFTagError) -> [UInt8] {
+        if answer.statusWord == success { return answer.data }
+        if answer.statusWord == securityNotSatisfied { throw .authenticationRequired(step: step) }
+        throw .statusWord(answer.statusWord, step: step)
+    }
+
+    func selectApplication(_ application: Type4Application) async throws(NDEFTagError) -> Answer {
+        let apdu = try header("SELECT_APPLICATION") + [UInt8(application.aid.count)] + application.aid + [MissingTableValues.type4SelectLe]
+        return try await send(apdu, step: .selectApplication)
+    }
+
+    func selectFile(_ fileID: [UInt8], application: Type4Application, step: NDEFTagStep) async throws(NDEFTagError) {
+        var apdu = try header("SELECT_FILE")
+        apdu[3] = application.selectFileP2
+        _ = try require(try await send(apdu + [UInt8(fileID.count)] + fileID, step: step), step: step)
+    }
+
+    /// READ BINARY of `count` bytes at `offset`, in APDUs of at most `chunk` bytes.
+    func readBinary(offset: Int, count: Int, chunk: Int, step: (Int) -> NDEFTagStep) async throws(NDEFTagError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var position = offset
+        while position < offset + count {
+            let length = min(chunk, offset + count - position, 255)
+            guard position <= MissingTableValues.type4MaximumBinaryOffset else {
+                throw .unsupportedTag(reason: "NDEF files beyond offset \(MissingTableValues.type4MaximumBinaryOffset) need READ BINARY with odd INS")
+            }
+            let apdu = try header("READ_BINARY") + [UInt8(position >> 8), UInt8(position & 0xFF), UInt8(length)]
+            let data = try require(try await send(apdu, step: step(position)), step: step(position))
+            guard !data.isEmpty, data.count <= length else {
+                throw .unexpectedResponse(step: step(position), description: "expected \(length) bytes, found \(data.count)")
+            }
+            bytes += data
+            position += data.count
+        }
+        return bytes
+    }
+
+    /// The UPDATE BINARY APDU writing `data` at `offset`.
+    func updateBinary(offset: Int, data: [UInt8]) throws(NDEFTagError) -> [UInt8] {
+        guard offset <= MissingTableValues.type4MaximumBinaryOffset else {
+            throw .unsupportedTag(reason: "NDEF files beyond offset \(MissingTableValues.type4MaximumBinaryOffset) need UPDATE BINARY with odd INS")
+        }
+        return try header("UPDATE_BINARY") + [UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)] + data
+    }
+}

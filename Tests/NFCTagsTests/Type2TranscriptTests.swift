@@ -1,0 +1,149 @@
+import NDEF
+import NFCChips
+import NFCEmulator
+import Testing
+@testable import NFCTags
+
+/// Exact command sequences of the Type 2 driver against canned answers.
+@Suite("Type 2 NDEF transcripts: status, read, write, lock, format")
+struct Type2TranscriptTests {
+    /// A factory NTAG213 image to take canned answers from.
+    let ntag213 = try! Type2Fixtures.tag(.ntag213)
+
+    func pages(_ tag: Type2Tag, _ range: ClosedRange<Int>) -> TagResponse {
+        .bytes(range.flatMap { tag.page($0) })
+    }
+
+    /// READ 00, FAST_READ of the lock / configuration pages, FAST_READ of the data area.
+    func statusSteps(_ tag: Type2Tag) -> [TranscriptTransport.Step] {
+        [
+            .send([0x30, 0x00], answer: pages(tag, 0...3)),
+            .send([0x3A, 0x28, 0x2A], answer: pages(tag, 0x28...0x2A)),
+            .send([0x3A, 0x04, 0x27], answer: pages(tag, 0x04...0x27)),
+        ]
+    }
+
+    @Test("status of a factory NTAG213")
+    func status() async throws {
+        let transport = TranscriptTransport(statusSteps(ntag213))
+        let status = try await Type2Fixtures.driver(.ntag213, transport).queryStatus()
+        #expect(status == NDEFStatus(availability: .readWrite, capacity: 137, length: 0))
+        #expect(await transport.mismatches.isEmpty)
+        #expect(await transport.remaining == 0)
+    }
+
+    @Test("write of an 8-byte URI message: body pages, then the length page, then the read-back")
+    func write() async throws {
+        let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
+        #expect(try message.encoded() == [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62])
+        let transport = TranscriptTransport(statusSteps(ntag213) + [
+            .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
+            .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
+            .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
+            .send([0x3A, 0x05, 0x07], answer: .bytes([0x34, 0x03, 0x08, 0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62, 0xFE])),
+        ])
+        try await Type2Fixtures.driver(.ntag213, transport).writeMessage(message)
+        #expect(await transport.mismatches.isEmpty)
+        #expect(await transport.remaining == 0)
+    }
+
+    @Test("a NAK on the commit write: tagUpdateFailure with the NAK code, the tag left empty, reselected")
+    func nakOnCommit() async throws {
+        let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
+        let transport = TranscriptTransport(statusSteps(ntag213) + [
+            .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
+            .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
+            .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
+        ])
+        await #expect(throws: NDEFTagError.tagUpdateFailure(step: .commitLength(page: 5), state: .emptyMessage, reason: .nak(0x05))) {
+            try await Type2Fixtures.driver(.ntag213, transport).writeMessage(message)
+        }
+        #expect(await transport.reselections == 1)
+        #expect(await transport.mismatches.isEmpty)
+    }
+
+    @Test("a write over a message clears the length first")
+    func writeOverMessage() async throws {
+        var tag = ntag213
+        tag.setPage(5, to: [0x34, 0x03, 0x03, 0xD0])
+        tag.setPage(6, to: [0x00, 0x00, 0xFE, 0x00])
+        let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
+        let transport = TranscriptTransport(statusSteps(tag) + statusSteps(tag) + [
+            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
+            .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
+            .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
+            .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
+            .send([0x3A, 0x05, 0x07], answer: .bytes([0x34, 0x03, 0x08, 0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62, 0xFE])),
+        ])
+        let driver = try Type2Fixtures.driver(.ntag213, transport)
+        #expect(try await driver.readMessage() == .empty)
+        try await driver.writeMessage(message)
+        #expect(await transport.mismatches.isEmpty)
+    }
+
+    @Test("lock: CC write nibble first, then static lock bytes, then dynamic lock bytes, then read-back")
+    func lock() async throws {
+        let bcc1 = ntag213.page(2)[0], internalByte = ntag213.page(2)[1]
+        let transport = TranscriptTransport(statusSteps(ntag213) + [
+            .send([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F], answer: .ack),
+            .send([0xA2, 0x02, bcc1, internalByte, 0xFF, 0xFF], answer: .ack),
+            .send([0xA2, 0x28, 0xFF, 0xFF, 0xFF, 0x00], answer: .ack),
+            .send([0x3A, 0x02, 0x02], answer: .bytes([bcc1, internalByte, 0xFF, 0xFF])),
+            .send([0x3A, 0x03, 0x03], answer: .bytes([0xE1, 0x10, 0x12, 0x0F])),
+            .send([0x3A, 0x28, 0x28], answer: .bytes([0xFF, 0xFF, 0xFF, 0x00])),
+        ])
+        let driver = try Type2Fixtures.driver(.ntag213, transport)
+        try await driver.makeReadOnly(force: true)
+        #expect(await transport.mismatches.isEmpty)
+        #expect(await transport.remaining == 0)
+    }
+
+    @Test("lock refuses without a verified read in this driver's lifetime, and sends no write")
+    func lockRefused() async throws {
+        let transport = EmulatedTagTransport(tag: ntag213)
+        let driver = try Type2Fixtures.driver(.ntag213, transport)
+        await #expect(throws: NDEFTagError.notVerified) { try await driver.makeReadOnly(force: false) }
+        #expect(await transport.frames(withCode: 0xA2).isEmpty)
+        _ = try await driver.readMessage()
+        try await driver.makeReadOnly(force: false)
+        #expect(try await driver.queryStatus().availability == .readOnly)
+        await #expect(throws: NDEFTagError.tagNotWritable) {
+            try await driver.writeMessage(Type2Fixtures.message(encodedSize: 20))
+        }
+    }
+
+    @Test("format of a blank Ultralight: empty NDEF TLV first, CC last, then the read-back")
+    func formatBlank() async throws {
+        let blank = try Type2Fixtures.tag(.ultralight)
+        let transport = TranscriptTransport([
+            .send([0x30, 0x00], answer: pages(blank, 0...3)),
+            .send([0xA2, 0x04, 0x03, 0x00, 0xFE, 0x00], answer: .ack),
+            .send([0xA2, 0x03, 0xE1, 0x10, 0x06, 0x00], answer: .ack),
+            .send([0x30, 0x03], answer: .bytes([0xE1, 0x10, 0x06, 0x00, 0x03, 0x00, 0xFE, 0x00] + Array(repeating: 0, count: 8))),
+        ])
+        try await Type2Fixtures.driver(.ultralight, transport).format(force: false)
+        #expect(await transport.mismatches.isEmpty)
+        #expect(await transport.remaining == 0)
+    }
+
+    @Test("format refuses a tag that already holds NDEF unless forced")
+    func formatRefused() async throws {
+        let transport = EmulatedTagTransport(tag: ntag213)
+        let driver = try Type2Fixtures.driver(.ntag213, transport)
+        await #expect(throws: NDEFTagError.alreadyFormatted) { try await driver.format(force: false) }
+        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 50))
+        try await driver.format(force: true)
+        #expect(try await driver.readMessage().records.isEmpty)
+        let tag = try #require(await transport.model(as: Type2Tag.self))
+        #expect(tag.page(4) == [0x01, 0x03, 0xA0, 0x0C])
+        #expect(tag.page(5) == [0x34, 0x03, 0x00, 0xFE])
+    }
+
+    @Test("the tag leaving during the first read: connectionLost naming the step, nothing changed")
+    func lostWhileReading() async throws {
+        let transport = TranscriptTransport([.send([0x30, 0x00], error: .tagLost)])
+        await #expect(throws: NDEFTagError.connectionLost(step: .readCapabilityContainer, state: .previousMessageIntact)) {
+            _ = try await Type2Fixtures.driver(.ntag213, transport).readMessage()
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import NDEF
+import NFCChips
+import NFCEmulator
+import Synchronization
+import Testing
+@testable import NFCTags
+
+@Suite("Type 2 writes send only the pages that change")
+struct Type2WriteEfficiencyTests {
+    private let writeCode = ChipTables.spec(for: .ntag215).command(.write)!.code
+    private let fastReadCode = ChipTables.spec(for: .ntag215).command(.fastRead)!.code
+
+    @Test("changing one payload byte writes the clear, that page and the commit")
+    func onePageChanges() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag215))
+        let driver = try Type2Fixtures.driver(.ntag215, transport)
+        var record = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 100))
+        try await driver.writeMessage(NDEFMessage(records: [record]))
+        let before = await transport.frames(withCode: writeCode).count
+        record.payload[80] = 0x42
+        try await driver.writeMessage(NDEFMessage(records: [record]))
+        let writes = Array(await transport.frames(withCode: writeCode).dropFirst(before))
+        // Byte 80 of the payload is at stream offset 2 + 13 + 80 = 95 → address 111 → page 27.
+        #expect(writes.map { $0[1] } == [4, 27, 4])
+        #expect(writes.first?[2...5] == [0x03, 0x00, 0xD2, 0x0A])
+    }
+
+    @Test("writing the same message again writes nothing (and still verifies)")
+    func sameMessage() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag213))
+        let driver = try Type2Fixtures.driver(.ntag213, transport)
+        let message = Type2Fixtures.message(encodedSize: 60)
+        try await driver.writeMessage(message)
+        let before = await transport.frames.count
+        try await driver.writeMessage(message)
+        let frames = Array(await transport.frames.dropFirst(before))
+        #expect(!frames.contains { $0.first == writeCode })
+        #expect(frames.filter { $0.first == fastReadCode }.count == 3)  // config, data, verify
+    }
+
+    @Test("fullWrite writes every page of the TLV even when nothing changes")
+    func fullWrite() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag215))
+        let driver = try Type2Fixtures.driver(.ntag215, transport)
+        let message = Type2Fixtures.message(encodedSize: 30)  // TLV: 2 + 30 + 1 = 33 bytes → pages 4…12
+        try await driver.writeMessage(message)
+        let before = await transport.frames(withCode: writeCode).count
+        try await driver.writeMessage(message, options: NDEFWriteOptions(fullWrite: true)) { _ in }
+        let writes = Array(await transport.frames(withCode: writeCode).dropFirst(before)).map { Int($0[1]) }
+        #expect(writes == [4] + Array(5...12) + [4])
+    }
+
+    @Test("progress counts every acknowledged write up to the total")
+    func progress() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag213))
+        let driver = try Type2Fixtures.driver(.ntag213, transport)
+        let log = ProgressLog()
+        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 50), options: .init()) { log.append($0) }
+        let reports = log.reports
+        let total = try #require(reports.last?.total)
+        #expect(reports.map(\.written) == Array(0...total))
+        #expect(total == (await transport.frames(withCode: writeCode)).count)
+    }
+
+    @Test("FAST_READ is split to the reader's frame size")
+    func fastReadSplit() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216), maximumFrameLength: 64)
+        _ = try await Type2Fixtures.driver(.ntag216, transport).queryStatus()
+        let ranges = await transport.frames(withCode: fastReadCode).map { Int($0[2]) - Int($0[1]) + 1 }
+        #expect(ranges.allSatisfy { $0 <= 16 })
+        // 872 data bytes = 218 pages in 16-page frames, plus the configuration read.
+        #expect(ranges.dropFirst().reduce(0, +) == 218)
+    }
+}
+
+/// Collects progress reports from a `@Sendable` closure.
+final class ProgressLog: Sendable {
+    private let storage = Mutex<[NDEFWriteProgress]>([])
+    func append(_ progress: NDEFWriteProgress) { storage.withLock { $0.append(progress) } }
+    var reports: [NDEFWriteProgress] { storage.withLock { $0 } }
+}
