@@ -38,7 +38,7 @@ struct PasswordProtectionCutTests {
         var interruptions = 0
         for exchange in 0..<total {
             for received in [false, true] {
-                let cut = EmulatedTagTransport<Type2Tag>.Cut(exchange: exchange, tagReceivesFrame: received)
+                let cut = TagCut(exchange: exchange, tagReceivesFrame: received)
                 let transport = EmulatedTagTransport(tag: tag, cut: cut)
                 var requirements: [PasswordRequirement]
                 do {

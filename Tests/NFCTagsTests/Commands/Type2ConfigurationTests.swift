@@ -42,7 +42,7 @@ struct Type2ConfigurationTests {
 
     @Test("Random field values round-trip through the pages on every chip with configuration")
     func roundTrip() throws {
-        var random = CommandsSplitMix64(seed: 0xC0F1_6A7E)
+        var random = SplitMix64(seed: 0xC0F1_6A7E)
         for chip in Chip.allCases where ChipTables.spec(for: chip).memory?.configuration != nil {
             let fields = try #require(ChipTables.spec(for: chip).memory?.configuration?.fields)
             for _ in 0..<200 {
