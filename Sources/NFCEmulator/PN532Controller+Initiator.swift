@@ -28,6 +28,7 @@ extension PN532Controller {
         // answers the chip's retry, so it is found again (Field.activate models both).
         targets.removeAll()
         currentTarget = nil
+        registers.setField("Status2", "MFCrypto1On", to: 0)
         let rats = parameterFlags & Self.option(spec.parameterFlags, "automaticRATS") != 0
         var found = Set<Field.TagHandle>()
         while targets.count < maximumCount, let handle = field.activate(uidFilter: uidFilter, excluding: found) {
@@ -68,7 +69,13 @@ extension PN532Controller {
         }
         currentTarget = target.number
         let frame = Array(data.dropFirst())
-        let answer = field.exchange(frame, with: target.handle)
+        if let request = mifareAuthentication(frame, target: target) {
+            return authenticate(request, target: target)
+        }
+        if let (first, second, silentSuccess) = mifareTwoPhaseSplit(frame) {
+            return twoPhaseExchange(first, second, silentSuccess: silentSuccess, target: target)
+        }
+        let answer = field.exchange(mifareFirstFrame(frame), with: target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         switch answer.reply {
         case let .bytes(bytes): return [status("success")] + bytes
