@@ -20,8 +20,13 @@ extension Type2Tag {
     /// The first page the password protects (AUTH0), or `nil` when the chip has no password.
     var auth0: Int? { configuration(.auth0).map(Int.init) }
 
-    /// Whether reads at or past AUTH0 need the password too (PROT = 1).
-    var protectsReads: Bool { configuration(.prot) == 1 }
+    /// Whether reads at or past AUTH0 need authentication too: PROT = 1 on NTAG21x / EV1,
+    /// AUTH1 = 0 on Ultralight C.
+    var protectsReads: Bool {
+        if let prot = configuration(.prot) { return prot == 1 }
+        if let auth1 = configuration(.auth1) { return auth1 == 0 }
+        return false
+    }
 
     /// Whether the page lies in the password-protected area and no PWD_AUTH was done.
     func isProtected(_ page: Int) -> Bool {

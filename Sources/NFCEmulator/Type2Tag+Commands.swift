@@ -34,6 +34,7 @@ extension Type2Tag {
 
     mutating func write(_ data: [UInt8], page: Int) -> TagAnswer {
         if let refusal = writeRefusal(page) { return .nak(refusal) }
+        if page == pageCounter?.page { return writePageCounter(data) }
         program(data, page: page)
         return .ack(Type2Acknowledgement.ack, programmingTime: programmingTime(pages: 1))
     }
