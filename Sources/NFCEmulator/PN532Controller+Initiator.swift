@@ -12,6 +12,8 @@ struct ListedTarget: Sendable, Equatable {
     var hasATS: Bool
     /// Whether InDeselect put it aside (HLTA sent).
     var isDeselected = false
+    /// The PCD block number of the next ISO-DEP I-block (ISO-DEP targets only).
+    var isoDEPBlockNumber: UInt8 = 0
 }
 
 extension PN532Controller {
@@ -69,6 +71,7 @@ extension PN532Controller {
         }
         currentTarget = target.number
         let frame = Array(data.dropFirst())
+        if target.hasATS { return isoDEPExchange(frame, target: target) }
         if let request = mifareAuthentication(frame, target: target) {
             return authenticate(request, target: target)
         }
@@ -170,5 +173,21 @@ extension PN532Controller {
     mutating func fail(_ name: String) -> [UInt8] {
         lastError = status(name)
         return [lastError]
+    }
+}
+
+extension PN532Controller {
+    /// InDataExchange with an ISO-DEP target: the chip wraps the data in an I-block with
+    /// its block number, sends it, and returns the INF of the I-block that comes back.
+    /// (Chaining is not split by frame size: the model's frames carry any length.)
+    mutating func isoDEPExchange(_ data: [UInt8], target: ListedTarget) -> [UInt8] {
+        let iso = ChipTables.type4.isoDep
+        guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail("commandNotAcceptable") }
+        let frame = [iso.iBlock | targets[index].isoDEPBlockNumber] + data
+        let answer = field.exchange(frame, with: target.handle)
+        statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
+        guard case let .bytes(block) = answer.reply, let pcb = block.first, iso.isIBlock(pcb) else { return fail("timeout") }
+        targets[index].isoDEPBlockNumber ^= iso.blockNumberBit
+        return [status("success")] + block.dropFirst()
     }
 }
