@@ -138,6 +138,17 @@ public struct Field: Sendable {
         return answer
     }
 
+    /// Applies an answer that a fault produced instead of the tag: a NAK or error drops the
+    /// tag out of ACTIVE exactly as if the tag had sent it.
+    mutating func impose(_ answer: TagAnswer, on handle: TagHandle) -> TagAnswer {
+        guard let index = index(of: handle), slots[index].state == .active else { return .silence }
+        if answer.leavesActiveState {
+            slots[index].tag.leaveActiveState()
+            slots[index].state = answer.entersHalt || slots[index].wokenFromHalt ? .halt : .idle
+        }
+        return answer
+    }
+
     /// Runs a MIFARE Classic authentication with a tag (the PN532's Crypto1 exchange).
     /// A tag that refuses it leaves ACTIVE, as after any failed exchange, and must be
     /// selected again; a tag that is gone or not ACTIVE fails.

@@ -78,7 +78,7 @@ extension PN532Controller {
         if let (first, second, silentSuccess) = mifareTwoPhaseSplit(frame) {
             return twoPhaseExchange(first, second, silentSuccess: silentSuccess, target: target)
         }
-        let answer = field.exchange(mifareFirstFrame(frame), with: target.handle)
+        let answer = exchangeWithTag(mifareFirstFrame(frame), target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         switch answer.reply {
         case let .bytes(bytes): return [status("success")] + bytes
@@ -99,7 +99,7 @@ extension PN532Controller {
             frame.removeLast(2)
         }
         guard let number = currentTarget, let target = target(numbered: number) else { return fail("timeout") }
-        let answer = field.exchange(frame, with: target.handle)
+        let answer = exchangeWithTag(frame, target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         let checksCRC = registers.flag("RxMode", "RxCRCEn")
         switch answer.reply {
@@ -184,7 +184,7 @@ extension PN532Controller {
         let iso = ChipTables.type4.isoDep
         guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail("commandNotAcceptable") }
         let frame = [iso.iBlock | targets[index].isoDEPBlockNumber] + data
-        let answer = field.exchange(frame, with: target.handle)
+        let answer = exchangeWithTag(frame, target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         guard case let .bytes(block) = answer.reply, let pcb = block.first, iso.isIBlock(pcb) else { return fail("timeout") }
         targets[index].isoDEPBlockNumber ^= iso.blockNumberBit

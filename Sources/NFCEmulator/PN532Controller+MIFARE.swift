@@ -22,7 +22,7 @@ extension PN532Controller {
 
     /// Runs the Crypto1 exchange: status 00 and Crypto1 on, or status 14 and the card out of ACTIVE.
     mutating func authenticate(_ request: ClassicAuthentication, target: ListedTarget) -> [UInt8] {
-        let accepted = field.authenticate(request, with: target.handle)
+        let accepted = countFrameToTag(target.handle) && field.authenticate(request, with: target.handle)
         // AUTH + CRC → Nt; {Nr}{Ar} → {At} (the last answer only when the key was right).
         let timing = spec.timing
         var seconds = timing.airFrameSeconds(byteCount: 4) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 4)
@@ -68,10 +68,10 @@ extension PN532Controller {
     /// Sends both frames; status 00 when the tag ACKs the first and ACKs (or, for value
     /// operations, silently accepts) the second.
     mutating func twoPhaseExchange(_ first: [UInt8], _ second: [UInt8], silentSuccess: Bool, target: ListedTarget) -> [UInt8] {
-        let answer = field.exchange(first, with: target.handle)
+        let answer = exchangeWithTag(first, target.handle)
         statistics.modelledTime += airTime(request: first.count + 2, answer: answer)
         guard case .acknowledge = answer.reply else { return fail("timeout") }
-        let final = field.exchange(second, with: target.handle)
+        let final = exchangeWithTag(second, target.handle)
         statistics.modelledTime += airTime(request: second.count + 2, answer: final)
         switch final.reply {
         case .acknowledge: return [status("success")]

@@ -41,11 +41,22 @@ public struct PN532Controller: Sendable {
     var pendingBaud: Int?
     /// Whether PowerDown put the chip to sleep.
     public internal(set) var isAsleep = false
+    /// The faults to produce.
+    public var faults: FaultPlan
+    /// Counters of the fault plan.
+    var faultState = FaultState()
+    /// Set when the fault plan says the reader is unplugged now; the owner of the
+    /// pseudo-terminal carries it out.
+    public internal(set) var unplugRequested = false
+    /// The modelled duration of the bytes handled by the last ``receive(_:)`` (host link,
+    /// air and EEPROM time): what a real-time emulator waits before answering.
+    public internal(set) var lastExchangeDuration: Duration = .zero
 
-    /// A chip at power-on with `field`, using the PN532 tables.
-    public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532) {
+    /// A chip at power-on with `field`, using the PN532 tables, producing `faults`.
+    public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532, faults: FaultPlan = FaultPlan()) {
         self.spec = spec
         self.field = field
+        self.faults = faults
         self.registers = CIURegisterFile(spec: spec)
         self.parser = PN532FrameParser(spec: spec.frame)
         self.encoder = PN532FrameEncoder(spec: spec.frame)
@@ -55,11 +66,13 @@ public struct PN532Controller: Sendable {
 
     /// Feeds bytes from the host; returns what the chip writes back (possibly nothing).
     public mutating func receive(_ bytes: [UInt8]) -> [UInt8] {
+        let before = statistics.modelledTime
         statistics.bytesFromHost += bytes.count
         var output: [UInt8] = []
         for event in parser.feed(bytes) { output += handle(event) }
         statistics.bytesToHost += output.count
         statistics.modelledTime += statistics.uartTime(byteCount: bytes.count + output.count)
+        lastExchangeDuration = statistics.modelledTime - before
         if !output.isEmpty { lastSent = output }
         return output
     }
@@ -100,6 +113,7 @@ public struct PN532Controller: Sendable {
         case let .command(code, data):
             statistics.framesFromHost += 1
             statistics.commands += 1
+            countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil
             // The frame arrived intact: ACK first, then the answer or an application-level error frame.
@@ -107,7 +121,7 @@ public struct PN532Controller: Sendable {
             let outcome = spec.command(code: code).map { execute($0.name, data) } ?? .syntaxError
             switch outcome {
             case let .answer(data):
-                return encoder.ack + encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength)))
+                return encoder.ack + garbleIfPlanned(encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength))))
             case .syntaxError:
                 return encoder.ack + encoder.error
             case .deferred:
