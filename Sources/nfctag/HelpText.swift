@@ -8,6 +8,7 @@ enum HelpText {
         Commands:
           ndef encode RECORD…   print an NDEF message as hex
           ndef decode HEX|-     decode an NDEF message (hex argument, or - for stdin)
+          emulate --tag TAG…    serve an emulated PN532 with tags on a pseudo-terminal
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]

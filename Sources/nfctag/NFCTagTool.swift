@@ -23,6 +23,8 @@ enum NFCTagTool {
                 output.line(HelpText.tool)
             case "ndef":
                 try NDEFCommand.run(&parser, output: &output)
+            case "emulate":
+                try EmulateCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",
