@@ -194,7 +194,7 @@ enum EmulateCommand {
           --print-signing-key   print the public key (secp128r1) of the emulator's signing key
 
         Examples:
-          nfctag emulate --tag ntag215 --link /tmp/nfc0
+          nfctag emulate --tag ntag215 --link "$XDG_RUNTIME_DIR/nfc0"
           nfctag emulate --tag ntag215 classic1k --stats stats.json --fault tear-after=40
         """
 }
