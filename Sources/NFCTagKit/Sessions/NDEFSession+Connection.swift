@@ -44,7 +44,7 @@ extension NDEFSession {
     func makeHandle(for tag: NDEFDetectedTag) -> NDEFSessionTag {
         connectionCounter += 1
         let base = DeviceTagTransport(device: device, target: tag.target)
-        let transport = transportDecorator?(base) ?? base
+        let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base)
         let driver: Result<any NDEFTagDriver, NDEFTagError>
         if let chip = tag.chip {
             do {

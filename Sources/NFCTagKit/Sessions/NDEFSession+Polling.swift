@@ -132,7 +132,8 @@ extension NDEFSession {
         }
         guard let selected else { return fallback }
         do {
-            let report = try await TagIdentifier.identify(over: DeviceTagTransport(device: device, target: selected))
+            let report = try await TagIdentifier.identify(
+                over: NDEFSessionTransport(base: DeviceTagTransport(device: device, target: selected)))
             return NDEFDetectedTag(target: selected, chip: report.chip ?? fallback.chip)
         } catch {
             if let loss = await readerLoss() { throw .connectionLost(loss) }

@@ -151,6 +151,12 @@ public actor NDEFSession {
 
     // MARK: - Internals shared by the session files
 
+    /// Puts `decorator` between the drivers and the device for later connections (tests
+    /// inject faults with it).
+    func setTransportDecorator(_ decorator: (@Sendable (DeviceTagTransport) -> any TagTransport)?) {
+        transportDecorator = decorator
+    }
+
     /// Sends `event` to listeners.
     func emit(_ event: NDEFSessionEvent) {
         eventBroadcast.send(event)
