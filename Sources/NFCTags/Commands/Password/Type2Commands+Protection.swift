@@ -27,6 +27,7 @@ extension Type2Commands {
     /// proven, AUTH0 last, then read back. An interruption at any point throws
     /// ``TagCommandError/interrupted(tagNowRequires:cause:)`` with what the tag requires now
     /// (nothing, or the new password — or the old one when it was already protected).
+    /// Any other error comes from the dry run, before the first write: the tag is unchanged.
     ///
     /// ```swift
     /// try await tag.protect(password: [0x12, 0x34, 0x56, 0x78], pack: [0xAB, 0xCD], from: 4,

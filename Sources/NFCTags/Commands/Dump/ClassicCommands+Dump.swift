@@ -1,0 +1,94 @@
+import NFCChips
+
+/// Dump and restore of MIFARE Classic memory.
+extension ClassicCommands {
+    /// The keys a dump tries when the caller gives none: every well-known key in the tables.
+    public static var wellKnownKeys: [[UInt8]] {
+        var keys: [[UInt8]] = []
+        for key in ChipTables.classic.keys.map(\.key) where !keys.contains(key) { keys.append(key) }
+        return keys
+    }
+
+    /// Reads every sector it can open, trying each key of `keys` as key A, then as key B
+    /// (the tag is reselected after a refused key). Sectors no key opens have `nil` blocks.
+    /// Trailers carry the key that opened them in place of the zeros the card returns.
+    public func dump(keys: [[UInt8]] = ClassicCommands.wellKnownKeys) async throws(TagCommandError) -> TagMemoryDump {
+        var blocks = [[UInt8]?](repeating: nil, count: geometry.blockCount)
+        var sectorKeys: [ClassicSectorKeys] = []
+        for sector in 0..<geometry.sectorCount {
+            guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector) else { continue }
+            var opened: (ClassicKeyType, [UInt8])?
+            search: for keyType in [ClassicKeyType.a, .b] {
+                for key in keys {
+                    do {
+                        try await authenticate(sector: sector, keyType: keyType, key: key)
+                        opened = (keyType, key)
+                        break search
+                    } catch .authenticationFailed {
+                        try await transport.reselectTag()
+                    }
+                }
+            }
+            guard let (keyType, key) = opened else {
+                sectorKeys.append(ClassicSectorKeys(sector: sector, keyA: nil, keyB: nil))
+                continue
+            }
+            for block in first..<(first + count) {
+                do {
+                    blocks[block] = try await readBlock(block)
+                } catch .transport(.timeout) {
+                    try await transport.reselectTag()    // the access bits deny this block to this key
+                    try await authenticate(sector: sector, keyType: keyType, key: key)
+                }
+            }
+            var keysOfSector = ClassicSectorKeys(sector: sector, keyA: keyType == .a ? key : nil, keyB: keyType == .b ? key : nil)
+            let trailer = first + count - 1
+            if var bytes = blocks[trailer], let keyAField = ChipTables.classic.trailerField(named: "keyA"),
+               let keyBField = ChipTables.classic.trailerField(named: "keyB") {
+                if let keyA = keysOfSector.keyA { bytes.replaceSubrange(keyAField.offset..<(keyAField.offset + keyAField.length), with: keyA) }
+                if let keyB = keysOfSector.keyB { bytes.replaceSubrange(keyBField.offset..<(keyBField.offset + keyBField.length), with: keyB) }
+                else if let readable = try? ClassicSectorTrailer(bytes: bytes), !readable.isKeyBUsable { keysOfSector.keyB = readable.keyB }
+                blocks[trailer] = bytes
+            }
+            sectorKeys.append(keysOfSector)
+        }
+        return TagMemoryDump(chip: chip, uid: transport.target.uid, blocks: blocks, sectorKeys: sectorKeys)
+    }
+
+    /// Writes a dump back, sector by sector, authenticating with `keys` (key B first when
+    /// given, as transport trailers let key A write too): data blocks always (never block 0),
+    /// trailers only with ``RestoreOptions/sectorTrailers`` and after the usability check.
+    /// Sectors with no block in the dump are skipped.
+    ///
+    /// - Returns: the blocks written, in order.
+    @discardableResult
+    public func restore(_ dump: TagMemoryDump, keys: [ClassicSectorKeys], options: RestoreOptions = [],
+                        consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
+        try dump.validate()
+        guard dump.chip == chip, let blocks = dump.blocks else {
+            throw .invalidArgument("the dump is of \(dump.chip.rawValue), the tag is \(chip.rawValue)")
+        }
+        var written: [Int] = []
+        for sector in 0..<geometry.sectorCount {
+            guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector) else { continue }
+            let range = first..<(first + count)
+            guard range.contains(where: { blocks[$0] != nil }) else { continue }
+            guard let sectorKeys = keys.first(where: { $0.sector == sector }),
+                  let (keyType, key) = sectorKeys.keyB.map({ (ClassicKeyType.b, $0) }) ?? sectorKeys.keyA.map({ (ClassicKeyType.a, $0) }) else {
+                throw .invalidArgument("no key given for sector \(sector)")
+            }
+            try await authenticate(sector: sector, keyType: keyType, key: key)
+            for block in range where block != 0 {
+                guard let bytes = blocks[block] else { continue }
+                if geometry.isTrailer(block: block) {
+                    guard options.contains(.sectorTrailers) else { continue }
+                    try await writeSectorTrailer(try ClassicSectorTrailer(bytes: bytes), sector: sector, consent: consent)
+                } else {
+                    try await writeBlock(block, bytes: bytes)
+                }
+                written.append(block)
+            }
+        }
+        return written
+    }
+}
