@@ -1,3 +1,5 @@
+import NFCChips
+
 /// How tag commands reach one selected tag.
 ///
 /// NFCTagKit's device actor implements it through libnfc; tests implement it in process
@@ -31,6 +33,10 @@ public protocol TagTransport: Sendable {
 
     /// MIFARE Classic authentication of `block` with a 6-byte key (the reader runs
     /// Crypto1; afterwards its frames to that sector are encrypted for us).
+    ///
+    /// Classic's two-phase commands (WRITE `A0 bb` + 16 bytes, INCREMENT / DECREMENT /
+    /// RESTORE `Cx bb` + 4 bytes) then travel as ONE frame in standard framing, as the
+    /// PN53x expects them; their silent second phase comes back as ``TagResponse/ack``.
     func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError)
 }
 
@@ -53,12 +59,6 @@ public enum TagResponse: Sendable, Hashable {
     case ack
     /// A 4-bit NAK with its code (0x0 invalid argument, 0x1 parity / CRC, 0x4 counter, 0x5 EEPROM…).
     case nak(UInt8)
-}
-
-/// Key A or key B of a MIFARE Classic sector.
-public enum ClassicKeyType: Sendable, Hashable {
-    case a
-    case b
 }
 
 /// A tag as activation reported it.

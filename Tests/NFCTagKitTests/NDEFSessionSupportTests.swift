@@ -181,7 +181,7 @@ final class UnplugBeforeFrame: Sendable {
             try await base.reselect()
         }
 
-        func authenticateClassic(block: UInt8, keyType: NFCTags.ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
+        func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
             try await base.authenticateClassic(block: block, keyType: keyType, key: key)
         }
     }

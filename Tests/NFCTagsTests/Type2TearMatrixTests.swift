@@ -64,8 +64,8 @@ struct Type2TearMatrixTests {
         size == 0 ? NDEFMessage(records: []) : Type2Fixtures.message(encodedSize: size, fill: fill)
     }
 
-    @Test("write: every cut point, both cut modes", arguments: Type2Fixtures.chips, EmulatedTagTransport.CutMode.allCases)
-    func write(chip: Chip, mode: EmulatedTagTransport.CutMode) async throws {
+    @Test("write: every cut point, both cut modes", arguments: Type2Fixtures.chips, TagCutMode.allCases)
+    func write(chip: Chip, mode: TagCutMode) async throws {
         let fresh = try await Type2Fixtures.formattedTag(chip)
         let capacity = try await Type2Fixtures.driver(chip, EmulatedTagTransport(tag: fresh)).queryStatus().capacity
         for (oldSize, newSize) in Self.sizePairs(capacity: capacity) {
@@ -108,8 +108,8 @@ struct Type2TearMatrixTests {
     }
 
     @Test("lock: every cut point leaves the message intact and never a half-locked tag that reads as writable",
-          arguments: Type2Fixtures.chips, EmulatedTagTransport.CutMode.allCases)
-    func lock(chip: Chip, mode: EmulatedTagTransport.CutMode) async throws {
+          arguments: Type2Fixtures.chips, TagCutMode.allCases)
+    func lock(chip: Chip, mode: TagCutMode) async throws {
         let message = Type2Fixtures.message(encodedSize: 40)
         let setup = EmulatedTagTransport(tag: try await Type2Fixtures.formattedTag(chip))
         try await Type2Fixtures.driver(chip, setup).writeMessage(message)
@@ -160,8 +160,8 @@ struct Type2TearMatrixTests {
     }
 
     @Test("format of a blank tag: every cut point reads as blank or empty", arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21],
-          EmulatedTagTransport.CutMode.allCases)
-    func formatBlank(chip: Chip, mode: EmulatedTagTransport.CutMode) async throws {
+          TagCutMode.allCases)
+    func formatBlank(chip: Chip, mode: TagCutMode) async throws {
         let blank = try Type2Fixtures.tag(chip)
         let probe = EmulatedTagTransport(tag: blank)
         try await Type2Fixtures.driver(chip, probe).format(force: false)
@@ -188,8 +188,8 @@ struct Type2TearMatrixTests {
     }
 
     @Test("forced format over a message: every cut point reads as the old message or empty",
-          arguments: [Chip.ntag213, .ntag215], EmulatedTagTransport.CutMode.allCases)
-    func formatOverMessage(chip: Chip, mode: EmulatedTagTransport.CutMode) async throws {
+          arguments: [Chip.ntag213, .ntag215], TagCutMode.allCases)
+    func formatOverMessage(chip: Chip, mode: TagCutMode) async throws {
         let old = Type2Fixtures.message(encodedSize: 100)
         let setup = EmulatedTagTransport(tag: try Type2Fixtures.tag(chip))
         try await Type2Fixtures.driver(chip, setup).writeMessage(old)
@@ -217,8 +217,8 @@ struct Type2TearMatrixTests {
     }
 
     @Test("write with a Lock Control TLV first: a 3-byte length split over two pages and a reserved area in the data",
-          arguments: EmulatedTagTransport.CutMode.allCases)
-    func unalignedLayout(mode: EmulatedTagTransport.CutMode) async throws {
+          arguments: TagCutMode.allCases)
+    func unalignedLayout(mode: TagCutMode) async throws {
         var fresh = try Type2Fixtures.tag(.ntag215)
         // Lock Control TLV reserving 2 bytes at byte 160 (inside NTAG215's data area), then an
         // empty NDEF TLV at byte 21.

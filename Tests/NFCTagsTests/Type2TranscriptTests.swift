@@ -15,7 +15,7 @@ struct Type2TranscriptTests {
     }
 
     /// READ 00, FAST_READ of the lock / configuration pages, FAST_READ of the data area.
-    func statusSteps(_ tag: Type2Tag) -> [TranscriptTransport.Step] {
+    func statusSteps(_ tag: Type2Tag) -> [TranscriptStep] {
         [
             .send([0x30, 0x00], answer: pages(tag, 0...3)),
             .send([0x3A, 0x28, 0x2A], answer: pages(tag, 0x28...0x2A)),
@@ -54,11 +54,12 @@ struct Type2TranscriptTests {
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
+            .reselect,
         ])
         await #expect(throws: NDEFTagError.tagUpdateFailure(step: .commitLength(page: 5), state: .emptyMessage, reason: .nak(0x05))) {
             try await Type2Fixtures.driver(.ntag213, transport).writeMessage(message)
         }
-        #expect(await transport.reselections == 1)
+        #expect(await transport.remaining == 0)
         #expect(await transport.mismatches.isEmpty)
     }
 

@@ -17,11 +17,11 @@ struct Type4NDEFDriverTests {
     @Test("status transcript: SELECT app, SELECT CC, READ BINARY CC, SELECT NDEF, READ NLEN")
     func statusTranscript() async throws {
         let transport = TranscriptTransport([
-            .send(v2Select, answer: .bytes(ok)),
-            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x03], answer: .bytes(ok)),
-            .send([0x00, 0xB0, 0x00, 0x00, 0x0F], answer: .bytes(cc + ok)),
-            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04], answer: .bytes(ok)),
-            .send([0x00, 0xB0, 0x00, 0x00, 0x02], answer: .bytes([0x00, 0x03] + ok)),
+            .send(v2Select, .standard, answer: .bytes(ok)),
+            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x03], .standard, answer: .bytes(ok)),
+            .send([0x00, 0xB0, 0x00, 0x00, 0x0F], .standard, answer: .bytes(cc + ok)),
+            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04], .standard, answer: .bytes(ok)),
+            .send([0x00, 0xB0, 0x00, 0x00, 0x02], .standard, answer: .bytes([0x00, 0x03] + ok)),
         ])
         #expect(try await driver(transport).queryStatus() == NDEFStatus(availability: .readWrite, capacity: 510, length: 3))
         #expect(await transport.mismatches.isEmpty)
@@ -32,19 +32,19 @@ struct Type4NDEFDriverTests {
     func writeTranscript() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         let body: [UInt8] = [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62]
-        let open: [TranscriptTransport.Step] = [
-            .send(v2Select, answer: .bytes(ok)),
-            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x03], answer: .bytes(ok)),
-            .send([0x00, 0xB0, 0x00, 0x00, 0x0F], answer: .bytes(cc + ok)),
-            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04], answer: .bytes(ok)),
-            .send([0x00, 0xB0, 0x00, 0x00, 0x02], answer: .bytes([0x00, 0x03] + ok)),
-            .send([0x00, 0xB0, 0x00, 0x02, 0x03], answer: .bytes([0xD0, 0x00, 0x00] + ok)),
+        let open: [TranscriptStep] = [
+            .send(v2Select, .standard, answer: .bytes(ok)),
+            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x03], .standard, answer: .bytes(ok)),
+            .send([0x00, 0xB0, 0x00, 0x00, 0x0F], .standard, answer: .bytes(cc + ok)),
+            .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04], .standard, answer: .bytes(ok)),
+            .send([0x00, 0xB0, 0x00, 0x00, 0x02], .standard, answer: .bytes([0x00, 0x03] + ok)),
+            .send([0x00, 0xB0, 0x00, 0x02, 0x03], .standard, answer: .bytes([0xD0, 0x00, 0x00] + ok)),
         ]
         let transport = TranscriptTransport(open + [
-            .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x00], answer: .bytes(ok)),
-            .send([0x00, 0xD6, 0x00, 0x02, 0x08] + body, answer: .bytes(ok)),
-            .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x08], answer: .bytes(ok)),
-            .send([0x00, 0xB0, 0x00, 0x00, 0x0A], answer: .bytes([0x00, 0x08] + body + ok)),
+            .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x00], .standard, answer: .bytes(ok)),
+            .send([0x00, 0xD6, 0x00, 0x02, 0x08] + body, .standard, answer: .bytes(ok)),
+            .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x08], .standard, answer: .bytes(ok)),
+            .send([0x00, 0xB0, 0x00, 0x00, 0x0A], .standard, answer: .bytes([0x00, 0x08] + body + ok)),
         ])
         try await driver(transport).writeMessage(message)
         #expect(await transport.mismatches.isEmpty)
@@ -131,8 +131,8 @@ struct Type4NDEFDriverTests {
     }
 
     @Test("tear matrix: every cut point reads as old, new or empty, and the error agrees",
-          arguments: EmulatedTagTransport.CutMode.allCases)
-    func tearMatrix(mode: EmulatedTagTransport.CutMode) async throws {
+          arguments: TagCutMode.allCases)
+    func tearMatrix(mode: TagCutMode) async throws {
         for (oldSize, newSize) in [(20, 300), (300, 40), (0, 100)] {
             let old = Type2TearMatrixTests.message(size: oldSize, fill: 0x10)
             let new = Type2TearMatrixTests.message(size: newSize, fill: 0x80)

@@ -72,7 +72,7 @@ public struct DeviceTagTransport: TagTransport {
         if selected == nil { throw .tagLost }
     }
 
-    public func authenticateClassic(block: UInt8, keyType: NFCTags.ClassicKeyType, key: [UInt8])
+    public func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8])
         async throws(TagTransportError) {
         // The PN53x runs Crypto1 itself: InDataExchange with the MIFARE AUTH command,
         // the key and the UID's last four bytes (UM0701 §7.3.8, libnfc's mifare_cmd).

@@ -1,3 +1,4 @@
+import NFCChips
 import NFCTags
 
 /// The transport an ``NDEFSession`` gives its drivers: the device's transport with the

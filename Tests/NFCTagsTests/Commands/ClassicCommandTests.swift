@@ -8,8 +8,8 @@ struct ClassicCommandTests {
     static let factoryKey = "FF FF FF FF FF FF"
     static let factoryTrailer = "FF FF FF FF FF FF FF 07 80 69 FF FF FF FF FF FF"
 
-    func classic(_ steps: [TranscriptStep], chip: Chip = .classic1k) throws -> (ClassicCommands, CommandsTranscriptTransport) {
-        let transport = CommandsTranscriptTransport(target: Self.target, steps: steps)
+    func classic(_ steps: [TranscriptStep], chip: Chip = .classic1k) throws -> (ClassicCommands, TranscriptTransport) {
+        let transport = TranscriptTransport(target: Self.target, steps: steps)
         return (try ClassicCommands(transport: transport, chip: chip), transport)
     }
 
@@ -70,7 +70,7 @@ struct ClassicCommandTests {
 
     @Test("Value blocks round-trip for random values and addresses")
     func valueBlockRoundTrip() throws {
-        var random = CommandsSplitMix64(seed: 0x7A1E_B10C)
+        var random = SplitMix64(seed: 0x7A1E_B10C)
         for _ in 0..<1000 {
             let block = ClassicValueBlock(value: Int32(truncatingIfNeeded: random.next()), address: UInt8(truncatingIfNeeded: random.next()))
             #expect(try ClassicValueBlock(bytes: block.bytes) == block, "seed \(random.seed)")
@@ -109,7 +109,7 @@ struct ClassicCommandTests {
 
     @Test("Random access conditions round-trip through the trailer bytes")
     func trailerRoundTrip() throws {
-        var random = CommandsSplitMix64(seed: 0x5EC7_0A11)
+        var random = SplitMix64(seed: 0x5EC7_0A11)
         func bits() -> AccessBits { let v = random.next(); return AccessBits(c1: v & 1 != 0, c2: v & 2 != 0, c3: v & 4 != 0) }
         for _ in 0..<500 {
             let key = { (0..<6).map { _ in UInt8(truncatingIfNeeded: random.next()) } }

@@ -42,7 +42,7 @@ struct Type2ConfigurationTests {
 
     @Test("Random field values round-trip through the pages on every chip with configuration")
     func roundTrip() throws {
-        var random = CommandsSplitMix64(seed: 0xC0F1_6A7E)
+        var random = SplitMix64(seed: 0xC0F1_6A7E)
         for chip in Chip.allCases where ChipTables.spec(for: chip).memory?.configuration != nil {
             let fields = try #require(ChipTables.spec(for: chip).memory?.configuration?.fields)
             for _ in 0..<200 {
@@ -59,7 +59,7 @@ struct Type2ConfigurationTests {
 
     @Test("writeConfiguration on the emulator writes only CFG1 to enable the NFC counter, and counts a read")
     func enableNFCCounter() async throws {
-        let transport = CommandsEmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
+        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         var config = try await tag.readConfiguration()
         await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) { _ = try await tag.readNFCCounter() }
@@ -72,7 +72,7 @@ struct Type2ConfigurationTests {
 
     @Test("writeConfiguration refuses to turn protection on and asks consent for CFGLCK")
     func writeConfigurationGuards() async throws {
-        let transport = CommandsEmulatedTagTransport(tag: try EmulatedNTAG.fresh())
+        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh())
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         var config = try await tag.readConfiguration()
         config.auth0 = 4

@@ -1,44 +1,67 @@
+import NFCChips
 import NFCEmulator
 @testable import NFCTags
 
-/// A ``TagTransport`` that drives an ``EmulatedTag`` in process (no PN532, no libnfc).
+/// A ``TagTransport`` that drives an emulated tag model in process (no PN532, no libnfc).
 ///
-/// Tear injection: ``cut(after:mode:)`` lets `k` more frames through, then the tag
-/// "leaves the field": every later frame throws ``TagTransportError/tagLost``.
-/// ``bringBack()`` puts it back (field reset, same memory) and selects it.
+/// Tear injection: ``cut(after:mode:)`` (or the `cut:` of the initializer) lets `k` more
+/// exchanges through — frames and re-selections both count — then the tag "leaves the
+/// field": every later call throws ``TagTransportError/tagLost``. ``bringBack()`` puts it
+/// back (field reset, same memory) and selects it.
 ///
 /// Like a real reader it models the tag's activation state: after a NAK or silence the
 /// tag is no longer ACTIVE and ignores frames (they time out) until ``reselect()``.
-actor EmulatedTagTransport: TagTransport {
-    /// When the cut frame is lost.
-    enum CutMode: Sendable, CaseIterable {
-        /// Frame k+1 never reaches the tag.
-        case beforeDelivery
-        /// Frame k+1 reaches the tag (and is carried out), but its answer is lost.
-        case answerLost
-    }
+/// What happens to the exchange at which an emulated tag leaves the field.
+enum TagCutMode: Sendable, CaseIterable {
+    /// The cut frame never reaches the tag.
+    case beforeDelivery
+    /// The cut frame reaches the tag (and is carried out), but its answer is lost.
+    case answerLost
+}
+
+/// Where an emulated tag leaves the field: at exchange `exchange` (0-based).
+struct TagCut: Sendable, CustomStringConvertible {
+    var exchange: Int
+    /// Whether the tag still received and carried out the cut frame.
+    var tagReceivesFrame: Bool
+    var description: String { "cut at exchange \(exchange)\(tagReceivesFrame ? " after the tag received it" : "")" }
+}
+
+actor EmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
+    typealias CutMode = TagCutMode
+    typealias Cut = TagCut
 
     nonisolated let target: TagTarget
     nonisolated let maximumFrameLength: Int
-    /// The tag model (its memory is what the tests inspect).
-    private(set) var tag: any EmulatedTag
+    /// The tag model, as it is now (its memory is what the tests inspect).
+    private(set) var tag: Tag
     /// Every frame the tag received, in order.
     private(set) var frames: [[UInt8]] = []
+    /// Exchanges so far (frames and re-selections).
+    private(set) var exchanges = 0
     private var remainingBeforeCut: Int?
     private var cutMode: CutMode = .beforeDelivery
     private var inField = true
     private var active = true
 
-    init(tag: any EmulatedTag, maximumFrameLength: Int = 252) {
+    init(tag: Tag, maximumFrameLength: Int = 252, cut: Cut? = nil) {
         self.tag = tag
-        self.target = TagTarget(uid: tag.identity.uid, atqa: tag.identity.atqa, sak: tag.identity.sak, ats: tag.identity.ats)
+        let identity = tag.identity
+        self.target = TagTarget(uid: identity.uid, atqa: identity.atqa, sak: identity.sak, ats: identity.ats)
         self.maximumFrameLength = maximumFrameLength
         self.tag.fieldReset()
+        if let cut {
+            remainingBeforeCut = cut.exchange
+            cutMode = cut.tagReceivesFrame ? .answerLost : .beforeDelivery
+        }
     }
 
-    /// Lets `frames` more frames through, then the tag leaves the field.
-    func cut(after frames: Int, mode: CutMode = .beforeDelivery) {
-        remainingBeforeCut = frames
+    /// Whether the injected cut happened.
+    var wasCut: Bool { !inField }
+
+    /// Lets `exchanges` more exchanges through, then the tag leaves the field.
+    func cut(after exchanges: Int, mode: CutMode = .beforeDelivery) {
+        remainingBeforeCut = exchanges
         cutMode = mode
     }
 
@@ -50,25 +73,35 @@ actor EmulatedTagTransport: TagTransport {
         tag.fieldReset()
     }
 
-    /// The tag model, cast to its type.
+    /// The tag model, cast to `type`.
     func model<T: EmulatedTag>(as type: T.Type = T.self) -> T? { tag as? T }
 
     /// Frames whose first byte is `code`.
     func frames(withCode code: UInt8) -> [[UInt8]] { frames.filter { $0.first == code } }
 
+    /// Counts the exchange; true when the tag leaves the field at this one.
+    private func reachesCut() -> Bool {
+        exchanges += 1
+        guard let remaining = remainingBeforeCut else { return false }
+        if remaining == 0 { return true }
+        remainingBeforeCut = remaining - 1
+        return false
+    }
+
+    private func leaveField() {
+        inField = false
+        tag.fieldReset()
+    }
+
     func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
         guard inField else { throw .tagLost }
-        if let remaining = remainingBeforeCut {
-            if remaining == 0 {
-                inField = false
-                if cutMode == .answerLost, active {
-                    frames.append(frame)
-                    _ = tag.receive(frame)
-                }
-                tag.fieldReset()
-                throw .tagLost
+        if reachesCut() {
+            if cutMode == .answerLost, active {
+                frames.append(frame)
+                _ = tag.receive(frame)
             }
-            remainingBeforeCut = remaining - 1
+            leaveField()
+            throw .tagLost
         }
         guard active else { throw .timeout }
         frames.append(frame)
@@ -89,19 +122,15 @@ actor EmulatedTagTransport: TagTransport {
 
     func reselect() async throws(TagTransportError) {
         guard inField else { throw .tagLost }
-        if let remaining = remainingBeforeCut {
-            if remaining == 0 {
-                inField = false
-                tag.fieldReset()
-                throw .tagLost
-            }
-            remainingBeforeCut = remaining - 1
+        if reachesCut() {
+            leaveField()
+            throw .tagLost
         }
         tag.leaveActiveState()
         active = true
     }
 
     func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
-        throw .reader(reason: "authenticateClassic is not modelled by this transport")
+        throw .reader(reason: "MIFARE Classic authentication is not modelled by this transport")
     }
 }

@@ -1,8 +1,13 @@
 /// A tiny seeded PRNG (SplitMix64) for reproducible property tests; print the seed on failure.
 struct SplitMix64: RandomNumberGenerator {
+    /// The seed, to print when a property fails.
+    let seed: UInt64
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
 
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

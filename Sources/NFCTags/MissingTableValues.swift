@@ -1,9 +1,16 @@
+// MISSING TABLE VALUES — chip constants that NFCTags needs and the NFCChips tables do not
+// carry yet. They live in this one file so they can be moved into datasheets/ and read
+// from ChipTables; nothing else in NFCTags writes a page address, command code, size, key,
+// AID, TLV type, status word or timing.
+
 /// Chip facts the `NFCChips` tables do not (yet) carry, isolated here until they move into
 /// `datasheets/`. Nothing else in `NFCTags` writes a chip constant.
 ///
 /// Each value names its source; the final report of the tag-commands work lists them so
 /// they can be added to the JSON tables.
-extension MissingTableValues {
+enum MissingTableValues {
+    // MARK: Needed by the chip commands
+
     /// The argument byte of the Ultralight C `AUTHENTICATE` command (`1A 00`): the table
     /// has the code and `requestLength` 2, but not the fixed `00` (MF0ICU2 §9.5).
     static let ultralightCAuthenticateArgument: UInt8 = 0x00
@@ -37,4 +44,30 @@ extension MissingTableValues {
         static let addressOffsets = [12, 14]
         static let invertedAddressOffsets = [13, 15]
     }
+}
+
+extension MissingTableValues {
+    // MARK: Needed by the NDEF drivers
+    /// Static lock bytes (page 2, bytes 2–3, read as a 16-bit little-endian word): bit n
+    /// locks page n for n = 3…15; bits 0–2 are block-lock bits (nfc-reference.md §2.2).
+    /// Belongs in `MemoryMap.staticLock` (e.g. `firstLockedPage`, `lastLockedPage`, `lockAllValue`).
+    static let firstStaticallyLockedPage = 3
+    /// The last page the static lock bits cover.
+    static let lastStaticallyLockedPage = 15
+    /// The static lock value that sets every lock and block-lock bit (nfc-reference.md §4.3
+    /// "make read-only", step 2).
+    static let staticLockAllValue: [UInt8] = [0xFF, 0xFF]
+}
+
+extension MissingTableValues {
+    /// How long a Type 4 tag may take to answer one APDU (the tables have no ISO-DEP frame
+    /// waiting time; FWI from the ATS would give it per tag).
+    static let type4CommandTimeout: Duration = .milliseconds(500)
+    /// ENLEN, the NDEF length field of an extended NDEF file (T = `06`), in bytes.
+    static let type4ExtendedNLENLength = 4
+    /// The largest offset READ / UPDATE BINARY with P1-P2 can address (bit 15 of P1 is the
+    /// short-file-ID flag); longer files need the odd-INS form.
+    static let type4MaximumBinaryOffset = 0x7FFF
+    /// The length byte of a SELECT APPLICATION's Le (`00`: up to 256 bytes of FCI).
+    static let type4SelectLe: UInt8 = 0x00
 }
