@@ -1,0 +1,110 @@
+import NFCChips
+
+/// A MIFARE Classic sector trailer: key A, the access bits (with their inverted copies),
+/// the general-purpose byte and key B, at the offsets the tables give.
+///
+/// ```swift
+/// let trailer = try ClassicSectorTrailer(bytes: ChipTables.classic.factoryTrailer)
+/// trailer.access.trailer.code     // "001" (transport)
+/// trailer.problems                // [] — usable
+/// ```
+public struct ClassicSectorTrailer: Sendable, Hashable {
+    /// Key A (reads back as zeros from a card).
+    public var keyA: [UInt8]
+    /// C1C2C3 of the data groups and the trailer.
+    public var access: AccessConditions
+    /// The general-purpose (user) byte.
+    public var generalPurposeByte: UInt8
+    /// Key B (reads back as zeros unless the access bits make it readable).
+    public var keyB: [UInt8]
+
+    /// A trailer from its parts.
+    public init(keyA: [UInt8], access: AccessConditions, generalPurposeByte: UInt8, keyB: [UInt8]) {
+        self.keyA = keyA
+        self.access = access
+        self.generalPurposeByte = generalPurposeByte
+        self.keyB = keyB
+    }
+
+    /// Decodes 16 bytes; invalid access bits throw ``TagCommandError/unusableTrailer(_:)``.
+    public init(bytes: [UInt8]) throws(TagCommandError) {
+        let fields = try Self.fields()
+        guard bytes.count == ChipTables.classic.blockSize, let keyA = fields.keyA.bytes(in: bytes),
+              let accessBytes = fields.access.bytes(in: bytes), let gpb = fields.gpb.bytes(in: bytes)?.first,
+              let keyB = fields.keyB.bytes(in: bytes) else {
+            throw .unusableTrailer([.wrongLength(bytes.count)])
+        }
+        do {
+            access = try AccessConditions(accessBytes: accessBytes)
+        } catch .inversionMismatch(let byte, let bit) {
+            throw .unusableTrailer([.invalidAccessBits(byte: fields.access.offset + byte, bit: bit)])
+        } catch {
+            throw .unusableTrailer([.wrongLength(accessBytes.count)])
+        }
+        self.keyA = keyA
+        self.generalPurposeByte = gpb
+        self.keyB = keyB
+    }
+
+    /// The 16 bytes of the block.
+    public var bytes: [UInt8] {
+        get throws(TagCommandError) {
+            let fields = try Self.fields()
+            guard keyA.count == fields.keyA.length, keyB.count == fields.keyB.length else {
+                throw .invalidArgument("Classic keys are \(fields.keyA.length) bytes")
+            }
+            var block = [UInt8](repeating: 0, count: ChipTables.classic.blockSize)
+            block.replaceSubrange(fields.keyA.offset..<(fields.keyA.offset + fields.keyA.length), with: keyA)
+            block.replaceSubrange(fields.access.offset..<(fields.access.offset + fields.access.length), with: access.accessBytes)
+            block[fields.gpb.offset] = generalPurposeByte
+            block.replaceSubrange(fields.keyB.offset..<(fields.keyB.offset + fields.keyB.length), with: keyB)
+            return block
+        }
+    }
+
+    /// Whether key B can authenticate (it cannot when the access bits make it readable).
+    public var isKeyBUsable: Bool {
+        !(ChipTables.classic.trailerCondition(for: access.trailer)?.keyBReadable ?? false)
+    }
+
+    /// Whether some usable key may still rewrite the access bits.
+    public var accessBitsChangeable: Bool {
+        guard let condition = ChipTables.classic.trailerCondition(for: access.trailer) else { return false }
+        return usable(condition.accessBitsWrite)
+    }
+
+    /// Whether nothing in the trailer can ever be changed again (irreversible).
+    public var isFrozen: Bool {
+        guard let condition = ChipTables.classic.trailerCondition(for: access.trailer) else { return true }
+        return !usable(condition.accessBitsWrite) && !usable(condition.keyAWrite) && !usable(condition.keyBWrite)
+    }
+
+    /// What makes this trailer unusable (empty when it is fine).
+    public var problems: [SectorTrailerProblem] {
+        let classic = ChipTables.classic
+        guard !accessBitsChangeable else { return [] }
+        var result: [SectorTrailerProblem] = []
+        for (group, bits) in access.groups.enumerated() {
+            guard let condition = classic.dataBlockCondition(for: bits) else { continue }
+            if !usable(condition.read) {
+                result.append(condition.read == .keyB ? .rightOnlyForReadableKeyB(right: "read of data group \(group)")
+                                                      : .dataGroupUnreadableForever(group: group))
+            }
+        }
+        return result
+    }
+
+    /// Whether a right can be exercised with a key that can authenticate.
+    private func usable(_ right: ClassicKeyRight) -> Bool {
+        right.allows(NFCChips.ClassicKeyType.a) || (isKeyBUsable && right.allows(NFCChips.ClassicKeyType.b))
+    }
+
+    private static func fields() throws(TagCommandError) -> (keyA: ByteRangeField, access: ByteRangeField, gpb: ByteRangeField, keyB: ByteRangeField) {
+        let classic = ChipTables.classic
+        guard let keyA = classic.trailerField(named: "keyA"), let access = classic.trailerField(named: "accessBits"),
+              let gpb = classic.trailerField(named: "generalPurposeByte"), let keyB = classic.trailerField(named: "keyB") else {
+            throw .invalidArgument("the Classic table lacks the trailer layout")
+        }
+        return (keyA, access, gpb, keyB)
+    }
+}

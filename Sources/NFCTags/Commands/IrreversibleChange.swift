@@ -1,0 +1,58 @@
+/// A change that cannot be undone once written to the tag.
+public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
+    /// CFGLCK = 1: the configuration pages (CFG0 / CFG1) are write-locked for good.
+    case configurationLock
+    /// AUTHLIM = `limit`: after `limit` wrong passwords the protected area is locked for good.
+    case authenticationLimit(Int)
+    /// A MIFARE Classic sector trailer whose access bits no key can change again.
+    case frozenSectorTrailer(sector: Int)
+    /// Lock bits or OTP bits (one-way) written by a restore.
+    case lockOrOTPBits(page: Int)
+
+    /// The consent that allows this change.
+    public var requiredConsent: IrreversibleConsent {
+        switch self {
+        case .configurationLock: .configurationLock
+        case .authenticationLimit: .authenticationLimit
+        case .frozenSectorTrailer: .frozenSectorTrailer
+        case .lockOrOTPBits: .lockAndOTPBits
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .configurationLock: "CFGLCK: configuration pages locked permanently"
+        case .authenticationLimit(let limit): "AUTHLIM \(limit): \(limit) wrong passwords lock the protected area permanently"
+        case .frozenSectorTrailer(let sector): "sector \(sector): access bits can never be changed again"
+        case .lockOrOTPBits(let page): "page \(page): one-way lock / OTP bits"
+        }
+    }
+}
+
+/// The irreversible changes a caller explicitly accepts.
+///
+/// ```swift
+/// try await commands.protect(password: pwd, pack: pack, from: 4, readProtected: true,
+///                            authLimit: 3, consent: [.authenticationLimit])
+/// ```
+public struct IrreversibleConsent: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    /// Creates a set from its raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Allows CFGLCK.
+    public static let configurationLock = IrreversibleConsent(rawValue: 1 << 0)
+    /// Allows a finite AUTHLIM.
+    public static let authenticationLimit = IrreversibleConsent(rawValue: 1 << 1)
+    /// Allows a Classic sector trailer that freezes its access bits.
+    public static let frozenSectorTrailer = IrreversibleConsent(rawValue: 1 << 2)
+    /// Allows writing lock and OTP pages (restore).
+    public static let lockAndOTPBits = IrreversibleConsent(rawValue: 1 << 3)
+    /// Everything above.
+    public static let all: IrreversibleConsent = [.configurationLock, .authenticationLimit, .frozenSectorTrailer, .lockAndOTPBits]
+
+    /// The changes in `changes` this consent does not cover.
+    public func missing(for changes: [IrreversibleChange]) -> [IrreversibleChange] {
+        changes.filter { !contains($0.requiredConsent) }
+    }
+}

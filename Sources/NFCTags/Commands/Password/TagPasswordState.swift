@@ -1,0 +1,77 @@
+/// What a tag needs before its protected pages open: nothing, or one secret.
+public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
+    /// No page is protected (AUTH0 lies past the last page).
+    case noPassword
+    /// This secret opens the tag: a 4-byte PWD, or a 16-byte Ultralight C key (cipher order).
+    case password([UInt8])
+    /// The tag is protected with a secret the caller never gave (should never be reported
+    /// by a flow that started from a known state).
+    case unknownPassword
+
+    public var description: String {
+        switch self {
+        case .noPassword: "no password"
+        case .password(let bytes): "password \(bytes.map { String($0, radix: 16) }.joined(separator: " "))"
+        case .unknownPassword: "an unknown password"
+        }
+    }
+}
+
+/// What the reader knows about a tag's protection while a password flow runs: the
+/// secrets the tag may hold and whether AUTH0 may be active. When a write was sent but
+/// its ACK never came, both the old and the new value remain possible.
+///
+/// ```swift
+/// catch .interrupted(let state, _) {
+///     for requirement in state.requirements { … try each, in order … }
+/// }
+/// ```
+public struct TagPasswordState: Sendable, Hashable {
+    /// Secrets the tag may hold, most likely first; `nil` is a secret the caller never gave
+    /// (harmless while no page is protected).
+    public var possibleSecrets: [[UInt8]?]
+    /// Whether the protection may be active (`true`), inactive (`false`), or either.
+    public var possibleProtection: [Bool]
+
+    /// Creates a state.
+    public init(possibleSecrets: [[UInt8]?], possibleProtection: [Bool]) {
+        self.possibleSecrets = possibleSecrets
+        self.possibleProtection = possibleProtection
+    }
+
+    /// A state known for certain.
+    public init(secret: [UInt8]?, protected: Bool) {
+        self.init(possibleSecrets: [secret], possibleProtection: [protected])
+    }
+
+    /// Every requirement the tag may have now, most likely first, without duplicates.
+    public var requirements: [PasswordRequirement] {
+        var result: [PasswordRequirement] = []
+        func add(_ requirement: PasswordRequirement) { if !result.contains(requirement) { result.append(requirement) } }
+        for protected in possibleProtection {
+            if protected {
+                for secret in possibleSecrets { add(secret.map(PasswordRequirement.password) ?? .unknownPassword) }
+            } else {
+                add(.noPassword)
+            }
+        }
+        return result
+    }
+
+    /// Whether every possible requirement is one the caller can satisfy.
+    public var isKnownToCaller: Bool { !requirements.contains(.unknownPassword) }
+
+    /// The state after a secret write that may or may not have reached the tag.
+    func possiblySettingSecret(_ secret: [UInt8]) -> TagPasswordState {
+        var state = self
+        state.possibleSecrets = [secret] + possibleSecrets.filter { $0 != secret }
+        return state
+    }
+
+    /// The state after a protection change that may or may not have reached the tag.
+    func possiblySettingProtection(_ protected: Bool) -> TagPasswordState {
+        var state = self
+        state.possibleProtection = [protected] + possibleProtection.filter { $0 != protected }
+        return state
+    }
+}

@@ -1,0 +1,51 @@
+import NFCChips
+
+/// Why a tag command or flow failed.
+///
+/// ```swift
+/// do {
+///     _ = try await commands.authenticate(password: pwd, expectedPACK: pack)
+/// } catch .authenticationFailed(let remaining) {
+///     print("wrong password; attempts left: \(remaining)")
+/// } catch .nak(let code, let command) {
+///     print("\(command?.rawValue ?? "?") refused: \(NAKCode(rawValue: code)?.meaning ?? "NAK \(code)")")
+/// }
+/// ```
+public enum TagCommandError: Error, Sendable, Hashable {
+    /// The tag answered with a 4-bit NAK (`code` as sent; look it up with ``NFCChips/NAKCode``).
+    case nak(code: UInt8, command: CommandName?)
+    /// PWD_AUTH (or the Ultralight C / Classic authentication) was refused. The tag has
+    /// dropped back to IDLE; it has been selected again when possible.
+    case authenticationFailed(remainingAttempts: RemainingAttempts)
+    /// PWD_AUTH succeeded but the tag's PACK is not the expected one: it may be a clone.
+    case packMismatch(expected: [UInt8], received: [UInt8])
+    /// The chip has no such command (per its table).
+    case notSupported(command: CommandName, chip: Chip)
+    /// The chip has no such feature or configuration field (per its table).
+    case featureNotSupported(feature: String, chip: Chip)
+    /// The change includes irreversible steps the caller did not consent to.
+    case irreversibleNotConsented([IrreversibleChange])
+    /// The sector trailer would make the sector unusable (or its access bits are invalid).
+    case unusableTrailer([SectorTrailerProblem])
+    /// The tag's answer is not what the command expects: `offset` is the first byte that
+    /// is wrong (or the answer length when it is too short), `expected` says what was due.
+    case invalidAnswer(command: CommandName?, bytes: [UInt8], offset: Int, expected: String)
+    /// An argument given by the caller is out of range for this chip; `reason` says which.
+    case invalidArgument(String)
+    /// CFGLCK is set: the configuration pages can no longer be written.
+    case configurationLocked
+    /// A read-back after a change shows other values than written.
+    case verificationFailed(String)
+    /// A password flow (protect, remove, key change) stopped before it finished. The tag
+    /// now requires one of `tagNowRequires` (tried in order, it opens the tag); `cause`
+    /// is what stopped the flow.
+    indirect case interrupted(tagNowRequires: TagPasswordState, cause: TagCommandError)
+    /// The reader or the RF link failed.
+    case transport(TagTransportError)
+
+    /// The NAK as a table entry, when this is a NAK the table knows.
+    public var nakCode: NAKCode? {
+        if case .nak(let code, _) = self { return NAKCode(rawValue: code) }
+        return nil
+    }
+}

@@ -1,0 +1,50 @@
+import NFCChips
+
+/// The result of identifying a tag: the chip (or unknown) and every raw answer seen, so an
+/// unknown chip can be reported with what it said.
+///
+/// ```swift
+/// let report = try await TagIdentifier.identify(over: transport)
+/// switch report.identification {
+/// case .identified(let chip): print(chip)                    // ntag215
+/// case .unknown: print(report)                               // ATQA, SAK and answers
+/// }
+/// ```
+public struct TagIdentificationReport: Sendable, Equatable, CustomStringConvertible {
+    /// UID, ATQA, SAK and ATS from activation.
+    public var target: TagTarget
+    /// The verdict of ``NFCChips/ChipIdentifier``.
+    public var identification: ChipIdentification
+    /// The answer to GET_VERSION (raw framing), or `nil` when it was not sent.
+    public var getVersionAnswer: ProbeAnswer?
+    /// The answer to the Ultralight C `AUTHENTICATE` probe, or `nil` when it was not sent.
+    public var ultralightCProbeAnswer: ProbeAnswer?
+
+    /// The chip, when identified.
+    public var chip: Chip? { identification.chip }
+
+    public var description: String {
+        let uid = target.uid.map { hex($0) }.joined()
+        var text = "UID \(uid), ATQA \(hex(UInt8(target.atqa >> 8)))\(hex(UInt8(target.atqa & 0xFF))), SAK \(hex(target.sak))"
+        if let answer = getVersionAnswer { text += ", GET_VERSION → \(describe(answer))" }
+        if let answer = ultralightCProbeAnswer { text += ", AUTHENTICATE → \(describe(answer))" }
+        switch identification {
+        case .identified(let chip): return "\(chip.rawValue) (\(text))"
+        case .unknown: return "unknown chip (\(text))"
+        }
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    private func describe(_ answer: ProbeAnswer) -> String {
+        switch answer {
+        case .bytes(let bytes): bytes.map(hex).joined(separator: " ")
+        case .ack: "ACK"
+        case .nak(let code): "NAK \(code)"
+        case .noAnswer: "no answer"
+        }
+    }
+}

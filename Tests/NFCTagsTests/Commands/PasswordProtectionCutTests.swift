@@ -1,0 +1,104 @@
+import NFCChips
+import NFCEmulator
+import NFCTags
+import Testing
+
+/// A protection request used by the cut matrix.
+struct ProtectionCase: Sendable, CustomTestStringConvertible {
+    var from: Int
+    var readProtected: Bool
+    var lockConfiguration: Bool
+    var testDescription: String { "AUTH0 \(from), PROT \(readProtected), CFGLCK \(lockConfiguration)" }
+}
+
+@Suite("protect / removePassword cut at every exchange never leave an unknown password")
+struct PasswordProtectionCutTests {
+    static let newPassword = [UInt8](commandHex: "12 34 56 78")
+    static let newPACK = [UInt8](commandHex: "AB CD")
+    static let oldPassword = [UInt8](commandHex: "CA FE BA BE")
+    static let oldPACK = [UInt8](commandHex: "0B 0E")
+    static let cases = [
+        ProtectionCase(from: 4, readProtected: true, lockConfiguration: false),
+        ProtectionCase(from: 0x10, readProtected: false, lockConfiguration: false),
+        ProtectionCase(from: 4, readProtected: true, lockConfiguration: true),
+    ]
+
+    /// Runs `flow` on `tag` with a cut at every exchange (before and after the tag receives
+    /// the cut frame) and checks the reported state against the model and by trying it.
+    func checkEveryCut(
+        of tag: Type2Tag, probePage: Int, before: PasswordRequirement, after expectedFinal: PasswordRequirement,
+        flow: @escaping @Sendable (Type2Commands) async throws(TagCommandError) -> Void
+    ) async throws {
+        let clean = EmulatedTagTransport(tag: tag)
+        try await flow(try Type2Commands(transport: clean, chip: tag.spec.chip))
+        let total = await clean.exchanges
+        #expect(total > 8)
+        #expect(EmulatedNTAG.actualRequirement(of: await clean.tag) == expectedFinal)
+        var seen: Set<PasswordRequirement> = []
+        var interruptions = 0
+        for exchange in 0..<total {
+            for received in [false, true] {
+                let cut = EmulatedTagTransport<Type2Tag>.Cut(exchange: exchange, tagReceivesFrame: received)
+                let transport = EmulatedTagTransport(tag: tag, cut: cut)
+                var requirements: [PasswordRequirement]
+                do {
+                    try await flow(try Type2Commands(transport: transport, chip: tag.spec.chip))
+                    Issue.record("\(cut): the flow finished despite the cut")
+                    continue
+                } catch .interrupted(let state, _) {
+                    interruptions += 1
+                    requirements = state.requirements
+                } catch {
+                    // Failed before its first write: the tag is as it was.
+                    requirements = [before]
+                }
+                let after = await transport.tag
+                let actual = EmulatedNTAG.actualRequirement(of: after)
+                seen.insert(actual)
+                #expect(!requirements.contains(.unknownPassword), "\(cut)")
+                #expect(requirements.contains(actual), "\(cut): reported \(requirements), tag requires \(actual)")
+                #expect(try await EmulatedNTAG.opens(after, with: actual, probePage: probePage), "\(cut): \(actual) does not open the tag")
+            }
+        }
+        // The matrix really crossed the point where protection changes hands.
+        #expect(seen == [before, expectedFinal])
+        #expect(interruptions > total)
+    }
+
+    @Test("protect on a factory NTAG215: after any cut the tag needs no password or the new one", arguments: cases)
+    func protectFactoryTag(request: ProtectionCase) async throws {
+        try await checkEveryCut(of: try EmulatedNTAG.fresh(), probePage: request.from, before: .noPassword,
+                                after: .password(Self.newPassword)) { tag throws(TagCommandError) in
+            try await tag.protect(password: Self.newPassword, pack: Self.newPACK, from: request.from, readProtected: request.readProtected,
+                                  lockConfiguration: request.lockConfiguration, consent: .configurationLock)
+        }
+    }
+
+    @Test("protect with a new password over an old one: after any cut the old or the new password opens the tag")
+    func changePassword() async throws {
+        let protected = try await protectedTag(from: 4, readProtected: true)
+        try await checkEveryCut(of: protected, probePage: 4, before: .password(Self.oldPassword),
+                                after: .password(Self.newPassword)) { tag throws(TagCommandError) in
+            try await tag.protect(password: Self.newPassword, pack: Self.newPACK, from: 4, readProtected: true,
+                                  currentPassword: Self.oldPassword)
+        }
+    }
+
+    @Test("removePassword: after any cut the tag needs the current password or none", arguments: [true, false])
+    func removePassword(readProtected: Bool) async throws {
+        let protected = try await protectedTag(from: 4, readProtected: readProtected)
+        try await checkEveryCut(of: protected, probePage: 4, before: .password(Self.oldPassword),
+                                after: .noPassword) { tag throws(TagCommandError) in
+            try await tag.removePassword(current: Self.oldPassword, expectedPACK: Self.oldPACK)
+        }
+    }
+
+    /// An NTAG215 protected with the old password by an uninterrupted `protect`.
+    func protectedTag(from page: Int, readProtected: Bool) async throws -> Type2Tag {
+        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh())
+        let commands = try Type2Commands(transport: transport, chip: .ntag215)
+        let state = try await commands.protect(password: Self.oldPassword, pack: Self.oldPACK, from: page, readProtected: readProtected)
+        #expect(state.requirements == [.password(Self.oldPassword)])
+        return await transport.tag
+    }
+}
