@@ -37,6 +37,8 @@ public struct PN532Controller: Sendable {
     var lastSent: [UInt8] = []
     /// An InAutoPoll that waits for a tag; answered by ``fieldDidChange()`` or dropped by an abort.
     var pendingAutoPoll: [UInt8]?
+    /// The speed SetSerialBaudRate asked for, applied when the host ACKs the answer.
+    var pendingBaud: Int?
     /// Whether PowerDown put the chip to sleep.
     public internal(set) var isAsleep = false
 
@@ -83,6 +85,10 @@ public struct PN532Controller: Sendable {
         case .ack:
             statistics.framesFromHost += 1
             pendingAutoPoll = nil   // abort: the pending answer is dropped
+            if let baud = pendingBaud {   // the host confirms SetSerialBaudRate
+                statistics.uartBaud = baud
+                pendingBaud = nil
+            }
             return []
         case .nack:
             statistics.framesFromHost += 1
@@ -198,8 +204,9 @@ public struct PN532Controller: Sendable {
 
     private mutating func writeGPIO(_ data: [UInt8]) -> [UInt8]? {
         guard data.count == 2 else { return nil }
-        // Bit 7 of each byte says whether the port is to be written (UM0701 §7.2.7).
-        for (index, byte) in data.enumerated() where byte & 0x80 != 0 { gpio[index] = byte & 0x7F }
+        // The validate bit of each byte says whether the port is to be written (UM0701 §7.2.7).
+        let validate = spec.gpioWriteValidateMask
+        for (index, byte) in data.enumerated() where byte & validate != 0 { gpio[index] = byte & ~validate }
         return []
     }
 
@@ -212,7 +219,9 @@ public struct PN532Controller: Sendable {
             guard let mode = data.first, spec.samModes.option(code: mode) != nil else { return nil }
             pendingAutoPoll = nil
         default:
-            guard data.count == 1 else { return nil }
+            // SetSerialBaudRate: the new speed applies once the host has ACKed the answer.
+            guard data.count == 1, let rate = spec.serialBaudRates.first(where: { $0.code == data[0] }) else { return nil }
+            pendingBaud = rate.baud
         }
         return []
     }
@@ -221,7 +230,10 @@ public struct PN532Controller: Sendable {
         guard let item = data.first, let option = spec.rfConfigurationItems.option(code: item) else { return nil }
         if option.name == "rfField" {
             guard data.count >= 2 else { return nil }
-            let on = data[1] & 0x01 != 0
+            guard let rfOn = spec.rfFieldBits.first(where: { $0.name == "RFOn" }) else {
+                preconditionFailure("datasheets/pn532.json lacks rfFieldBits.RFOn")
+            }
+            let on = rfOn.value(in: data[1]) != 0
             if !on { targets.removeAll(); currentTarget = nil }
             field.setPower(on)
         }

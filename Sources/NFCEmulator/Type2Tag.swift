@@ -70,7 +70,9 @@ public struct Type2Tag: EmulatedTag {
             switch field.name {
             case "BCC0": memory[address] = checkBytes[0]
             case "BCC1": memory[address] = checkBytes[1]
-            case "internal": break   // the tables give no value for it (real NTAG21x show 48)
+            case _ where field.factoryValue != nil:
+                // A fixed byte the chip ships with (NTAG21x "internal" 48).
+                for (offset, byte) in (field.factoryValue ?? []).prefix(field.length).enumerated() { memory[address + offset] = byte }
             default:
                 for offset in 0..<field.length { memory[address + offset] = uidBytes.popFirst() ?? 0 }
             }
