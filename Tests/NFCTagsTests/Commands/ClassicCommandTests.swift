@@ -8,8 +8,8 @@ struct ClassicCommandTests {
     static let factoryKey = "FF FF FF FF FF FF"
     static let factoryTrailer = "FF FF FF FF FF FF FF 07 80 69 FF FF FF FF FF FF"
 
-    func classic(_ steps: [TranscriptStep], chip: Chip = .classic1k) throws -> (ClassicCommands, TranscriptTransport) {
-        let transport = TranscriptTransport(target: Self.target, steps: steps)
+    func classic(_ steps: [TranscriptStep], chip: Chip = .classic1k) throws -> (ClassicCommands, CommandsTranscriptTransport) {
+        let transport = CommandsTranscriptTransport(target: Self.target, steps: steps)
         return (try ClassicCommands(transport: transport, chip: chip), transport)
     }
 

@@ -9,7 +9,7 @@ struct CounterTests {
     func nfcCounterCountsFields() async throws {
         var model = try EmulatedNTAG.fresh(.ntag216)
         do {
-            let transport = EmulatedTagTransport(tag: model)
+            let transport = CommandsEmulatedTagTransport(tag: model)
             let tag = try Type2Commands(transport: transport, chip: .ntag216)
             var config = try await tag.readConfiguration()
             config.isNFCCounterEnabled = true
@@ -18,7 +18,7 @@ struct CounterTests {
         }
         for field in 1...3 {
             model.fieldReset()
-            let transport = EmulatedTagTransport(tag: model)
+            let transport = CommandsEmulatedTagTransport(tag: model)
             let tag = try Type2Commands(transport: transport, chip: .ntag216)
             _ = try await tag.read(page: 4)
             _ = try await tag.read(page: 8)
@@ -29,7 +29,7 @@ struct CounterTests {
 
     @Test("NFC_CNT_PWD_PROT: READ_CNT is refused without PWD_AUTH and answered after it")
     func passwordProtectedCounter() async throws {
-        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
+        let transport = CommandsEmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         let password = [UInt8](commandHex: "01 02 03 04"), pack = [UInt8](commandHex: "05 06")
         try await tag.protect(password: password, pack: pack, from: 0x20, readProtected: false)
@@ -48,7 +48,7 @@ struct CounterTests {
 
     @Test("EV1 counters 0…2 increment independently, refuse to pass FFFFFF, and report valid tearing flags")
     func ev1Counters() async throws {
-        let transport = EmulatedTagTransport(tag: try Type2Tag(chip: .ultralightEV1MF0UL21, uid: EmulatedNTAG.uid))
+        let transport = CommandsEmulatedTagTransport(tag: try Type2Tag(chip: .ultralightEV1MF0UL21, uid: EmulatedNTAG.uid))
         let tag = try Type2Commands(transport: transport, chip: .ultralightEV1MF0UL21)
         try await tag.incrementCounter(0, by: 5)
         try await tag.incrementCounter(2, by: 0xFFFFFE)

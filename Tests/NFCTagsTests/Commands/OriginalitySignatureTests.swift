@@ -50,7 +50,7 @@ struct OriginalitySignatureTests {
     @Test("READ_SIG 3C 00 then verification against the tag's own UID (transcript)")
     func readAndVerifyTranscript() async throws {
         let (uid, signature) = Self.genuine[1]
-        let transport = TranscriptTransport(target: TagTarget(uid: [UInt8](commandHex: uid), atqa: 0x0044, sak: 0x00),
+        let transport = CommandsTranscriptTransport(target: TagTarget(uid: [UInt8](commandHex: uid), atqa: 0x0044, sak: 0x00),
                                             steps: [.send("3C 00", answer: signature), .send("3C 00", answer: signature)])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         #expect(try await tag.verifyOriginality().verification == .valid(keyName: "ntag21x"))
@@ -63,10 +63,10 @@ struct OriginalitySignatureTests {
     func emulatedTag() async throws {
         let (uid, signature) = Self.genuine[2]
         let replay = try Type2Tag(chip: .ntag215, uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature))
-        let tag = try Type2Commands(transport: EmulatedTagTransport(tag: replay), chip: .ntag215)
+        let tag = try Type2Commands(transport: CommandsEmulatedTagTransport(tag: replay), chip: .ntag215)
         #expect(try await tag.verifyOriginality().verification.isValid)
         let clone = try Type2Tag(chip: .ntag215, uid: EmulatedNTAG.uid, signature: [UInt8](commandHex: signature))
-        let cloned = try Type2Commands(transport: EmulatedTagTransport(tag: clone), chip: .ntag215)
+        let cloned = try Type2Commands(transport: CommandsEmulatedTagTransport(tag: clone), chip: .ntag215)
         #expect(try await cloned.verifyOriginality().verification == .invalid)
     }
 }

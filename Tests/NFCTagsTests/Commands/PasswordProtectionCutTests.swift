@@ -29,7 +29,7 @@ struct PasswordProtectionCutTests {
         of tag: Type2Tag, probePage: Int, before: PasswordRequirement, after expectedFinal: PasswordRequirement,
         flow: @escaping @Sendable (Type2Commands) async throws(TagCommandError) -> Void
     ) async throws {
-        let clean = EmulatedTagTransport(tag: tag)
+        let clean = CommandsEmulatedTagTransport(tag: tag)
         try await flow(try Type2Commands(transport: clean, chip: tag.spec.chip))
         let total = await clean.exchanges
         #expect(total > 8)
@@ -38,8 +38,8 @@ struct PasswordProtectionCutTests {
         var interruptions = 0
         for exchange in 0..<total {
             for received in [false, true] {
-                let cut = EmulatedTagTransport<Type2Tag>.Cut(exchange: exchange, tagReceivesFrame: received)
-                let transport = EmulatedTagTransport(tag: tag, cut: cut)
+                let cut = CommandsEmulatedTagTransport<Type2Tag>.Cut(exchange: exchange, tagReceivesFrame: received)
+                let transport = CommandsEmulatedTagTransport(tag: tag, cut: cut)
                 var requirements: [PasswordRequirement]
                 do {
                     try await flow(try Type2Commands(transport: transport, chip: tag.spec.chip))
@@ -95,7 +95,7 @@ struct PasswordProtectionCutTests {
 
     /// An NTAG215 protected with the old password by an uninterrupted `protect`.
     func protectedTag(from page: Int, readProtected: Bool) async throws -> Type2Tag {
-        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh())
+        let transport = CommandsEmulatedTagTransport(tag: try EmulatedNTAG.fresh())
         let commands = try Type2Commands(transport: transport, chip: .ntag215)
         let state = try await commands.protect(password: Self.oldPassword, pack: Self.oldPACK, from: page, readProtected: readProtected)
         #expect(state.requirements == [.password(Self.oldPassword)])

@@ -8,8 +8,8 @@ struct PasswordProtectionTests {
     static let password = [UInt8](commandHex: "12 34 56 78")
     static let pack = [UInt8](commandHex: "AB CD")
 
-    func commands(_ tag: Type2Tag) throws -> (Type2Commands, EmulatedTagTransport<Type2Tag>) {
-        let transport = EmulatedTagTransport(tag: tag)
+    func commands(_ tag: Type2Tag) throws -> (Type2Commands, CommandsEmulatedTagTransport<Type2Tag>) {
+        let transport = CommandsEmulatedTagTransport(tag: tag)
         return (try Type2Commands(transport: transport, chip: tag.spec.chip), transport)
     }
 
@@ -133,7 +133,7 @@ struct PasswordProtectionTests {
 
     @Test("Bad arguments are refused before any frame")
     func badArguments() async throws {
-        let transport = TranscriptTransport(steps: [])
+        let transport = CommandsTranscriptTransport(steps: [])
         let current = try Type2Configuration.factoryDefault(for: .ntag215)
         #expect(throws: TagCommandError.self) {
             _ = try PasswordFlowPlanner.protection(current: current, password: [1, 2, 3], pack: Self.pack, from: 4, readProtected: false,

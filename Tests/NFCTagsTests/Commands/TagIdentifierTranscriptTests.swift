@@ -15,7 +15,7 @@ struct TagIdentifierTranscriptTests {
               ("00 04 03 02 01 00 0E 03", Chip.ultralightEV1MF0UL21),
           ])
     func getVersionIdentifies(answer: String, chip: Chip) async throws {
-        let transport = TranscriptTransport(target: Self.type2Target, steps: [.send("60", answer: answer)])
+        let transport = CommandsTranscriptTransport(target: Self.type2Target, steps: [.send("60", answer: answer)])
         let report = try await TagIdentifier.identify(over: transport)
         #expect(report.chip == chip)
         #expect(report.ultralightCProbeAnswer == nil)
@@ -24,7 +24,7 @@ struct TagIdentifierTranscriptTests {
 
     @Test("An NTAG215 is never reported as an Ultralight")
     func ntag215IsNotAnUltralight() async throws {
-        let transport = TranscriptTransport(target: Self.type2Target, steps: [.send("60", answer: "00 04 04 02 01 00 11 03")])
+        let transport = CommandsTranscriptTransport(target: Self.type2Target, steps: [.send("60", answer: "00 04 04 02 01 00 11 03")])
         let report = try await TagIdentifier.identify(over: transport)
         #expect(report.chip == .ntag215)
         #expect(report.chip != .ultralight && report.chip != .ultralightC)
@@ -32,7 +32,7 @@ struct TagIdentifierTranscriptTests {
 
     @Test("A NAK to GET_VERSION, then AF + ek(RndB) to 1A 00, is an Ultralight C; the tag is reselected after each probe")
     func ultralightCProbe() async throws {
-        let transport = TranscriptTransport(target: Self.type2Target, steps: [
+        let transport = CommandsTranscriptTransport(target: Self.type2Target, steps: [
             .send("60", nak: 0x0), .reselect,
             .send("1A 00", answer: "AF 57 72 93 FD 2F 34 CA 51"), .reselect,
         ])
@@ -44,7 +44,7 @@ struct TagIdentifierTranscriptTests {
 
     @Test("Silence to both probes is the original Ultralight")
     func originalUltralight() async throws {
-        let transport = TranscriptTransport(target: Self.type2Target, steps: [
+        let transport = CommandsTranscriptTransport(target: Self.type2Target, steps: [
             .send("60", fails: .timeout), .reselect,
             .send("1A 00", fails: .timeout), .reselect,
         ])
@@ -57,7 +57,7 @@ struct TagIdentifierTranscriptTests {
 
     @Test("An unknown GET_VERSION answer is reported as unknown with the raw bytes")
     func unknownChipKeepsRawAnswers() async throws {
-        let transport = TranscriptTransport(target: Self.type2Target, steps: [.send("60", answer: "00 04 04 05 02 01 15 03")])
+        let transport = CommandsTranscriptTransport(target: Self.type2Target, steps: [.send("60", answer: "00 04 04 05 02 01 15 03")])
         let report = try await TagIdentifier.identify(over: transport)
         #expect(report.chip == nil)
         #expect(report.identification == .unknown(atqa: 0x0044, sak: 0x00, getVersion: [UInt8](commandHex: "00 04 04 05 02 01 15 03")))
@@ -67,14 +67,14 @@ struct TagIdentifierTranscriptTests {
     @Test("MIFARE Classic is identified from ATQA / SAK alone, without any frame",
           arguments: [(UInt16(0x0004), UInt8(0x08), Chip.classic1k), (0x0002, 0x18, .classic4k)])
     func classicFromSAK(atqa: UInt16, sak: UInt8, chip: Chip) async throws {
-        let transport = TranscriptTransport(target: TagTarget(uid: [1, 2, 3, 4], atqa: atqa, sak: sak), steps: [])
+        let transport = CommandsTranscriptTransport(target: TagTarget(uid: [1, 2, 3, 4], atqa: atqa, sak: sak), steps: [])
         #expect(try await TagIdentifier.identify(over: transport).chip == chip)
         #expect(await transport.problems == [])
     }
 
     @Test("A lost tag during a probe is an error, not an identification")
     func lostTagThrows() async {
-        let transport = TranscriptTransport(target: Self.type2Target, steps: [.send("60", fails: .tagLost)])
+        let transport = CommandsTranscriptTransport(target: Self.type2Target, steps: [.send("60", fails: .tagLost)])
         await #expect(throws: TagCommandError.transport(.tagLost)) {
             _ = try await TagIdentifier.identify(over: transport)
         }

@@ -5,7 +5,7 @@ import Testing
 /// Runs `body` against a transcript on `chip` and checks every step was played exactly.
 func withTranscript<T>(_ chip: Chip, maximumFrameLength: Int = 252, _ steps: [TranscriptStep],
                        _ body: (Type2Commands) async throws -> T) async throws -> T {
-    let transport = TranscriptTransport(maximumFrameLength: maximumFrameLength, steps: steps)
+    let transport = CommandsTranscriptTransport(maximumFrameLength: maximumFrameLength, steps: steps)
     let result = try await body(try Type2Commands(transport: transport, chip: chip))
     #expect(await transport.problems == [])
     return result
@@ -23,7 +23,7 @@ struct Type2CommandTranscriptTests {
 
     @Test("READ past the last readable page is refused before anything is sent")
     func readOutOfRange() async throws {
-        let transport = TranscriptTransport(steps: [])
+        let transport = CommandsTranscriptTransport(steps: [])
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         await #expect(throws: TagCommandError.self) { _ = try await tag.read(page: 0x2D) }
         #expect(await transport.problems == [])
@@ -31,7 +31,7 @@ struct Type2CommandTranscriptTests {
 
     @Test("A short READ answer is an invalid answer that says where it ends")
     func shortRead() async throws {
-        let transport = TranscriptTransport(steps: [.send("30 04", answer: "03 00 FE")])
+        let transport = CommandsTranscriptTransport(steps: [.send("30 04", answer: "03 00 FE")])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         await #expect(throws: TagCommandError.invalidAnswer(command: .read, bytes: [0x03, 0x00, 0xFE], offset: 3, expected: "16 data bytes")) {
             _ = try await tag.read(page: 4)
@@ -60,7 +60,7 @@ struct Type2CommandTranscriptTests {
         try await withTranscript(.ntag215, [.send("A2 04 03 00 FE 00", ack: ())]) {
             try await $0.write(page: 4, bytes: [0x03, 0x00, 0xFE, 0x00])
         }
-        let transport = TranscriptTransport(steps: [.send("A2 04 01 02 03 04", nak: 0x0)])
+        let transport = CommandsTranscriptTransport(steps: [.send("A2 04 01 02 03 04", nak: 0x0)])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         await #expect(throws: TagCommandError.nak(code: 0, command: .write)) { try await tag.write(page: 4, bytes: [1, 2, 3, 4]) }
         #expect(TagCommandError.nak(code: 0, command: .write).nakCode?.name == "invalidArgument")
@@ -92,7 +92,7 @@ struct Type2CommandTranscriptTests {
             try await $0.authenticate(password: [0xFF, 0xFF, 0xFF, 0xFF], expectedPACK: [0, 0])
         }
         #expect(pack == [0, 0])
-        let transport = TranscriptTransport(steps: [.send("1B 12 34 56 78", answer: "AB CD")])
+        let transport = CommandsTranscriptTransport(steps: [.send("1B 12 34 56 78", answer: "AB CD")])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         await #expect(throws: TagCommandError.packMismatch(expected: [0xAB, 0xCE], received: [0xAB, 0xCD])) {
             try await tag.authenticate(password: [0x12, 0x34, 0x56, 0x78], expectedPACK: [0xAB, 0xCE])
@@ -102,7 +102,7 @@ struct Type2CommandTranscriptTests {
     @Test("A wrong password reselects, reads AUTHLIM from ACCESS and reports the remaining attempts")
     func wrongPasswordReportsRemainingAttempts() async throws {
         let access = "03 05 00 00 00 00 00 00 00 00 00 00 04 47 5E 95"   // READ 84: CFG1 (AUTHLIM 3), PWD, PACK, page 0
-        let transport = TranscriptTransport(steps: [
+        let transport = CommandsTranscriptTransport(steps: [
             .send("1B 11 22 33 44", nak: 0x0), .reselect, .send("30 84", answer: access),
         ])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
@@ -114,7 +114,7 @@ struct Type2CommandTranscriptTests {
 
     @Test("NAK 4 to PWD_AUTH means the limit is reached: no attempts remain")
     func exhaustedLimit() async throws {
-        let transport = TranscriptTransport(steps: [.send("1B 11 22 33 44", nak: 0x4), .reselect])
+        let transport = CommandsTranscriptTransport(steps: [.send("1B 11 22 33 44", nak: 0x4), .reselect])
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         await #expect(throws: TagCommandError.authenticationFailed(remainingAttempts: .exhausted)) {
             try await tag.authenticate(password: [0x11, 0x22, 0x33, 0x44])
@@ -124,7 +124,7 @@ struct Type2CommandTranscriptTests {
 
     @Test("When ACCESS is read-protected the remaining attempts are unknown")
     func unknownRemainingAttempts() async throws {
-        let transport = TranscriptTransport(steps: [
+        let transport = CommandsTranscriptTransport(steps: [
             .send("1B 11 22 33 44", nak: 0x0), .reselect, .send("30 2A", nak: 0x0), .reselect,
         ])
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
@@ -153,7 +153,7 @@ struct Type2CommandTranscriptTests {
 
     @Test("Commands a chip does not have are refused without a frame")
     func notSupported() async throws {
-        let transport = TranscriptTransport(steps: [])
+        let transport = CommandsTranscriptTransport(steps: [])
         let ntag = try Type2Commands(transport: transport, chip: .ntag215)
         await #expect(throws: TagCommandError.notSupported(command: .incrementCounter, chip: .ntag215)) {
             try await ntag.incrementCounter(2, by: 1)
@@ -167,7 +167,7 @@ struct Type2CommandTranscriptTests {
 
     @Test("send() returns data or ACK and decodes NAK codes")
     func rawSend() async throws {
-        let transport = TranscriptTransport(steps: [
+        let transport = CommandsTranscriptTransport(steps: [
             .send("30 00", answer: Self.sixteen), .send("A2 03 E1 10 3E 00", ack: ()), .send("A2 00 00 00 00 00", nak: 0x0),
         ])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)

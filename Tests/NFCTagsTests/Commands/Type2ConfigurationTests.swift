@@ -59,7 +59,7 @@ struct Type2ConfigurationTests {
 
     @Test("writeConfiguration on the emulator writes only CFG1 to enable the NFC counter, and counts a read")
     func enableNFCCounter() async throws {
-        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
+        let transport = CommandsEmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         var config = try await tag.readConfiguration()
         await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) { _ = try await tag.readNFCCounter() }
@@ -72,7 +72,7 @@ struct Type2ConfigurationTests {
 
     @Test("writeConfiguration refuses to turn protection on and asks consent for CFGLCK")
     func writeConfigurationGuards() async throws {
-        let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh())
+        let transport = CommandsEmulatedTagTransport(tag: try EmulatedNTAG.fresh())
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         var config = try await tag.readConfiguration()
         config.auth0 = 4

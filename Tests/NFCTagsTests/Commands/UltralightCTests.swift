@@ -22,7 +22,7 @@ struct UltralightCTests {
     func authenticationTranscript() async throws {
         let vector = Self.auth.testVector
         let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02X", $0) }.joined() }
-        let transport = TranscriptTransport(steps: [
+        let transport = CommandsTranscriptTransport(steps: [
             .send("1A 00", answer: "AF" + hex(vector.encryptedRndB)),
             .send("AF" + hex(vector.encryptedRndARndBPrime), answer: "00" + hex(vector.encryptedRndAPrime)),
         ])
@@ -38,7 +38,7 @@ struct UltralightCTests {
         let wrongKey = [UInt8](repeating: 0x11, count: 16)
         var reader = try UltralightCAuthenticator(key: wrongKey, rndA: vector.rndA)
         let second = try reader.answer(toChallenge: vector.encryptedRndB)
-        let transport = TranscriptTransport(steps: [
+        let transport = CommandsTranscriptTransport(steps: [
             .send("1A 00", answer: "AF" + hex(vector.encryptedRndB)), .send("AF" + hex(second), nak: 0), .reselect,
         ])
         let tag = try Type2Commands(transport: transport, chip: .ultralightC)
@@ -50,7 +50,7 @@ struct UltralightCTests {
 
     @Test("Key change writes each half reversed: key 00…0F → A2 2C 07 06 05 04 … A2 2F 0B 0A 09 08")
     func keyChangePages() async throws {
-        let transport = TranscriptTransport(steps: [
+        let transport = CommandsTranscriptTransport(steps: [
             .send("30 2A", answer: "30 00 00 00 00 00 00 00 04 47 5E 95 D2 9C 39 80"),
         ])
         let tag = try Type2Commands(transport: transport, chip: .ultralightC)

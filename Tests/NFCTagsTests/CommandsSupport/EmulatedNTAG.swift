@@ -22,7 +22,7 @@ enum EmulatedNTAG {
     /// Tries `requirement` on a fresh activation of `tag`: PWD_AUTH for a password; for
     /// "no password", a WRITE of `page` with its own content must be accepted.
     static func opens(_ tag: Type2Tag, with requirement: PasswordRequirement, probePage page: Int) async throws -> Bool {
-        let transport = EmulatedTagTransport(tag: tag)
+        let transport = CommandsEmulatedTagTransport(tag: tag)
         let commands = try Type2Commands(transport: transport, chip: tag.spec.chip)
         switch requirement {
         case .password(let password):

@@ -3,7 +3,7 @@
 ///
 /// Each value names its source; the final report of the tag-commands work lists them so
 /// they can be added to the JSON tables.
-enum MissingTableValues {
+extension MissingTableValues {
     /// The argument byte of the Ultralight C `AUTHENTICATE` command (`1A 00`): the table
     /// has the code and `requestLength` 2, but not the fixed `00` (MF0ICU2 §9.5).
     static let ultralightCAuthenticateArgument: UInt8 = 0x00

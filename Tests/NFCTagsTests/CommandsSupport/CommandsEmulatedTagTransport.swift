@@ -4,7 +4,7 @@ import NFCTags
 /// An in-process ``TagTransport`` over an emulated tag model (no PN532, no libnfc), with a
 /// cut injected at any exchange: the tag leaves the field before or after the cut frame
 /// reaches it, and every later call fails with ``TagTransportError/tagLost``.
-actor EmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
+actor CommandsEmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
     /// Where the tag leaves the field.
     struct Cut: Sendable, CustomStringConvertible {
         /// The exchange (0-based; frames and re-selections both count) that never completes.

@@ -61,7 +61,7 @@ struct TranscriptStep: Sendable, CustomStringConvertible {
 /// A transport that plays a transcript: each call must be the next expected step (same
 /// frame, same framing), which answers with its canned response; anything else is recorded
 /// as a mismatch and fails the exchange.
-actor TranscriptTransport: TagTransport {
+actor CommandsTranscriptTransport: TagTransport {
     nonisolated let target: TagTarget
     nonisolated let maximumFrameLength: Int
     private let steps: [TranscriptStep]
