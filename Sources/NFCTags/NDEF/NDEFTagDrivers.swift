@@ -17,6 +17,7 @@ public enum NDEFTagDrivers {
         if let profile = Type2TagProfile(spec: spec, mapping: .standard) {
             return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport)
         }
+        if spec.family == .mifareClassic { return try ClassicNDEFDriver(chip: chip, transport: transport) }
         if spec.family == .type4 {
             return Type4NDEFDriver(transport: transport)
         }
