@@ -86,8 +86,7 @@ actor ClassicTagTransport: TagTransport {
 
     /// The frame on air (split in two for WRITE); `nil` for a NAK or silence.
     private func onAir(_ frame: [UInt8]) -> TagResponse? {
-        let write = ChipTables.spec(for: .classic1k).command(.write)
-        if let write, frame.first == write.code, let second = write.secondFrameLength, frame.count == write.requestLength + second {
+        if let write = Self.write, frame.first == write.code, let second = write.secondFrameLength, frame.count == write.requestLength + second {
             guard case .acknowledge = tag.receive(Array(frame.prefix(write.requestLength))).reply,
                   case .acknowledge = tag.receive(Array(frame.dropFirst(write.requestLength))).reply else { return nil }
             return .ack
@@ -121,6 +120,9 @@ actor ClassicTagTransport: TagTransport {
             throw .authenticationFailed
         }
     }
+
+    /// WRITE from the table (the PN532 splits it in two frames).
+    private static let write = ChipTables.spec(for: .classic1k).command(.write)
 
     static func hex(_ bytes: [UInt8], separator: String = " ") -> String {
         bytes.map { String($0 >> 4, radix: 16, uppercase: true) + String($0 & 0x0F, radix: 16, uppercase: true) }
