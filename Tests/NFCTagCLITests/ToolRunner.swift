@@ -20,7 +20,10 @@ struct ToolRunner {
         return directory.appendingPathComponent("nfctag")
     }()
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `nfctag` to its end. A tool still running after `limit` is killed (a test must
+    /// end even when libnfc blocks), and the result says so in `stderr`.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    limit: Duration = .seconds(60)) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,14 +35,41 @@ struct ToolRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let (seconds, attoseconds) = limit.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)),
+            execute: killer)
+        defer { killer.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
+        // Read stderr beside stdout, so that neither pipe can fill up and stall the tool.
+        let errorData = ErrorCollector(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        var stderr = String(decoding: errorData.wait(), as: UTF8.self)
+        if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
+            stderr += "\n[test] nfctag killed after \(limit): it did not finish\n"
+        }
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: stderr)
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class ErrorCollector: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// Everything read, once the pipe closed.
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }

@@ -124,17 +124,16 @@ struct NDEFSessionOperationTests {
         }
     }
 
-    @Test("MIFARE Classic (no NDEF driver yet) and an unknown chip connect, and NDEF calls fail with unsupportedTag",
-          arguments: [(UInt16(0x0004), UInt8(0x08), Chip?.some(.classic1k)), (UInt16(0x0F0F), UInt8(0x00), Chip?.none)])
-    func unsupportedChips(atqa: UInt16, sak: UInt8, chip: Chip?) async throws {
+    @Test("an unknown chip connects, and NDEF calls fail with unsupportedTag")
+    func unknownChip() async throws {
         var model = PageTag(uid: Array(SessionUID.first.prefix(4)))
-        model.identity = TagIdentity(uid: model.identity.uid, atqa: atqa, sak: sak)
+        model.identity = TagIdentity(uid: model.identity.uid, atqa: 0x0F0F, sak: 0x00)
         let harness = try await SessionHarness.start(tags: [model])
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let (_, tags) = try await harness.log.detected(count: 1)
             let detected = try #require(tags.first)
-            #expect(detected.chip == chip)
+            #expect(detected.chip == nil)
             let tag = try await harness.session.connect(to: detected)
             do throws(NDEFSessionError) {
                 _ = try await tag.queryNDEFStatus()
@@ -142,6 +141,27 @@ struct NDEFSessionOperationTests {
             } catch {
                 guard case .unsupportedTag = error else { Issue.record("\(error)"); return }
             }
+            await harness.stop()
+        }
+    }
+
+    @Test("MIFARE Classic through libnfc: a factory card is formatted (MAD + NDEF sectors), written and read back",
+          arguments: [Chip.classic1k, .classic4k])
+    func classic(chip: Chip) async throws {
+        let harness = try await SessionHarness.start(tags: [try ClassicTag(chip: chip, uid: [0x3E, 0x39, 0xAB, 0x7F])])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 90) {
+            let (_, tags) = try await harness.log.detected(count: 1)
+            let detected = try #require(tags.first)
+            #expect(detected.chip == chip)
+            let tag = try await harness.session.connect(to: detected)
+            #expect(try await tag.queryNDEFStatus().availability == .notSupported)
+            try await tag.format()
+            let status = try await tag.queryNDEFStatus()
+            #expect(status.availability == .readWrite)
+            #expect(status.length == 0)
+            try await tag.writeNDEF(SessionMessages.new)
+            #expect(try await tag.readNDEF() == SessionMessages.new)
             await harness.stop()
         }
     }

@@ -22,6 +22,7 @@ public enum NDEFTagDrivers {
             return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport,
                                    passwordAuthenticated: passwordAuthenticated)
         }
+        if spec.family == .mifareClassic { return try ClassicNDEFDriver(chip: chip, transport: transport) }
         if spec.family == .type4 {
             return Type4NDEFDriver(transport: transport)
         }
