@@ -43,7 +43,8 @@ let package = Package(
         .target(name: "NFCChips", exclude: ["Generated/README.md"]),
 
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
-        .target(name: "NFCEmulator", dependencies: ["NFCChips"]),
+        // Only the files under Sources/NFCEmulator/Crypto import CLibCrypto (test signing key, UL-C 3DES).
+        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
         .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "CLibCrypto"]),
@@ -60,7 +61,7 @@ let package = Package(
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips"]),
         .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),

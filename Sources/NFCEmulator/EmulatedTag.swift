@@ -1,3 +1,5 @@
+import NFCChips
+
 /// How a tag identifies itself during ISO/IEC 14443-3A activation.
 ///
 /// ```swift
@@ -46,4 +48,40 @@ public protocol EmulatedTag: Sendable {
     /// The tag left ACTIVE (HLTA, a NAK, an unexpected frame, a new selection of another
     /// tag): authentication and half-done commands are forgotten; memory is kept.
     mutating func leaveActiveState()
+    /// MIFARE Classic authentication as a PN532 carries it out for InDataExchange
+    /// `60/61 block key uid`: the chip runs the three-pass Crypto1 exchange on air and
+    /// reports only success or failure. Returns whether the tag accepted the key; a tag
+    /// that is not a MIFARE Classic never does (the default).
+    mutating func authenticate(_ request: ClassicAuthentication) -> Bool
+}
+
+extension EmulatedTag {
+    /// Not a MIFARE Classic: the Crypto1 exchange fails.
+    public mutating func authenticate(_ request: ClassicAuthentication) -> Bool { false }
+}
+
+/// What the reader supplies for a MIFARE Classic authentication (InDataExchange
+/// `60/61 block key6 uid4`).
+///
+/// ```swift
+/// let request = ClassicAuthentication(keyType: .a, block: 4, key: [UInt8](repeating: 0xFF, count: 6),
+///                                     uid: [0x11, 0x22, 0x33, 0x44])
+/// ```
+public struct ClassicAuthentication: Equatable, Sendable {
+    /// Key A (`60`) or key B (`61`).
+    public var keyType: ClassicKeyType
+    /// A block of the sector to open.
+    public var block: Int
+    /// The 6-byte key.
+    public var key: [UInt8]
+    /// The last 4 bytes of the UID, which seed Crypto1.
+    public var uid: [UInt8]
+
+    /// A request with the given values.
+    public init(keyType: ClassicKeyType, block: Int, key: [UInt8], uid: [UInt8]) {
+        self.keyType = keyType
+        self.block = block
+        self.key = key
+        self.uid = uid
+    }
 }

@@ -138,6 +138,30 @@ public struct Field: Sendable {
         return answer
     }
 
+    /// Applies an answer that a fault produced instead of the tag: a NAK or error drops the
+    /// tag out of ACTIVE exactly as if the tag had sent it.
+    mutating func impose(_ answer: TagAnswer, on handle: TagHandle) -> TagAnswer {
+        guard let index = index(of: handle), slots[index].state == .active else { return .silence }
+        if answer.leavesActiveState {
+            slots[index].tag.leaveActiveState()
+            slots[index].state = answer.entersHalt || slots[index].wokenFromHalt ? .halt : .idle
+        }
+        return answer
+    }
+
+    /// Runs a MIFARE Classic authentication with a tag (the PN532's Crypto1 exchange).
+    /// A tag that refuses it leaves ACTIVE, as after any failed exchange, and must be
+    /// selected again; a tag that is gone or not ACTIVE fails.
+    public mutating func authenticate(_ request: ClassicAuthentication, with handle: TagHandle) -> Bool {
+        guard isPowered, let index = index(of: handle), slots[index].state == .active else { return false }
+        guard slots[index].tag.authenticate(request) else {
+            slots[index].tag.leaveActiveState()
+            slots[index].state = slots[index].wokenFromHalt ? .halt : .idle
+            return false
+        }
+        return true
+    }
+
     /// Whether `filter` names `uid`: equal, or equal once the cascade tags that precede
     /// each incomplete cascade level (byte 0 of an 8-byte filter, bytes 0 and 4 of a
     /// 12-byte one) are removed.

@@ -12,6 +12,8 @@ struct ListedTarget: Sendable, Equatable {
     var hasATS: Bool
     /// Whether InDeselect put it aside (HLTA sent).
     var isDeselected = false
+    /// The PCD block number of the next ISO-DEP I-block (ISO-DEP targets only).
+    var isoDEPBlockNumber: UInt8 = 0
 }
 
 extension PN532Controller {
@@ -28,6 +30,7 @@ extension PN532Controller {
         // answers the chip's retry, so it is found again (Field.activate models both).
         targets.removeAll()
         currentTarget = nil
+        registers.setField("Status2", "MFCrypto1On", to: 0)
         let rats = parameterFlags & Self.option(spec.parameterFlags, "automaticRATS") != 0
         var found = Set<Field.TagHandle>()
         while targets.count < maximumCount, let handle = field.activate(uidFilter: uidFilter, excluding: found) {
@@ -68,7 +71,14 @@ extension PN532Controller {
         }
         currentTarget = target.number
         let frame = Array(data.dropFirst())
-        let answer = field.exchange(frame, with: target.handle)
+        if target.hasATS { return isoDEPExchange(frame, target: target) }
+        if let request = mifareAuthentication(frame, target: target) {
+            return authenticate(request, target: target)
+        }
+        if let (first, second, silentSuccess) = mifareTwoPhaseSplit(frame) {
+            return twoPhaseExchange(first, second, silentSuccess: silentSuccess, target: target)
+        }
+        let answer = exchangeWithTag(mifareFirstFrame(frame), target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         switch answer.reply {
         case let .bytes(bytes): return [status("success")] + bytes
@@ -89,7 +99,7 @@ extension PN532Controller {
             frame.removeLast(2)
         }
         guard let number = currentTarget, let target = target(numbered: number) else { return fail("timeout") }
-        let answer = field.exchange(frame, with: target.handle)
+        let answer = exchangeWithTag(frame, target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         let checksCRC = registers.flag("RxMode", "RxCRCEn")
         switch answer.reply {
@@ -141,21 +151,43 @@ extension PN532Controller {
 
     /// NbTg and, per target, Type, length and target data; `nil` when no tag answers.
     mutating func autoPollAnswer(types: [UInt8]) -> [UInt8]? {
-        // The low nibble of an InAutoPoll type is the BrTy of InListPassiveTarget
-        // (00 generic 106 A, 10 MIFARE, 20 ISO 14443-4 A); DEP types (bit 6 or 7) are not modelled.
+        // Only the passive type A types are modelled (generic 106, MIFARE, ISO 14443-4A);
+        // DEP, FeliCa, Jewel and type B polls find nothing.
         let typeA = Self.option(spec.listPassiveTargetModulations, "iso14443A106")
-        guard let type = types.first(where: { $0 & 0x0F == typeA && $0 & 0xC0 == 0 }) else { return nil }
+        let asked = types.compactMap { code in spec.autoPollTargetTypes.first { $0.code == code } }
+            .filter { !$0.dep && $0.modulation == typeA }
+        guard !asked.isEmpty else { return nil }
         let listed = activateTargets(maximumCount: Self.maximumTargetCount, uidFilter: nil)
-        guard !listed.isEmpty else { return nil }
-        return [UInt8(listed.count)] + listed.flatMap { target -> [UInt8] in
+        // Each target is reported with the first asked type it answers to.
+        let answered = listed.compactMap { target -> [UInt8]? in
+            let isoDEP = target.identity.sak & ChipTables.iso14443a.sakISO14443_4Bit != 0
+            guard let type = asked.first(where: { !$0.isoDEPOnly || isoDEP }) else { return nil }
             let data = targetData(target)
-            return [type, UInt8(data.count)] + data
+            return [type.code, UInt8(data.count)] + data
         }
+        guard !answered.isEmpty else { return nil }
+        return [UInt8(answered.count)] + answered.flatMap { $0 }
     }
 
     /// Records `name` as the last error and returns it as the answer's status byte.
     mutating func fail(_ name: String) -> [UInt8] {
         lastError = status(name)
         return [lastError]
+    }
+}
+
+extension PN532Controller {
+    /// InDataExchange with an ISO-DEP target: the chip wraps the data in an I-block with
+    /// its block number, sends it, and returns the INF of the I-block that comes back.
+    /// (Chaining is not split by frame size: the model's frames carry any length.)
+    mutating func isoDEPExchange(_ data: [UInt8], target: ListedTarget) -> [UInt8] {
+        let iso = ChipTables.type4.isoDep
+        guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail("commandNotAcceptable") }
+        let frame = [iso.iBlock | targets[index].isoDEPBlockNumber] + data
+        let answer = exchangeWithTag(frame, target.handle)
+        statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
+        guard case let .bytes(block) = answer.reply, let pcb = block.first, iso.isIBlock(pcb) else { return fail("timeout") }
+        targets[index].isoDEPBlockNumber ^= iso.blockNumberBit
+        return [status("success")] + block.dropFirst()
     }
 }

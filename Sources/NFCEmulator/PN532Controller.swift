@@ -37,13 +37,26 @@ public struct PN532Controller: Sendable {
     var lastSent: [UInt8] = []
     /// An InAutoPoll that waits for a tag; answered by ``fieldDidChange()`` or dropped by an abort.
     var pendingAutoPoll: [UInt8]?
+    /// The speed SetSerialBaudRate asked for, applied when the host ACKs the answer.
+    var pendingBaud: Int?
     /// Whether PowerDown put the chip to sleep.
     public internal(set) var isAsleep = false
+    /// The faults to produce.
+    public var faults: FaultPlan
+    /// Counters of the fault plan.
+    var faultState = FaultState()
+    /// Set when the fault plan says the reader is unplugged now; the owner of the
+    /// pseudo-terminal carries it out.
+    public internal(set) var unplugRequested = false
+    /// The modelled duration of the bytes handled by the last ``receive(_:)`` (host link,
+    /// air and EEPROM time): what a real-time emulator waits before answering.
+    public internal(set) var lastExchangeDuration: Duration = .zero
 
-    /// A chip at power-on with `field`, using the PN532 tables.
-    public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532) {
+    /// A chip at power-on with `field`, using the PN532 tables, producing `faults`.
+    public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532, faults: FaultPlan = FaultPlan()) {
         self.spec = spec
         self.field = field
+        self.faults = faults
         self.registers = CIURegisterFile(spec: spec)
         self.parser = PN532FrameParser(spec: spec.frame)
         self.encoder = PN532FrameEncoder(spec: spec.frame)
@@ -53,11 +66,13 @@ public struct PN532Controller: Sendable {
 
     /// Feeds bytes from the host; returns what the chip writes back (possibly nothing).
     public mutating func receive(_ bytes: [UInt8]) -> [UInt8] {
+        let before = statistics.modelledTime
         statistics.bytesFromHost += bytes.count
         var output: [UInt8] = []
         for event in parser.feed(bytes) { output += handle(event) }
         statistics.bytesToHost += output.count
         statistics.modelledTime += statistics.uartTime(byteCount: bytes.count + output.count)
+        lastExchangeDuration = statistics.modelledTime - before
         if !output.isEmpty { lastSent = output }
         return output
     }
@@ -83,6 +98,10 @@ public struct PN532Controller: Sendable {
         case .ack:
             statistics.framesFromHost += 1
             pendingAutoPoll = nil   // abort: the pending answer is dropped
+            if let baud = pendingBaud {   // the host confirms SetSerialBaudRate
+                statistics.uartBaud = baud
+                pendingBaud = nil
+            }
             return []
         case .nack:
             statistics.framesFromHost += 1
@@ -94,6 +113,7 @@ public struct PN532Controller: Sendable {
         case let .command(code, data):
             statistics.framesFromHost += 1
             statistics.commands += 1
+            countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil
             // The frame arrived intact: ACK first, then the answer or an application-level error frame.
@@ -101,7 +121,7 @@ public struct PN532Controller: Sendable {
             let outcome = spec.command(code: code).map { execute($0.name, data) } ?? .syntaxError
             switch outcome {
             case let .answer(data):
-                return encoder.ack + encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength)))
+                return encoder.ack + garbleIfPlanned(encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength))))
             case .syntaxError:
                 return encoder.ack + encoder.error
             case .deferred:
@@ -198,8 +218,9 @@ public struct PN532Controller: Sendable {
 
     private mutating func writeGPIO(_ data: [UInt8]) -> [UInt8]? {
         guard data.count == 2 else { return nil }
-        // Bit 7 of each byte says whether the port is to be written (UM0701 §7.2.7).
-        for (index, byte) in data.enumerated() where byte & 0x80 != 0 { gpio[index] = byte & 0x7F }
+        // The validate bit of each byte says whether the port is to be written (UM0701 §7.2.7).
+        let validate = spec.gpioWriteValidateMask
+        for (index, byte) in data.enumerated() where byte & validate != 0 { gpio[index] = byte & ~validate }
         return []
     }
 
@@ -212,7 +233,9 @@ public struct PN532Controller: Sendable {
             guard let mode = data.first, spec.samModes.option(code: mode) != nil else { return nil }
             pendingAutoPoll = nil
         default:
-            guard data.count == 1 else { return nil }
+            // SetSerialBaudRate: the new speed applies once the host has ACKed the answer.
+            guard data.count == 1, let rate = spec.serialBaudRates.first(where: { $0.code == data[0] }) else { return nil }
+            pendingBaud = rate.baud
         }
         return []
     }
@@ -221,7 +244,10 @@ public struct PN532Controller: Sendable {
         guard let item = data.first, let option = spec.rfConfigurationItems.option(code: item) else { return nil }
         if option.name == "rfField" {
             guard data.count >= 2 else { return nil }
-            let on = data[1] & 0x01 != 0
+            guard let rfOn = spec.rfFieldBits.first(where: { $0.name == "RFOn" }) else {
+                preconditionFailure("datasheets/pn532.json lacks rfFieldBits.RFOn")
+            }
+            let on = rfOn.value(in: data[1]) != 0
             if !on { targets.removeAll(); currentTarget = nil }
             field.setPower(on)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import NFCChips
 import Synchronization
@@ -25,13 +26,51 @@ public final class PN532Emulator: Sendable {
     /// The stable path asked for, if any.
     public let link: String?
     private let clientPath: Mutex<String>
+    /// Whether every answer waits for its modelled duration (host link, air, EEPROM).
+    public let isRealTime: Bool
+    private let faults: FaultPlan
+    private let tagObserver = Mutex<(@Sendable ([any EmulatedTag]) -> Void)?>(nil)
+    private let lastSnapshots = Mutex<[TagSnapshot]>([])
 
     /// Opens a pseudo-terminal (and `link`, a symbolic link to it) with `tags` in the field.
-    public init(tags: [any EmulatedTag], link: String? = nil) throws(PseudoTerminalError) {
+    /// `faults` are produced on demand; with `realTime` each answer is held back for its
+    /// modelled duration, as a real PN532 at 115 200 baud with real tags would take.
+    public init(tags: [any EmulatedTag], link: String? = nil, faults: FaultPlan = FaultPlan(),
+                realTime: Bool = false) throws(PseudoTerminalError) {
         let session = try SerialSession(link: link)
         self.link = link
+        self.isRealTime = realTime
+        self.faults = faults
         clientPath = Mutex(session.terminal.clientPath)
-        state = Mutex(State(controller: PN532Controller(field: Field(tags: tags)), session: session))
+        state = Mutex(State(controller: PN532Controller(field: Field(tags: tags), faults: faults), session: session))
+        lastSnapshots.withLock { $0 = tags.compactMap(TagSnapshot.init(of:)) }
+    }
+
+    /// An emulator with tags made by name (``EmulatedTagFactory``), each with its default UID.
+    ///
+    /// ```swift
+    /// let emulator = try PN532Emulator(tagNames: ["ntag215", "classic1k"])
+    /// ```
+    public convenience init(tagNames: [String], link: String? = nil, faults: FaultPlan = FaultPlan(),
+                            realTime: Bool = false) throws(EmulatorSetupError) {
+        var tags: [any EmulatedTag] = []
+        for (index, name) in tagNames.enumerated() { tags.append(try EmulatedTagFactory.make(name: name, index: index)) }
+        do { try self.init(tags: tags, link: link, faults: faults, realTime: realTime) } catch { throw .pseudoTerminal(error) }
+    }
+
+    /// Starts an emulator with the named tags (default `ntag215`) and returns it running;
+    /// open its ``connectionString`` with libnfc and keep the emulator alive meanwhile.
+    /// This is what `--device emulator[:TAG,…]` uses.
+    ///
+    /// ```swift
+    /// let emulator = try PN532Emulator.started(tagNames: ["ntag213"])
+    /// print(emulator.connectionString)   // pn532_uart:/dev/pts/7
+    /// ```
+    public static func started(tagNames: [String] = ["ntag215"], link: String? = nil,
+                               faults: FaultPlan = FaultPlan()) throws(EmulatorSetupError) -> PN532Emulator {
+        let emulator = try PN532Emulator(tagNames: tagNames, link: link, faults: faults)
+        do { try emulator.start() } catch { throw .pseudoTerminal(error) }
+        return emulator
     }
 
     deinit { stop() }
@@ -86,7 +125,9 @@ public final class PN532Emulator: Sendable {
             state.session = session
             var field = state.controller.field
             field.setPower(false)
-            state.controller = PN532Controller(field: field)
+            let faultState = state.controller.faultState   // a fault fires once per emulator, not per plug-in
+            state.controller = PN532Controller(field: field, faults: faults)
+            state.controller.faultState = faultState
             return (old, state.isRunning)
         }
         old?.stop()
@@ -118,10 +159,48 @@ public final class PN532Emulator: Sendable {
         state.withLock { body(&$0.controller.field) }
     }
 
+    /// The tags now in the field, in the order they entered.
+    public var tags: [any EmulatedTag] { withField { field in field.handles.compactMap { field.tag($0) } } }
+
+    /// Calls `observer` with every tag in the field after each host command that changed
+    /// a tag's memory or counters (on the emulator's thread; keep it short).
+    public func observeTagChanges(_ observer: @escaping @Sendable ([any EmulatedTag]) -> Void) {
+        tagObserver.withLock { $0 = observer }
+    }
+
     private func answer(_ bytes: [UInt8], on terminal: PseudoTerminal) {
-        state.withLock { state in
+        let (output, delay, unplug, touchedTags) = state.withLock { state in
+            let framesBefore = state.controller.statistics.framesToTags
             let output = state.controller.receive(bytes)
-            if !output.isEmpty { try? terminal.write(output) }
+            let delay = faults.answerDelay + (isRealTime ? state.controller.lastExchangeDuration : .zero)
+            let unplug = state.controller.unplugRequested
+            let touched = state.controller.statistics.framesToTags != framesBefore
+            return (output, delay, unplug, touched)
         }
+        if delay > .zero, !output.isEmpty { Self.sleep(delay) }
+        if !output.isEmpty { try? terminal.write(output) }
+        if touchedTags { reportTagChanges() }
+        if unplug {
+            // The reader thread cannot stop itself: unplug from another thread.
+            Thread.detachNewThread { [weak self] in self?.unplug() }
+        }
+    }
+
+    private func reportTagChanges() {
+        guard let observer = tagObserver.withLock({ $0 }) else { return }
+        let tags = self.tags
+        let snapshots = tags.compactMap(TagSnapshot.init(of:))
+        let changed = lastSnapshots.withLock { last -> Bool in
+            defer { last = snapshots }
+            return last != snapshots
+        }
+        if changed { observer(tags) }
+    }
+
+    private static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
 }

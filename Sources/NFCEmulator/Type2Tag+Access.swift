@@ -2,8 +2,10 @@ import NFCChips
 
 /// Configuration, lock bits and the access rules of the NTAG21x / Ultralight data sheets.
 extension Type2Tag {
-    /// Bits of the 16-bit static lock value (lock byte 0 | lock byte 1 << 8): bit p locks
-    /// page p for p = 3…15; bits 0–2 are the block-lock bits (BL-CC, BL 9-4, BL 15-10).
+    /// The static lock layout shared by the family (``NFCChips/Type2Spec/staticLock``).
+    var staticLockLayout: StaticLockLayout { ChipTables.type2.staticLock }
+
+    /// The 16-bit static lock value: lock byte 0 | lock byte 1 << 8.
     var staticLockBits: Int {
         let address = memoryMap.staticLock.byteAddress(pageSize: memoryMap.pageSize)
         return Int(memory[address]) | Int(memory[address + 1]) << 8
@@ -18,8 +20,13 @@ extension Type2Tag {
     /// The first page the password protects (AUTH0), or `nil` when the chip has no password.
     var auth0: Int? { configuration(.auth0).map(Int.init) }
 
-    /// Whether reads at or past AUTH0 need the password too (PROT = 1).
-    var protectsReads: Bool { configuration(.prot) == 1 }
+    /// Whether reads at or past AUTH0 need authentication too: PROT = 1 on NTAG21x / EV1,
+    /// AUTH1 = 0 on Ultralight C.
+    var protectsReads: Bool {
+        if let prot = configuration(.prot) { return prot == 1 }
+        if let auth1 = configuration(.auth1) { return auth1 == 0 }
+        return false
+    }
 
     /// Whether the page lies in the password-protected area and no PWD_AUTH was done.
     func isProtected(_ page: Int) -> Bool {
@@ -40,8 +47,7 @@ extension Type2Tag {
 
     /// Whether a lock bit makes `page` read-only.
     func isLocked(_ page: Int) -> Bool {
-        if page >= memoryMap.capabilityContainer.page, page < 16, page < Int.bitWidth,
-           staticLockBits & (1 << page) != 0 { return true }
+        if let bit = staticLockLayout.lockBit(forPage: page), staticLockBits & (1 << bit) != 0 { return true }
         if let dynamic = memoryMap.dynamicLock, let bit = dynamic.lockBit(forPage: page) {
             return memory[dynamic.page * memoryMap.pageSize + bit.byte] & bit.mask != 0
         }
@@ -61,37 +67,50 @@ extension Type2Tag {
         return nil
     }
 
-    /// Stores `data` in `page`, ORing where the data sheet says so (lock bytes, CC, dynamic
-    /// lock), and honours the block-lock bits that freeze static lock bits.
-    mutating func program(_ data: [UInt8], page: Int) {
+    /// The bytes a WRITE of `data` to `page` leaves in memory: OR-written pages (lock bytes,
+    /// CC, dynamic lock) keep their set bits, and lock bits frozen by block-lock bits stay.
+    func programmedBytes(_ data: [UInt8], page: Int) -> [UInt8] {
         var bytes = Array(data.prefix(memoryMap.pageSize))
         let old = self.page(page)
-        if memoryMap.isORWritePage(page) {
-            bytes = zip(old, bytes).map { $0 | $1 }
-            let lock = memoryMap.staticLock
-            if page == lock.page {
-                // Only the lock bytes change; UID check bytes stay. Block-lock bits freeze lock bits.
-                var merged = old
-                let frozen = frozenStaticLockBits
-                let current = staticLockBits
-                let wanted = Int(bytes[lock.byte]) | Int(bytes[lock.byte + 1]) << 8
-                let result = current | (wanted & ~frozen)
-                merged[lock.byte] = UInt8(result & 0xFF)
-                merged[lock.byte + 1] = UInt8(result >> 8)
-                bytes = merged
+        guard memoryMap.isORWritePage(page) else { return bytes }
+        bytes = zip(old, bytes).map { $0 | $1 }
+        let lock = memoryMap.staticLock
+        if page == lock.page {
+            // Only the lock bytes change; UID check bytes stay.
+            var merged = old
+            let current = staticLockBits
+            let wanted = Int(bytes[lock.byte]) | Int(bytes[lock.byte + 1]) << 8
+            let result = current | (wanted & ~frozenStaticLockBits)
+            merged[lock.byte] = UInt8(result & 0xFF)
+            merged[lock.byte + 1] = UInt8(result >> 8)
+            return merged
+        }
+        if let dynamic = memoryMap.dynamicLock, page == dynamic.page {
+            // Lock bits whose block-lock bit is set do not change.
+            for lockBit in 0..<dynamic.lockBitCount {
+                guard let freezer = dynamic.blockLockBit(freezingLockBit: lockBit),
+                      old[freezer.byte] & freezer.mask != 0 else { continue }
+                let byte = lockBit / 8, mask = UInt8(1) << UInt8(lockBit % 8)
+                bytes[byte] = (bytes[byte] & ~mask) | (old[byte] & mask)
             }
         }
-        setPage(page, to: bytes)
+        return bytes
     }
 
-    /// Static lock bits that block-lock bits have frozen: BL-CC (bit 0) freezes L-CC (bit 3),
-    /// BL 9-4 (bit 1) freezes L4–L9, BL 15-10 (bit 2) freezes L10–L15.
+    /// Stores `data` in `page` with the rules of ``programmedBytes(_:page:)``.
+    mutating func program(_ data: [UInt8], page: Int) {
+        setPage(page, to: programmedBytes(data, page: page))
+    }
+
+    /// Static lock bits that block-lock bits have frozen (BL-CC, BL 9-4, BL 15-10).
     var frozenStaticLockBits: Int {
         let bits = staticLockBits
         var frozen = 0
-        if bits & 0b001 != 0 { frozen |= 1 << 3 }
-        if bits & 0b010 != 0 { frozen |= (4...9).reduce(0) { $0 | 1 << $1 } }
-        if bits & 0b100 != 0 { frozen |= (10...15).reduce(0) { $0 | 1 << $1 } }
+        for blockLock in staticLockLayout.blockLockBits where bits & (1 << blockLock.bit) != 0 {
+            for page in blockLock.firstPage...blockLock.lastPage {
+                if let bit = staticLockLayout.lockBit(forPage: page) { frozen |= 1 << bit }
+            }
+        }
         return frozen
     }
 

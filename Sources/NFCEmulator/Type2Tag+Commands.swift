@@ -2,11 +2,6 @@ import NFCChips
 
 /// The commands of the NTAG21x / Ultralight family, one method each.
 extension Type2Tag {
-    /// The page READ and FAST_READ show at `page`: zeros for PWD / PACK.
-    func visiblePage(_ page: Int) -> [UInt8] {
-        readsAsZero(page) ? [UInt8](repeating: 0, count: memoryMap.pageSize) : self.page(page)
-    }
-
     /// Counts the first successful read after power-up on the NFC counter, when enabled.
     mutating func countRead() {
         guard !countedReadInThisField else { return }
@@ -22,9 +17,9 @@ extension Type2Tag {
         guard !isReadDenied(start) else { return .nak(Type2Acknowledgement.invalidArgument) }
         var end = memoryMap.lastReadablePage + 1
         if protectsReads, let auth0, !isAuthenticated { end = min(end, auth0) }
+        countRead()   // the mirror shows the counter after this read's increment
         var data: [UInt8] = []
         for offset in 0..<4 { data += visiblePage((start + offset) % end) }
-        countRead()
         return .bytes(data)
     }
 
@@ -39,6 +34,7 @@ extension Type2Tag {
 
     mutating func write(_ data: [UInt8], page: Int) -> TagAnswer {
         if let refusal = writeRefusal(page) { return .nak(refusal) }
+        if page == pageCounter?.page { return writePageCounter(data) }
         program(data, page: page)
         return .ack(Type2Acknowledgement.ack, programmingTime: programmingTime(pages: 1))
     }

@@ -43,6 +43,15 @@ public struct Type2Tag: EmulatedTag {
     var countedReadInThisField = false
     /// The page of a COMPATIBILITY_WRITE waiting for its 16-byte second frame.
     var pendingCompatibilityWritePage: Int?
+    /// Ultralight C: RndB and ek(RndB) while the second AUTHENTICATE frame is awaited.
+    var pendingUltralightCChallenge: (rndB: [UInt8], encrypted: [UInt8])?
+    /// Ultralight C: the 3DES key in force (a newly written key counts after the tag leaves ACTIVE).
+    var ultralightCKey: [UInt8]?
+    /// Ultralight C: increments of the 16-bit counter that take effect at the next RF reset.
+    var pendingPageCounterIncrement = 0
+    /// Ultralight C: the RndB the next AUTHENTICATE uses; random when `nil` (tests set the
+    /// data sheet's example value).
+    public var nextUltralightCChallenge: [UInt8]?
 
     /// A factory-fresh tag of `chip` with `uid` (the chip's UID length, manufacturer first).
     public init(chip: Chip, uid: [UInt8], signature: [UInt8]? = nil) throws(ModelError) {
@@ -55,8 +64,11 @@ public struct Type2Tag: EmulatedTag {
         self.memoryMap = memoryMap
         self.identity = TagIdentity(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak)
         self.memory = Self.factoryMemory(memoryMap, uid: uid)
-        self.signature = signature ?? [UInt8](repeating: 0, count: 32)
+        // READ_SIG answers with the emulator's own test key unless a real signature is replayed.
+        self.signature = signature ?? (spec.supports(.readSignature) ? EmulatorSigningKey.sign(uid: uid)
+            : [UInt8](repeating: 0, count: ChipTables.originalitySignatures.signatureLength))
         self.counters = spec.counters.filter { $0.kind == .incrementCounters }.flatMap { $0.addresses.map { _ in 0 } }
+        self.ultralightCKey = currentUltralightCKey
     }
 
     /// The factory image: UID and check bytes, CC, factory pages, zeros elsewhere.
@@ -70,7 +82,9 @@ public struct Type2Tag: EmulatedTag {
             switch field.name {
             case "BCC0": memory[address] = checkBytes[0]
             case "BCC1": memory[address] = checkBytes[1]
-            case "internal": break   // the tables give no value for it (real NTAG21x show 48)
+            case _ where field.factoryValue != nil:
+                // A fixed byte the chip ships with (NTAG21x "internal" 48).
+                for (offset, byte) in (field.factoryValue ?? []).prefix(field.length).enumerated() { memory[address + offset] = byte }
             default:
                 for offset in 0..<field.length { memory[address + offset] = uidBytes.popFirst() ?? 0 }
             }
@@ -101,6 +115,10 @@ public struct Type2Tag: EmulatedTag {
             pendingCompatibilityWritePage = nil
             return compatibilityWriteData(frame, page: page)
         }
+        if let challenge = pendingUltralightCChallenge {
+            pendingUltralightCChallenge = nil
+            return authenticateResponse(frame, challenge: challenge)
+        }
         guard let code = frame.first, let command = spec.command(code: code) else { return .silence }
         guard frame.count == command.requestLength else { return .silence }
         switch command.name {
@@ -114,6 +132,7 @@ public struct Type2Tag: EmulatedTag {
         case .checkTearingEvent: return checkTearingEvent(frame[1])
         case .passwordAuthenticate: return passwordAuthenticate(Array(frame[1...]))
         case .readSignature: return .bytes(signature)
+        case .authenticate: return authenticateStart()
         case .halt: return .halt
         default: return .silence
         }
@@ -121,11 +140,14 @@ public struct Type2Tag: EmulatedTag {
 
     public mutating func fieldReset() {
         countedReadInThisField = false
+        applyPendingPageCounterIncrement()
         leaveActiveState()
     }
 
     public mutating func leaveActiveState() {
         isAuthenticated = false
         pendingCompatibilityWritePage = nil
+        pendingUltralightCChallenge = nil
+        ultralightCKey = currentUltralightCKey
     }
 }

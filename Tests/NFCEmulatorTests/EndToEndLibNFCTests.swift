@@ -44,3 +44,23 @@ struct EndToEndLibNFCTests {
         #expect(target.uid == ntagUID)
     }
 }
+
+@Suite("libnfc in-process with an emulated Type 4 tag", .serialized)
+struct EndToEndType4Tests {
+    @Test("libnfc selects it with its ATS, exchanges APDUs and finds it present")
+    func selectExchangePresence() throws {
+        let emulator = try PN532Emulator(tags: [try Type4Tag(uid: T4.uid)])
+        try emulator.start()
+        defer { emulator.stop() }
+        let (target, answers, present) = try LibNFCSession.run(emulator.connectionString, onTimeout: { emulator.unplug() }) { device in
+            let target = try LibNFCSession.selectTypeA(device)
+            let answers = [T4.selectApplication, T4.selectFile(0xE103), T4.read(0, 15)].map { LibNFCSession.transceive(device, $0) }
+            return (target, answers, nfc_initiator_target_is_present(device, nil))
+        }
+        #expect(target == .init(uid: T4.uid, atqa: [0x03, 0x44], sak: 0x20))
+        #expect(try answers[0].get() == T4.ok)
+        #expect(try answers[1].get() == T4.ok)
+        #expect(try answers[2].get().count == 17)
+        #expect(present == 0)
+    }
+}

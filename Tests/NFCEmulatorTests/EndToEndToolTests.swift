@@ -37,3 +37,34 @@ struct EndToEndToolTests {
         #expect(emulator.statistics.framesToTags >= 34)
     }
 }
+
+@Suite("Two tags in the field, tags that leave, a reader unplugged by a fault", .serialized)
+struct EndToEndFieldTests {
+    @Test("nfc-list lists an NTAG215 and a Classic 1K; after one is removed, only the other")
+    func twoTags() throws {
+        let emulator = try PN532Emulator(tagNames: ["ntag215", "classic1k"], realTime: true)
+        try emulator.start()
+        defer { emulator.stop() }
+        let both = try LibNFCTool.run("nfc-list", [], device: emulator.connectionString)
+        #expect(both.output.contains("2 ISO14443A passive target(s) found"), "\(both.output)")
+        #expect(both.output.contains("SAK (SEL_RES): 08"), "\(both.output)")
+        let handle = try #require(emulator.withField { $0.handles.first })
+        emulator.remove(handle)
+        let one = try LibNFCTool.run("nfc-list", [], device: emulator.connectionString)
+        #expect(one.output.contains("1 ISO14443A passive target(s) found"), "\(one.output)")
+        #expect(one.output.contains("SAK (SEL_RES): 08"), "\(one.output)")
+    }
+
+    @Test("unplug-after=N: libnfc's tool loses the reader mid-run and the emulator can be plugged again")
+    func unplugFault() throws {
+        let emulator = try PN532Emulator(tagNames: ["ntag215"], faults: try FaultPlan(parsing: ["unplug-after=12"]))
+        try emulator.start()
+        defer { emulator.stop() }
+        let result = try LibNFCTool.run("nfc-mfultralight", ["r", "/dev/null"], device: emulator.connectionString)
+        #expect(!result.timedOut)
+        #expect(!result.output.contains("Done, 135 of 135 pages read"), "\(result.output)")
+        try emulator.plug()
+        let again = try LibNFCTool.run("nfc-list", [], device: emulator.connectionString)
+        #expect(again.output.contains("1 ISO14443A passive target(s) found"), "\(again.output)")
+    }
+}

@@ -178,3 +178,36 @@ struct PN532ControllerTests {
         #expect(chip.statistics.modelledTime > .zero)
     }
 }
+
+@Suite("PN532 commands take their codes from the tables")
+struct PN532TableDrivenCommandTests {
+    @Test("InAutoPoll reports the asked type a target answers to: 10 for MIFARE, 20 only for ISO-DEP")
+    func autoPollTypes() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: [1, 2, 3, 4], atqa: 0x0004, sak: 0x08)]))
+        #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x20]) == [0x00], "a MIFARE card is no ISO 14443-4A target")
+        #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x20, 0x10])?.prefix(2) == [0x01, 0x10])
+        #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x40, 0x11]) == [0x00], "DEP and FeliCa find nothing")
+        #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x00])?.prefix(2) == [0x01, 0x00])
+    }
+
+    @Test("SetSerialBaudRate: a known code is answered and the modelled UART speed changes on the host's ACK")
+    func serialBaudRate() {
+        var chip = PN532Controller()
+        #expect(exchange(&chip, 0x10, [0x09]) == nil, "unknown speed code: error frame")
+        #expect(exchange(&chip, 0x10, [0x07]) == [])
+        #expect(chip.statistics.uartBaud == 115_200)
+        _ = chip.receive(ackFrame)
+        #expect(chip.statistics.uartBaud == 921_600)
+    }
+
+    @Test("RFConfiguration switches the field by its RFOn bit only; WriteGPIO writes only validated ports")
+    func rfFieldAndGPIO() {
+        var chip = PN532Controller()
+        #expect(exchange(&chip, 0x32, [0x01, 0x03]) == [])
+        #expect(chip.field.isPowered)
+        #expect(exchange(&chip, 0x32, [0x01, 0x02]) == [])
+        #expect(!chip.field.isPowered, "AutoRFCA alone does not switch the field on")
+        #expect(exchange(&chip, 0x0E, [0x81, 0x7F]) == [])
+        #expect(exchange(&chip, 0x0C) == [0x01, 0x00, 0x00], "P7 without its validate bit stays")
+    }
+}

@@ -20,7 +20,7 @@ struct Type2TagTests {
     func factoryImage() throws {
         var tag = try freshNTAG215()
         #expect(tag.receive(NTAG.read(0)) == .bytes([0x04, 0x47, 0x5E, 0x95, 0xD2, 0x9C, 0x39, 0x80,
-                                                    0xF7, 0x00, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00]))
+                                                    0xF7, 0x48, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00]))
         #expect(tag.receive([0x60]) == .bytes([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03]))
         #expect(tag.page(0x83) == [0x04, 0x00, 0x00, 0xFF])
     }
@@ -66,7 +66,7 @@ struct Type2TagTests {
     func staticLocks() throws {
         var tag = try freshNTAG215()
         #expect(tag.receive(NTAG.write(0x02, [0xFF, 0xFF, 0x10, 0x00])).reply == NTAG.ack)
-        #expect(tag.page(0x02) == [0xF7, 0x00, 0x10, 0x00], "UID check bytes untouched, lock bits ORed")
+        #expect(tag.page(0x02) == [0xF7, 0x48, 0x10, 0x00], "UID check bytes untouched, lock bits ORed")
         #expect(tag.receive(NTAG.write(0x04, [1, 2, 3, 4])) == NTAG.nak0)
         #expect(tag.receive(NTAG.write(0x05, [1, 2, 3, 4])).reply == NTAG.ack)
         #expect(tag.receive(NTAG.write(0x02, [0, 0, 0x00, 0x00])).reply == NTAG.ack)

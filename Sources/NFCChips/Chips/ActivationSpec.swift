@@ -8,6 +8,9 @@ public struct ActivationSpec: Codable, Equatable, Sendable {
     public var uidLength: Int
     /// The first UID byte (manufacturer code, `04` = NXP), when fixed.
     @Hex public var manufacturerCode: UInt8?
+    /// The ATS an ISO-DEP chip answers to RATS, length byte TL first; `nil` for chips
+    /// without ISO/IEC 14443-4.
+    @Hex public var ats: [UInt8]?
     /// Where the values come from.
     public var source: DatasheetSource
 

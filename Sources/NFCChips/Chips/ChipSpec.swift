@@ -36,6 +36,8 @@ public struct ChipSpec: DatasheetValue {
     public var ultralightCAuthentication: UltralightCAuthenticationSpec?
     /// Write timing.
     public var timing: ChipTimingSpec?
+    /// The files of an NFC Forum Type 4 tag as shipped.
+    public var type4Files: Type4FilesSpec?
 
     /// The command called `name`, or `nil` when the chip does not support it.
     public func command(_ name: CommandName) -> CommandSpec? {

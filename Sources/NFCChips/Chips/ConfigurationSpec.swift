@@ -15,6 +15,8 @@ public struct ConfigurationSpec: Codable, Equatable, Sendable {
     public var fields: [ConfigurationField]
     /// Password protection (PWD / PACK), if the chip has it.
     public var password: PasswordSpec?
+    /// The ASCII mirror of UID and NFC counter (NTAG21x), if the chip has it.
+    public var mirror: MirrorSpec?
 
     /// The field called `name`, if the chip has it.
     public func field(_ name: ConfigurationFieldName) -> ConfigurationField? {
@@ -104,6 +106,30 @@ public struct PasswordSpec: Codable, Equatable, Sendable {
     @Hex public var defaultPACK: [UInt8]
     /// READ / FAST_READ return zeros for PWD and PACK.
     public var readsAsZero: Bool
+    /// Where the rules come from.
+    public var source: DatasheetSource
+}
+
+/// The NTAG21x ASCII mirror (NTAG213/215/216 §8.7): UID and / or NFC counter shown as
+/// upper-case hex text in place of user memory when READ / FAST_READ return it.
+///
+/// ```swift
+/// let mirror = ChipTables.spec(for: .ntag213).memory!.configuration!.mirror!
+/// mirror.separator   // 0x78 ("x" between UID and counter)
+/// ```
+public struct MirrorSpec: Codable, Equatable, Sendable {
+    /// The MIRROR_CONF bit that mirrors the UID (value `01`; `11` mirrors both).
+    @Hex public var uidMirrorBit: UInt8
+    /// The MIRROR_CONF bit that mirrors the NFC counter (value `10`).
+    @Hex public var counterMirrorBit: UInt8
+    /// The byte between UID and counter when both are mirrored (`x`).
+    @Hex public var separator: UInt8
+    /// The lowest MIRROR_PAGE that mirrors anything (the first user page).
+    @Hex public var firstMirrorPage: Int
+    /// Whether the counter is mirrored only when NFC_CNT_EN = 1.
+    public var counterNeedsCounterEnabled: Bool
+    /// Present when the rules are less certain than the chip's source.
+    public var caveat: DatasheetCaveat?
     /// Where the rules come from.
     public var source: DatasheetSource
 }

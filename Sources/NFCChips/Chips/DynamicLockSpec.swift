@@ -19,6 +19,12 @@ public struct DynamicLockSpec: Codable, Equatable, Sendable {
     @Hex public var lockAllValue: [UInt8]
     /// Present when the granularity is not from the datasheet.
     public var caveat: DatasheetCaveat?
+    /// The byte of the lock page holding the block-lock (BL) bits, when the tables know
+    /// their layout; BL bit k freezes ``lockBitsPerBlockLockBit`` lock bits from bit
+    /// k × ``lockBitsPerBlockLockBit``.
+    public var blockLockByte: Int?
+    /// Page-lock bits one block-lock bit freezes.
+    public var lockBitsPerBlockLockBit: Int?
 
     /// The lock bit that covers `page`, as (byte index, bit mask), or `nil` outside the range.
     public func lockBit(forPage page: Int) -> (byte: Int, mask: UInt8)? {
@@ -26,5 +32,15 @@ public struct DynamicLockSpec: Codable, Equatable, Sendable {
         let bit = (page - firstLockedPage) / pagesPerLockBit
         guard bit < lockBitCount else { return nil }
         return (bit / 8, UInt8(1) << UInt8(bit % 8))
+    }
+
+    /// The block-lock bit that freezes page-lock bit `lockBit` (counted from bit 0 of the
+    /// first lock byte), as (byte index, bit mask); `nil` when the tables give no BL layout.
+    public func blockLockBit(freezingLockBit lockBit: Int) -> (byte: Int, mask: UInt8)? {
+        guard let byte = blockLockByte, let span = lockBitsPerBlockLockBit, span > 0,
+              lockBit >= 0, lockBit < lockBitCount else { return nil }
+        let bit = lockBit / span
+        guard bit < 8 else { return nil }
+        return (byte, UInt8(1) << UInt8(bit))
     }
 }

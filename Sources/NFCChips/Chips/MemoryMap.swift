@@ -34,6 +34,9 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     @Hex public var orWritePages: [UInt8]
     /// Factory content of pages that ship with a known value.
     public var factoryPages: [PageContent]
+    /// Pages whose WRITE is tearing-protected: a write cut short by the field leaves the
+    /// old content, never a mix (NTAG21x: pages 2, 3 and the dynamic lock page).
+    @Hex public var tearingProtectedPages: [UInt8]?
     /// Where the map comes from.
     public var source: DatasheetSource
 
@@ -56,6 +59,11 @@ public struct MemoryMap: Codable, Equatable, Sendable {
         factoryPages.first { $0.page == page }?.bytes
     }
 
+    /// Whether a WRITE to `page` is tearing-protected (old or new content, never a mix).
+    public func isTearingProtected(_ page: Int) -> Bool {
+        tearingProtectedPages?.contains { Int($0) == page } ?? false
+    }
+
     /// Whether a WRITE to `page` ORs its bits into the stored ones.
     public func isORWritePage(_ page: Int) -> Bool {
         orWritePages.contains { Int($0) == page }
@@ -72,6 +80,11 @@ public struct MemoryField: Codable, Equatable, Sendable {
     public var byte: Int
     /// The number of bytes.
     public var length: Int
+    /// The value the chip ships with in these bytes, when the tables know it (the NTAG21x
+    /// "internal" byte `48`); `nil` for bytes that are per chip (UID, BCC) or unknown.
+    @Hex public var factoryValue: [UInt8]?
+    /// Present when the value is less certain than the memory map's source.
+    public var caveat: DatasheetCaveat?
 
     /// The byte offset from the start of memory.
     public func byteAddress(pageSize: Int) -> Int { page * pageSize + byte }

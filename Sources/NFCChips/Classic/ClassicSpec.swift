@@ -31,6 +31,10 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     public var valueBlock: String
     /// Why the value-block signedness is uncertain.
     public var valueBlockCaveat: DatasheetCaveat?
+    /// The value-block layout as offsets.
+    public var valueBlockLayout: ClassicValueBlockLayout
+    /// The 4-bit ACK / NAK codes of a Classic card.
+    public var acknowledgements: [AcknowledgementSpec]
     /// Trailer of a read/write NFC (NDEF) sector.
     public var nfcSectorTrailer: ClassicTrailerTemplate
     /// Trailer of a read-only NFC sector.
@@ -182,4 +186,24 @@ public struct ClassicTrailerTemplate: Codable, Equatable, Sendable {
 
     /// The 16-byte trailer block with `keyB`.
     public func block(keyB: [UInt8]) -> [UInt8] { keyA + accessBits + [generalPurposeByte] + keyB }
+}
+
+/// Where a Classic value block keeps its value and address, and their inverted copies.
+///
+/// ```swift
+/// let layout = ChipTables.classic.valueBlockLayout
+/// layout.valueOffsets           // [0, 8]  (little-endian, valueLength bytes each)
+/// layout.invertedValueOffset    // 4
+/// ```
+public struct ClassicValueBlockLayout: Codable, Equatable, Sendable {
+    /// Bytes of the value (4, little-endian, two's complement).
+    public var valueLength: Int
+    /// Offsets of the two plain copies of the value.
+    public var valueOffsets: [Int]
+    /// Offset of the inverted copy of the value.
+    public var invertedValueOffset: Int
+    /// Offsets of the plain copies of the address byte.
+    public var addressOffsets: [Int]
+    /// Offsets of the inverted copies of the address byte.
+    public var invertedAddressOffsets: [Int]
 }

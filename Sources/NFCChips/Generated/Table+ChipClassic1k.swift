@@ -25,6 +25,7 @@ extension GeneratedTables {
             sak: 0x08,
             uidLength: 4,
             manufacturerCode: nil,
+            ats: nil,
             source: DatasheetSource(
                 document: "NXP MF1S50YYX MIFARE Classic 1K data sheet (doc 196330)",
                 revision: "Rev. 3.0",
@@ -205,6 +206,22 @@ extension GeneratedTables {
         counters: [],
         originalitySignatureKey: nil,
         ultralightCAuthentication: nil,
-        timing: nil
+        timing: ChipTimingSpec(
+            eepromWriteMsPerPage: 4.1,
+            writeEnduranceCycles: nil,
+            caveat: DatasheetCaveat(
+                verified: false,
+                note: "The MF1S50 write timing was not read; the NTAG203 figure (4.1 ms per page) is used as a stand-in for one block."
+            ),
+            source: DatasheetSource(
+                document: "NXP NTAG203 data sheet (doc 213830)",
+                revision: "Rev. 3.0",
+                section: "p. 20 WRITE timing (stand-in)",
+                checkedAgainst: [],
+                verified: false,
+                note: nil
+            )
+        ),
+        type4Files: nil
     )
 }

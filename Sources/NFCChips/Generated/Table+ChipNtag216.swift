@@ -26,6 +26,7 @@ extension GeneratedTables {
             sak: 0x00,
             uidLength: 7,
             manufacturerCode: 0x04,
+            ats: nil,
             source: DatasheetSource(
                 document: "NXP NTAG213F/216F data sheet (doc 262231) quoting ISO/IEC 14443-3",
                 revision: "Rev. 3.1",
@@ -67,38 +68,53 @@ extension GeneratedTables {
                     name: "UID0-2",
                     page: 0x00,
                     byte: 0,
-                    length: 3
+                    length: 3,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC0",
                     page: 0x00,
                     byte: 3,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "UID3-6",
                     page: 0x01,
                     byte: 0,
-                    length: 4
+                    length: 4,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC1",
                     page: 0x02,
                     byte: 0,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "internal",
                     page: 0x02,
                     byte: 1,
-                    length: 1
+                    length: 1,
+                    factoryValue: [0x48],
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "48 is what dumps of real NTAG21x show (coderapp NTAG213 dump, TagInfo reports); the data sheet does not document the byte (nfc-reference.md §2.1, §11 item 13)."
+                    )
                 ),
             ],
             staticLock: MemoryField(
                 name: "LOCK0-1",
                 page: 0x02,
                 byte: 2,
-                length: 2
+                length: 2,
+                factoryValue: nil,
+                caveat: nil
             ),
             capabilityContainer: CapabilityContainerSpec(
                 page: 0x03,
@@ -116,8 +132,10 @@ extension GeneratedTables {
                 lockAllValue: [0xFF, 0xFF, 0xFF, 0x00],
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "16 pages per lock bit taken from Flipper Zero mf_ultralight_listener_i.c; the data sheet table was not read (nfc-reference.md §11 item 3). Byte 2 holds block-lock bits."
-                )
+                    note: "16 pages per lock bit taken from Flipper Zero mf_ultralight_listener_i.c; the data sheet table was not read (nfc-reference.md §11 item 3). Byte 2 holds block-lock bits. Block-lock bits: byte 2 bit k freezes lock bits 2k and 2k+1 (Flipper Zero mf_ultralight_listener_i.c; unverified, nfc-reference.md §2.3)."
+                ),
+                blockLockByte: 2,
+                lockBitsPerBlockLockBit: 2
             ),
             configuration: ConfigurationSpec(
                 cfg0Page: 0xE3,
@@ -238,6 +256,28 @@ extension GeneratedTables {
                         verified: true,
                         note: nil
                     )
+                ),
+                mirror: MirrorSpec(
+                    uidMirrorBit: 0x01,
+                    counterMirrorBit: 0x02,
+                    separator: 0x78,
+                    firstMirrorPage: 0x04,
+                    counterNeedsCounterEnabled: true,
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "Whether the first read after power-up shows the counter before or after its increment, and whether NFC_CNT_PWD_PROT hides the counter mirror without authentication, are not settled (nfc-reference.md §11 item 6); the emulator shows the incremented value and hides it."
+                    ),
+                    source: DatasheetSource(
+                        document: "NXP NTAG213F/216F data sheet (doc 262231)",
+                        revision: "Rev. 3.1",
+                        section: "§8.7.3.1 ASCII mirror (UID and NFC counter)",
+                        checkedAgainst: [
+                            "Flipper Zero mf_ultralight_listener_i.c (mirror)",
+                            "gototags mirroring help page",
+                        ],
+                        verified: true,
+                        note: "UID mirror = 14 hex characters, counter mirror = 6, both = UID + 'x' + counter (nfc-reference.md §2.9)."
+                    )
                 )
             ),
             orWritePages: [0x02, 0x03, 0xE2],
@@ -288,6 +328,7 @@ extension GeneratedTables {
                     caveat: nil
                 ),
             ],
+            tearingProtectedPages: [0x02, 0x03, 0xE2],
             source: DatasheetSource(
                 document: "NXP NTAG213/215/216 data sheet (doc 265330)",
                 revision: "Rev. 3.2",
@@ -480,6 +521,7 @@ extension GeneratedTables {
                 verified: false,
                 note: nil
             )
-        )
+        ),
+        type4Files: nil
     )
 }

@@ -24,6 +24,7 @@ extension GeneratedTables {
             sak: 0x20,
             uidLength: 7,
             manufacturerCode: nil,
+            ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80],
             source: DatasheetSource(
                 document: "ISO/IEC 14443-3/-4 as used by MIFARE DESFire",
                 revision: nil,
@@ -33,7 +34,7 @@ extension GeneratedTables {
                     "IB Technology ATQA/SAK table",
                 ],
                 verified: true,
-                note: "SAK bit 0x20 = ISO/IEC 14443-4 compliant; nfc-reference.md §1.2."
+                note: "SAK bit 0x20 = ISO/IEC 14443-4 compliant; nfc-reference.md §1.2. ATS 06 75 77 81 02 80 (TL, T0 with FSCI 5, TA, TB, TC, one historical byte) is the DESFire-like ATS Proxmark's simulator answers (proxmark3 armsrc/iso14443a.c); a real Type 4 tag answers its own."
             )
         ),
         getVersion: nil,
@@ -43,6 +44,22 @@ extension GeneratedTables {
         counters: [],
         originalitySignatureKey: nil,
         ultralightCAuthentication: nil,
-        timing: nil
+        timing: nil,
+        type4Files: Type4FilesSpec(
+            capabilityContainer: [0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x08, 0x00, 0x00, 0x00],
+            ndefFileSize: 2048,
+            ndefFileFactoryContent: [0x00, 0x00],
+            source: DatasheetSource(
+                document: "NFC Forum Type 4 Tag Technical Specification",
+                revision: "2.0",
+                section: "§5.1.2 CC file, §5.1.3 NDEF file",
+                checkedAgainst: [
+                    "nfcpy src/nfc/tag/tt4.py",
+                    "libnfc utils/nfc-emulate-forum-tag4.c",
+                ],
+                verified: true,
+                note: "Mapping 2.0, MLe = MLc = 00FF, NDEF file E104 of 0800 bytes (NLEN included), read and write granted; the file size is this project's choice for an emulated tag, any size up to 7FFF is valid."
+            )
+        )
     )
 }

@@ -25,6 +25,7 @@ extension GeneratedTables {
             sak: 0x00,
             uidLength: 7,
             manufacturerCode: 0x04,
+            ats: nil,
             source: DatasheetSource(
                 document: "NXP NTAG213F/216F data sheet (doc 262231) quoting ISO/IEC 14443-3",
                 revision: "Rev. 3.1",
@@ -50,38 +51,50 @@ extension GeneratedTables {
                     name: "UID0-2",
                     page: 0x00,
                     byte: 0,
-                    length: 3
+                    length: 3,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC0",
                     page: 0x00,
                     byte: 3,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "UID3-6",
                     page: 0x01,
                     byte: 0,
-                    length: 4
+                    length: 4,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC1",
                     page: 0x02,
                     byte: 0,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "internal",
                     page: 0x02,
                     byte: 1,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
             ],
             staticLock: MemoryField(
                 name: "LOCK0-1",
                 page: 0x02,
                 byte: 2,
-                length: 2
+                length: 2,
+                factoryValue: nil,
+                caveat: nil
             ),
             capabilityContainer: CapabilityContainerSpec(
                 page: 0x03,
@@ -96,6 +109,7 @@ extension GeneratedTables {
             configuration: nil,
             orWritePages: [0x02, 0x03],
             factoryPages: [],
+            tearingProtectedPages: nil,
             source: DatasheetSource(
                 document: "NXP MF0ICU1 MIFARE Ultralight data sheet",
                 revision: nil,
@@ -180,6 +194,7 @@ extension GeneratedTables {
         counters: [],
         originalitySignatureKey: nil,
         ultralightCAuthentication: nil,
-        timing: nil
+        timing: nil,
+        type4Files: nil
     )
 }

@@ -25,6 +25,7 @@ extension GeneratedTables {
             sak: 0x00,
             uidLength: 7,
             manufacturerCode: 0x04,
+            ats: nil,
             source: DatasheetSource(
                 document: "NXP NTAG213F/216F data sheet (doc 262231) quoting ISO/IEC 14443-3",
                 revision: "Rev. 3.1",
@@ -50,38 +51,50 @@ extension GeneratedTables {
                     name: "UID0-2",
                     page: 0x00,
                     byte: 0,
-                    length: 3
+                    length: 3,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC0",
                     page: 0x00,
                     byte: 3,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "UID3-6",
                     page: 0x01,
                     byte: 0,
-                    length: 4
+                    length: 4,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC1",
                     page: 0x02,
                     byte: 0,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "internal",
                     page: 0x02,
                     byte: 1,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
             ],
             staticLock: MemoryField(
                 name: "LOCK0-1",
                 page: 0x02,
                 byte: 2,
-                length: 2
+                length: 2,
+                factoryValue: nil,
+                caveat: nil
             ),
             capabilityContainer: CapabilityContainerSpec(
                 page: 0x03,
@@ -100,7 +113,9 @@ extension GeneratedTables {
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "LOCK2/LOCK3 in page 28 bytes 0–1; lock-all value FF FF 00 00 from nfcpy. The exact bit map (4-page groups, block-lock bits, the bits for pages 28–2F) was not read."
-                )
+                ),
+                blockLockByte: nil,
+                lockBitsPerBlockLockBit: nil
             ),
             configuration: ConfigurationSpec(
                 cfg0Page: nil,
@@ -125,7 +140,8 @@ extension GeneratedTables {
                         caveat: nil
                     ),
                 ],
-                password: nil
+                password: nil,
+                mirror: nil
             ),
             orWritePages: [0x02, 0x03, 0x28],
             factoryPages: [
@@ -178,6 +194,7 @@ extension GeneratedTables {
                     caveat: nil
                 ),
             ],
+            tearingProtectedPages: nil,
             source: DatasheetSource(
                 document: "NXP MF0ICU2 MIFARE Ultralight C data sheet (doc 137633)",
                 revision: "Rev. 3.3",
@@ -317,6 +334,7 @@ extension GeneratedTables {
                 note: nil
             )
         ),
-        timing: nil
+        timing: nil,
+        type4Files: nil
     )
 }

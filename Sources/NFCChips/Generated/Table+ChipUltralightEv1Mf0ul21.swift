@@ -25,6 +25,7 @@ extension GeneratedTables {
             sak: 0x00,
             uidLength: 7,
             manufacturerCode: 0x04,
+            ats: nil,
             source: DatasheetSource(
                 document: "NXP NTAG213F/216F data sheet (doc 262231) quoting ISO/IEC 14443-3",
                 revision: "Rev. 3.1",
@@ -70,38 +71,50 @@ extension GeneratedTables {
                     name: "UID0-2",
                     page: 0x00,
                     byte: 0,
-                    length: 3
+                    length: 3,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC0",
                     page: 0x00,
                     byte: 3,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "UID3-6",
                     page: 0x01,
                     byte: 0,
-                    length: 4
+                    length: 4,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "BCC1",
                     page: 0x02,
                     byte: 0,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
                 MemoryField(
                     name: "internal",
                     page: 0x02,
                     byte: 1,
-                    length: 1
+                    length: 1,
+                    factoryValue: nil,
+                    caveat: nil
                 ),
             ],
             staticLock: MemoryField(
                 name: "LOCK0-1",
                 page: 0x02,
                 byte: 2,
-                length: 2
+                length: 2,
+                factoryValue: nil,
+                caveat: nil
             ),
             capabilityContainer: CapabilityContainerSpec(
                 page: 0x03,
@@ -123,7 +136,9 @@ extension GeneratedTables {
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Page 24 holds LOCK2–LOCK4 (nfcpy, libnfc); lock-all value FF FF FF 00 from nfcpy; the per-bit granularity (2 pages) is not from the data sheet."
-                )
+                ),
+                blockLockByte: nil,
+                lockBitsPerBlockLockBit: nil
             ),
             configuration: ConfigurationSpec(
                 cfg0Page: 0x25,
@@ -206,7 +221,8 @@ extension GeneratedTables {
                         verified: true,
                         note: "The data sheet text itself was not read; every fact here is agreed by at least two implementations (nfc-reference.md §3.1)."
                     )
-                )
+                ),
+                mirror: nil
             ),
             orWritePages: [0x02, 0x03, 0x24],
             factoryPages: [
@@ -235,6 +251,7 @@ extension GeneratedTables {
                     caveat: nil
                 ),
             ],
+            tearingProtectedPages: nil,
             source: DatasheetSource(
                 document: "NXP MF0ULX1 MIFARE Ultralight EV1 data sheet",
                 revision: nil,
@@ -483,6 +500,7 @@ extension GeneratedTables {
                 verified: false,
                 note: nil
             )
-        )
+        ),
+        type4Files: nil
     )
 }

@@ -282,6 +282,51 @@ extension GeneratedTables {
             verified: false,
             note: "Two's complement signedness not read in the data sheet (nfc-reference.md §11 item 12)."
         ),
+        valueBlockLayout: ClassicValueBlockLayout(
+            valueLength: 4,
+            valueOffsets: [
+                0,
+                8,
+            ],
+            invertedValueOffset: 4,
+            addressOffsets: [
+                12,
+                14,
+            ],
+            invertedAddressOffsets: [
+                13,
+                15,
+            ]
+        ),
+        acknowledgements: [
+            AcknowledgementSpec(
+                code: 0x0A,
+                name: "ack",
+                meaning: "ACK: command accepted",
+                isACK: true,
+                caveat: nil
+            ),
+            AcknowledgementSpec(
+                code: 0x04,
+                name: "notAllowed",
+                meaning: "NAK: operation not allowed (access conditions, bad address, not a value block)",
+                isACK: false,
+                caveat: DatasheetCaveat(
+                    verified: false,
+                    note: "Classic NAK meanings were not read in the MF1S50 data sheet; Proxmark's simulator sends 4 for a refused operation (nfc-reference.md §6.3, §11 item 12)."
+                )
+            ),
+            AcknowledgementSpec(
+                code: 0x05,
+                name: "transmissionError",
+                meaning: "NAK: transmission or EEPROM error",
+                isACK: false,
+                caveat: DatasheetCaveat(
+                    verified: false,
+                    note: "Proxmark labels 5 'transmission error'; not read in the data sheet."
+                )
+            ),
+        ],
         nfcSectorTrailer: ClassicTrailerTemplate(
             keyA: [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7],
             accessBits: [0x7F, 0x07, 0x88],

@@ -741,6 +741,187 @@ extension GeneratedTables {
                 meaning: "antenna self-test"
             ),
         ],
+        autoPollTargetTypes: [
+            PN532AutoPollType(
+                code: 0x00,
+                name: "genericPassive106",
+                modulation: 0x00,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "generic passive 106 kbit/s (ISO/IEC 14443-4A, MIFARE and DEP targets)"
+            ),
+            PN532AutoPollType(
+                code: 0x01,
+                name: "genericPassive212",
+                modulation: 0x01,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "generic passive 212 kbit/s (FeliCa and DEP targets)"
+            ),
+            PN532AutoPollType(
+                code: 0x02,
+                name: "genericPassive424",
+                modulation: 0x02,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "generic passive 424 kbit/s (FeliCa and DEP targets)"
+            ),
+            PN532AutoPollType(
+                code: 0x03,
+                name: "iso14443_4B106",
+                modulation: 0x03,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "passive 106 kbit/s ISO/IEC 14443-4B"
+            ),
+            PN532AutoPollType(
+                code: 0x04,
+                name: "jewel106",
+                modulation: 0x04,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "Innovision Jewel tag"
+            ),
+            PN532AutoPollType(
+                code: 0x10,
+                name: "mifare",
+                modulation: 0x00,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "MIFARE card (type A 106 kbit/s)"
+            ),
+            PN532AutoPollType(
+                code: 0x11,
+                name: "felica212",
+                modulation: 0x01,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "FeliCa 212 kbit/s card"
+            ),
+            PN532AutoPollType(
+                code: 0x12,
+                name: "felica424",
+                modulation: 0x02,
+                isoDEPOnly: false,
+                dep: false,
+                meaning: "FeliCa 424 kbit/s card"
+            ),
+            PN532AutoPollType(
+                code: 0x20,
+                name: "iso14443_4A106",
+                modulation: 0x00,
+                isoDEPOnly: true,
+                dep: false,
+                meaning: "passive 106 kbit/s ISO/IEC 14443-4A"
+            ),
+            PN532AutoPollType(
+                code: 0x23,
+                name: "iso14443_4B106",
+                modulation: 0x03,
+                isoDEPOnly: true,
+                dep: false,
+                meaning: "passive 106 kbit/s ISO/IEC 14443-4B"
+            ),
+            PN532AutoPollType(
+                code: 0x40,
+                name: "depPassive106",
+                modulation: nil,
+                isoDEPOnly: false,
+                dep: true,
+                meaning: "DEP passive 106 kbit/s"
+            ),
+            PN532AutoPollType(
+                code: 0x41,
+                name: "depPassive212",
+                modulation: nil,
+                isoDEPOnly: false,
+                dep: true,
+                meaning: "DEP passive 212 kbit/s"
+            ),
+            PN532AutoPollType(
+                code: 0x42,
+                name: "depPassive424",
+                modulation: nil,
+                isoDEPOnly: false,
+                dep: true,
+                meaning: "DEP passive 424 kbit/s"
+            ),
+            PN532AutoPollType(
+                code: 0x80,
+                name: "depActive106",
+                modulation: nil,
+                isoDEPOnly: false,
+                dep: true,
+                meaning: "DEP active 106 kbit/s"
+            ),
+            PN532AutoPollType(
+                code: 0x81,
+                name: "depActive212",
+                modulation: nil,
+                isoDEPOnly: false,
+                dep: true,
+                meaning: "DEP active 212 kbit/s"
+            ),
+            PN532AutoPollType(
+                code: 0x82,
+                name: "depActive424",
+                modulation: nil,
+                isoDEPOnly: false,
+                dep: true,
+                meaning: "DEP active 424 kbit/s"
+            ),
+        ],
+        serialBaudRates: [
+            PN532BaudRate(
+                code: 0x00,
+                baud: 9600
+            ),
+            PN532BaudRate(
+                code: 0x01,
+                baud: 19200
+            ),
+            PN532BaudRate(
+                code: 0x02,
+                baud: 38400
+            ),
+            PN532BaudRate(
+                code: 0x03,
+                baud: 57600
+            ),
+            PN532BaudRate(
+                code: 0x04,
+                baud: 115200
+            ),
+            PN532BaudRate(
+                code: 0x05,
+                baud: 230400
+            ),
+            PN532BaudRate(
+                code: 0x06,
+                baud: 460800
+            ),
+            PN532BaudRate(
+                code: 0x07,
+                baud: 921600
+            ),
+            PN532BaudRate(
+                code: 0x08,
+                baud: 1288000
+            ),
+        ],
+        rfFieldBits: [
+            PN532RegisterBit(
+                name: "RFOn",
+                mask: 0x01,
+                meaning: "the RF field is switched on"
+            ),
+            PN532RegisterBit(
+                name: "AutoRFCA",
+                mask: 0x02,
+                meaning: "automatic RF collision avoidance"
+            ),
+        ],
+        gpioWriteValidateMask: 0x80,
         timing: PN532TimingSpec(
             uartBaud: 115200,
             uartBitsPerByte: 10,
@@ -772,7 +953,7 @@ extension GeneratedTables {
                 "project note pn532-emulation.md",
             ],
             verified: true,
-            note: "InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02."
+            note: "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02."
         )
     )
 }

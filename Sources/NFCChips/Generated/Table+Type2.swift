@@ -142,6 +142,43 @@ extension GeneratedTables {
             ],
             verified: true,
             note: nil
+        ),
+        staticLock: StaticLockLayout(
+            firstPageLockBit: 3,
+            firstLockedPage: 0x03,
+            lastLockedPage: 0x0F,
+            blockLockBits: [
+                StaticBlockLockBit(
+                    name: "BL-CC",
+                    bit: 0,
+                    firstPage: 0x03,
+                    lastPage: 0x03
+                ),
+                StaticBlockLockBit(
+                    name: "BL 9-4",
+                    bit: 1,
+                    firstPage: 0x04,
+                    lastPage: 0x09
+                ),
+                StaticBlockLockBit(
+                    name: "BL 15-10",
+                    bit: 2,
+                    firstPage: 0x0A,
+                    lastPage: 0x0F
+                ),
+            ],
+            source: DatasheetSource(
+                document: "NXP NTAG213F/216F data sheet (doc 262231)",
+                revision: "Rev. 3.1",
+                section: "§8.5.2 static lock bytes",
+                checkedAgainst: [
+                    "NXP MF0ICU2 data sheet Rev. 3.3 §7.5.2",
+                    "Flipper Zero mf_ultralight_listener_i.c static_lock_bytes_write",
+                    "proxmark3 cmdhfmfu.c lock printing",
+                ],
+                verified: true,
+                note: "Lock byte 0: bit 0 BL-CC, bit 1 BL 9-4, bit 2 BL 15-10, bit 3 L-CC, bits 4-7 L4-L7; lock byte 1: L8-L15 (nfc-reference.md §2.2). Writes OR the bits in."
+            )
         )
     )
 }

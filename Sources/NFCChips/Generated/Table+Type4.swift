@@ -124,6 +124,21 @@ extension GeneratedTables {
                 name: "incorrectP1P2",
                 meaning: "incorrect parameters P1-P2"
             ),
+            StatusWordSpec(
+                code: 0x6A00,
+                name: "noInformation",
+                meaning: "wrong parameters P1-P2, no further information (libnfc's emulator uses it for an unknown file)"
+            ),
+            StatusWordSpec(
+                code: 0x6D00,
+                name: "insNotSupported",
+                meaning: "instruction code not supported or invalid"
+            ),
+            StatusWordSpec(
+                code: 0x6E00,
+                name: "claNotSupported",
+                meaning: "class not supported"
+            ),
         ],
         commands: [
             APDUSpec(
@@ -153,7 +168,9 @@ extension GeneratedTables {
             chainingBit: 0x10,
             rACK: 0xA2,
             rNAK: 0xB2,
-            sWTX: 0xF2
+            sWTX: 0xF2,
+            sDeselect: 0xC2,
+            rNAKBit: 0x10
         )
     )
 }

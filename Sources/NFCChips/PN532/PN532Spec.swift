@@ -31,6 +31,14 @@ public struct PN532Spec: Codable, Equatable, Sendable {
     public var parameterFlags: [PN532Option]
     /// Tests of Diagnose.
     public var diagnoseTests: [PN532Option]
+    /// Target types of InAutoPoll (UM0701 §7.3.13).
+    public var autoPollTargetTypes: [PN532AutoPollType]
+    /// Speed codes of SetSerialBaudRate (UM0701 §7.2.8).
+    public var serialBaudRates: [PN532BaudRate]
+    /// The bits of the RFConfiguration item `rfField` (ConfigurationData byte 0).
+    public var rfFieldBits: [PN532RegisterBit]
+    /// The bit of each WriteGPIO byte that says the port is to be written (UM0701 §7.2.7).
+    @Hex public var gpioWriteValidateMask: UInt8
     /// The timing model.
     public var timing: PN532TimingSpec
     /// Where the table comes from.

@@ -28,6 +28,8 @@ public struct Type2Spec: DatasheetValue {
     public var acknowledgements: [AcknowledgementSpec]
     /// Where the ACK / NAK codes come from.
     public var acknowledgementSource: DatasheetSource
+    /// The static lock bits (page 2, bytes 2–3), the same on NTAG21x and the Ultralight family.
+    public var staticLock: StaticLockLayout
 
     /// The TLV type called `name`.
     public func tlv(named name: TLVName) -> TLVSpec? { tlvs.first { $0.name == name } }
@@ -178,4 +180,48 @@ public struct AcknowledgementSpec: Codable, Equatable, Sendable {
     public var isACK: Bool
     /// Present when the code is less certain than the table.
     public var caveat: DatasheetCaveat?
+}
+
+/// The static lock bytes of the Type 2 family (NTAG21x §8.5.2, MF0ICU2 §7.5.2), counted as
+/// one 16-bit value: lock byte 0 (page 2 byte 2) is bits 0–7, lock byte 1 bits 8–15.
+///
+/// ```swift
+/// let layout = ChipTables.type2.staticLock
+/// layout.lockBit(forPage: 3)          // 3 (L-CC)
+/// layout.blockLockBit(forPage: 7)     // 1 (BL 9-4)
+/// ```
+public struct StaticLockLayout: Codable, Equatable, Sendable {
+    /// The bit that locks ``firstLockedPage``; each following page has the next bit.
+    public var firstPageLockBit: Int
+    /// The first page a static lock bit covers (the CC page).
+    @Hex public var firstLockedPage: Int
+    /// The last page a static lock bit covers.
+    @Hex public var lastLockedPage: Int
+    /// The block-lock bits that freeze page-lock bits.
+    public var blockLockBits: [StaticBlockLockBit]
+    /// Where it comes from.
+    public var source: DatasheetSource
+
+    /// The bit (0–15) that makes `page` read-only, or `nil` outside the static range.
+    public func lockBit(forPage page: Int) -> Int? {
+        guard page >= firstLockedPage, page <= lastLockedPage else { return nil }
+        return firstPageLockBit + page - firstLockedPage
+    }
+
+    /// The block-lock bit that freezes the lock bit of `page`, or `nil`.
+    public func blockLockBit(forPage page: Int) -> Int? {
+        blockLockBits.first { page >= $0.firstPage && page <= $0.lastPage }?.bit
+    }
+}
+
+/// One block-lock bit of the static lock bytes.
+public struct StaticBlockLockBit: Codable, Equatable, Sendable {
+    /// The datasheet name, e.g. `BL 9-4`.
+    public var name: String
+    /// The bit (0–15) in the 16-bit static lock value.
+    public var bit: Int
+    /// The first page whose lock bit it freezes.
+    @Hex public var firstPage: Int
+    /// The last page whose lock bit it freezes.
+    @Hex public var lastPage: Int
 }

@@ -113,4 +113,13 @@ public struct ISODEPSpec: Codable, Equatable, Sendable {
     @Hex public var rNAK: UInt8
     /// S(WTX).
     @Hex public var sWTX: UInt8
+    /// S(DESELECT): the PICC answers it and goes to HALT.
+    @Hex public var sDeselect: UInt8
+    /// The bit that makes an R-block an R(NAK).
+    @Hex public var rNAKBit: UInt8
+
+    /// Whether `pcb` is an I-block (block number and chaining bits ignored).
+    public func isIBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | chainingBit) == iBlock }
+    /// Whether `pcb` is an R-block, ACK or NAK (block number ignored).
+    public func isRBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | rNAKBit) == rACK }
 }

@@ -1,0 +1,74 @@
+import NFCChips
+
+/// Why an emulator or a tag could not be set up from names, UIDs or a saved state.
+public enum EmulatorSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not one of ``EmulatedTagFactory/tagNames``.
+    case unknownTagName(String)
+    /// The UID does not fit the chip.
+    case uidLength(tag: String, expected: Int, got: Int)
+    /// A saved state that does not fit its tag.
+    case invalidState(String)
+    /// The pseudo-terminal could not be opened.
+    case pseudoTerminal(PseudoTerminalError)
+
+    /// One line a person understands.
+    public var description: String {
+        switch self {
+        case let .unknownTagName(name):
+            "unknown tag '\(name)': expected one of \(EmulatedTagFactory.tagNames.joined(separator: " "))"
+        case let .uidLength(tag, expected, got): "a \(tag) UID has \(expected) bytes, got \(got)"
+        case let .invalidState(reason): "saved tag state unusable: \(reason)"
+        case let .pseudoTerminal(error): "cannot open a pseudo-terminal: \(error)"
+        }
+    }
+}
+
+/// Builds tag models by their `nfctag` names (`ntag213` … `type4`, the ``NFCChips/Chip`` raw values).
+///
+/// ```swift
+/// let tag = try EmulatedTagFactory.make(name: "classic1k")             // default UID
+/// let other = try EmulatedTagFactory.make(name: "ntag215", uid: [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80])
+/// ```
+public enum EmulatedTagFactory {
+    /// Every tag name the factory knows, in the tables' order.
+    public static var tagNames: [String] { Chip.allCases.map(\.rawValue) }
+
+    /// A factory-fresh tag called `name` with `uid` (or ``defaultUID(for:index:)``) and,
+    /// for chips with READ_SIG, `signature` (or one by ``EmulatorSigningKey``).
+    public static func make(name: String, uid: [UInt8]? = nil, signature: [UInt8]? = nil, index: Int = 0)
+        throws(EmulatorSetupError) -> any EmulatedTag {
+        guard let chip = Chip(rawValue: name) else { throw .unknownTagName(name) }
+        let uid = uid ?? defaultUID(for: chip, index: index)
+        let expected = ChipTables.spec(for: chip).activation.uidLength
+        guard uid.count == expected else { throw .uidLength(tag: name, expected: expected, got: uid.count) }
+        do {
+            switch ChipTables.spec(for: chip).family {
+            case .mifareClassic: return try ClassicTag(chip: chip, uid: uid)
+            case .type4: return try Type4Tag(uid: uid)
+            case .ntag21x, .ultralight, .ultralightEV1, .ultralightC: return try Type2Tag(chip: chip, uid: uid, signature: signature)
+            }
+        } catch {
+            throw .uidLength(tag: name, expected: expected, got: uid.count)
+        }
+    }
+
+    /// A fixed UID for the `index`-th emulated tag of `chip`: the chip's manufacturer code
+    /// (NXP for the NXP chips) followed by a recognisable pattern, different per index.
+    public static func defaultUID(for chip: Chip, index: Int = 0) -> [UInt8] {
+        let spec = ChipTables.spec(for: chip)
+        let tail: [UInt8] = [0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77]
+        var uid = [spec.activation.manufacturerCode ?? 0x3E] + tail.prefix(spec.activation.uidLength - 1)
+        uid[uid.count - 1] &+= UInt8(truncatingIfNeeded: index)
+        return uid
+    }
+
+    /// The tag name of a model built by this factory.
+    public static func name(of tag: any EmulatedTag) -> String? {
+        switch tag {
+        case let tag as Type2Tag: tag.spec.chip.rawValue
+        case let tag as ClassicTag: tag.spec.chip.rawValue
+        case let tag as Type4Tag: tag.spec.chip.rawValue
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import NFCChips
+
+/// A tag's persistent content (memory, counters, signature) as plain values, to save an
+/// emulated tag to a file and load it again (`nfctag emulate --state FILE`).
+///
+/// ```swift
+/// let snapshot = TagSnapshot(of: tag)!                // Codable
+/// let again = try snapshot.makeTag()                   // same memory and counters
+/// ```
+public struct TagSnapshot: Codable, Equatable, Sendable {
+    /// The tag name (``EmulatedTagFactory/tagNames``).
+    public var tag: String
+    /// The UID, lowercase hex.
+    public var uid: String
+    /// Page or block memory (Type 2, Classic), lowercase hex.
+    public var memory: String?
+    /// Type 4: the CC file and the NDEF file, lowercase hex.
+    public var capabilityContainer: String?
+    /// Type 4: the NDEF file, lowercase hex.
+    public var ndefFile: String?
+    /// NTAG21x NFC counter.
+    public var nfcCounter: Int?
+    /// Ultralight EV1 counters.
+    public var counters: [Int]?
+    /// Failed PWD_AUTH attempts counted against AUTHLIM.
+    public var failedAuthentications: Int?
+    /// The READ_SIG answer, lowercase hex.
+    public var signature: String?
+
+    /// The snapshot of a tag built by ``EmulatedTagFactory``; `nil` for other models.
+    public init?(of tag: any EmulatedTag) {
+        guard let name = EmulatedTagFactory.name(of: tag) else { return nil }
+        self.tag = name
+        uid = Self.hex(tag.identity.uid)
+        switch tag {
+        case let tag as Type2Tag:
+            memory = Self.hex(tag.memory)
+            nfcCounter = tag.nfcCounter
+            counters = tag.counters
+            failedAuthentications = tag.failedAuthentications
+            signature = Self.hex(tag.signature)
+        case let tag as ClassicTag:
+            memory = Self.hex(tag.memory)
+        case let tag as Type4Tag:
+            capabilityContainer = Self.hex(tag.capabilityContainer)
+            ndefFile = Self.hex(tag.ndefFile)
+        default:
+            return nil
+        }
+    }
+
+    /// Rebuilds the tag with this content.
+    public func makeTag() throws(EmulatorSetupError) -> any EmulatedTag {
+        guard let uid = Self.bytes(uid) else { throw .invalidState("uid is not hex") }
+        let made = try EmulatedTagFactory.make(name: tag, uid: uid, signature: signature.flatMap(Self.bytes))
+        switch made {
+        case var type2 as Type2Tag:
+            guard let memory = memory.flatMap(Self.bytes), memory.count == type2.memory.count else {
+                throw .invalidState("\(tag) memory must be \(type2.memory.count) bytes")
+            }
+            type2.memory = memory
+            type2.nfcCounter = nfcCounter ?? 0
+            if let counters, counters.count == type2.counters.count { type2.counters = counters }
+            type2.failedAuthentications = failedAuthentications ?? 0
+            type2.ultralightCKey = type2.currentUltralightCKey
+            return type2
+        case var classic as ClassicTag:
+            guard let memory = memory.flatMap(Self.bytes), memory.count == classic.memory.count else {
+                throw .invalidState("\(tag) memory must be \(classic.memory.count) bytes")
+            }
+            classic.memory = memory
+            return classic
+        case var type4 as Type4Tag:
+            guard let cc = capabilityContainer.flatMap(Self.bytes), cc.count == type4.capabilityContainer.count,
+                  let ndef = ndefFile.flatMap(Self.bytes), ndef.count == type4.ndefFile.count else {
+                throw .invalidState("type4 files must keep their sizes")
+            }
+            type4.capabilityContainer = cc
+            type4.ndefFile = ndef
+            return type4
+        default:
+            return made
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+    }
+
+    static func bytes(_ text: String) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        guard characters.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count / 2)
+        for index in stride(from: 0, to: characters.count, by: 2) {
+            guard let high = nibble(characters[index]), let low = nibble(characters[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

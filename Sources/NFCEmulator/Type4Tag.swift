@@ -1,0 +1,123 @@
+import NFCChips
+
+/// An NFC Forum Type 4 tag (ISO/IEC 14443-4, SAK `20`, with an ATS) carrying the NDEF
+/// Tag Application, built from ``NFCChips/ChipTables/type4`` and the `type4` chip file.
+///
+/// On air it speaks ISO-DEP blocks: I-blocks carry the APDUs (the PN532 wraps and
+/// unwraps them for InDataExchange once it has sent RATS), R(NAK) is answered as
+/// ISO/IEC 14443-4 says (libnfc's presence check sends `B2`), S(DESELECT) halts it, and a
+/// raw RATS (`E0 xx`) gets the ATS. The application has a CC file and an NDEF file;
+/// SELECT, READ BINARY and UPDATE BINARY answer with the mapping's status words, and a
+/// read-only tag refuses updates.
+///
+/// ```swift
+/// var tag = try Type4Tag(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], readOnly: false)
+/// tag.ndefFile                                    // NLEN 00 00 + zeros: an empty tag
+/// tag.receive([0x02, 0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])
+/// // .bytes([0x02, 0x90, 0x00])
+/// ```
+public struct Type4Tag: EmulatedTag {
+    /// Why a model could not be built.
+    public enum ModelError: Error, Equatable, Sendable {
+        /// The UID does not have the length the chip's activation table asks for.
+        case uidLength(expected: Int, got: Int)
+    }
+
+    /// The chip's tables.
+    public let spec: ChipSpec
+    let type4: Type4Spec
+    let files: Type4FilesSpec
+    /// UID, ATQA, SAK and ATS.
+    public let identity: TagIdentity
+    /// The CC file.
+    public internal(set) var capabilityContainer: [UInt8]
+    /// The NDEF file: NLEN (big-endian) and the message, padded to the file size.
+    public internal(set) var ndefFile: [UInt8]
+    /// The PICC block number (ISO/IEC 14443-4: 1 after activation, toggled per I-block received).
+    var blockNumber: UInt8
+    /// The last block sent, for an R(NAK) that carries the current block number.
+    var lastBlock: [UInt8]?
+    /// APDU bytes of a chained I-block sequence still arriving.
+    var chainedAPDU: [UInt8] = []
+    /// Whether the NDEF Tag Application is selected.
+    var applicationSelected = false
+    /// The selected file ID.
+    var selectedFile: UInt16?
+
+    /// A factory-fresh tag: empty NDEF file; `readOnly` sets the CC write access to "no write".
+    public init(uid: [UInt8], readOnly: Bool = false) throws(ModelError) {
+        let spec = ChipTables.spec(for: .type4)
+        guard uid.count == spec.activation.uidLength else {
+            throw .uidLength(expected: spec.activation.uidLength, got: uid.count)
+        }
+        guard let files = spec.type4Files else { preconditionFailure("datasheets/chips/type4.json lacks type4Files") }
+        self.spec = spec
+        self.type4 = ChipTables.type4
+        self.files = files
+        self.identity = TagIdentity(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats)
+        var cc = files.capabilityContainer
+        if readOnly, let write = ChipTables.type4.ccField(named: "writeAccess") { cc[write.offset] = ChipTables.type4.accessDenied }
+        self.capabilityContainer = cc
+        var ndef = [UInt8](repeating: 0, count: files.ndefFileSize)
+        ndef.replaceSubrange(0..<files.ndefFileFactoryContent.count, with: files.ndefFileFactoryContent)
+        self.ndefFile = ndef
+        self.blockNumber = ChipTables.type4.isoDep.blockNumberBit
+    }
+
+    /// The NDEF message the file holds (NLEN bytes after NLEN).
+    public var ndefMessage: [UInt8] {
+        let length = Int(ndefFile[0]) << 8 | Int(ndefFile[1])
+        return Array(ndefFile[type4.nlenLength..<min(ndefFile.count, type4.nlenLength + length)])
+    }
+
+    /// Replaces the NDEF message directly, bypassing every rule (test set-up).
+    public mutating func setNDEFMessage(_ message: [UInt8]) {
+        let length = min(message.count, ndefFile.count - type4.nlenLength)
+        ndefFile.replaceSubrange(0..<type4.nlenLength, with: [UInt8(length >> 8), UInt8(length & 0xFF)])
+        ndefFile.replaceSubrange(type4.nlenLength..<(type4.nlenLength + length), with: message.prefix(length))
+    }
+
+    public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
+        let iso = type4.isoDep
+        guard let pcb = frame.first else { return .silence }
+        if let rats = ChipTables.iso14443a.frame(named: "RATS")?.bytes.first, pcb == rats, frame.count == 2 {
+            resetBlockState()
+            return identity.ats.map(TagAnswer.bytes) ?? .silence
+        }
+        if iso.isIBlock(pcb) {
+            blockNumber = pcb & iso.blockNumberBit
+            chainedAPDU += frame.dropFirst()
+            if pcb & iso.chainingBit != 0 { return send([iso.rACK | blockNumber]) }
+            let apdu = chainedAPDU
+            chainedAPDU = []
+            return send([iso.iBlock | blockNumber] + respond(to: apdu))
+        }
+        if iso.isRBlock(pcb) {
+            if pcb & iso.rNAKBit != 0, pcb & iso.blockNumberBit == blockNumber, let lastBlock { return .bytes(lastBlock) }
+            return send([iso.rACK | blockNumber])
+        }
+        if pcb == iso.sDeselect, frame.count == 1 {
+            return TagAnswer(reply: .bytes([iso.sDeselect]), leavesActiveState: true, entersHalt: true)
+        }
+        return .silence
+    }
+
+    private mutating func send(_ block: [UInt8]) -> TagAnswer {
+        lastBlock = block
+        return .bytes(block)
+    }
+
+    private mutating func resetBlockState() {
+        blockNumber = type4.isoDep.blockNumberBit
+        lastBlock = nil
+        chainedAPDU = []
+    }
+
+    public mutating func fieldReset() { leaveActiveState() }
+
+    public mutating func leaveActiveState() {
+        resetBlockState()
+        applicationSelected = false
+        selectedFile = nil
+    }
+}
