@@ -98,6 +98,7 @@ public struct ClassicTag: EmulatedTag {
         memory.replaceSubrange(address..<(address + geometry.blockSize), with: bytes.prefix(geometry.blockSize))
     }
 
+    /// Answers one frame (CRC_A stripped) while ACTIVE.
     public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
         if let block = pendingWriteBlock {
             pendingWriteBlock = nil
@@ -121,6 +122,7 @@ public struct ClassicTag: EmulatedTag {
         }
     }
 
+    /// The PN532's Crypto1 authentication: the key must match the sector trailer's key A or B.
     public mutating func authenticate(_ request: ClassicAuthentication) -> Bool {
         pendingWriteBlock = nil
         pendingValueOperation = nil
@@ -135,11 +137,13 @@ public struct ClassicTag: EmulatedTag {
         return true
     }
 
+    /// The RF field went off: volatile state is lost.
     public mutating func fieldReset() {
         leaveActiveState()
         valueRegister = nil
     }
 
+    /// The tag left ACTIVE: authentication and half-done commands are forgotten.
     public mutating func leaveActiveState() {
         session = nil
         pendingWriteBlock = nil

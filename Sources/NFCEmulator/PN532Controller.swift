@@ -77,6 +77,23 @@ public struct PN532Controller: Sendable {
         return output
     }
 
+    /// The host line has been quiet for a while: a frame still incomplete is dropped, as
+    /// the chip times it out, and any frame hidden in its bytes is handled. Returns what the
+    /// chip writes back (nothing for the dropped frame itself).
+    public mutating func lineIdle() -> [UInt8] {
+        var output: [UInt8] = []
+        for event in parser.timeOutIncompleteFrame() {
+            if case .malformed(let error) = event, error.check == .incompleteFrame {
+                statistics.framesFromHost += 1
+                continue
+            }
+            output += handle(event)
+        }
+        statistics.bytesToHost += output.count
+        if !output.isEmpty { lastSent = output }
+        return output
+    }
+
     /// Called after a tag entered or left the field: answers a waiting InAutoPoll.
     public mutating func fieldDidChange() -> [UInt8] {
         guard let types = pendingAutoPoll, let answer = autoPollAnswer(types: types) else { return [] }

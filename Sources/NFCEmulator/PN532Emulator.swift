@@ -92,7 +92,8 @@ public final class PN532Emulator: Sendable {
             if state.withLock({ $0.isRunning }) { return }
             throw PseudoTerminalError("start after stop", code: EBADF)
         }
-        session.start { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) }
+        session.start(handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
+                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) })
     }
 
     /// Stops the thread and closes the pseudo-terminal; clients see I/O errors.
@@ -131,7 +132,8 @@ public final class PN532Emulator: Sendable {
             return (old, state.isRunning)
         }
         old?.stop()
-        if running { session.start { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) } }
+        if running { session.start(handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
+                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) }) }
     }
 
     /// Counters and modelled time since the last plug-in.
@@ -157,6 +159,11 @@ public final class PN532Emulator: Sendable {
     /// Runs `body` on the field under the emulator's lock (inspect or change tags).
     public func withField<Result>(_ body: (inout Field) -> Result) -> Result {
         state.withLock { body(&$0.controller.field) }
+    }
+
+    private func lineWentQuiet(on terminal: PseudoTerminal) {
+        let output = state.withLock { $0.controller.lineIdle() }
+        if !output.isEmpty { try? terminal.write(output) }
     }
 
     /// The tags now in the field, in the order they entered.

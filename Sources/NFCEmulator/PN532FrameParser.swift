@@ -38,6 +38,24 @@ public struct PN532FrameParser: Sendable {
         return events
     }
 
+    /// Whether a frame has started (start code seen) and its remaining bytes are awaited.
+    /// A host whose LEN was corrupted in a way LCS still accepts leaves the parser here:
+    /// the chip gives up on such a frame when the line goes quiet (``timeOutIncompleteFrame()``).
+    public var isWaitingForFrame: Bool {
+        pending.count >= spec.startCode.count && Array(pending.prefix(spec.startCode.count)) == spec.startCode
+    }
+
+    /// The line went quiet in the middle of a frame: as the PN532 does, drop that frame
+    /// (reported as ``PN532FrameError/Check/incompleteFrame``) and scan again from the byte
+    /// after its start code, returning any frame found in the bytes already received.
+    public mutating func timeOutIncompleteFrame() -> [PN532HostEvent] {
+        guard isWaitingForFrame else { return [] }
+        let error = PN532FrameError(offset: pendingOffset, check: .incompleteFrame,
+                                    expected: "the rest of the frame; the line went quiet after \(pending.count) bytes")
+        drop(1)
+        return [.malformed(error)] + feed([])
+    }
+
     /// Forgets a half-received frame (used when the port is reopened).
     public mutating func reset() {
         pendingOffset += pending.count

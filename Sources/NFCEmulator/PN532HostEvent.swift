@@ -30,6 +30,8 @@ public struct PN532FrameError: Error, Equatable, Sendable, CustomStringConvertib
         case frameIdentifier
         /// LEN must count at least TFI and a command code, and at most the chip's maximum.
         case length
+        /// The line went quiet before the frame LEN announced was complete.
+        case incompleteFrame
     }
 
     /// Offset, in the whole stream fed to the parser, of the frame's start code.

@@ -37,10 +37,12 @@ final class SerialSession: @unchecked Sendable {
         stop()
     }
 
-    /// Starts the reader thread; `handler` gets each chunk read and the terminal to answer on.
-    func start(handler: @escaping @Sendable ([UInt8], PseudoTerminal) -> Void) {
+    /// Starts the reader thread; `handler` gets each chunk read and the terminal to answer
+    /// on; `idle` runs once the line has been quiet for one poll interval after input.
+    func start(handler: @escaping @Sendable ([UInt8], PseudoTerminal) -> Void,
+               idle: @escaping @Sendable (PseudoTerminal) -> Void = { _ in }) {
         let thread = Thread { [self] in
-            run(handler: handler)
+            run(handler: handler, idle: idle)
             finished.signal()
         }
         thread.name = "PN532Emulator \(terminal.slavePath)"
@@ -48,7 +50,7 @@ final class SerialSession: @unchecked Sendable {
         thread.start()
     }
 
-    private func run(handler: @Sendable ([UInt8], PseudoTerminal) -> Void) {
+    private func run(handler: @Sendable ([UInt8], PseudoTerminal) -> Void, idle: @Sendable (PseudoTerminal) -> Void) {
         var idlePolls = 0
         while true {
             var entries = [pollfd(fd: terminal.masterDescriptor, events: Int16(POLLIN), revents: 0),
@@ -67,6 +69,7 @@ final class SerialSession: @unchecked Sendable {
                 return
             } else {
                 idlePolls += 1
+                if idlePolls == 1 { idle(terminal) }
                 if idlePolls >= Self.idlePollsBeforeReleasingClaim {
                     idlePolls = 0
                     terminal.releaseClaim()

@@ -110,6 +110,7 @@ public struct Type2Tag: EmulatedTag {
         memory.replaceSubrange(address..<(address + memoryMap.pageSize), with: bytes.prefix(memoryMap.pageSize))
     }
 
+    /// Answers one frame (CRC_A stripped) while ACTIVE.
     public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
         if let page = pendingCompatibilityWritePage {
             pendingCompatibilityWritePage = nil
@@ -138,12 +139,14 @@ public struct Type2Tag: EmulatedTag {
         }
     }
 
+    /// The RF field went off: volatile state is lost.
     public mutating func fieldReset() {
         countedReadInThisField = false
         applyPendingPageCounterIncrement()
         leaveActiveState()
     }
 
+    /// The tag left ACTIVE: authentication and half-done commands are forgotten.
     public mutating func leaveActiveState() {
         isAuthenticated = false
         pendingCompatibilityWritePage = nil

@@ -77,6 +77,7 @@ public struct Type4Tag: EmulatedTag {
         ndefFile.replaceSubrange(type4.nlenLength..<(type4.nlenLength + length), with: message.prefix(length))
     }
 
+    /// Answers one frame (CRC_A stripped) while ACTIVE.
     public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
         let iso = type4.isoDep
         guard let pcb = frame.first else { return .silence }
@@ -113,8 +114,10 @@ public struct Type4Tag: EmulatedTag {
         chainedAPDU = []
     }
 
+    /// The RF field went off: volatile state is lost.
     public mutating func fieldReset() { leaveActiveState() }
 
+    /// The tag left ACTIVE: authentication and half-done commands are forgotten.
     public mutating func leaveActiveState() {
         resetBlockState()
         applicationSelected = false

@@ -10,6 +10,7 @@ enum HelpText {
           ndef decode HEX|-     decode an NDEF message (hex argument, or - for stdin)
           readers [--watch]     the NFC readers on this host
           monitor               connect and stream reader and tag events until Ctrl-C
+          emulate --tag TAG…    serve an emulated PN532 with tags on a pseudo-terminal
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]

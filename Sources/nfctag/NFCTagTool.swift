@@ -27,6 +27,8 @@ enum NFCTagTool {
                 try await ReadersCommand.run(&parser, output: &output)
             case "monitor":
                 try await MonitorCommand.run(&parser, output: &output)
+            case "emulate":
+                try await EmulateCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

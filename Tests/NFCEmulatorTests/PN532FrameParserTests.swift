@@ -1,3 +1,4 @@
+import Glibc
 import NFCChips
 import Testing
 @testable import NFCEmulator
@@ -127,5 +128,69 @@ struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("A frame whose LEN was corrupted is timed out when the line goes quiet")
+struct PN532FrameTimeoutTests {
+    @Test("a LEN larger than the bytes sent (LCS still right) waits, then times out at its offset")
+    func corruptedLength() {
+        var parser = PN532FrameParser(spec: ChipTables.pn532.frame)
+        // GetFirmwareVersion with LEN 02 → 0A and LCS FE → F6: LEN + LCS is still 0.
+        let bogus: [UInt8] = [0x00, 0x00, 0xFF, 0x0A, 0xF6, 0xD4, 0x02, 0x2A, 0x00]
+        #expect(parser.feed(bogus) == [])
+        #expect(parser.isWaitingForFrame)
+        let events = parser.timeOutIncompleteFrame()
+        guard case let .malformed(error) = events.first else { Issue.record("expected a malformed frame"); return }
+        #expect(error.check == .incompleteFrame && error.offset == 1)
+        #expect(!parser.isWaitingForFrame)
+        #expect(parser.feed(hostFrame(0x02)) == [.command(code: 0x02, data: [])], "the next frame parses")
+    }
+
+    @Test("a whole frame swallowed by the bogus LEN is found when the bogus frame times out")
+    func frameInsideBogusBody() {
+        var parser = PN532FrameParser(spec: ChipTables.pn532.frame)
+        let bogus: [UInt8] = [0x00, 0x00, 0xFF, 0x40, 0xC0, 0xD4]
+        #expect(parser.feed(bogus + hostFrame(0x02)) == [])
+        let events = parser.timeOutIncompleteFrame()
+        #expect(events.count == 2)
+        #expect(events.last == .command(code: 0x02, data: []))
+    }
+
+    @Test("the controller answers the frame that follows; nothing is sent for the dropped one")
+    func controllerRecovers() {
+        var chip = PN532Controller()
+        #expect(chip.receive([0x00, 0x00, 0xFF, 0x0A, 0xF6, 0xD4, 0x02, 0x2A, 0x00]) == [])
+        #expect(chip.lineIdle() == [])
+        #expect(chip.receive(hostFrame(0x02)) == ackFrame + chipFrame(0x02, [0x32, 0x01, 0x06, 0x07]))
+    }
+
+    @Test("through the pseudo-terminal: after a corrupted frame and a quiet line, the emulator answers again")
+    func throughPseudoTerminal() throws {
+        let emulator = try PN532Emulator(tags: [])
+        try emulator.start()
+        defer { emulator.stop() }
+        let client = open(emulator.devicePath, O_RDWR | O_NOCTTY)
+        try #require(client >= 0)
+        defer { close(client) }
+        var raw = termios()
+        tcgetattr(client, &raw)
+        cfmakeraw(&raw)
+        tcsetattr(client, TCSANOW, &raw)
+        let bogus: [UInt8] = [0x00, 0x00, 0xFF, 0x0A, 0xF6, 0xD4, 0x02, 0x2A, 0x00]
+        #expect(write(client, bogus, bogus.count) == bogus.count)
+        usleep(400_000)   // longer than the emulator's quiet-line interval; not a timing assertion
+        let frame = hostFrame(0x02)
+        #expect(write(client, frame, frame.count) == frame.count)
+        let expected = ackFrame + chipFrame(0x02, [0x32, 0x01, 0x06, 0x07])
+        var received: [UInt8] = []
+        for _ in 0..<500 where received.count < expected.count {
+            var entry = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 10) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(client, &buffer, buffer.count)
+            if count > 0 { received += buffer.prefix(count) }
+        }
+        #expect(received == expected)
     }
 }

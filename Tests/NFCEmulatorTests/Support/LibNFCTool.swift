@@ -10,7 +10,7 @@ enum LibNFCTool {
         var timedOut: Bool
     }
 
-    static func run(_ tool: String, _ arguments: [String], device: String, timeout: Double = 20) throws -> Result {
+    static func run(_ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 20) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -22,9 +22,14 @@ enum LibNFCTool {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        let stdin = Pipe()
+        process.standardInput = stdin
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         try process.run()
+        // The tool's prompts (nfc-mfultralight w asks before OTP, lock and UID pages) read these answers.
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
         // Drain the pipe while waiting, so a chatty tool never blocks on a full pipe.
         let output = Mutex(Data())
         let drained = DispatchSemaphore(value: 0)

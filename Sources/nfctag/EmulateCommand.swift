@@ -1,0 +1,198 @@
+import Foundation
+import NFCChips
+import NFCEmulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `nfctag emulate --tag TAG… [--link PATH] [--state FILE] [--realtime] [--fault SPEC]
+/// [--stats FILE] [--uid HEX] [--signature HEX] [--print-signing-key]`: serves an emulated
+/// PN532 on a pseudo-terminal until SIGINT / SIGTERM.
+enum EmulateCommand {
+    struct Options {
+        var tags: [String] = []
+        var link: String?
+        var statePath: String?
+        var realTime = false
+        var faults: [String] = []
+        var statsPath: String?
+        var uid: [UInt8]?
+        var signature: [UInt8]?
+        var printSigningKey = false
+    }
+
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        let options = try parse(&parser)
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(help)
+            return
+        }
+        if options.printSigningKey {
+            let key = Hex.encode(EmulatorSigningKey.publicKey)
+            if output.json {
+                output.document(.object([("public_key", .string(key)), ("curve", .string(ChipTables.originalitySignatures.curve))]))
+            } else {
+                output.line(key)
+            }
+            return
+        }
+        let faults: FaultPlan
+        do { faults = try FaultPlan(parsing: options.faults) } catch { throw .usage("nfctag emulate: \(error)") }
+        let tags = try makeTags(options)
+        try await serve(tags: tags, options: options, faults: faults, output: output)
+    }
+
+    private static func parse(_ parser: inout ArgumentParser) throws(ToolError) -> Options {
+        var options = Options()
+        var collectingTags = false
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { collectingTags = false; continue }
+            switch token {
+            case "--tag":
+                options.tags += try parser.value(for: token).split(separator: ",").map(String.init)
+                collectingTags = true
+                continue
+            case "--link": options.link = try parser.value(for: token)
+            case "--state": options.statePath = try parser.value(for: token)
+            case "--realtime": options.realTime = true
+            case "--fault": options.faults += try parser.value(for: token).split(separator: ",").map(String.init)
+            case "--stats": options.statsPath = try parser.value(for: token)
+            case "--uid": options.uid = try hexValue(parser.value(for: token), option: token)
+            case "--signature": options.signature = try hexValue(parser.value(for: token), option: token)
+            case "--print-signing-key": options.printSigningKey = true
+            default:
+                guard collectingTags, !token.hasPrefix("-") else {
+                    throw .usage("nfctag emulate: unknown option '\(token)'", "Run 'nfctag emulate --help'.")
+                }
+                options.tags += token.split(separator: ",").map(String.init)
+                continue
+            }
+            collectingTags = false
+        }
+        return options
+    }
+
+    private static func hexValue(_ text: String, option: String) throws(ToolError) -> [UInt8] {
+        guard let bytes = Hex.decode(text), !bytes.isEmpty else { throw .usage("nfctag emulate: \(option) takes hex bytes, not '\(text)'") }
+        return bytes
+    }
+
+    /// The tags from `--state` when the file exists, otherwise new ones from `--tag`.
+    private static func makeTags(_ options: Options) throws(ToolError) -> [any EmulatedTag] {
+        if let path = options.statePath, FileManager.default.fileExists(atPath: path) {
+            let snapshots: [TagSnapshot]
+            do {
+                snapshots = try JSONDecoder().decode(StateFile.self, from: Data(contentsOf: URL(fileURLWithPath: path))).tags
+            } catch {
+                throw .malformedInput("nfctag emulate: cannot read the state file \(path)", "\(error)")
+            }
+            if !options.tags.isEmpty, options.tags != snapshots.map(\.tag) {
+                throw .usage("nfctag emulate: \(path) holds \(snapshots.map(\.tag).joined(separator: ",")), not \(options.tags.joined(separator: ","))",
+                             "Give the same --tag list, or none, or another --state file.")
+            }
+            var tags: [any EmulatedTag] = []
+            for snapshot in snapshots {
+                do { tags.append(try snapshot.makeTag()) } catch { throw .malformedInput("nfctag emulate: \(path): \(error)") }
+            }
+            return tags
+        }
+        guard !options.tags.isEmpty else {
+            throw .usage("nfctag emulate: give at least one --tag", "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))")
+        }
+        var tags: [any EmulatedTag] = []
+        for (index, name) in options.tags.enumerated() {
+            do {
+                tags.append(try EmulatedTagFactory.make(name: name, uid: index == 0 ? options.uid : nil,
+                                                        signature: index == 0 ? options.signature : nil, index: index))
+            } catch {
+                throw .usage("nfctag emulate: \(error)")
+            }
+        }
+        if let signature = options.signature, signature.count != ChipTables.originalitySignatures.signatureLength {
+            throw .usage("nfctag emulate: --signature takes \(ChipTables.originalitySignatures.signatureLength) bytes, got \(signature.count)")
+        }
+        return tags
+    }
+
+    private static func serve(tags: [any EmulatedTag], options: Options, faults: FaultPlan, output: Output)
+        async throws(ToolError) {
+        // Catch the stop signals before the emulator's thread starts, then wait for one.
+        let (stopSignals, stop) = AsyncStream.makeStream(of: Void.self)
+        let trap = SignalTrap { stop.yield() }
+        defer { trap.release() }
+        let emulator: PN532Emulator
+        do {
+            emulator = try PN532Emulator(tags: tags, link: options.link, faults: faults, realTime: options.realTime)
+            try emulator.start()
+        } catch {
+            throw ToolError(exitCode: .failure, summary: "nfctag emulate: cannot open the pseudo-terminal", detail: ["\(error)"])
+        }
+        if let path = options.statePath {
+            save(tags, to: path)
+            emulator.observeTagChanges { tags in save(tags, to: path) }
+        }
+        output.line(emulator.connectionString)
+        for await _ in stopSignals { break }
+        let statistics = emulator.statistics
+        emulator.stop()
+        if let path = options.statePath { save(emulator.tags, to: path) }
+        if let path = options.statsPath { writeStatistics(statistics, to: path) }
+    }
+
+    /// The state file: every tag's content, rewritten after each change.
+    struct StateFile: Codable {
+        var tags: [TagSnapshot]
+    }
+
+    private static func save(_ tags: [any EmulatedTag], to path: String) {
+        guard let data = try? JSONEncoder().encode(StateFile(tags: tags.compactMap(TagSnapshot.init(of:)))) else { return }
+        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// `commands`, `bytes_to_reader` (host → emulated PN532), `bytes_from_reader`
+    /// (PN532 → host), `modeled_ms`, and the frame counters.
+    private static func writeStatistics(_ statistics: EmulatorStatistics, to path: String) {
+        let (seconds, attoseconds) = statistics.modelledTime.components
+        let object: [String: Any] = [
+            "commands": statistics.commands,
+            "bytes_to_reader": statistics.bytesFromHost,
+            "bytes_from_reader": statistics.bytesToHost,
+            "frames_to_reader": statistics.framesFromHost,
+            "frames_from_reader": statistics.framesToHost,
+            "frames_to_tags": statistics.framesToTags,
+            "frames_from_tags": statistics.framesFromTags,
+            "modeled_ms": Double(seconds) * 1000 + Double(attoseconds) / 1e15,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    static let help = """
+        nfctag emulate — an emulated PN532 reader with tags, on a pseudo-terminal
+
+        Usage: nfctag emulate --tag TAG… [--link PATH] [--state FILE] [--realtime]
+                              [--fault SPEC]… [--stats FILE] [--uid HEX] [--signature HEX]
+               nfctag emulate --print-signing-key
+
+        Prints pn532_uart:PATH as its first line once ready, then serves until SIGINT or
+        SIGTERM. Point libnfc at it with LIBNFC_DEVICE=pn532_uart:PATH (or --device).
+
+          --tag TAG…            tags in the field: ntag213 ntag215 ntag216 ultralight
+                                ultralight-ev1-mf0ul11 ultralight-ev1-mf0ul21 ultralight-c
+                                classic1k classic4k type4 (several: two are listed at once)
+          --link PATH           a stable symbolic link to the pseudo-terminal
+          --state FILE          load tag memory from FILE if it exists; save after every change
+          --realtime            answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)
+          --fault SPEC          tear-after=N, nak-page=P, timeout-page=P, timeout-command=HEX,
+                                eeprom-fail-page=P, garble-after=N, unplug-after=N, slow=MS
+          --stats FILE          on exit, JSON: commands, bytes_to_reader, bytes_from_reader, modeled_ms
+          --uid HEX             the first tag's UID (to replay a real tag)
+          --signature HEX       the first tag's READ_SIG answer (32 bytes)
+          --print-signing-key   print the public key (secp128r1) of the emulator's signing key
+
+        Examples:
+          nfctag emulate --tag ntag215 --link "$XDG_RUNTIME_DIR/nfc0"
+          nfctag emulate --tag ntag215 classic1k --stats stats.json --fault tear-after=40
+        """
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `nfctag emulate` as a script uses it: started in the background, its first line read,
+/// libnfc's tools pointed at it, stopped with SIGTERM. Every process has an outer timeout.
+@Suite("nfctag emulate", .serialized)
+struct EmulateCommandTests {
+    /// A running `nfctag emulate`.
+    final class Emulation {
+        let process = Process()
+        let firstLine: String
+
+        init(_ arguments: [String], timeout: Double = 20) throws {
+            process.executableURL = ToolRunner.executable
+            process.arguments = ["emulate"] + arguments
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let line = Mutex<String?>(nil)
+            let ready = DispatchSemaphore(value: 0)
+            let handle = out.fileHandleForReading
+            Thread.detachNewThread {
+                var bytes: [UInt8] = []
+                while true {
+                    let chunk = handle.readData(ofLength: 1)
+                    guard let byte = chunk.first, byte != 0x0A else { break }
+                    bytes.append(byte)
+                }
+                line.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+                ready.signal()
+            }
+            if ready.wait(timeout: .now() + timeout) == .timedOut {
+                process.terminate()
+                process.waitUntilExit()
+                throw Failure(message: "nfctag emulate printed nothing in \(timeout) s")
+            }
+            firstLine = line.withLock { $0 ?? "" }
+        }
+
+        /// SIGTERM, then the exit status (killed after `timeout`).
+        func stop(timeout: Double = 20) -> Int32 {
+            guard process.isRunning else { return process.terminationStatus }
+            process.terminate()
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread { [process] in process.waitUntilExit(); done.signal() }
+            if done.wait(timeout: .now() + timeout) == .timedOut {
+                kill(process.processIdentifier, SIGKILL)
+                done.wait()
+            }
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { _ = stop() } }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// Runs one of libnfc's tools against `device` with an outer timeout; returns its output.
+    static func libnfcTool(_ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 30) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIBNFC_DEVICE"] = device
+        environment["LIBNFC_AUTO_SCAN"] = "false"
+        environment["LIBNFC_LOG_LEVEL"] = "0"
+        process.environment = environment
+        let out = Pipe(), stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let text = Mutex("")
+        let drained = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            text.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            drained.signal()
+        }
+        if drained.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            drained.wait()
+        }
+        process.waitUntilExit()
+        return text.withLock { $0 }
+    }
+
+    func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+    }
+
+    @Test("prints pn532_uart:LINK first; nfc-list sees the tag; SIGTERM stops it and --stats is written")
+    func serveListStop() throws {
+        let link = temporaryPath("link"), stats = temporaryPath("stats.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let emulation = try Emulation(["--tag", "ntag215", "--link", link, "--stats", stats, "--uid", "04475ed29c3980"])
+        #expect(emulation.firstLine == "pn532_uart:" + link)
+        let listing = try Self.libnfcTool("nfc-list", [], device: emulation.firstLine)
+        #expect(listing.contains("UID (NFCID1): 04  47  5e  d2  9c  39  80"), "\(listing)")
+        #expect(emulation.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: link), "the link goes with the emulator")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+        let commands = try #require(object?["commands"] as? Int)
+        #expect(commands > 5)
+        #expect((object?["bytes_to_reader"] as? Int ?? 0) > 0 && (object?["bytes_from_reader"] as? Int ?? 0) > 0)
+        #expect((object?["modeled_ms"] as? Double ?? 0) > 0)
+    }
+
+    @Test("--state: nfc-mfultralight w changes a page, the file keeps it, a restart serves it again")
+    func statePersists() throws {
+        let state = temporaryPath("state.json"), dump = temporaryPath("dump.mfd")
+        defer { for path in [state, dump] { try? FileManager.default.removeItem(atPath: path) } }
+        let first = try Emulation(["--tag", "ntag213", "--state", state])
+        let read = try Self.libnfcTool("nfc-mfultralight", ["r", dump], device: first.firstLine)
+        #expect(read.contains("Done, 45 of 45 pages read"), "\(read)")
+        var image = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
+        image.replaceSubrange(0x10 * 4..<(0x10 * 4 + 4), with: [0xCA, 0xFE, 0xBA, 0xBE])
+        try Data(image).write(to: URL(fileURLWithPath: dump))
+        let write = try Self.libnfcTool("nfc-mfultralight", ["w", dump], device: first.firstLine, input: "n\nn\nn\nn\n")
+        #expect(write.contains("pages failed"), "\(write)")
+        #expect(first.stop() == 0)
+        let saved = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(saved.contains("cafebabe"))
+        let second = try Emulation(["--state", state])
+        let reread = try Self.libnfcTool("nfc-mfultralight", ["r", dump], device: second.firstLine)
+        #expect(reread.contains("Done, 45 of 45 pages read"), "\(reread)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
+        #expect(Array(bytes[(0x10 * 4)..<(0x10 * 4 + 4)]) == [0xCA, 0xFE, 0xBA, 0xBE])
+        #expect(second.stop() == 0)
+    }
+
+    @Test("two tags are listed; --print-signing-key prints the public point; bad arguments exit 2")
+    func tagsKeyAndErrors() throws {
+        let emulation = try Emulation(["--tag", "ntag215", "classic1k", "--realtime"])
+        let listing = try Self.libnfcTool("nfc-list", [], device: emulation.firstLine)
+        #expect(listing.contains("2 ISO14443A passive target(s) found"), "\(listing)")
+        #expect(emulation.stop() == 0)
+        let key = try ToolRunner.run(["emulate", "--print-signing-key"])
+        #expect(key.status == 0)
+        #expect(key.stdout.count == 67 && key.stdout.hasPrefix("04"), "\(key.stdout)")
+        #expect(try ToolRunner.run(["emulate", "--print-signing-key"]).stdout == key.stdout, "a fixed test key")
+        #expect(try ToolRunner.run(["emulate", "--tag", "ntag999"]).status == 2)
+        #expect(try ToolRunner.run(["emulate", "--tag", "ntag215", "--fault", "melt=1"]).status == 2)
+        #expect(try ToolRunner.run(["emulate", "--tag", "classic1k", "--uid", "04475ed29c3980"]).status == 2)
+        #expect(try ToolRunner.run(["emulate"]).status == 2)
+    }
+}
