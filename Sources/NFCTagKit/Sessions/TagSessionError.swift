@@ -83,10 +83,15 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
 extension TagPasswordState {
     /// `the tag now requires password 12345678 (or no password)`.
     public var sentence: String {
+        requirements.isEmpty ? "the tag's protection is unknown" : "the tag now requires \(requirementWords)"
+    }
+
+    /// `password 12345678 (or no password)`: the most likely requirement first.
+    public var requirementWords: String {
         let requirements = self.requirements
-        guard let first = requirements.first else { return "the tag's protection is unknown" }
+        guard let first = requirements.first else { return "unknown" }
         let rest = requirements.dropFirst().map(\.words)
-        return "the tag now requires \(first.words)" + (rest.isEmpty ? "" : " (or \(rest.joined(separator: ", or ")))")
+        return first.words + (rest.isEmpty ? "" : " (or \(rest.joined(separator: ", or ")))")
     }
 }
 
