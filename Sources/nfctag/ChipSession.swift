@@ -13,7 +13,8 @@ enum ChipSession {
     ///   - command: the command's name, for messages.
     ///   - authenticate: PWD_AUTH with `--password` before `body` (off for protect and
     ///     unprotect, where `--password` is the password being set or removed).
-    static func run<Result>(_ globals: GlobalOptions, command: String, authenticate: Bool = true,
+    ///   - pack: the PACK the tag must answer to `--password` (`--pack`).
+    static func run<Result>(_ globals: GlobalOptions, command: String, authenticate: Bool = true, pack: [UInt8]? = nil,
                             _ body: (TagSession) async throws(ToolError) -> Result) async throws(ToolError) -> Result {
         var configuration = ConnectionConfiguration()
         // One-shot commands: a lost reader is reported at once, not waited for.
@@ -25,7 +26,7 @@ enum ChipSession {
             do {
                 session = try await TagSession.connect(on: device, timeout: .seconds(globals.timeout))
                 if authenticate, let password = globals.password {
-                    try await session.authenticate(password: password)
+                    try await session.authenticate(password: password, expectedPACK: pack)
                 }
             } catch {
                 throw failure(error, command: command, timeout: globals.timeout)

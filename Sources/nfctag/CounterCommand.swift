@@ -9,8 +9,10 @@ import NFCTags
 enum CounterCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var enable = false
+        var tagOptions = TagOptions()
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--enable": enable = true
             default: throw .usage("nfctag counter: unknown option '\(token)'", "Run 'nfctag counter --help'.")
@@ -22,7 +24,7 @@ enum CounterCommand {
             return
         }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "counter") { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "counter", pack: tagOptions.pack) { session throws(ToolError) in
             guard let chip = session.chip else { throw ChipSession.failure(.unknownChip(session.identification), command: "counter") }
             let kinds = Set(ChipTables.spec(for: chip).counters.map(\.kind))
             guard kinds.contains(.nfcReadCounter) || kinds.contains(.incrementCounters) else {

@@ -10,8 +10,10 @@ enum DumpCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var file: String?
         var keys: [[UInt8]] = []
+        var tagOptions = TagOptions()
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--out", "-o": file = try parser.value(for: token)
             case "--key": keys.append(try ChipSession.bytes(try parser.value(for: token), count: 6, option: token))
@@ -25,7 +27,7 @@ enum DumpCommand {
         }
         let printer = output
         let classicKeys = keys + ClassicCommands.wellKnownKeys.filter { !keys.contains($0) }
-        try await ChipSession.run(parser.globals, command: "dump") { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "dump", pack: tagOptions.pack) { session throws(ToolError) in
             let bar = ProgressBar(label: "Reading", output: printer)
             let dump: TagMemoryDump
             let bytes: [UInt8]

@@ -10,6 +10,13 @@ enum HelpText {
           ndef decode HEX|-     decode an NDEF message (hex argument, or - for stdin)
           readers [--watch]     the NFC readers on this host
           monitor               connect and stream reader and tag events until Ctrl-C
+          emulate --tag TAG…    serve an emulated PN532 with tags on a pseudo-terminal
+          scan [--watch]        tags in the field: UID, ATQA, SAK, chip, NDEF status
+          info                  one tag in depth: memory, NDEF, locks, configuration, signature
+          read                  the NDEF message of the tag
+          write RECORD…         write an NDEF message (tear-safe, verified)
+          lock --yes            make the tag's NDEF data permanently read-only
+          format                write an empty NDEF structure to a blank tag
           protect --password HEX8   password protection with the lock-out guard
           unprotect --password HEX8 remove the password protection
           counter [--enable]    the NFC counter (NTAG) or the counters (Ultralight EV1)
@@ -17,7 +24,6 @@ enum HelpText {
           dump [--out FILE]     the whole memory image as JSON
           restore FILE          write a memory image back (user memory only by default)
           raw HEX               send one command to the tag, print the answer
-          emulate --tag TAG…    serve an emulated PN532 with tags on a pseudo-terminal
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]
@@ -32,6 +38,7 @@ enum HelpText {
         Examples:
           nfctag ndef encode --uri https://example.com
           nfctag ndef decode d1010c55046578616d706c652e636f6d --json
+          nfctag write --uri https://example.com
         """
 
     static let ndef = """
@@ -113,6 +120,119 @@ enum HelpText {
           nfctag monitor --device pn532_uart:/dev/ttyUSB0
           nfctag monitor --json | jq -c 'select(.event == "tagDetected")'
         """
+
+    static let tagCommon = """
+        With one tag in the field only: no tag within --timeout exits 4, two or more exit 5
+        (nothing is read or written). --password HEX8 (or --password-env VAR) authenticates
+        with PWD_AUTH first; --pack HEX4 checks the tag's answer to it.
+        A failure exits 1 with the step (page in hex) and what the tag holds now.
+        """
+
+    static let scan = """
+        nfctag scan — the tags in the field
+
+        Usage: nfctag scan [--watch] [--json]
+
+        Waits up to --timeout for a tag, then prints each tag in the field: UID, chip,
+        ATQA, SAK and NDEF status (status, length and capacity; queried only when one tag
+        is alone in the field). With --json one object per tag per line:
+        {"uid","chip","atqa","sak","ndef":{"status","capacity","length"}|null}.
+        --watch keeps scanning until Ctrl-C and streams {"event":"tagDetected",…} and
+        {"event":"tagRemoved","uid"} as tags come and go.
+        Exit codes: 0, 3 no reader, 4 no tag within --timeout.
+
+        Examples:
+          nfctag scan --device pn532_uart:/dev/ttyUSB0
+          nfctag scan --watch --json
+        """
+
+    static let info = """
+        nfctag info — one tag in depth
+
+        Usage: nfctag info [--json]
+
+        Chip, memory, NDEF status and capacity, lock bytes and locked pages, configuration
+        (AUTH0, PROT, CFGLCK, NFC counter settings, AUTHLIM) and the originality signature
+        check. --json adds "memory", "config", "locks" and "signature"
+        ({"signature","valid","key"}) to the scan fields; null where the chip has none.
+        \(tagCommon)
+
+        Examples:
+          nfctag info
+          nfctag info --json --password 12345678
+        """
+
+    static let read = """
+        nfctag read — the NDEF message of the tag
+
+        Usage: nfctag read [--json]
+
+        Prints the records; --json prints {"uid","chip","length","records":[…]} with the
+        records as 'ndef decode --json' shows them. A torn or corrupt message exits 1 and
+        names the byte address (write a new message to repair it).
+        \(tagCommon)
+
+        Examples:
+          nfctag read
+          nfctag read --json | jq -r '.records[0].uri'
+        """
+
+    static let write = """
+        nfctag write — write an NDEF message
+
+        Usage: nfctag write RECORD… [--hex HEX] [--no-verify] [--full]
+
+        Records as in 'ndef encode' (--uri, --text, --mime, --external, --smart-poster,
+        --empty), or the encoded message with --hex. The write is tear-safe (NDEF length
+        0 first, then the body, then the real length) and only pages that change are
+        written unless --full. Written pages are always read back; --no-verify skips the
+        final read of the whole message. A progress bar goes to stderr on a terminal.
+        A message too big for the tag, or a read-only tag, is refused before anything is
+        written. --json prints {"uid","chip","length","written","total","verified"}.
+        \(tagCommon)
+
+        Examples:
+          nfctag write --uri https://example.com
+          nfctag write --text "Hallo" --lang de --full
+          nfctag write --hex d1010c55046578616d706c652e636f6d
+        """
+
+    static let lock = """
+        nfctag lock — make the tag's NDEF data permanently read-only
+
+        Usage: nfctag lock --yes [--force]
+
+        THIS CANNOT BE UNDONE. Without --yes nothing happens (exit 2). The message on the
+        tag is read back and verified first; a tag whose message does not read is not
+        locked (--force locks it anyway). Sets the CC write access, then the static and
+        the dynamic lock bits.
+        \(tagCommon)
+
+        Examples:
+          nfctag lock --yes
+        """
+
+    static let format = """
+        nfctag format — write an empty NDEF structure to a blank tag
+
+        Usage: nfctag format [--force]
+
+        Writes the capability container and an empty NDEF message. A tag that already
+        holds NDEF is refused; --force erases its message.
+        \(tagCommon)
+
+        Examples:
+          nfctag format
+          nfctag format --force --json
+        """
+
+    static let chipCommon = """
+        With one tag in the field only: no tag within --timeout exits 4, two or more exit 5
+        (nothing is sent to any tag). --password HEX8 (or --password-env VAR) authenticates
+        with PWD_AUTH first; --pack HEX4 checks the tag's answer to it.
+        A failure exits 1 with the step and the tag's state.
+        """
+
     static let protect = """
         nfctag protect — password protection with the lock-out guard
 
@@ -168,6 +288,8 @@ enum HelpText {
         --password authenticates first (a password-protected counter or configuration).
         With --json: {"nfc_counter": N} on NTAG, {"counters": [N, N, N], "tearing_valid": […]} on EV1.
 
+        \(chipCommon)
+
         Examples:
           nfctag counter --enable
           nfctag counter --json
@@ -184,6 +306,8 @@ enum HelpText {
         With --json: {"signature": HEX, "valid": true|false|null, "key": NAME-or-HEX}
         (null when no key is known for the chip).
 
+        \(chipCommon)
+
         Examples:
           nfctag signature
           nfctag signature --public-key 04… --json
@@ -197,6 +321,8 @@ enum HelpText {
         Reads every readable page (or every MIFARE Classic sector a key opens: the --key keys,
         then the well-known keys) into the JSON dump format; to FILE, or stdout without --out.
         --password authenticates first, for read-protected pages. Progress bar on a terminal only.
+
+        \(chipCommon)
 
         Examples:
           nfctag dump --out tag.json
@@ -217,6 +343,8 @@ enum HelpText {
                                --yes-irreversible)
         A file that is not a dump exits 2; a dump of another chip is refused.
 
+        \(chipCommon)
+
         Examples:
           nfctag restore tag.json
           nfctag restore tag.json --include-config --json
@@ -233,6 +361,8 @@ enum HelpText {
         arrive), the reader's data exchange for MIFARE Classic and Type 4. --raw-frame forces
         the raw frame. --password authenticates first.
         With --json: {"answer": HEX, "length": N}, {"ack": true} or {"nak": N, "meaning": …}.
+
+        \(chipCommon)
 
         Examples:
           nfctag raw 3004          # READ page 4

@@ -43,6 +43,18 @@ enum NFCTagTool {
                 try await RawCommand.run(&parser, output: &output)
             case "emulate":
                 try await EmulateCommand.run(&parser, output: &output)
+            case "scan":
+                try await ScanCommand.run(&parser, output: &output)
+            case "info":
+                try await InfoCommand.run(&parser, output: &output)
+            case "read":
+                try await ReadCommand.run(&parser, output: &output)
+            case "write":
+                try await WriteCommand.run(&parser, output: &output)
+            case "lock":
+                try await LockCommand.run(&parser, output: &output)
+            case "format":
+                try await FormatCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

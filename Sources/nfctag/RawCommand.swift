@@ -11,8 +11,10 @@ enum RawCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var frame: [UInt8]?
         var forceRaw = false
+        var tagOptions = TagOptions()
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--raw-frame": forceRaw = true
             case _ where token.hasPrefix("--"):
@@ -32,7 +34,7 @@ enum RawCommand {
         }
         guard let frame else { throw .usage("nfctag raw: give the command as HEX, e.g. 'nfctag raw 3004'") }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "raw") { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "raw", pack: tagOptions.pack) { session throws(ToolError) in
             let answer: RawAnswer
             do throws(TagSessionError) {
                 answer = try await session.send(frame, framing: forceRaw ? .raw : nil)

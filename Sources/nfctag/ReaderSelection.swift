@@ -8,7 +8,7 @@ enum ReaderSelection {
     /// The connection string to open.
     static func connectionString(for globals: GlobalOptions) async throws(ToolError) -> String {
         if let device = globals.device {
-            return device
+            return EmbeddedEmulator.isRequested(device) ? try EmbeddedEmulator.connectionString(for: device) : device
         }
         if let environment = ProcessInfo.processInfo.environment["LIBNFC_DEVICE"], !environment.isEmpty {
             return environment

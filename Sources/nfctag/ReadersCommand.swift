@@ -18,7 +18,9 @@ enum ReadersCommand {
             return
         }
         var options = DiscoveryOptions()
-        if let device = parser.globals.device { options.connectionStrings = [device] }
+        if let device = parser.globals.device {
+            options.connectionStrings = [EmbeddedEmulator.isRequested(device) ? try EmbeddedEmulator.connectionString(for: device) : device]
+        }
         let globals = parser.globals
         let printer = output
         let watching = watch

@@ -14,8 +14,10 @@ enum RestoreCommand {
         var file: String?
         var options: RestoreOptions = []
         var consent: IrreversibleConsent = []
+        var tagOptions = TagOptions()
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--include-config": options.insert(.configuration)
             case "--include-locks": options.formUnion([.lockPages, .otpPages])
@@ -36,7 +38,7 @@ enum RestoreCommand {
         guard let file else { throw .usage("nfctag restore: give the dump FILE (made by 'nfctag dump --out FILE')") }
         let dump = try load(file)
         let printer = output
-        try await ChipSession.run(parser.globals, command: "restore") { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "restore", pack: tagOptions.pack) { session throws(ToolError) in
             guard session.chip == dump.chip else {
                 throw ToolError(exitCode: .failure,
                                 summary: "nfctag restore refused: the dump is of a \(dump.chip.rawValue), the tag is \(ChipSession.chipName(session)); nothing was written")

@@ -8,8 +8,10 @@ import NFCTags
 enum SignatureCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var publicKey: [UInt8]?
+        var tagOptions = TagOptions()
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--public-key":
                 let text = try parser.value(for: token)
@@ -26,7 +28,7 @@ enum SignatureCommand {
             return
         }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "signature") { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "signature", pack: tagOptions.pack) { session throws(ToolError) in
             let report: OriginalityReport
             do throws(TagSessionError) {
                 report = try await session.verifyOriginality(publicKey: publicKey)

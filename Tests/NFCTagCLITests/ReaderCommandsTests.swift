@@ -70,3 +70,29 @@ struct ReaderCommandsTests {
         #expect(result.status == 3, "\(result.stderr)")
     }
 }
+
+/// `--device emulator[:TAG,…]`: the embedded emulated reader, reached through libnfc.
+@Suite("nfctag --device emulator", .timeLimit(.minutes(1)))
+struct EmbeddedEmulatorTests {
+    @Test("readers --device emulator lists a PN532 on a pseudo-terminal")
+    func readers() throws {
+        let result = try ToolRunner.run(["readers", "--device", "emulator", "--json"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""kind":"pn532_uart""#), "\(result.stdout)")
+        #expect(result.stdout.contains("PN532"), "\(result.stdout)")
+    }
+
+    @Test("monitor --device emulator:ntag213,classic1k sees a tag at once")
+    func monitorSeesEmbeddedTag() async throws {
+        let monitor = try RunningTool(["monitor", "--json", "--device", "emulator:ntag213,classic1k"])
+        #expect(await monitor.waitForLine { $0.contains("tagDetected") } != nil, "\(monitor.standardError)")
+        #expect(await monitor.interrupt() == 0)
+    }
+
+    @Test("an unknown emulated tag name is a usage error (exit 2) that lists the names")
+    func unknownTag() throws {
+        let result = try ToolRunner.run(["readers", "--device", "emulator:ntag999"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("ntag215"), "\(result.stderr)")
+    }
+}

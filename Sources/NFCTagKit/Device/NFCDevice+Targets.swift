@@ -115,7 +115,7 @@ extension NFCDevice {
             return try await withTaskCancellationHandler {
                 while true {
                     if Task.isCancelled || abortSwitch.isAbortRequested { throw NFCDeviceError.cancelled }
-                    if let target = try selectTarget() { return target }
+                    if let target = try selectOrNothing() { return target }
                     if Task.isCancelled || abortSwitch.isAbortRequested { throw NFCDeviceError.cancelled }
                     if let deadline, ContinuousClock.now >= deadline { throw NFCDeviceError.timeout }
                     do {
@@ -131,6 +131,16 @@ extension NFCDevice {
             throw error
         } catch {
             throw .cancelled
+        }
+    }
+
+    /// One select attempt of a poll: a select that timed out or was aborted found no tag
+    /// (the poll loop decides whether that means "cancelled").
+    private func selectOrNothing() throws(NFCDeviceError) -> ISO14443ATarget? {
+        do {
+            return try selectTarget()
+        } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
+            return nil
         }
     }
 

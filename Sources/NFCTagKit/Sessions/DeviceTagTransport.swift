@@ -32,8 +32,17 @@ public struct DeviceTagTransport: TagTransport {
         self.maximumFrameLength = maximumFrameLength
     }
 
-    public func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration)
+    /// Time for the host link and the reader chip on top of the tag's own answer time.
+    ///
+    /// The chip tables give how long a *tag* may take to answer (5 ms for a READ); libnfc
+    /// uses the timeout for the whole exchange, serial line and reader chip included. A bare
+    /// tag timeout expires while the reader is still sending the answer, and that late
+    /// answer confuses the next command. The margin covers the reader, not the tag.
+    public static let readerMargin: Duration = .milliseconds(150)
+
+    public func transceive(_ frame: [UInt8], framing: TagFraming, timeout tagTimeout: Duration)
         async throws(TagTransportError) -> TagResponse {
+        let timeout = tagTimeout + Self.readerMargin
         let response: TransceiveResponse
         do {
             switch framing {

@@ -80,8 +80,8 @@ public actor TagSession {
             throw await failure(error, device: device, operation: .connect)
         }
         guard let selected else { throw .tagLost(operation: .connect) }
-        let transport = TagSessionLinkTransport(base: DeviceTagTransport(device: device, target: selected))
-        return try await identified(device: device, target: selected, transport: transport)
+        return try await identified(device: device, target: selected,
+                                    transport: DeviceTagTransport(device: device, target: selected))
     }
 
     /// Identifies the tag behind `transport` and makes a session for it.

@@ -12,10 +12,15 @@ public enum NDEFTagDrivers {
     /// Ultralight family, ``Type4NDEFDriver`` for Type 4 tags.
     ///
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when no driver handles the chip.
-    public static func driver(for chip: Chip, transport: any TagTransport) throws(NDEFTagError) -> any NDEFTagDriver {
+    ///
+    /// - Parameter passwordAuthenticated: the caller ran PWD_AUTH on this connection and
+    ///   runs it again after every re-selection, so a password-protected area is writable.
+    public static func driver(for chip: Chip, transport: any TagTransport,
+                              passwordAuthenticated: Bool = false) throws(NDEFTagError) -> any NDEFTagDriver {
         let spec = ChipTables.spec(for: chip)
         if let profile = Type2TagProfile(spec: spec, mapping: .standard) {
-            return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport)
+            return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport,
+                                   passwordAuthenticated: passwordAuthenticated)
         }
         if spec.family == .type4 {
             return Type4NDEFDriver(transport: transport)

@@ -19,11 +19,16 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     /// The message bytes this driver last read back and verified (for the lock guard).
     private var verifiedMessage: [UInt8]?
 
-    init(profile: Type2TagProfile, mapping: Type2Mapping, transport: any TagTransport) {
+    init(profile: Type2TagProfile, mapping: Type2Mapping, transport: any TagTransport, passwordAuthenticated: Bool = false) {
         self.io = Type2PageIO(transport: transport, profile: profile)
         self.profile = profile
         self.mapping = mapping
+        self.passwordAuthenticated = passwordAuthenticated
     }
+
+    /// The caller authenticated with PWD_AUTH on this connection (and re-authenticates
+    /// after every re-selection): the password-protected area is writable.
+    private let passwordAuthenticated: Bool
 
     // MARK: NDEFTagDriver
 
@@ -143,7 +148,8 @@ public actor Type2NDEFDriver: NDEFTagDriver {
                                 memorySize: memory.count, mapping: mapping)
         }
         return Type2TagSnapshot(profile: profile, mapping: mapping, memory: memory, capabilityContainer: cc,
-                                scan: scan, configurationReadable: configurationReadable)
+                                scan: scan, configurationReadable: configurationReadable,
+                                passwordAuthenticated: passwordAuthenticated)
     }
 
     // MARK: Writing

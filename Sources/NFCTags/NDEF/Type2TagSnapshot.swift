@@ -21,6 +21,9 @@ struct Type2TagSnapshot: Sendable {
     var scan: Type2TLVScan?
     /// Whether the configuration pages could be read (a NAK means PROT covers them).
     var configurationReadable: Bool
+    /// Whether the caller authenticated with the password (PWD_AUTH) on this connection:
+    /// then AUTH0 inside the data area does not make it read-only.
+    var passwordAuthenticated = false
 
     /// The data-area pages (inside the user pages).
     var dataPages: ClosedRange<Int>? {
@@ -47,7 +50,7 @@ struct Type2TagSnapshot: Sendable {
                 }
             }
         }
-        if let protection = profile.protection, configurationReadable {
+        if let protection = profile.protection, configurationReadable, !passwordAuthenticated {
             let auth0 = Int(memory[protection.auth0Page * profile.pageSize + protection.auth0Byte])
             if auth0 <= pages.upperBound { return .password(auth0: auth0) }
         }

@@ -1,0 +1,185 @@
+import NDEF
+import NFCChips
+import NFCTags
+
+/// Connecting to a tag and running operations on it, one at a time.
+extension NDEFSession {
+    /// Connects to `tag` (one of the tags the session reported) and pauses polling until
+    /// ``restartPolling()``.
+    ///
+    /// The field is checked first: with more than one tag the connection is refused with
+    /// ``NDEFSessionError/severalTags(count:)`` (the session asks for all but one to be
+    /// removed and polls again after ``NDEFSessionConfiguration/restartDelay``); a tag no
+    /// longer in the field is ``NDEFSessionError/connectionLost(step:state:readerLoss:)``.
+    /// With ``NDEFSessionConfiguration/password`` the tag is authenticated (PWD_AUTH, PACK
+    /// checked) before this returns.
+    ///
+    /// ```swift
+    /// let tag = try await session.connect(to: tags[0])
+    /// let status = try await tag.queryNDEFStatus()
+    /// ```
+    public func connect(to tag: NDEFDetectedTag) async throws(NDEFSessionError) -> NDEFSessionTag {
+        try checkNotInvalidated()
+        guard state != .ready else { throw .sessionNotActive }
+        stopPolling()
+        dropConnection()
+        state = .connected(uid: tag.uid)
+        await acquireGate()
+        defer { releaseGate() }
+        let handle = makeHandle(for: tag)
+        connection = handle
+        do throws(NDEFSessionError) {
+            try checkNotInvalidated()
+            try await prepare(handle, exclusive: true)
+        } catch {
+            recover(from: error, connected: handle, duringConnect: true)
+            throw error
+        }
+        emit(.prompt(.holdStill))
+        return handle
+    }
+
+    /// A handle for `tag` with its own transport and one driver for the whole connection
+    /// (the driver remembers what it verified, which ``NDEFSessionTag/writeLock(force:)`` needs).
+    func makeHandle(for tag: NDEFDetectedTag) -> NDEFSessionTag {
+        connectionCounter += 1
+        let base = DeviceTagTransport(device: device, target: tag.target)
+        let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base, chip: tag.chip,
+                                             configuration: configuration)
+        let driver: Result<any NDEFTagDriver, NDEFTagError>
+        if let chip = tag.chip {
+            do {
+                driver = .success(try NDEFTagDrivers.driver(for: chip, transport: transport,
+                                                            passwordAuthenticated: transport.password != nil))
+            } catch {
+                driver = .failure(error)
+            }
+        } else {
+            driver = .failure(.unsupportedTag(reason: "the chip is not identified (\(tag.target))"))
+        }
+        let commands = tag.chip.flatMap { chip in try? Type2Commands(transport: transport, chip: chip) }
+        return NDEFSessionTag(session: self, detected: tag, connectionID: connectionCounter, driver: driver, commands: commands)
+    }
+
+    /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
+    /// is the only tag in the field, as every write, lock and format does.
+    func prepare(_ tag: NDEFSessionTag, exclusive: Bool) async throws(NDEFSessionError) {
+        var reselect = await device.selectedTarget?.uid != tag.uid
+        if exclusive {
+            let targets: [ISO14443ATarget]
+            do {
+                targets = try await device.listTargets(maximum: 2)
+            } catch {
+                throw NDEFSessionError(error)
+            }
+            if targets.count > 1 {
+                let tags = targets.map { target in
+                    detectedTags.first { $0.uid == target.uid }
+                        ?? NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target))
+                }
+                if Set(tags.map(\.uid)) != Set(detectedTags.map(\.uid)) {
+                    detectedTags = tags
+                    emit(.tagsDetected(tags))
+                }
+                emit(.prompt(.removeAllButOne))
+                throw .severalTags(count: targets.count)
+            }
+            guard targets.contains(where: { $0.uid == tag.uid }) else {
+                throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
+            }
+            reselect = true
+        }
+        guard reselect else { return }
+        do {
+            guard try await device.selectTarget(uid: tag.uid) != nil else {
+                throw NDEFSessionError.connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
+            }
+        } catch let error as NDEFSessionError {
+            throw error
+        } catch let error as NFCDeviceError {
+            throw NDEFSessionError(error)
+        } catch {
+            throw .readerFailure(step: nil, reason: "\(error)")
+        }
+        try await authenticate(tag)
+    }
+
+    /// PWD_AUTH with the configured password, PACK checked.
+    private func authenticate(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
+        guard let password = configuration.password else { return }
+        guard let commands = tag.commands else {
+            throw .unsupportedTag(reason: "\(tag.detected.chipName) has no PWD_AUTH password")
+        }
+        do {
+            _ = try await commands.authenticate(password: password, expectedPACK: configuration.expectedPACK)
+        } catch {
+            throw NDEFSessionError(error, readerLoss: await readerLoss())
+        }
+    }
+
+    /// Runs a driver call, mapping its error (a lost reader is told from a tag gone).
+    func runDriver<T: Sendable>(_ tag: NDEFSessionTag,
+                                _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T) async throws(NDEFSessionError) -> T {
+        let driver: any NDEFTagDriver
+        switch tag.driver {
+        case .success(let value): driver = value
+        case .failure(let error): throw NDEFSessionError(error, readerLoss: nil)
+        }
+        do {
+            return try await body(driver)
+        } catch {
+            throw NDEFSessionError(error, readerLoss: await readerLoss())
+        }
+    }
+
+    /// Runs one operation on the connected `tag`, holding the gate.
+    func perform<T: Sendable>(on tag: NDEFSessionTag, exclusive: Bool,
+                              _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T) async throws(NDEFSessionError) -> T {
+        try await performSteps(on: tag, exclusive: exclusive) { () async throws(NDEFSessionError) -> T in
+            try await runDriver(tag, body)
+        }
+    }
+
+    /// Runs `body` on the connected `tag` after ``prepare(_:exclusive:)``, holding the gate;
+    /// a lost connection ends it and resumes polling.
+    func performSteps<T: Sendable>(on tag: NDEFSessionTag, exclusive: Bool,
+                                   _ body: () async throws(NDEFSessionError) -> T) async throws(NDEFSessionError) -> T {
+        try checkNotInvalidated()
+        guard connection === tag else { throw .tagNotConnected }
+        await acquireGate()
+        defer { releaseGate() }
+        try checkNotInvalidated()
+        guard connection === tag else { throw .tagNotConnected }
+        do throws(NDEFSessionError) {
+            try await prepare(tag, exclusive: exclusive)
+            return try await body()
+        } catch {
+            recover(from: error, connected: tag, duringConnect: false)
+            throw error
+        }
+    }
+
+    /// After a failed connect or operation: a lost tag or reader, or several tags, end the
+    /// connection and polling resumes (after the restart delay for several tags).
+    func recover(from error: NDEFSessionError, connected tag: NDEFSessionTag, duringConnect: Bool) {
+        guard connection === tag, case .connected = state else { return }
+        switch error {
+        case .severalTags:
+            dropConnection()
+            state = .polling
+            startPolling(after: configuration.restartDelay)
+        case .connectionLost(let step, _, let loss):
+            dropConnection()
+            state = .polling
+            if step != nil { emit(.prompt(loss == nil ? .tagLost : .readerLost)) }
+            startPolling(after: .zero)
+        default:
+            // Connect failed for another reason (authentication, reader failure): poll again.
+            if duringConnect {
+                dropConnection()
+                state = .polling
+                startPolling(after: configuration.pollInterval)
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import NDEF
+import NFCChips
+import NFCTags
+
+/// Polling: a loop of rounds, each listing up to two tags, identifying new ones and
+/// reporting changes. A round holds the session's gate, so it never runs during an
+/// operation on a connected tag.
+extension NDEFSession {
+    /// What a round tells the loop to do next.
+    enum PollOutcome {
+        /// Poll again after the poll interval.
+        case again
+        /// More than one tag: poll again after the restart delay.
+        case severalTags
+        /// The reader is gone: wait for the reconnection.
+        case readerLost(DisconnectReason?)
+        /// The session ended or polling was cancelled.
+        case stop
+    }
+
+    /// Starts a fresh polling loop (any earlier one stops).
+    func startPolling(after delay: Duration) {
+        pollTask?.cancel()
+        pollGeneration += 1
+        let generation = pollGeneration
+        pollTask = Task { await self.pollLoop(generation: generation, initialDelay: delay) }
+    }
+
+    /// Stops polling (a connect or an operation takes over).
+    func stopPolling() {
+        pollTask?.cancel()
+        pollTask = nil
+        pollGeneration += 1
+    }
+
+    private func isPolling(_ generation: Int) -> Bool {
+        generation == pollGeneration && state == .polling && !Task.isCancelled
+    }
+
+    private func pollLoop(generation: Int, initialDelay: Duration) async {
+        var delay = initialDelay
+        while true {
+            if delay > .zero {
+                do { try await Task.sleep(for: delay) } catch { return }
+            }
+            guard isPolling(generation) else { return }
+            await acquireGate()
+            guard isPolling(generation) else {
+                releaseGate()
+                return
+            }
+            let outcome = await pollRound()
+            releaseGate()
+            switch outcome {
+            case .again:
+                delay = configuration.pollInterval
+            case .severalTags:
+                delay = configuration.restartDelay
+            case .readerLost(let reason):
+                guard await waitForReader(after: reason, generation: generation) else { return }
+                delay = .zero
+            case .stop:
+                return
+            }
+        }
+    }
+
+    /// One round: list, report removals and arrivals, identify new tags.
+    private func pollRound() async -> PollOutcome {
+        let targets: [ISO14443ATarget]
+        do {
+            targets = try await device.listTargets(maximum: 2)
+        } catch .connectionLost(let reason) {
+            return .readerLost(reason)
+        } catch .notConnected {
+            return .readerLost(nil)
+        } catch .cancelled {
+            return .stop
+        } catch {
+            // An RF hiccup (collision, a tag half in the field): look again.
+            return .again
+        }
+        return await update(with: targets)
+    }
+
+    /// Compares `targets` with the tags seen last round and reports what changed.
+    private func update(with targets: [ISO14443ATarget]) async -> PollOutcome {
+        let known = detectedTags
+        let uids = targets.map(\.uid)
+        for tag in known where !uids.contains(tag.uid) {
+            emit(.tagRemoved(tag))
+        }
+        var current: [NDEFDetectedTag] = []
+        for target in targets {
+            if let tag = known.first(where: { $0.uid == target.uid }) {
+                current.append(tag)
+                continue
+            }
+            do {
+                current.append(try await identify(target))
+            } catch .connectionLost(let reason) {
+                detectedTags = current
+                return .readerLost(reason)
+            } catch {
+                current.append(NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target)))
+            }
+        }
+        detectedTags = current
+        let changed = Set(current.map(\.uid)) != Set(known.map(\.uid))
+        if changed, !current.isEmpty {
+            emit(.tagsDetected(current))
+            if current.count > 1 { emit(.prompt(.removeAllButOne)) }
+        }
+        if current.count > 1 { return .severalTags }
+        if changed, current.count == 1, configuration.invalidateAfterFirstRead {
+            return await readFirst(current[0])
+        }
+        return .again
+    }
+
+    /// Selects `target` and names its chip (GET_VERSION, the Ultralight C probe, ATQA / SAK).
+    /// Throws only when the reader is lost; a tag that does not answer is named from ATQA / SAK.
+    func identify(_ target: ISO14443ATarget) async throws(NFCDeviceError) -> NDEFDetectedTag {
+        let fallback = NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target))
+        let selected: ISO14443ATarget?
+        do {
+            selected = try await device.selectTarget(uid: target.uid)
+        } catch .connectionLost(let reason) {
+            throw .connectionLost(reason)
+        } catch {
+            return fallback
+        }
+        guard let selected else { return fallback }
+        do {
+            let report = try await TagIdentifier.identify(
+                over: DeviceTagTransport(device: device, target: selected))
+            return NDEFDetectedTag(target: selected, chip: report.chip ?? fallback.chip)
+        } catch {
+            if let loss = await readerLoss() { throw .connectionLost(loss) }
+            return fallback
+        }
+    }
+
+    /// `invalidateAfterFirstRead`: reads the tag alone in the field, reports the message and
+    /// ends the session; a failed read is reported and polling goes on.
+    private func readFirst(_ tag: NDEFDetectedTag) async -> PollOutcome {
+        let handle = makeHandle(for: tag)
+        do throws(NDEFSessionError) {
+            try await prepare(handle, exclusive: false)
+            let message = try await runDriver(handle) { driver throws(NDEFTagError) in try await driver.readMessage() }
+            emit(.messageRead(tag, message))
+            invalidate(reason: .firstReadCompleted)
+            return .stop
+        } catch {
+            emit(.readFailed(tag, error))
+            if case .connectionLost(_, _, let loss?) = error { return .readerLost(loss) }
+            return .again
+        }
+    }
+
+    /// After a lost reader: forget the tags, wait for the device's automatic reconnection.
+    /// False when the reader is gone for good (the session is then invalidated).
+    private func waitForReader(after reason: DisconnectReason?, generation: Int) async -> Bool {
+        for tag in detectedTags { emit(.tagRemoved(tag)) }
+        detectedTags = []
+        emit(.prompt(.readerLost))
+        for await status in device.statusUpdates {
+            guard generation == pollGeneration, state == .polling else { return false }
+            switch status {
+            case .connected:
+                return true
+            case .connecting, .discovering:
+                continue
+            case .notConnected:
+                let lastLoss = await device.lastLoss
+                invalidate(reason: .readerUnavailable(reason ?? lastLoss))
+                return false
+            }
+        }
+        return false
+    }
+}

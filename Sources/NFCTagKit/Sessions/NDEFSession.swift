@@ -1,0 +1,196 @@
+import NDEF
+import NFCChips
+import NFCTags
+
+/// An NDEF reader session on an ``NFCDevice``, modelled on Core NFC's
+/// `NFCNDEFReaderSession`: it begins, polls until the app ends it, reports every tag in
+/// the field, connects to the one the app picks, and publishes short messages a CLI or
+/// GUI shows to the person holding the tag.
+///
+/// The session runs on the device's own thread and uses the device, never a second
+/// libnfc handle: other calls on the same device (a raw transceive from another task)
+/// are served between the session's calls, one at a time.
+///
+/// With more than one tag in the field the session never writes: it reports them all,
+/// asks for all but one to be removed (``NDEFSessionPrompt/removeAllButOne``), refuses to
+/// connect or write with ``NDEFSessionError/severalTags(count:)`` and polls again after
+/// ``NDEFSessionConfiguration/restartDelay``. When the reader goes away the session
+/// waits for the device's automatic reconnection and polls again.
+///
+/// ```swift
+/// let session = NDEFSession(device: device)
+/// let events = session.events                 // subscribe before begin()
+/// try await session.begin()
+/// for await event in events {
+///     guard case .tagsDetected(let tags) = event, tags.count == 1 else { continue }
+///     let tag = try await session.connect(to: tags[0])
+///     try await tag.writeNDEF(NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com").record]))
+///     await session.invalidate()
+/// }
+/// ```
+public actor NDEFSession {
+    /// The device the session polls on.
+    public nonisolated let device: NFCDevice
+    /// Polling and authentication settings.
+    public nonisolated let configuration: NDEFSessionConfiguration
+    nonisolated let eventBroadcast = Broadcast<NDEFSessionEvent>(initial: nil)
+
+    /// The session shares the device's thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        device.unownedExecutor
+    }
+
+    /// Where the session stands.
+    public enum State: Sendable, Equatable {
+        /// Created; ``NDEFSession/begin()`` not called yet.
+        case ready
+        /// Looking for tags.
+        case polling
+        /// Connected to one tag (polling paused until ``NDEFSession/restartPolling()``).
+        case connected(uid: [UInt8])
+        /// Ended.
+        case invalidated(NDEFSessionInvalidationReason)
+    }
+
+    /// Where the session stands now.
+    public internal(set) var state: State = .ready
+    /// The tags in the field as the last polling round saw them.
+    public internal(set) var detectedTags: [NDEFDetectedTag] = []
+    /// The app's message for the person holding the tag (Core NFC's `alertMessage`); set
+    /// it with ``setAlertMessage(_:)``. Published as ``NDEFSessionPrompt/alert(_:)``.
+    public private(set) var alertMessage = ""
+
+    var pollTask: Task<Void, Never>?
+    var pollGeneration = 0
+    var connection: NDEFSessionTag?
+    var connectionCounter = 0
+    var gate = NDEFSessionGate()
+    /// Tests put a fault-injecting transport between the drivers and the device.
+    var transportDecorator: (@Sendable (DeviceTagTransport) -> any TagTransport)?
+
+    /// A session on `device`, which must be connected before ``begin()``.
+    public init(device: NFCDevice, configuration: NDEFSessionConfiguration = NDEFSessionConfiguration()) {
+        self.device = device
+        self.configuration = configuration
+    }
+
+    /// The session's events from now on, in order; the stream finishes after
+    /// ``NDEFSessionEvent/invalidated(_:)``. Subscribe before ``begin()`` to see every event.
+    public nonisolated var events: AsyncStream<NDEFSessionEvent> {
+        eventBroadcast.stream()
+    }
+
+    /// Starts polling. Throws ``NDEFSessionError/sessionInvalidated(_:)`` after the
+    /// session ended; calling it while polling does nothing.
+    public func begin() throws(NDEFSessionError) {
+        switch state {
+        case .invalidated(let reason): throw .sessionInvalidated(reason)
+        case .polling, .connected: return
+        case .ready: break
+        }
+        state = .polling
+        emit(.becameActive)
+        startPolling(after: .zero)
+    }
+
+    /// Ends any tag connection and polls again from scratch: every tag still in the field
+    /// is reported again. Handles from earlier connections stop working.
+    public func restartPolling() throws(NDEFSessionError) {
+        try checkNotInvalidated()
+        dropConnection()
+        state = .polling
+        detectedTags = []
+        startPolling(after: .zero)
+    }
+
+    /// Ends the session (``NDEFSessionInvalidationReason/userCanceled``): polling stops,
+    /// the tag connection ends, the event stream finishes. Idempotent.
+    public func invalidate() {
+        invalidate(reason: .userCanceled)
+    }
+
+    /// Sets the message for the person holding the tag and publishes it.
+    public func setAlertMessage(_ text: String) {
+        alertMessage = text
+        emit(.prompt(.alert(text)))
+    }
+
+    /// Waits until at least one tag is in the field and returns the tags (one, or more —
+    /// then the app must not expect a connection to succeed).
+    ///
+    /// - Parameter timeout: fail with ``NDEFSessionError/timeout(step:)`` (step `nil`) after
+    ///   this long; `nil` waits until the session ends.
+    public nonisolated func waitForTags(timeout: Duration?) async throws(NDEFSessionError) -> [NDEFDetectedTag] {
+        let stream = events
+        let result: Result<[NDEFDetectedTag], NDEFSessionError> = await withTaskGroup(of: Result<[NDEFDetectedTag], NDEFSessionError>?.self) { group in
+            group.addTask {
+                if case .invalidated(let reason) = await self.state { return .failure(.sessionInvalidated(reason)) }
+                let current = await self.detectedTags
+                if !current.isEmpty { return .success(current) }
+                for await event in stream {
+                    switch event {
+                    case .tagsDetected(let tags): return .success(tags)
+                    case .invalidated(let reason): return .failure(.sessionInvalidated(reason))
+                    default: continue
+                    }
+                }
+                return nil
+            }
+            if let timeout {
+                group.addTask {
+                    try? await Task.sleep(for: timeout)
+                    return Task.isCancelled ? nil : .failure(.timeout(step: nil))
+                }
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(.timeout(step: nil))
+        }
+        return try result.get()
+    }
+
+    // MARK: - Internals shared by the session files
+
+    /// Puts `decorator` between the drivers and the device for later connections (tests
+    /// inject faults with it).
+    func setTransportDecorator(_ decorator: (@Sendable (DeviceTagTransport) -> any TagTransport)?) {
+        transportDecorator = decorator
+    }
+
+    /// Sends `event` to listeners.
+    func emit(_ event: NDEFSessionEvent) {
+        eventBroadcast.send(event)
+    }
+
+    func checkNotInvalidated() throws(NDEFSessionError) {
+        if case .invalidated(let reason) = state { throw .sessionInvalidated(reason) }
+    }
+
+    /// Ends the session with `reason` (once).
+    func invalidate(reason: NDEFSessionInvalidationReason) {
+        if case .invalidated = state { return }
+        state = .invalidated(reason)
+        pollTask?.cancel()
+        pollTask = nil
+        pollGeneration += 1
+        dropConnection()
+        detectedTags = []
+        emit(.invalidated(reason))
+        eventBroadcast.finish()
+    }
+
+    /// Forgets the connected tag: its handle stops working.
+    func dropConnection() {
+        connection = nil
+        connectionCounter += 1
+    }
+
+    /// The reader's loss, when the device has lost its reader.
+    func readerLoss() async -> DisconnectReason? {
+        if await device.isConnected { return nil }
+        switch await device.status {
+        case .connected: return nil
+        default: return await device.lastLoss ?? .notResponding
+        }
+    }
+}

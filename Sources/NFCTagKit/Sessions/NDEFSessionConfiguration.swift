@@ -1,0 +1,37 @@
+/// How an ``NDEFSession`` polls and what it does before each operation.
+///
+/// ```swift
+/// var configuration = NDEFSessionConfiguration()
+/// configuration.invalidateAfterFirstRead = true     // read one tag, then end
+/// configuration.password = [0x12, 0x34, 0x56, 0x78] // PWD_AUTH before operations
+/// configuration.expectedPACK = [0xAB, 0xCD]
+/// let session = NDEFSession(device: device, configuration: configuration)
+/// ```
+public struct NDEFSessionConfiguration: Sendable, Hashable {
+    /// Pause between two polling rounds.
+    public var pollInterval: Duration
+    /// How long polling waits after finding more than one tag (or refusing an operation
+    /// because of it) before it looks again — time for a person to take one away.
+    public var restartDelay: Duration
+    /// Read the NDEF message of the first tag that is alone in the field, report it with
+    /// ``NDEFSessionEvent/messageRead(_:_:)`` and end the session. Off by default: the
+    /// session polls until the app ends it.
+    public var invalidateAfterFirstRead: Bool
+    /// A 4-byte PWD_AUTH password presented after connecting to a tag (and again after
+    /// every re-selection), for tags whose NDEF area is password-protected.
+    public var password: [UInt8]?
+    /// The 2-byte PACK the tag must answer to ``password``; a different PACK fails with
+    /// ``NDEFSessionError/packMismatch(expected:received:)`` (a clone, or the wrong tag).
+    /// `nil` accepts any PACK of the right length.
+    public var expectedPACK: [UInt8]?
+
+    /// The defaults: poll every 150 ms, wait 1 s after several tags, keep polling, no password.
+    public init(pollInterval: Duration = .milliseconds(150), restartDelay: Duration = .seconds(1),
+                invalidateAfterFirstRead: Bool = false, password: [UInt8]? = nil, expectedPACK: [UInt8]? = nil) {
+        self.pollInterval = pollInterval
+        self.restartDelay = restartDelay
+        self.invalidateAfterFirstRead = invalidateAfterFirstRead
+        self.password = password
+        self.expectedPACK = expectedPACK
+    }
+}

@@ -1,0 +1,57 @@
+import NFCChips
+import NFCTags
+
+/// The transport an ``NDEFSession`` gives its drivers: the device's transport, plus the
+/// session's password presented again after every re-selection.
+///
+/// A tag forgets PWD_AUTH when it drops back to IDLE (after a NAK, or when a driver
+/// re-selects it); without presenting the password again, the driver's next write to a
+/// protected page would be refused.
+struct NDEFSessionTransport: TagTransport {
+    let base: any TagTransport
+    /// PWD_AUTH to send after a re-selection, with the PACK to expect (nil: not checked).
+    var password: (code: UInt8, password: [UInt8], expectedPACK: [UInt8]?)?
+
+    var target: TagTarget { base.target }
+    var maximumFrameLength: Int { base.maximumFrameLength }
+
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+        try await base.transceive(frame, framing: framing, timeout: timeout)
+    }
+
+    /// Selects the tag again and presents the password. A refused password is not an
+    /// error here (the tag is selected again and the caller's next protected command
+    /// meets the refusal with its own step); a lost tag or reader is.
+    func reselect() async throws(TagTransportError) {
+        try await base.reselect()
+        guard let password else { return }
+        let answer: TagResponse
+        do {
+            answer = try await base.transceive([password.code] + password.password, framing: .raw,
+                                               timeout: .milliseconds(50))
+        } catch .timeout {
+            answer = .nak(0)
+        }
+        guard case .bytes(let pack) = answer, password.expectedPACK.map({ $0 == pack }) ?? true else {
+            // A NAK drops the tag back to IDLE: select it again, unauthenticated.
+            try await base.reselect()
+            return
+        }
+    }
+
+    func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
+        try await base.authenticateClassic(block: block, keyType: keyType, key: key)
+    }
+}
+
+extension NDEFSessionTransport {
+    /// The session transport for a tag of `chip`, re-authenticating with the
+    /// configuration's password when the chip has PWD_AUTH.
+    init(base: any TagTransport, chip: Chip?, configuration: NDEFSessionConfiguration) {
+        self.base = base
+        if let chip, let password = configuration.password,
+           let code = ChipTables.spec(for: chip).command(.passwordAuthenticate)?.code {
+            self.password = (code, password, configuration.expectedPACK)
+        }
+    }
+}

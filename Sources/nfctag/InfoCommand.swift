@@ -1,0 +1,97 @@
+import NDEF
+import NFCChips
+import NFCTagKit
+import NFCTags
+
+/// `nfctag info`: one tag in depth — chip, memory, NDEF status and capacity, lock state,
+/// configuration (AUTH0, PROT, CFGLCK, counter settings, AUTHLIM), signature check.
+/// JSON: the `scan` fields plus `memory`, `config`, `locks`, `signature` (`null` where the
+/// chip has no such thing or it could not be read).
+enum InfoCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var options = TagOptions()
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try options.consume(token, from: &parser) { continue }
+            throw .usage("nfctag info: unknown option '\(token)'", "Run 'nfctag info --help'.")
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.info)
+            return
+        }
+        let printer = output
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "info") { tag throws(ToolError) in
+            let (status, _) = await TagRendering.status(of: tag)
+            let configuration = try? await tag.readConfiguration()
+            let locks = try? await tag.readLockState()
+            let signature = try? await tag.verifyOriginality()
+            if printer.json {
+                var fields = TagRendering.identity(tag.detected)
+                fields.append(("ndef", status.map(TagRendering.json) ?? .null))
+                fields.append(("memory", tag.memory.map(memoryJSON) ?? .null))
+                fields.append(("config", configuration.map(configJSON) ?? .null))
+                fields.append(("locks", locks.map(locksJSON) ?? .null))
+                fields.append(("signature", signature.map { signatureJSON($0, chip: tag.chip) } ?? .null))
+                printer.document(.object(fields))
+            } else {
+                printer.line(TagRendering.line(tag.detected))
+                printer.line("  \(TagRendering.line(status))")
+                if let memory = tag.memory {
+                    printer.line("  memory: \(memory.pageCount) pages of \(memory.pageSize) bytes, user pages 0x\(TagSelection.hex(memory.firstUserPage))–0x\(TagSelection.hex(memory.lastUserPage)) (\(memory.userBytes) bytes)")
+                }
+                if let locks {
+                    printer.line("  locks: static \(Hex.encode(locks.staticLockBytes)), dynamic \(locks.dynamicLockBytes.isEmpty ? "none" : Hex.encode(locks.dynamicLockBytes)), CC \(Hex.encode(locks.capabilityContainer)), \(locks.lockedPages.count) pages locked")
+                }
+                if let configuration {
+                    printer.line("  config: " + configText(configuration))
+                }
+                if let signature {
+                    printer.line("  signature: \(signature.verification) (\(Hex.encode(signature.signature)))")
+                }
+            }
+        }
+    }
+
+    private static func memoryJSON(_ memory: MemoryMap) -> JSONValue {
+        .object([("pages", .int(memory.pageCount)), ("page_size", .int(memory.pageSize)),
+                 ("first_user_page", .int(memory.firstUserPage)), ("last_user_page", .int(memory.lastUserPage)),
+                 ("user_bytes", .int(memory.userBytes)), ("total_bytes", .int(memory.totalBytes))])
+    }
+
+    private static func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+    private static func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+
+    private static func configJSON(_ configuration: Type2Configuration) -> JSONValue {
+        .object([("auth0", optional(configuration.auth0)), ("prot", optional(configuration.isReadProtected)),
+                 ("cfglck", optional(configuration.isConfigurationLocked)),
+                 ("nfc_counter_enabled", optional(configuration.isNFCCounterEnabled)),
+                 ("nfc_counter_password_protected", optional(configuration.isNFCCounterPasswordProtected)),
+                 ("authlim", optional(configuration.authenticationLimit)),
+                 ("protection_active", .bool(configuration.isProtectionActive))])
+    }
+
+    private static func configText(_ configuration: Type2Configuration) -> String {
+        func text(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "–" }
+        return "AUTH0 \(configuration.auth0.map { "0x" + TagSelection.hex($0) } ?? "–"), PROT \(text(configuration.isReadProtected)), CFGLCK \(text(configuration.isConfigurationLocked)), NFC counter \(text(configuration.isNFCCounterEnabled)) (password \(text(configuration.isNFCCounterPasswordProtected))), AUTHLIM \(text(configuration.authenticationLimit))"
+    }
+
+    private static func locksJSON(_ locks: NDEFTagLockState) -> JSONValue {
+        .object([("static", .string(Hex.encode(locks.staticLockBytes))), ("dynamic", .string(Hex.encode(locks.dynamicLockBytes))),
+                 ("cc", .string(Hex.encode(locks.capabilityContainer))),
+                 ("cc_read_only", .bool(locks.isCapabilityContainerReadOnly)),
+                 ("locked_pages", .array(locks.lockedPages.map(JSONValue.int)))])
+    }
+
+    private static func signatureJSON(_ report: OriginalityReport, chip: Chip?) -> JSONValue {
+        let valid: JSONValue
+        let key: JSONValue
+        let tableKey = chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name }.map(JSONValue.string) ?? .null
+        switch report.verification {
+        case .valid(let name): valid = .bool(true); key = name.map(JSONValue.string) ?? tableKey
+        case .invalid: valid = .bool(false); key = tableKey
+        case .noKeyKnown: valid = .null; key = .null
+        }
+        return .object([("signature", .string(Hex.encode(report.signature))), ("valid", valid), ("key", key)])
+    }
+}

@@ -1,0 +1,51 @@
+import NDEF
+import NFCTagKit
+import NFCTags
+
+/// `nfctag lock --yes [--force]`: makes the tag's NDEF data permanently read-only. Refuses
+/// without `--yes` (exit 2). Reads the message back first and locks only when it reads
+/// and verifies; `--force` locks without that check.
+enum LockCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var options = TagOptions()
+        var confirmed = false
+        var force = false
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try options.consume(token, from: &parser) { continue }
+            switch token {
+            case "--yes": confirmed = true
+            case "--force": force = true
+            default: throw .usage("nfctag lock: unknown option '\(token)'", "Run 'nfctag lock --help'.")
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.lock)
+            return
+        }
+        guard confirmed else {
+            throw .usage("nfctag lock: locking is permanent — add --yes to confirm",
+                         "The tag's NDEF data can never be written again afterwards.")
+        }
+        let printer = output
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "lock") { tag throws(ToolError) in
+            var records = 0
+            do throws(NDEFSessionError) {
+                if !force { records = try await tag.readNDEF().records.count }
+                try await tag.writeLock(force: force)
+            } catch {
+                throw TagSelection.failure(error, operation: "lock")
+            }
+            if printer.json {
+                printer.document(.object([
+                    ("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.detected.chipName)),
+                    ("locked", .bool(true)), ("verified", .bool(!force)),
+                ]))
+            } else {
+                let what = force ? "" : " (message of \(records) record\(records == 1 ? "" : "s") verified first)"
+                printer.line("Locked \(tag.detected.chipName) \(Hex.encode(tag.uid)) permanently\(what)")
+            }
+        }
+    }
+}

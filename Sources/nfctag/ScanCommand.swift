@@ -1,0 +1,89 @@
+import NDEF
+import NFCTagKit
+import NFCTags
+
+/// `nfctag scan [--watch]`: the tags in the field — UID, ATQA, SAK, chip, NDEF status.
+/// With `--json` one object per tag per line; `--watch` streams tags as they arrive
+/// (`"event":"tagDetected"`) and leave (`"event":"tagRemoved"`) until Ctrl-C.
+enum ScanCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var watch = false
+        var options = TagOptions()
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try options.consume(token, from: &parser) { continue }
+            guard token == "--watch" else {
+                throw .usage("nfctag scan: unknown option '\(token)'", "Run 'nfctag scan --help'.")
+            }
+            watch = true
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.scan)
+            return
+        }
+        let globals = parser.globals
+        let (device, session) = try await TagSelection.beginSession(globals, options: options)
+        let printer = output
+        if watch {
+            let events = session.events
+            await Task {
+                var reported: Set<[UInt8]> = []
+                for await event in events {
+                    switch event {
+                    case .tagsDetected(let tags):
+                        for tag in tags where !reported.contains(tag.uid) {
+                            reported.insert(tag.uid)
+                            let status = tags.count == 1 ? await status(of: tag, session: session) : nil
+                            report(tag, status: status, event: "tagDetected", printer: printer)
+                        }
+                    case .tagRemoved(let tag):
+                        reported.remove(tag.uid)
+                        if printer.json {
+                            printer.document(.object([("event", .string("tagRemoved")), ("uid", .string(Hex.encode(tag.uid)))]))
+                        } else {
+                            printer.line("removed \(Hex.encode(tag.uid))")
+                        }
+                    default:
+                        continue
+                    }
+                }
+            }.valueCancellingOnSignal()
+            await session.invalidate()
+            await device.close()
+            return
+        }
+        do {
+            let tags = try await TagSelection.waitForTags(session, globals: globals)
+            for tag in tags {
+                let status = tags.count == 1 ? await status(of: tag, session: session) : nil
+                report(tag, status: status, event: nil, printer: printer)
+            }
+        } catch {
+            await session.invalidate()
+            await device.close()
+            throw error
+        }
+        await session.invalidate()
+        await device.close()
+    }
+
+    /// Connects to the tag alone in the field, queries its NDEF status, and polls again.
+    private static func status(of tag: NDEFDetectedTag, session: NDEFSession) async -> NDEFStatus? {
+        guard let connected = try? await session.connect(to: tag) else { return nil }
+        let (status, _) = await TagRendering.status(of: connected)
+        try? await session.restartPolling()
+        return status
+    }
+
+    private static func report(_ tag: NDEFDetectedTag, status: NDEFStatus?, event: String?, printer: Output) {
+        if printer.json {
+            var fields: [(String, JSONValue)] = event.map { [("event", .string($0))] } ?? []
+            fields += TagRendering.identity(tag)
+            fields.append(("ndef", status.map(TagRendering.json) ?? .null))
+            printer.document(.object(fields))
+        } else {
+            printer.line("\(TagRendering.line(tag))  \(TagRendering.line(status))")
+        }
+    }
+}

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NDEF
+import NFCChips
+import NFCTagKit
+import NFCTags
+
+/// Options the tag commands share besides the global ones: `--pack HEX4`, the PACK the
+/// tag must answer to `--password`.
+struct TagOptions {
+    var pack: [UInt8]?
+
+    /// Consumes `token` (and its value) when it is a tag option.
+    mutating func consume(_ token: String, from parser: inout ArgumentParser) throws(ToolError) -> Bool {
+        guard token == "--pack" else { return false }
+        let text = try parser.value(for: token)
+        guard let bytes = Hex.decode(text), bytes.count == 2 else {
+            throw .usage("nfctag: --pack must be 2 bytes as 4 hex digits, e.g. abcd")
+        }
+        pack = bytes
+        return true
+    }
+}
+
+/// A reader, an NDEF session on it and the one tag it connected to.
+struct TagConnection {
+    let device: NFCDevice
+    let session: NDEFSession
+    let tag: NDEFSessionTag
+
+    /// Ends the session and closes the reader.
+    func close() async {
+        await session.invalidate()
+        await device.close()
+    }
+}
+
+/// How the tag commands find their tag: the reader (`ReaderSelection`, exit 3), an NDEF
+/// session, a tag within `--timeout` (exit 4), exactly one tag (exit 5), PWD_AUTH with
+/// `--password` before anything else.
+enum TagSelection {
+    /// Opens the reader and begins an NDEF session on it.
+    static func beginSession(_ globals: GlobalOptions, options: TagOptions) async throws(ToolError) -> (NFCDevice, NDEFSession) {
+        let (device, _) = try await ReaderSelection.connect(globals)
+        let configuration = NDEFSessionConfiguration(password: globals.password, expectedPACK: options.pack)
+        let session = NDEFSession(device: device, configuration: configuration)
+        do {
+            try await session.begin()
+        } catch {
+            await device.close()
+            throw failure(error, operation: "scan")
+        }
+        return (device, session)
+    }
+
+    /// The tags in the field, waiting up to `--timeout` for the first.
+    static func waitForTags(_ session: NDEFSession, globals: GlobalOptions) async throws(ToolError) -> [NDEFDetectedTag] {
+        do {
+            return try await session.waitForTags(timeout: .seconds(globals.timeout))
+        } catch .timeout(nil) {
+            throw ToolError(exitCode: .noTag, summary: "nfctag: no tag within \(formatSeconds(globals.timeout)) s",
+                            detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
+        } catch {
+            throw failure(error, operation: "scan")
+        }
+    }
+
+    /// Connects to the one tag in the field for `command`.
+    static func connectSingle(_ globals: GlobalOptions, options: TagOptions, command: String) async throws(ToolError) -> TagConnection {
+        let (device, session) = try await beginSession(globals, options: options)
+        do throws(ToolError) {
+            let tags = try await waitForTags(session, globals: globals)
+            guard tags.count == 1, let only = tags.first else { throw severalTags(tags.count) }
+            let tag: NDEFSessionTag
+            do throws(NDEFSessionError) {
+                tag = try await session.connect(to: only)
+            } catch {
+                throw failure(error, operation: command)
+            }
+            return TagConnection(device: device, session: session, tag: tag)
+        } catch {
+            await session.invalidate()
+            await device.close()
+            throw error
+        }
+    }
+
+    /// Runs `body` on the one tag in the field, then closes everything.
+    static func withSingleTag(_ globals: GlobalOptions, options: TagOptions, command: String,
+                              _ body: (NDEFSessionTag) async throws(ToolError) -> Void) async throws(ToolError) {
+        let connection = try await connectSingle(globals, options: options, command: command)
+        do throws(ToolError) {
+            try await body(connection.tag)
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+    }
+
+    /// Exit code 5.
+    static func severalTags(_ count: Int) -> ToolError {
+        ToolError(exitCode: .severalTags, summary: "nfctag: \(count) tags in the field — remove all but one",
+                  detail: ["Nothing was read or written."])
+    }
+
+    /// A session error as the tool reports it: the operation, the step (page in hex) and
+    /// what the tag holds now.
+    static func failure(_ error: NDEFSessionError, operation: String) -> ToolError {
+        switch error {
+        case .severalTags(let count):
+            return severalTags(count)
+        case .timeout(nil):
+            return ToolError(exitCode: .noTag, summary: "nfctag: no tag in time")
+        case .sessionInvalidated(.readerUnavailable):
+            return ToolError(exitCode: .noReader, summary: "nfctag: \(operation) failed: the reader is gone",
+                             detail: [error.description])
+        case let .connectionLost(step, state, loss):
+            let cause = loss.map { "the reader was lost (\($0))" } ?? "tag left the field"
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): \(cause); \(state.sentence)",
+                             detail: detail(step))
+        case let .tagUpdateFailure(step, state, reason):
+            return ToolError(exitCode: .failure,
+                             summary: "nfctag: \(operation) failed\(at(step)): \(describe(reason)); \(state.sentence)",
+                             detail: detail(step))
+        case let .timeout(step?):
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag did not answer in time",
+                             detail: detail(step))
+        case let .nak(code, step):
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag answered NAK \(code)",
+                             detail: detail(step))
+        case let .authenticationRequired(step):
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag needs a password",
+                             detail: ["Give it with --password HEX8 (or --password-env VAR)."] + detail(step))
+        case let .tagSizeTooSmall(needed, capacity):
+            return ToolError(exitCode: .failure,
+                             summary: "nfctag: \(operation) refused: the message needs \(needed) bytes, the tag holds at most \(capacity); the tag was not touched")
+        case .tagNotWritable:
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag is read-only; nothing was written")
+        case let .invalidNDEF(offset, reason):
+            return ToolError(exitCode: .failure,
+                             summary: "nfctag: \(operation) failed: the NDEF message on the tag is invalid at byte 0x\(hex(offset))",
+                             detail: ["\(reason)", "Write a new message to repair it (nfctag write …)."])
+        case .invalidTagData(.invalidCapabilityContainer(_, .notFormatted)):
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed: the tag is not NDEF-formatted; nothing was written",
+                             detail: ["Prepare it with 'nfctag format'."])
+        case .notVerified:
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the message on the tag was not read back and verified",
+                             detail: ["Nothing was locked."])
+        case .alreadyFormatted:
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag already holds NDEF",
+                             detail: ["--force erases it and writes an empty NDEF structure."])
+        default:
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed: \(error.description)")
+        }
+    }
+
+    /// ` at page 0x12` for the page-addressed steps, else ` while <step>`.
+    static func at(_ step: NDEFTagStep?) -> String {
+        guard let step else { return "" }
+        switch step {
+        case .readConfiguration(let page), .readData(let page), .clearLength(let page), .writeBody(let page),
+             .commitLength(let page), .verify(let page), .writeCapabilityContainer(let page),
+             .writeStaticLock(let page), .writeDynamicLock(let page), .writeFormat(let page):
+            return " at page 0x\(hex(page))"
+        default:
+            return " while \(step)"
+        }
+    }
+
+    private static func detail(_ step: NDEFTagStep?) -> [String] {
+        step.map { ["step: \($0)"] } ?? []
+    }
+
+    private static func describe(_ reason: NDEFUpdateFailureReason) -> String {
+        switch reason {
+        case .nak(let code): "the tag refused the write (NAK \(code))"
+        case .timeout: "the tag did not acknowledge in time"
+        case .verificationMismatch(let offset): "the read-back differs at byte 0x\(hex(offset))"
+        case .statusWord(let word): "status word \(hex(Int(word)))"
+        case .authenticationFailed: "authentication was refused"
+        case .unexpectedResponse(let text): "unexpected answer (\(text))"
+        case .readerFailure(let text): "reader failure (\(text))"
+        }
+    }
+
+    static func hex(_ value: Int) -> String {
+        let digits = String(value, radix: 16)
+        return digits.count % 2 == 1 ? "0" + digits : digits
+    }
+
+    private static func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

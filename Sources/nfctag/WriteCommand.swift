@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import NDEF
+import NFCTagKit
+import NFCTags
+import Synchronization
+
+/// `nfctag write RECORD… [--hex HEX] [--no-verify] [--full]`: writes an NDEF message
+/// tear-safely. The driver always reads the written pages back; unless `--no-verify` the
+/// tool also reads the message again and compares it record by record. `--full` writes
+/// every page instead of only those that change. A progress bar goes to stderr on a TTY.
+enum WriteCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var options = TagOptions()
+        var records = RecordArguments()
+        var hexMessage: [UInt8]?
+        var verify = true
+        var fullWrite = false
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try options.consume(token, from: &parser) { continue }
+            if try records.consume(token, from: &parser) { continue }
+            switch token {
+            case "--hex":
+                let text = try parser.value(for: token)
+                guard let bytes = Hex.decode(text) else { throw .malformedInput("nfctag write: --hex: '\(text)' is not hex") }
+                hexMessage = bytes
+            case "--no-verify": verify = false
+            case "--full": fullWrite = true
+            default: throw .usage("nfctag write: unknown option '\(token)'", "Run 'nfctag write --help'.")
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.write)
+            return
+        }
+        let message = try message(records: records, hex: hexMessage)
+        let printer = output
+        let showProgress = !printer.json && isatty(1) != 0 && isatty(2) != 0
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "write") { tag throws(ToolError) in
+            let last = ProgressBox()
+            do throws(NDEFSessionError) {
+                try await tag.writeNDEF(message, options: NDEFWriteOptions(fullWrite: fullWrite)) { progress in
+                    last.set(progress)
+                    if showProgress { drawProgress(progress) }
+                }
+            } catch {
+                if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                throw TagSelection.failure(error, operation: "write")
+            }
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            if verify {
+                let back: NDEFMessage
+                do throws(NDEFSessionError) {
+                    back = try await tag.readNDEF()
+                } catch {
+                    throw TagSelection.failure(error, operation: "verify")
+                }
+                guard back == message else {
+                    throw ToolError(exitCode: .failure, summary: "nfctag: verify failed: the message read back differs from the one written")
+                }
+            }
+            let length = message.records.isEmpty ? 0 : ((try? message.encoded().count) ?? 0)
+            let progress = last.value
+            if printer.json {
+                printer.document(.object([
+                    ("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.detected.chipName)),
+                    ("length", .int(length)), ("written", .int(progress?.written ?? 0)), ("total", .int(progress?.total ?? 0)),
+                    ("verified", .bool(verify)),
+                ]))
+            } else {
+                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(Hex.encode(tag.uid)) (\(progress?.written ?? 0) pages)\(verify ? ", verified" : "")")
+            }
+        }
+    }
+
+    /// The message from the record options or `--hex` (exactly one of them).
+    private static func message(records: RecordArguments, hex: [UInt8]?) throws(ToolError) -> NDEFMessage {
+        switch (records.isEmpty, hex) {
+        case (true, nil):
+            throw .usage("nfctag write: give the message as records (e.g. --uri https://example.com) or --hex HEX")
+        case (false, _?):
+            throw .usage("nfctag write: give records or --hex, not both")
+        case (true, let bytes?):
+            do {
+                return try NDEFMessage(bytes: bytes)
+            } catch {
+                throw .malformedInput("nfctag write: --hex is not an NDEF message: malformed at byte \(error.offset)", error.description)
+            }
+        case (false, nil):
+            let message = NDEFMessage(records: try records.records())
+            do {
+                _ = try message.encoded()
+            } catch {
+                throw .malformedInput("nfctag write: cannot encode the message: \(error)")
+            }
+            return message
+        }
+    }
+
+    private static func drawProgress(_ progress: NDEFWriteProgress) {
+        let width = 30
+        let filled = progress.total == 0 ? width : width * progress.written / progress.total
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(progress.written)/\(progress.total) pages".utf8))
+    }
+}
+
+/// The last progress report of a write (reported from the driver's task).
+final class ProgressBox: Sendable {
+    private let last = Mutex<NDEFWriteProgress?>(nil)
+
+    func set(_ progress: NDEFWriteProgress) {
+        last.withLock { $0 = progress }
+    }
+
+    var value: NDEFWriteProgress? { last.withLock { $0 } }
+}

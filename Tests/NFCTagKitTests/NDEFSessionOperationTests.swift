@@ -1,0 +1,148 @@
+import NDEF
+import NFCChips
+import NFCEmulator
+@testable import NFCTagKit
+import NFCTags
+import Synchronization
+import Testing
+
+/// Query, read, write, lock and format through an NDEF session, and each refusal.
+@Suite("NDEFSession operations", .serialized, .timeLimit(.minutes(3)))
+struct NDEFSessionOperationTests {
+    @Test("query, write, read back, lock and format on each Type 2 chip", arguments: NDEFSessionPollingTests.type2Chips)
+    func lifecycle(chip: Chip) async throws {
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: chip, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 40) {
+            let tag = try await harness.connectToOnlyTag()
+            #expect(tag.chip == chip)
+            var status = try await tag.queryNDEFStatus()
+            if status.availability == .notSupported {
+                try await tag.format()
+                status = try await tag.queryNDEFStatus()
+            }
+            #expect(status.availability == .readWrite)
+            #expect(status.length == 0)
+            let userBytes = try #require(ChipTables.spec(for: chip).memory?.userBytes)
+            #expect(status.capacity > 0 && status.capacity < userBytes)
+
+            let message = try SessionMessages.sized(min(status.capacity, 40))
+            let progress = Mutex<[NDEFWriteProgress]>([])
+            try await tag.writeNDEF(message) { step in progress.withLock { $0.append(step) } }
+            let steps = progress.withLock { $0 }
+            #expect(steps.last.map { $0.written == $0.total && $0.total > 0 } == true, "\(steps)")
+            #expect(try await tag.readNDEF() == message)
+            let encoded = try message.encoded()
+            #expect(try await tag.queryNDEFStatus() == NDEFStatus(availability: .readWrite, capacity: status.capacity,
+                                                                  length: encoded.count))
+
+            // format refuses a tag holding NDEF, and with force leaves an empty message.
+            await #expect(throws: NDEFSessionError.alreadyFormatted) { try await tag.format() }
+            try await tag.format(force: true)
+            #expect(try await tag.readNDEF() == SessionMessages.empty)
+
+            try await tag.writeNDEF(message)
+            try await tag.writeLock()
+            #expect(try await tag.queryNDEFStatus().availability == .readOnly)
+            #expect(try await tag.readNDEF() == message)
+            let before = harness.memory()
+            await #expect(throws: NDEFSessionError.tagNotWritable) { try await tag.writeNDEF(SessionMessages.old) }
+            #expect(harness.memory() == before)
+            let locks = try await tag.readLockState()
+            #expect(locks.isCapabilityContainerReadOnly)
+            #expect(locks.lockedPages.contains(ChipTables.spec(for: chip).memory?.firstUserPage ?? -1))
+            await harness.stop()
+        }
+    }
+
+    @Test("a message that does not fit is tagSizeTooSmall and leaves the tag untouched")
+    func sizeTooSmall() async throws {
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag213, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let tag = try await harness.connectToOnlyTag()
+            try await tag.writeNDEF(SessionMessages.old)
+            let capacity = try await tag.queryNDEFStatus().capacity
+            let before = harness.memory()
+            let big = try SessionMessages.sized(capacity + 40)
+            let needed = try big.encoded().count
+            await #expect(throws: NDEFSessionError.tagSizeTooSmall(needed: needed, capacity: capacity)) {
+                try await tag.writeNDEF(big)
+            }
+            #expect(harness.memory() == before)
+            #expect(try await tag.readNDEF() == SessionMessages.old)
+            await harness.stop()
+        }
+    }
+
+    @Test("writeLock without a verified read on this connection is refused; after readNDEF it locks")
+    func lockNeedsVerifiedRead() async throws {
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let first = try await harness.connectToOnlyTag()
+            try await first.writeNDEF(SessionMessages.old)
+            // A new connection has a new driver: nothing verified on it yet.
+            try await harness.session.restartPolling()
+            await #expect(throws: NDEFSessionError.tagNotConnected) { _ = try await first.readNDEF() }
+            let mark = harness.log.all.count
+            let second = try await harness.connectToOnlyTag(from: mark)
+            let before = harness.memory()
+            await #expect(throws: NDEFSessionError.notVerified) { try await second.writeLock() }
+            #expect(harness.memory() == before)
+            #expect(try await second.readNDEF() == SessionMessages.old)
+            try await second.writeLock()
+            #expect(try await second.queryNDEFStatus().availability == .readOnly)
+            await harness.stop()
+        }
+    }
+
+    @Test("a corrupt NDEF message is invalidNDEF with its byte address, and a write repairs it")
+    func corruptMessage() async throws {
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let tag = try await harness.connectToOnlyTag()
+            try await tag.writeNDEF(SessionMessages.old)
+            let firstUserPage = try #require(ChipTables.spec(for: .ntag215).memory?.firstUserPage)
+            // Page 4 holds 03 LEN D1 01: break the record header's type length.
+            harness.modifyTag { tag in
+                var page = tag.page(firstUserPage)
+                page[3] = 0x7F
+                tag.setPage(firstUserPage, to: page)
+            }
+            do throws(NDEFSessionError) {
+                _ = try await tag.readNDEF()
+                Issue.record("a corrupt message was read")
+            } catch {
+                guard case .invalidNDEF(let offset, _) = error else { Issue.record("\(error)"); return }
+                #expect(offset >= firstUserPage * 4, "\(error)")
+            }
+            try await tag.writeNDEF(SessionMessages.new)
+            #expect(try await tag.readNDEF() == SessionMessages.new)
+            await harness.stop()
+        }
+    }
+
+    @Test("MIFARE Classic (no NDEF driver yet) and an unknown chip connect, and NDEF calls fail with unsupportedTag",
+          arguments: [(UInt16(0x0004), UInt8(0x08), Chip?.some(.classic1k)), (UInt16(0x0F0F), UInt8(0x00), Chip?.none)])
+    func unsupportedChips(atqa: UInt16, sak: UInt8, chip: Chip?) async throws {
+        var model = PageTag(uid: Array(SessionUID.first.prefix(4)))
+        model.identity = TagIdentity(uid: model.identity.uid, atqa: atqa, sak: sak)
+        let harness = try await SessionHarness.start(tags: [model])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let (_, tags) = try await harness.log.detected(count: 1)
+            let detected = try #require(tags.first)
+            #expect(detected.chip == chip)
+            let tag = try await harness.session.connect(to: detected)
+            do throws(NDEFSessionError) {
+                _ = try await tag.queryNDEFStatus()
+                Issue.record("an unsupported chip answered a status query")
+            } catch {
+                guard case .unsupportedTag = error else { Issue.record("\(error)"); return }
+            }
+            await harness.stop()
+        }
+    }
+}
