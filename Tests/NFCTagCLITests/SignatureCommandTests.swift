@@ -26,6 +26,19 @@ struct SignatureCommandTests {
         #expect(nxp["key"] as? String == ChipTables.originalitySignatureKey(for: .ntag215)?.name)
     }
 
+    @Test("the key `nfctag emulate --print-signing-key` prints verifies the emulated tag's signature")
+    func printedSigningKey() throws {
+        let printed = try ToolRunner.run(["emulate", "--print-signing-key"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let key = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.lowercased() == hex(EmulatorSigningKey.publicKey))
+        let emulator = try startEmulator([try Type2Tag(chip: .ntag213, uid: Self.uid)])
+        defer { emulator.stop() }
+        let result = try runTool(["signature", "--public-key", key], on: emulator)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Valid: yes"), "\(result.stdout)")
+    }
+
     @Test("a replayed genuine NTAG signature (the table's test vector) is valid with NXP's key")
     func replayedGenuine() throws {
         let key = try #require(ChipTables.originalitySignatureKey(for: .ntag215))
