@@ -49,7 +49,11 @@ enum RestoreCommand {
                 written = try await session.restore(dump, options: options, consent: consent) { bar.update($0) }
             } catch {
                 bar.clear()
-                throw ChipSession.failure(error, command: "restore")
+                var failure = ChipSession.failure(error, command: "restore")
+                if failure.exitCode == .failure {
+                    failure.detail.append("Some pages may already be written; run restore again to finish (it writes only the pages that differ).")
+                }
+                throw failure
             }
             let unit = dump.pages != nil ? "pages" : "blocks"
             if printer.json {
