@@ -17,6 +17,13 @@ enum HelpText {
           write RECORD…         write an NDEF message (tear-safe, verified)
           lock --yes            make the tag's NDEF data permanently read-only
           format                write an empty NDEF structure to a blank tag
+          protect --password HEX8   password protection with the lock-out guard
+          unprotect --password HEX8 remove the password protection
+          counter [--enable]    the NFC counter (NTAG) or the counters (Ultralight EV1)
+          signature             read and verify the originality signature
+          dump [--out FILE]     the whole memory image as JSON
+          restore FILE          write a memory image back (user memory only by default)
+          raw HEX               send one command to the tag, print the answer
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]
@@ -217,5 +224,148 @@ enum HelpText {
         Examples:
           nfctag format
           nfctag format --force --json
+        """
+
+    static let chipCommon = """
+        With one tag in the field only: no tag within --timeout exits 4, two or more exit 5
+        (nothing is sent to any tag). --password HEX8 (or --password-env VAR) authenticates
+        with PWD_AUTH first; --pack HEX4 checks the tag's answer to it.
+        A failure exits 1 with the step and the tag's state.
+        """
+
+    static let protect = """
+        nfctag protect — password protection with the lock-out guard
+
+        Usage: nfctag protect --password HEX8 [--pack HEX4] [--from-page N] [--read-protect]
+                              [--auth-limit N] [--lock-config] [--current-password HEX8]
+                              [--yes-irreversible] [--dry-run]
+
+        Writes PWD and PACK first, proves them with PWD_AUTH (PACK checked), then writes
+        AUTH0 last and reads the configuration back: a cut at any point never leaves a tag
+        whose password you do not know — the error names what the tag now requires.
+          --password HEX8         the new password (or --password-env VAR)
+          --pack HEX4             the PACK the tag answers (default 0000)
+          --from-page N           AUTH0, the first protected page (default: first user page)
+          --read-protect          PROT: reads need the password too, not only writes
+          --auth-limit N          AUTHLIM: N wrong passwords lock the tag for good (default 0,
+                                  unlimited) — irreversible, needs --yes-irreversible
+          --lock-config           CFGLCK: configuration locked for good — needs --yes-irreversible
+          --current-password HEX8 the tag's password when it is already protected
+          --yes-irreversible      accept the irreversible choices above (without it they are
+                                  refused with exit code 2 and nothing is written)
+          --dry-run               print the plan (steps, changes, irreversible ones) and write nothing
+
+        With --json: {"uid","chip","protected_from","read_protected","auth_limit","config_locked","pack"};
+        with --dry-run --json: {"dry_run":true,"steps":[…],"changes":[…],"irreversible":[…],…}.
+
+        Examples:
+          nfctag protect --password 12345678 --pack abcd --dry-run
+          nfctag protect --password-env TAG_PWD --read-protect
+          nfctag protect --password 12345678 --auth-limit 5 --yes-irreversible
+        """
+
+    static let unprotect = """
+        nfctag unprotect — remove the password protection
+
+        Usage: nfctag unprotect --password HEX8 [--pack HEX4] [--keep-password] [--dry-run]
+
+        Proves the password (PACK checked with --pack), puts AUTH0 back to its default and
+        PROT off, then PWD and PACK back to the factory values (--keep-password leaves them).
+        A wrong password is reported with the attempts left where AUTHLIM tells them.
+
+        Examples:
+          nfctag unprotect --password 12345678
+          nfctag unprotect --password-env TAG_PWD --pack abcd --dry-run
+        """
+
+    static let counter = """
+        nfctag counter — the tag's counters
+
+        Usage: nfctag counter [--enable] [--password HEX8]
+
+        NTAG21x: the NFC counter (reads of the tag in the field); --enable turns it on first
+        (NFC_CNT_EN). Ultralight EV1: the three one-way counters and their tearing flags.
+        --password authenticates first (a password-protected counter or configuration).
+        With --json: {"nfc_counter": N} on NTAG, {"counters": [N, N, N], "tearing_valid": […]} on EV1.
+
+        \(chipCommon)
+
+        Examples:
+          nfctag counter --enable
+          nfctag counter --json
+        """
+
+    static let signature = """
+        nfctag signature — read and verify the originality signature
+
+        Usage: nfctag signature [--public-key HEX]
+
+        READ_SIG, verified (ECDSA on secp128r1) for the tag's UID against NXP's published key
+        for the chip, or the key given (uncompressed point 04 ‖ X ‖ Y). The verdict is the
+        result: an invalid signature exits 0 with "valid": false.
+        With --json: {"signature": HEX, "valid": true|false|null, "key": NAME-or-HEX}
+        (null when no key is known for the chip).
+
+        \(chipCommon)
+
+        Examples:
+          nfctag signature
+          nfctag signature --public-key 04… --json
+        """
+
+    static let dump = """
+        nfctag dump — the whole memory image
+
+        Usage: nfctag dump [--out FILE] [--key HEX12]…
+
+        Reads every readable page (or every MIFARE Classic sector a key opens: the --key keys,
+        then the well-known keys) into the JSON dump format; to FILE, or stdout without --out.
+        --password authenticates first, for read-protected pages. Progress bar on a terminal only.
+
+        \(chipCommon)
+
+        Examples:
+          nfctag dump --out tag.json
+          nfctag dump --key a0a1a2a3a4a5 > classic.json
+        """
+
+    static let restore = """
+        nfctag restore — write a memory image back
+
+        Usage: nfctag restore FILE [--include-config] [--include-locks] [--include-trailers]
+                                   [--yes-irreversible]
+
+        Writes the pages of a dump that differ from the tag: user memory (Classic data
+        blocks) only, unless asked. UID, passwords, keys and counters are never written.
+          --include-config     the configuration fields (never turns protection on)
+          --include-locks      lock and OTP pages (one-way bits: needs --yes-irreversible)
+          --include-trailers   MIFARE Classic sector trailers (checked; a frozen one needs
+                               --yes-irreversible)
+        A file that is not a dump exits 2; a dump of another chip is refused.
+
+        \(chipCommon)
+
+        Examples:
+          nfctag restore tag.json
+          nfctag restore tag.json --include-config --json
+        """
+
+    static let raw = """
+        nfctag raw — send one command to the tag
+
+        Usage: nfctag raw HEX [--raw-frame]
+
+        Sends the command bytes (without CRC) and prints the answer as hex, ACK, or the NAK
+        with its code and meaning (a NAK exits 1). The command goes the chip's way: a raw
+        frame with CRC_A added and checked by nfctag for Type 2 tags (4-bit ACK / NAK codes
+        arrive), the reader's data exchange for MIFARE Classic and Type 4. --raw-frame forces
+        the raw frame. --password authenticates first.
+        With --json: {"answer": HEX, "length": N}, {"ack": true} or {"nak": N, "meaning": …}.
+
+        \(chipCommon)
+
+        Examples:
+          nfctag raw 3004          # READ page 4
+          nfctag raw 60 --json     # GET_VERSION
         """
 }

@@ -27,6 +27,20 @@ enum NFCTagTool {
                 try await ReadersCommand.run(&parser, output: &output)
             case "monitor":
                 try await MonitorCommand.run(&parser, output: &output)
+            case "protect":
+                try await ProtectCommand.run(&parser, output: &output)
+            case "unprotect":
+                try await UnprotectCommand.run(&parser, output: &output)
+            case "counter":
+                try await CounterCommand.run(&parser, output: &output)
+            case "signature":
+                try await SignatureCommand.run(&parser, output: &output)
+            case "dump":
+                try await DumpCommand.run(&parser, output: &output)
+            case "restore":
+                try await RestoreCommand.run(&parser, output: &output)
+            case "raw":
+                try await RawCommand.run(&parser, output: &output)
             case "emulate":
                 try await EmulateCommand.run(&parser, output: &output)
             case "scan":

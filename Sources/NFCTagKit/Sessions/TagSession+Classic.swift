@@ -1,0 +1,110 @@
+import NFCChips
+import NFCTags
+
+/// MIFARE Classic: key A / key B authentication, blocks, value blocks and sector trailers
+/// (encoded and decoded with the access-bit inversion check; a trailer that would make a
+/// sector unusable is refused unless forced). Each is ``NFCTags/ClassicCommands`` on this tag.
+///
+/// ```swift
+/// try await session.authenticate(sector: 1, keyType: .a, key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+/// let block = try await session.readBlock(4)
+/// try await session.writeValue(5, value: 100)
+/// try await session.increment(5, by: 20)
+/// try await session.transfer(to: 5)
+/// ```
+extension TagSession {
+    /// Authenticates `sector` with key A or B (6 bytes). A refused key:
+    /// ``TagSessionError/command(operation:_:)`` with `authenticationFailed`; the tag has
+    /// halted and is selected again.
+    public func authenticate(sector: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagSessionError) {
+        let commands = try classic(.classicAuthenticate)
+        try await classicPerform(.classicAuthenticate) { () throws(TagCommandError) in
+            try await commands.authenticate(sector: sector, keyType: keyType, key: key)
+        }
+    }
+
+    /// Authenticates the sector of `block`.
+    public func authenticate(block: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagSessionError) {
+        let commands = try classic(.classicAuthenticate)
+        try await classicPerform(.classicAuthenticate) { () throws(TagCommandError) in
+            try await commands.authenticate(block: block, keyType: keyType, key: key)
+        }
+    }
+
+    /// READ of a 16-byte block (authenticate its sector first).
+    public func readBlock(_ block: Int) async throws(TagSessionError) -> [UInt8] {
+        let commands = try classic(.readBlock)
+        return try await perform(.readBlock) { () throws(TagCommandError) in try await commands.readBlock(block) }
+    }
+
+    /// WRITE of a data block (never block 0, never a trailer: see ``writeSectorTrailer(_:sector:force:consent:)``).
+    public func writeBlock(_ block: Int, bytes: [UInt8]) async throws(TagSessionError) {
+        let commands = try classic(.writeBlock)
+        try await perform(.writeBlock) { () throws(TagCommandError) in try await commands.writeBlock(block, bytes: bytes) }
+    }
+
+    /// Reads a value block (value, inverted value, value again, address bytes — all checked).
+    public func readValue(_ block: Int) async throws(TagSessionError) -> ClassicValueBlock {
+        let commands = try classic(.readBlock)
+        return try await perform(.readBlock) { () throws(TagCommandError) in try await commands.readValue(block) }
+    }
+
+    /// Formats `block` as a value block holding `value`.
+    public func writeValue(_ block: Int, value: Int32) async throws(TagSessionError) {
+        let commands = try classic(.writeBlock)
+        try await perform(.writeBlock) { () throws(TagCommandError) in try await commands.writeValue(block, value: value) }
+    }
+
+    /// INCREMENT `block` by `amount` into the card's register (commit with ``transfer(to:)``).
+    public func increment(_ block: Int, by amount: UInt32) async throws(TagSessionError) {
+        let commands = try classic(.valueOperation)
+        try await perform(.valueOperation) { () throws(TagCommandError) in try await commands.increment(block, by: amount) }
+    }
+
+    /// DECREMENT `block` by `amount` into the register (commit with ``transfer(to:)``).
+    public func decrement(_ block: Int, by amount: UInt32) async throws(TagSessionError) {
+        let commands = try classic(.valueOperation)
+        try await perform(.valueOperation) { () throws(TagCommandError) in try await commands.decrement(block, by: amount) }
+    }
+
+    /// RESTORE: `block`'s value into the register unchanged.
+    public func restoreValue(_ block: Int) async throws(TagSessionError) {
+        let commands = try classic(.valueOperation)
+        try await perform(.valueOperation) { () throws(TagCommandError) in try await commands.restore(block) }
+    }
+
+    /// TRANSFER: the register into `block`.
+    public func transfer(to block: Int) async throws(TagSessionError) {
+        let commands = try classic(.valueOperation)
+        try await perform(.valueOperation) { () throws(TagCommandError) in try await commands.transfer(to: block) }
+    }
+
+    /// Reads and decodes `sector`'s trailer (key A reads as zeros).
+    public func readSectorTrailer(_ sector: Int) async throws(TagSessionError) -> ClassicSectorTrailer {
+        let commands = try classic(.readSectorTrailer)
+        return try await perform(.readSectorTrailer) { () throws(TagCommandError) in try await commands.readSectorTrailer(sector) }
+    }
+
+    /// Writes `trailer` to `sector`. A trailer that would make the sector unusable is
+    /// refused (``NFCTags/TagCommandError/unusableTrailer(_:)``) unless `force`; one that
+    /// freezes the access bits needs ``NFCTags/IrreversibleConsent/frozenSectorTrailer``.
+    public func writeSectorTrailer(_ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
+                                   consent: IrreversibleConsent = []) async throws(TagSessionError) {
+        let commands = try classic(.writeSectorTrailer)
+        try await perform(.writeSectorTrailer) { () throws(TagCommandError) in
+            try await commands.writeSectorTrailer(trailer, sector: sector, force: force, consent: consent)
+        }
+    }
+
+    /// A Classic authentication: a refused key halted the tag, so it is selected again
+    /// before the error is reported (the session stays usable).
+    private func classicPerform(_ operation: TagSessionOperation,
+                                _ body: () async throws(TagCommandError) -> Void) async throws(TagSessionError) {
+        do {
+            try await perform(operation, body)
+        } catch .command(let operation, .authenticationFailed(let remaining)) {
+            try? await transport.reselect()
+            throw .command(operation: operation, .authenticationFailed(remainingAttempts: remaining))
+        }
+    }
+}

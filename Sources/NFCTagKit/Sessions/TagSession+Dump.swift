@@ -1,0 +1,85 @@
+import NFCChips
+import NFCTags
+
+/// Whole memory images (``NFCTags/TagMemoryDump``, a documented JSON file format).
+extension TagSession {
+    /// Reads every readable page (Type 2) or every sector some key opens (MIFARE Classic,
+    /// trying `classicKeys` as key A then key B). Authenticate first when pages are
+    /// read-protected. `progress` is called after every exchange with the tag.
+    ///
+    /// ```swift
+    /// let dump = try await session.dump()
+    /// try Data(dump.jsonBytes()).write(to: url)
+    /// ```
+    public func dump(classicKeys: [[UInt8]] = ClassicCommands.wellKnownKeys,
+                     progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> TagMemoryDump {
+        let chip = try knownChip()
+        let counting = TagSessionProgressTransport(base: transport, expected: try expectedDumpExchanges(chip, keys: classicKeys),
+                                                   report: progress)
+        let dump = try await perform(.dump) { () throws(TagCommandError) in
+            if ChipTables.spec(for: chip).family.isType2 {
+                return try await Type2Commands(transport: counting, chip: chip).dump()
+            }
+            return try await ClassicCommands(transport: counting, chip: chip).dump(keys: classicKeys)
+        }
+        counting.finish()
+        return dump
+    }
+
+    /// Writes `dump` back. Type 2: user pages always; OTP and lock pages only with
+    /// ``NFCTags/RestoreOptions/otpPages`` / ``NFCTags/RestoreOptions/lockPages`` and
+    /// ``NFCTags/IrreversibleConsent/lockAndOTPBits``; configuration only with
+    /// ``NFCTags/RestoreOptions/configuration``; UID, PWD / PACK and counters never.
+    /// MIFARE Classic: data blocks with the dump's sector keys (`classicKeys` when given),
+    /// trailers only with ``NFCTags/RestoreOptions/sectorTrailers``, block 0 never.
+    /// Only pages that differ are written.
+    ///
+    /// - Returns: the pages (or blocks) written, in order.
+    @discardableResult
+    public func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
+                        classicKeys: [ClassicSectorKeys]? = nil,
+                        progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> [Int] {
+        let chip = try knownChip()
+        let expected = 2 * (try expectedDumpExchanges(chip, keys: [])) + (dump.pages?.count ?? dump.blocks?.count ?? 0)
+        let counting = TagSessionProgressTransport(base: transport, expected: expected, report: progress)
+        let written = try await perform(.restore) { () throws(TagCommandError) in
+            if ChipTables.spec(for: chip).family.isType2 {
+                return try await Type2Commands(transport: counting, chip: chip).restore(dump, options: options, consent: consent)
+            }
+            return try await ClassicCommands(transport: counting, chip: chip)
+                .restore(dump, keys: classicKeys ?? Self.authenticatingKeys(of: dump), options: options, consent: consent)
+        }
+        counting.finish()
+        return written
+    }
+
+    /// The dump's sector keys without a key B that cannot authenticate: a dump records a
+    /// readable key B (transport configuration) beside key A, and such a key B opens
+    /// nothing — ``NFCTags/ClassicCommands/restore(_:keys:options:consent:)`` tries key B first.
+    static func authenticatingKeys(of dump: TagMemoryDump) -> [ClassicSectorKeys] {
+        guard let geometry = ChipTables.spec(for: dump.chip).classicGeometry else { return dump.sectorKeys ?? [] }
+        return (dump.sectorKeys ?? []).map { keys in
+            var keys = keys
+            if let block = geometry.trailerBlock(ofSector: keys.sector), let blocks = dump.blocks, blocks.indices.contains(block),
+               let bytes = blocks[block],
+               let trailer = try? ClassicSectorTrailer(bytes: bytes), !trailer.isKeyBUsable {
+                keys.keyB = nil
+            }
+            return keys
+        }
+    }
+
+    /// About how many exchanges a dump takes: page reads split to the frame limit, or one
+    /// authentication and one read per Classic block.
+    private func expectedDumpExchanges(_ chip: Chip, keys: [[UInt8]]) throws(TagSessionError) -> Int {
+        let spec = ChipTables.spec(for: chip)
+        if let memory = spec.memory, spec.family.isType2 {
+            let bytes = (memory.lastReadablePage + 1) * memory.pageSize
+            return max(1, (bytes + transport.maximumFrameLength - 1) / transport.maximumFrameLength)
+        }
+        guard let geometry = spec.classicGeometry else {
+            throw .notSupported(operation: .dump, chip: chip, detail: "it has neither page memory nor Classic sectors")
+        }
+        return geometry.blockCount + geometry.sectorCount
+    }
+}

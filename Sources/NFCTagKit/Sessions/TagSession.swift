@@ -1,0 +1,180 @@
+import NFCChips
+import NFCTags
+
+/// One tag, connected and identified, for what NDEF never does: raw commands, pages and
+/// blocks, configuration, password protection, counters, the originality signature,
+/// Ultralight C keys, MIFARE Classic keys and trailers, whole memory images.
+///
+/// A thin façade: every command comes from `NFCTags` (``NFCTags/Type2Commands``,
+/// ``NFCTags/ClassicCommands``), which takes every code, page and field from the datasheet
+/// tables. The session adds the connection (one tag alone in the field, identified
+/// exactly), and turns every failure into a ``TagSessionError`` that names the step and
+/// tells a tag that left the field from a reader that went away — never a hang: every
+/// exchange has the table's timeout.
+///
+/// The session runs on the ``NFCDevice``'s own thread, beside ``NDEFSession``; it never
+/// opens libnfc itself. After a NAK the session selects the tag again (the NAK dropped it
+/// to IDLE), so the next call works — but any authentication is lost.
+///
+/// ```swift
+/// let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+/// print(session.chip ?? "unknown")                                  // ntag215
+/// let answer = try await session.send([0x30, 0x04])                 // READ page 4: 16 bytes
+/// let plan = try await session.planProtection(password: pwd, pack: pack, from: 4, readProtected: false)
+/// try await session.protect(password: pwd, pack: pack, from: 4, readProtected: false)
+/// ```
+public actor TagSession {
+    /// The device the tag is selected on.
+    public nonisolated let device: NFCDevice
+    /// The tag as the reader selected it (UID, ATQA, SAK, ATS).
+    public nonisolated let target: ISO14443ATarget
+    /// What identification found: the chip (or unknown) and the raw answers.
+    public nonisolated let identification: TagIdentificationReport
+    /// The link to the tag that every command uses.
+    nonisolated let transport: any TagTransport
+
+    /// The session shares the device's thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        device.unownedExecutor
+    }
+
+    /// The chip, or `nil` when it is unknown.
+    public nonisolated var chip: Chip? { identification.chip }
+
+    /// The tag's UID.
+    public nonisolated var uid: [UInt8] { target.uid }
+
+    /// A session on a tag already selected and identified (tests wrap the transport).
+    init(device: NFCDevice, target: ISO14443ATarget, identification: TagIdentificationReport,
+         transport: any TagTransport) {
+        self.device = device
+        self.target = target
+        self.identification = identification
+        self.transport = transport
+    }
+
+    /// Waits until a tag is in the field, checks that it is alone, selects and identifies
+    /// it (ATQA / SAK, GET_VERSION, the Ultralight C probe — an NTAG215 is never taken for an
+    /// Ultralight; an unknown chip keeps its raw answers in ``identification``).
+    ///
+    /// - Parameters:
+    ///   - device: a connected device.
+    ///   - timeout: how long to wait for a tag (`nil`: until cancelled).
+    /// - Throws: ``TagSessionError/noTag`` after `timeout`,
+    ///   ``TagSessionError/severalTags(uids:)`` when more than one tag answers,
+    ///   ``TagSessionError/readerLost(operation:reason:)`` / ``TagSessionError/tagLost(operation:)``.
+    public static func connect(on device: NFCDevice, timeout: Duration? = .seconds(10)) async throws(TagSessionError) -> TagSession {
+        let first: ISO14443ATarget
+        let inField: [ISO14443ATarget]
+        do {
+            first = try await device.waitForTarget(timeout: timeout)
+            inField = try await device.listTargets(maximum: 2)
+        } catch {
+            throw await failure(error, device: device, operation: .connect)
+        }
+        if inField.count > 1 { throw .severalTags(uids: inField.map(\.uid)) }
+        let selected: ISO14443ATarget?
+        do {
+            selected = try await device.selectTarget(uid: first.uid)
+        } catch {
+            throw await failure(error, device: device, operation: .connect)
+        }
+        guard let selected else { throw .tagLost(operation: .connect) }
+        return try await identified(device: device, target: selected,
+                                    transport: DeviceTagTransport(device: device, target: selected))
+    }
+
+    /// Identifies the tag behind `transport` and makes a session for it.
+    static func identified(device: NFCDevice, target: ISO14443ATarget, transport: any TagTransport)
+        async throws(TagSessionError) -> TagSession {
+        let report: TagIdentificationReport
+        do {
+            report = try await TagIdentifier.identify(over: transport)
+        } catch {
+            throw await classify(error, device: device, uid: target.uid, operation: .identify)
+        }
+        return TagSession(device: device, target: target, identification: report, transport: transport)
+    }
+
+    /// Sends `bytes` to the tag and returns its answer: data, or an ACK. The reader adds
+    /// and checks CRC_A. A NAK throws ``TagSessionError/command(operation:_:)`` with
+    /// ``NFCTags/TagCommandError/nak(code:command:)`` (read it with ``TagSessionError/nakCode``),
+    /// like Core NFC's `sendMiFareCommand`.
+    ///
+    /// - Parameters:
+    ///   - bytes: the command frame, without CRC.
+    ///   - framing: `nil` picks the chip's way: a raw frame for Type 2 tags (4-bit ACK / NAK
+    ///     codes arrive) and for unknown chips; the reader's data exchange for MIFARE Classic
+    ///     (Crypto1) and Type 4 (ISO-DEP).
+    ///   - timeout: how long the tag may take (`nil`: the table's value for that command).
+    ///
+    /// ```swift
+    /// let version = try await session.send([0x60]).bytes        // GET_VERSION
+    /// ```
+    public func send(_ bytes: [UInt8], framing: TagFraming? = nil, timeout: Duration? = nil) async throws(TagSessionError) -> RawAnswer {
+        let chosen = framing ?? defaultFraming
+        return try await perform(.send) { () throws(TagCommandError) in
+            if let chip, ChipTables.spec(for: chip).family.isType2 {
+                return try await Type2Commands(transport: transport, chip: chip).send(bytes, framing: chosen, timeout: timeout)
+            }
+            return try await transport.send(bytes, framing: chosen, timeout: timeout)
+        }
+    }
+
+    /// The framing ``send(_:framing:timeout:)`` uses when none is given.
+    public nonisolated var defaultFraming: TagFraming {
+        guard let chip else { return .raw }
+        return ChipTables.spec(for: chip).family.isType2 ? .raw : .standard
+    }
+
+    /// Selects the tag again: it leaves any authentication and is ACTIVE. Throws
+    /// ``TagSessionError/tagLost(operation:)`` when it is gone.
+    public func reselect() async throws(TagSessionError) {
+        do {
+            try await transport.reselect()
+        } catch {
+            throw await Self.classify(.transport(error), device: device, uid: uid, operation: .connect)
+        }
+    }
+
+    // MARK: - Running commands
+
+    /// Runs `body` and turns its failure into the session error for `operation`.
+    func perform<Result: Sendable>(
+        _ operation: TagSessionOperation,
+        _ body: () async throws(TagCommandError) -> Result
+    ) async throws(TagSessionError) -> Result {
+        do {
+            return try await body()
+        } catch {
+            if case .nak = error { try? await transport.reselect() }
+            throw await Self.classify(error, device: device, uid: uid, operation: operation)
+        }
+    }
+
+    /// The chip, or ``TagSessionError/unknownChip(_:)``.
+    func knownChip() throws(TagSessionError) -> Chip {
+        guard let chip else { throw .unknownChip(identification) }
+        return chip
+    }
+
+    /// The Type 2 commands of this tag, or the error that says why there are none.
+    func type2(_ operation: TagSessionOperation) throws(TagSessionError) -> Type2Commands {
+        let chip = try knownChip()
+        do {
+            return try Type2Commands(transport: transport, chip: chip)
+        } catch {
+            throw .notSupported(operation: operation, chip: chip, detail: "it is not a page-based (Type 2) tag")
+        }
+    }
+
+    /// The MIFARE Classic commands of this tag, or the error that says why there are none.
+    func classic(_ operation: TagSessionOperation) throws(TagSessionError) -> ClassicCommands {
+        let chip = try knownChip()
+        do {
+            return try ClassicCommands(transport: transport, chip: chip)
+        } catch {
+            throw .notSupported(operation: operation, chip: chip, detail: "it is not a MIFARE Classic tag")
+        }
+    }
+}

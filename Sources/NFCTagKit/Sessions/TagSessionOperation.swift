@@ -1,0 +1,94 @@
+/// The step a ``TagSession`` was carrying out when something went wrong — what
+/// ``TagSessionError`` names so that a message can say "failed while protecting the tag".
+///
+/// ```swift
+/// catch .tagLost(let operation) {
+///     print("the tag left the field while \(operation)")   // … while reading pages
+/// }
+/// ```
+public enum TagSessionOperation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Waiting for a tag, selecting it and checking that it is alone in the field.
+    case connect
+    /// GET_VERSION, the Ultralight C probe and ATQA / SAK.
+    case identify
+    /// A raw command from the caller.
+    case send
+    /// READ, FAST_READ.
+    case read
+    /// WRITE, COMPATIBILITY_WRITE.
+    case write
+    /// GET_VERSION.
+    case getVersion
+    /// READ_SIG and the signature check.
+    case readSignature
+    /// PWD_AUTH.
+    case authenticate
+    /// Reading the configuration pages.
+    case readConfiguration
+    /// Writing the configuration pages.
+    case writeConfiguration
+    /// The password protection flow (or its dry run).
+    case protect
+    /// The password removal flow (or its dry run).
+    case removePassword
+    /// READ_CNT.
+    case readCounter
+    /// INCR_CNT.
+    case incrementCounter
+    /// CHECK_TEARING_EVENT.
+    case checkTearingEvent
+    /// Ultralight C 3DES authentication.
+    case ultralightCAuthenticate
+    /// Ultralight C key change.
+    case changeUltralightCKey
+    /// Ultralight C AUTH0 / AUTH1.
+    case setUltralightCProtection
+    /// MIFARE Classic key A / key B authentication.
+    case classicAuthenticate
+    /// MIFARE Classic block READ.
+    case readBlock
+    /// MIFARE Classic block WRITE.
+    case writeBlock
+    /// MIFARE Classic INCREMENT, DECREMENT, RESTORE or TRANSFER.
+    case valueOperation
+    /// Reading a MIFARE Classic sector trailer.
+    case readSectorTrailer
+    /// Writing a MIFARE Classic sector trailer.
+    case writeSectorTrailer
+    /// Reading the whole memory image.
+    case dump
+    /// Writing a memory image back.
+    case restore
+
+    /// The step in words, for "… while \(operation)".
+    public var description: String {
+        switch self {
+        case .connect: "connecting to the tag"
+        case .identify: "identifying the chip"
+        case .send: "sending the raw command"
+        case .read: "reading pages"
+        case .write: "writing a page"
+        case .getVersion: "reading the version (GET_VERSION)"
+        case .readSignature: "reading the originality signature (READ_SIG)"
+        case .authenticate: "authenticating with the password (PWD_AUTH)"
+        case .readConfiguration: "reading the configuration pages"
+        case .writeConfiguration: "writing the configuration pages"
+        case .protect: "protecting the tag with a password"
+        case .removePassword: "removing the password"
+        case .readCounter: "reading a counter (READ_CNT)"
+        case .incrementCounter: "incrementing a counter (INCR_CNT)"
+        case .checkTearingEvent: "checking a counter's tearing flag"
+        case .ultralightCAuthenticate: "authenticating with the Ultralight C key"
+        case .changeUltralightCKey: "changing the Ultralight C key"
+        case .setUltralightCProtection: "setting the Ultralight C AUTH0 / AUTH1"
+        case .classicAuthenticate: "authenticating a MIFARE Classic sector"
+        case .readBlock: "reading a block"
+        case .writeBlock: "writing a block"
+        case .valueOperation: "changing a value block"
+        case .readSectorTrailer: "reading a sector trailer"
+        case .writeSectorTrailer: "writing a sector trailer"
+        case .dump: "reading the memory image"
+        case .restore: "writing the memory image back"
+        }
+    }
+}

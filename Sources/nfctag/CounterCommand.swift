@@ -1,0 +1,81 @@
+import NFCChips
+import NFCTagKit
+import NFCTags
+
+/// `nfctag counter [--enable]`: the NTAG21x NFC counter (`{"nfc_counter": N}`; `--enable`
+/// turns NFC_CNT_EN on first) or the three Ultralight EV1 counters with their tearing
+/// flags (`{"counters": [N, N, N]}`). `--password` authenticates first (for a
+/// password-protected counter or configuration).
+enum CounterCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var enable = false
+        var tagOptions = TagOptions()
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
+            switch token {
+            case "--enable": enable = true
+            default: throw .usage("nfctag counter: unknown option '\(token)'", "Run 'nfctag counter --help'.")
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.counter)
+            return
+        }
+        let printer = output
+        try await ChipSession.run(parser.globals, command: "counter", pack: tagOptions.pack) { session throws(ToolError) in
+            guard let chip = session.chip else { throw ChipSession.failure(.unknownChip(session.identification), command: "counter") }
+            let kinds = Set(ChipTables.spec(for: chip).counters.map(\.kind))
+            guard kinds.contains(.nfcReadCounter) || kinds.contains(.incrementCounters) else {
+                throw ToolError(exitCode: .failure, summary: "nfctag counter: \(chip.rawValue) has no counter that READ_CNT reads")
+            }
+            if enable, !kinds.contains(.nfcReadCounter) {
+                throw .usage("nfctag counter: --enable is for the NTAG NFC counter; \(chip.rawValue) counters are always on")
+            }
+            if kinds.contains(.nfcReadCounter), !enable,
+               let configuration = try? await session.readConfiguration(), configuration.isNFCCounterEnabled == false {
+                throw ToolError(exitCode: .failure, summary: "nfctag counter: the NFC counter of this \(chip.rawValue) is disabled (NFC_CNT_EN = 0)",
+                                detail: ["Turn it on with 'nfctag counter --enable'."])
+            }
+            do throws(TagSessionError) {
+                if kinds.contains(.nfcReadCounter) {
+                    try await nfcCounter(session, enable: enable, output: printer)
+                } else {
+                    try await oneWayCounters(session, output: printer)
+                }
+            } catch {
+                throw ChipSession.failure(error, command: "counter")
+            }
+        }
+    }
+
+    /// NTAG21x: enables the counter when asked, then reads it.
+    private static func nfcCounter(_ session: TagSession, enable: Bool, output: Output) async throws(TagSessionError) {
+        if enable { try await session.setNFCCounter(enabled: true) }
+        let value = try await session.readNFCCounter()
+        if output.json {
+            output.document(.object([("nfc_counter", .int(value)), ("uid", .string(Hex.encode(session.uid))),
+                                     ("chip", .string(ChipSession.chipName(session)))]))
+        } else {
+            output.line("NFC counter: \(value)\(enable ? " (counter enabled)" : "")")
+        }
+    }
+
+    /// Ultralight EV1: the three counters and their tearing flags.
+    private static func oneWayCounters(_ session: TagSession, output: Output) async throws(TagSessionError) {
+        let values = try await session.readCounters()
+        var tearing: [Bool] = []
+        for address in session.counterAddresses { tearing.append(try await session.checkTearingEvent(address).isValid) }
+        if output.json {
+            output.document(.object([("counters", .array(values.map(JSONValue.int))),
+                                     ("tearing_valid", .array(tearing.map(JSONValue.bool))),
+                                     ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session)))]))
+        } else {
+            for (index, value) in values.enumerated() {
+                let flag = index < tearing.count ? (tearing[index] ? "" : " (tearing event: last increment incomplete)") : ""
+                output.line("Counter \(index): \(value)\(flag)")
+            }
+        }
+    }
+}

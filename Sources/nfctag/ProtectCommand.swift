@@ -1,0 +1,97 @@
+import NFCChips
+import NFCTagKit
+import NFCTags
+
+/// `nfctag protect --password HEX8 [--pack HEX4] [--from-page N] [--read-protect]
+/// [--auth-limit N] [--lock-config] [--current-password HEX8] [--yes-irreversible] [--dry-run]`:
+/// password protection with the lock-out guard (PWD and PACK first, PWD_AUTH and PACK
+/// proven, AUTH0 last). A finite `--auth-limit` and `--lock-config` cannot be undone and
+/// need `--yes-irreversible`; `--dry-run` prints the plan and writes nothing.
+enum ProtectCommand {
+    struct Options {
+        var pack: [UInt8] = [0x00, 0x00]
+        var fromPage: Int?
+        var readProtect = false
+        var authLimit = 0
+        var lockConfiguration = false
+        var currentPassword: [UInt8]?
+        var consent: IrreversibleConsent = []
+        var dryRun = false
+    }
+
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var options = Options()
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            switch token {
+            case "--pack": options.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+            case "--from-page": options.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--read-protect": options.readProtect = true
+            case "--auth-limit": options.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--lock-config": options.lockConfiguration = true
+            case "--current-password":
+                options.currentPassword = try ChipSession.bytes(try parser.value(for: token), count: 4, option: token)
+            case "--yes-irreversible": options.consent = [.authenticationLimit, .configurationLock]
+            case "--dry-run": options.dryRun = true
+            default: throw .usage("nfctag protect: unknown option '\(token)'", "Run 'nfctag protect --help'.")
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.protect)
+            return
+        }
+        guard let password = parser.globals.password else {
+            throw .usage("nfctag protect: give the new password with --password HEX8 (or --password-env VAR)")
+        }
+        let printer = output
+        try await ChipSession.run(parser.globals, command: "protect", authenticate: false) { session throws(ToolError) in
+            let page = try firstPage(options, session: session)
+            if options.dryRun {
+                let plan: PasswordFlowPlan
+                do throws(TagSessionError) {
+                    plan = try await session.planProtection(
+                        password: password, pack: options.pack, from: page, readProtected: options.readProtect,
+                        authLimit: options.authLimit, lockConfiguration: options.lockConfiguration,
+                        currentPassword: options.currentPassword)
+                } catch {
+                    throw ChipSession.failure(error, command: "protect")
+                }
+                PasswordPlanRendering.print(plan, session: session, output: printer)
+                return
+            }
+            let state: TagPasswordState
+            do throws(TagSessionError) {
+                state = try await session.protect(
+                    password: password, pack: options.pack, from: page, readProtected: options.readProtect,
+                    authLimit: options.authLimit, lockConfiguration: options.lockConfiguration,
+                    currentPassword: options.currentPassword, consent: options.consent)
+            } catch {
+                throw ChipSession.failure(error, command: "protect")
+            }
+            if printer.json {
+                printer.document(.object([
+                    ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session))),
+                    ("protected_from", .int(page)), ("read_protected", .bool(options.readProtect)),
+                    ("auth_limit", .int(options.authLimit)), ("config_locked", .bool(options.lockConfiguration)),
+                    ("pack", .string(Hex.encode(options.pack))),
+                ]))
+            } else {
+                let access = options.readProtect ? "reads and writes" : "writes"
+                printer.line("Protected \(ChipSession.chipName(session)) \(Hex.encode(session.uid)) from page \(page) on (\(access)); "
+                             + "\(state.sentence); PACK \(Hex.encode(options.pack)); "
+                             + (options.authLimit == 0 ? "wrong passwords are not limited." : "\(options.authLimit) wrong passwords lock it for good."))
+            }
+        }
+    }
+
+    /// `--from-page`, or the chip's first user page.
+    private static func firstPage(_ options: Options, session: TagSession) throws(ToolError) -> Int {
+        if let page = options.fromPage { return page }
+        guard let chip = session.chip, let memory = ChipTables.spec(for: chip).memory else {
+            throw ChipSession.failure(session.chip.map { .notSupported(operation: .protect, chip: $0, detail: "it has no page memory") }
+                                      ?? .unknownChip(session.identification), command: "protect")
+        }
+        return memory.firstUserPage
+    }
+}

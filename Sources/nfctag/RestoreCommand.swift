@@ -1,0 +1,85 @@
+import Foundation
+import NFCChips
+import NFCTagKit
+import NFCTags
+
+/// `nfctag restore FILE [--include-config] [--include-locks] [--include-trailers]
+/// [--yes-irreversible]`: writes a dump back. User pages (data blocks) always, and only
+/// those that differ; the configuration with `--include-config`; lock and OTP pages with
+/// `--include-locks` (one-way bits: also `--yes-irreversible`); MIFARE Classic trailers
+/// with `--include-trailers` (checked; a frozen one needs `--yes-irreversible`). UID,
+/// passwords, keys and counters are never written.
+enum RestoreCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var file: String?
+        var options: RestoreOptions = []
+        var consent: IrreversibleConsent = []
+        var tagOptions = TagOptions()
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
+            switch token {
+            case "--include-config": options.insert(.configuration)
+            case "--include-locks": options.formUnion([.lockPages, .otpPages])
+            case "--include-trailers": options.insert(.sectorTrailers)
+            case "--yes-irreversible": consent = [.lockAndOTPBits, .frozenSectorTrailer]
+            case _ where token.hasPrefix("-") && token != "-":
+                throw .usage("nfctag restore: unknown option '\(token)'", "Run 'nfctag restore --help'.")
+            default:
+                guard file == nil else { throw .usage("nfctag restore: one FILE only (got '\(token)' too)") }
+                file = token
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.restore)
+            return
+        }
+        guard let file else { throw .usage("nfctag restore: give the dump FILE (made by 'nfctag dump --out FILE')") }
+        let dump = try load(file)
+        let printer = output
+        try await ChipSession.run(parser.globals, command: "restore", pack: tagOptions.pack) { session throws(ToolError) in
+            guard session.chip == dump.chip else {
+                throw ToolError(exitCode: .failure,
+                                summary: "nfctag restore refused: the dump is of a \(dump.chip.rawValue), the tag is \(ChipSession.chipName(session)); nothing was written")
+            }
+            let bar = ProgressBar(label: "Writing", output: printer)
+            let written: [Int]
+            do throws(TagSessionError) {
+                written = try await session.restore(dump, options: options, consent: consent) { bar.update($0) }
+            } catch {
+                bar.clear()
+                var failure = ChipSession.failure(error, command: "restore")
+                if failure.exitCode == .failure {
+                    failure.detail.append("Some pages may already be written; run restore again to finish (it writes only the pages that differ).")
+                }
+                throw failure
+            }
+            let unit = dump.pages != nil ? "pages" : "blocks"
+            if printer.json {
+                printer.document(.object([("uid", .string(Hex.encode(session.uid))), ("chip", .string(dump.chip.rawValue)),
+                                          ("written", .array(written.map(JSONValue.int))), ("unit", .string(unit))]))
+            } else {
+                let list = written.isEmpty ? "" : " (\(written.map(String.init).joined(separator: ", ")))"
+                printer.line("Restored \(dump.chip.rawValue) \(Hex.encode(session.uid)) from \(file): \(written.count) \(unit) written\(list).")
+            }
+        }
+    }
+
+    /// Reads and checks the dump file (exit 2 when it is not a valid dump).
+    private static func load(_ file: String) throws(ToolError) -> TagMemoryDump {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw .malformedInput("nfctag restore: cannot read \(file): \(error.localizedDescription)")
+        }
+        do throws(TagCommandError) {
+            let dump = try TagMemoryDump(jsonBytes: Array(data))
+            try dump.validate()
+            return dump
+        } catch {
+            throw .malformedInput("nfctag restore: \(file) is not a valid memory dump", error.sentence)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import NFCTagKit
+import NFCTags
+
+/// `nfctag signature [--public-key HEX]`: READ_SIG, verified for the tag's UID against
+/// NXP's published key for the chip, or the key given. `{"signature": HEX, "valid": true
+/// | false | null, "key": NAME-or-HEX}` (`null` when no key is known). The verdict is the
+/// result: an invalid signature still exits 0.
+enum SignatureCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var publicKey: [UInt8]?
+        var tagOptions = TagOptions()
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try tagOptions.consume(token, from: &parser) { continue }
+            switch token {
+            case "--public-key":
+                let text = try parser.value(for: token)
+                guard let bytes = Hex.decode(text), !bytes.isEmpty else {
+                    throw .usage("nfctag signature: --public-key takes the public point as hex (04 ‖ X ‖ Y)")
+                }
+                publicKey = bytes
+            default: throw .usage("nfctag signature: unknown option '\(token)'", "Run 'nfctag signature --help'.")
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.signature)
+            return
+        }
+        let printer = output
+        try await ChipSession.run(parser.globals, command: "signature", pack: tagOptions.pack) { session throws(ToolError) in
+            let report: OriginalityReport
+            do throws(TagSessionError) {
+                report = try await session.verifyOriginality(publicKey: publicKey)
+            } catch {
+                throw ChipSession.failure(error, command: "signature")
+            }
+            let key = publicKey.map(Hex.encode) ?? session.originalityKeyName
+            let valid: Bool?
+            switch report.verification {
+            case .valid: valid = true
+            case .invalid: valid = false
+            case .noKeyKnown: valid = nil
+            }
+            if printer.json {
+                printer.document(.object([
+                    ("signature", .string(Hex.encode(report.signature))), ("valid", valid.map(JSONValue.bool) ?? .null),
+                    ("key", key.map(JSONValue.string) ?? .null), ("uid", .string(Hex.encode(report.uid))),
+                    ("chip", .string(ChipSession.chipName(session))),
+                ]))
+            } else {
+                printer.line("Signature: \(Hex.encode(report.signature))")
+                switch valid {
+                case true?: printer.line("Valid: yes (key \(key ?? "given"))")
+                case false?: printer.line("Valid: NO — the signature does not match this UID with key \(key ?? "given")")
+                case nil: printer.line("Valid: unknown — no public key is known for \(ChipSession.chipName(session)); give one with --public-key")
+                }
+            }
+        }
+    }
+}

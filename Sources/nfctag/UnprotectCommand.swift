@@ -1,0 +1,51 @@
+import NFCTagKit
+import NFCTags
+
+/// `nfctag unprotect --password HEX8 [--pack HEX4] [--keep-password] [--dry-run]`: proves
+/// the password, puts AUTH0 back to its default and PROT off, then PWD / PACK back to the
+/// factory values (unless `--keep-password`).
+enum UnprotectCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        var pack: [UInt8]?
+        var resetPassword = true
+        var dryRun = false
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            switch token {
+            case "--pack": pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+            case "--keep-password": resetPassword = false
+            case "--dry-run": dryRun = true
+            default: throw .usage("nfctag unprotect: unknown option '\(token)'", "Run 'nfctag unprotect --help'.")
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(HelpText.unprotect)
+            return
+        }
+        guard let password = parser.globals.password else {
+            throw .usage("nfctag unprotect: give the tag's password with --password HEX8 (or --password-env VAR)")
+        }
+        let printer = output
+        try await ChipSession.run(parser.globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
+            do throws(TagSessionError) {
+                if dryRun {
+                    let plan = try await session.planPasswordRemoval(current: password, expectedPACK: pack, resetPassword: resetPassword)
+                    PasswordPlanRendering.print(plan, session: session, output: printer)
+                    return
+                }
+                let state = try await session.removePassword(current: password, expectedPACK: pack, resetPassword: resetPassword)
+                if printer.json {
+                    printer.document(.object([
+                        ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session))),
+                        ("protected", .bool(false)), ("password_reset", .bool(resetPassword)),
+                    ]))
+                } else {
+                    printer.line("Removed the password protection of \(ChipSession.chipName(session)) \(Hex.encode(session.uid)): \(state.sentence).")
+                }
+            } catch {
+                throw ChipSession.failure(error, command: "unprotect")
+            }
+        }
+    }
+}
