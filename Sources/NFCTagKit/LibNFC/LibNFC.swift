@@ -1,4 +1,5 @@
 internal import CLibNFC
+import Synchronization
 
 /// The one place NFCTagKit calls libnfc. Each function makes one libnfc call (or a tight
 /// group that belongs together) and turns its C return code into a ``LibNFCError`` naming
@@ -10,19 +11,49 @@ enum LibNFC {
     /// libnfc's version string, such as `1.8.0`.
     static var version: String { String(cString: nfc_version()) }
 
-    /// `nfc_init`.
-    static func initialize() throws(LibNFCError) -> LibNFCContext {
-        var context: OpaquePointer?
-        nfc_init(&context)
-        guard let context else {
-            throw LibNFCError(code: .software, operation: "nfc_init", message: "libnfc could not allocate a context")
-        }
-        return LibNFCContext(pointer: context)
+    /// The process's one libnfc context and how many users hold it.
+    ///
+    /// libnfc keeps its driver list in a global: `nfc_init` fills it when it is empty and
+    /// every `nfc_exit` frees it, whoever else still uses it. Two devices that each ran
+    /// `nfc_init` / `nfc_exit` on their own threads freed the list twice (AddressSanitizer:
+    /// double free in `nfc_exit`), and a device that closed took the drivers away from one
+    /// about to reconnect (`nfc_open` then finds no driver). So every user shares one context,
+    /// counted under a lock, and `nfc_exit` runs only when the last one leaves.
+    private struct SharedContext: @unchecked Sendable {   // only touched under `sharedContext`'s lock
+        var pointer: OpaquePointer?
+        var users = 0
     }
 
-    /// `nfc_exit`.
+    private static let sharedContext = Mutex(SharedContext())
+
+    /// `nfc_init` for the first user; later users share that context until ``exit(_:)``.
+    static func initialize() throws(LibNFCError) -> LibNFCContext {
+        let address: Int = sharedContext.withLock { shared in
+            if shared.pointer == nil {
+                var context: OpaquePointer?
+                nfc_init(&context)
+                shared.pointer = context
+            }
+            guard let pointer = shared.pointer else { return 0 }
+            shared.users += 1
+            return Int(bitPattern: UnsafeRawPointer(pointer))
+        }
+        guard let pointer = OpaquePointer(bitPattern: address) else {
+            throw LibNFCError(code: .software, operation: "nfc_init", message: "libnfc could not allocate a context")
+        }
+        return LibNFCContext(pointer: pointer)
+    }
+
+    /// Gives back a context from ``initialize()``; `nfc_exit` when it was the last user.
     static func exit(_ context: LibNFCContext) {
-        nfc_exit(context.pointer)
+        sharedContext.withLock { shared in
+            guard shared.pointer == context.pointer, shared.users > 0 else { return }
+            shared.users -= 1
+            if shared.users == 0 {
+                nfc_exit(context.pointer)
+                shared.pointer = nil
+            }
+        }
     }
 
     /// `nfc_list_devices`: connection strings of the readers libnfc's scan finds, honouring

@@ -1,6 +1,7 @@
 internal import CLibNFC
 
-/// An `nfc_context *`. Lives on one `NFCDevice` thread; never shared.
+/// An `nfc_context *`: the process's shared context (see ``LibNFC/initialize()``), read-only
+/// once libnfc made it; give it back with ``LibNFC/exit(_:)``.
 struct LibNFCContext {
     let pointer: OpaquePointer
 }
