@@ -1,5 +1,4 @@
 internal import CLibNFC
-import Synchronization
 
 /// The one place NFCTagKit calls libnfc. Each function makes one libnfc call (or a tight
 /// group that belongs together) and turns its C return code into a ``LibNFCError`` naming
@@ -11,50 +10,36 @@ enum LibNFC {
     /// libnfc's version string, such as `1.8.0`.
     static var version: String { String(cString: nfc_version()) }
 
-    /// The process's one libnfc context and how many users hold it.
+    /// The process's libnfc context, made by the first ``initialize()`` and kept until exit.
     ///
-    /// libnfc keeps its driver list in a global: `nfc_init` fills it when it is empty and
-    /// every `nfc_exit` frees it, whoever else still uses it. Two devices that each ran
-    /// `nfc_init` / `nfc_exit` on their own threads freed the list twice (AddressSanitizer:
-    /// double free in `nfc_exit`), and a device that closed took the drivers away from one
-    /// about to reconnect (`nfc_open` then finds no driver). So every user shares one context,
-    /// counted under a lock, and `nfc_exit` runs only when the last one leaves.
-    private struct SharedContext: @unchecked Sendable {   // only touched under `sharedContext`'s lock
-        var pointer: OpaquePointer?
-        var users = 0
+    /// libnfc keeps its driver list in a process global: `nfc_init` fills it when empty,
+    /// `nfc_open` and `nfc_list_devices` walk it, and every `nfc_exit` frees it, whoever else
+    /// still uses it. Devices that each ran `nfc_init` / `nfc_exit` on their own threads freed
+    /// it twice (AddressSanitizer: double free in `nfc_exit`) and took it from a device about
+    /// to open (`nfc_open` then finds no driver: NFC_ENOTSUCHDEV). So NFCTagKit makes one
+    /// context, once (a lazy static is initialised exactly once), and never frees the list;
+    /// the context reads libnfc.conf and the `LIBNFC_*` variables at that first use.
+    private struct ProcessContext: @unchecked Sendable {   // libnfc only reads it after nfc_init
+        let pointer: OpaquePointer?
     }
 
-    private static let sharedContext = Mutex(SharedContext())
+    private static let processContext: ProcessContext = {
+        var context: OpaquePointer?
+        nfc_init(&context)
+        return ProcessContext(pointer: context)
+    }()
 
-    /// `nfc_init` for the first user; later users share that context until ``exit(_:)``.
+    /// The process's libnfc context (`nfc_init` on first use).
     static func initialize() throws(LibNFCError) -> LibNFCContext {
-        let address: Int = sharedContext.withLock { shared in
-            if shared.pointer == nil {
-                var context: OpaquePointer?
-                nfc_init(&context)
-                shared.pointer = context
-            }
-            guard let pointer = shared.pointer else { return 0 }
-            shared.users += 1
-            return Int(bitPattern: UnsafeRawPointer(pointer))
-        }
-        guard let pointer = OpaquePointer(bitPattern: address) else {
+        guard let context = processContext.pointer else {
             throw LibNFCError(code: .software, operation: "nfc_init", message: "libnfc could not allocate a context")
         }
-        return LibNFCContext(pointer: pointer)
+        return LibNFCContext(pointer: context)
     }
 
-    /// Gives back a context from ``initialize()``; `nfc_exit` when it was the last user.
-    static func exit(_ context: LibNFCContext) {
-        sharedContext.withLock { shared in
-            guard shared.pointer == context.pointer, shared.users > 0 else { return }
-            shared.users -= 1
-            if shared.users == 0 {
-                nfc_exit(context.pointer)
-                shared.pointer = nil
-            }
-        }
-    }
+    /// Gives a context from ``initialize()`` back. Deliberately not `nfc_exit`, which would
+    /// free the driver list under every other device (see `processContext`).
+    static func exit(_ context: LibNFCContext) {}
 
     /// `nfc_list_devices`: connection strings of the readers libnfc's scan finds, honouring
     /// `LIBNFC_DEVICE`, `LIBNFC_DEFAULT_DEVICE`, `LIBNFC_AUTO_SCAN` and libnfc.conf.

@@ -1,7 +1,7 @@
 internal import CLibNFC
 
-/// An `nfc_context *`: the process's shared context (see ``LibNFC/initialize()``), read-only
-/// once libnfc made it; give it back with ``LibNFC/exit(_:)``.
+/// An `nfc_context *`: the process's one context (see ``LibNFC/initialize()``), which libnfc
+/// only reads after `nfc_init`, so every device thread may use it.
 struct LibNFCContext {
     let pointer: OpaquePointer
 }
