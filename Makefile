@@ -3,7 +3,7 @@ SWIFT       ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 TEST_FLAGS  ?=
 
-.PHONY: all setup build demo test docs tables clean
+.PHONY: all setup build demo test docs tables clean fuzz sanitize
 
 all: build
 
@@ -21,6 +21,16 @@ demo: build
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+## libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS (CI: make fuzz FUZZ_SECONDS=20).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz
+
+## The whole test suite under ThreadSanitizer, then AddressSanitizer (SANITIZERS=thread for one).
+SANITIZERS ?= thread address
+sanitize: setup
+	./scripts/sanitize $(SANITIZERS)
 
 ## The DocC documentation of NFCTagKit, with the toolchain's docc, into .build/docs.
 docs: setup

@@ -10,20 +10,36 @@ enum LibNFC {
     /// libnfc's version string, such as `1.8.0`.
     static var version: String { String(cString: nfc_version()) }
 
-    /// `nfc_init`.
-    static func initialize() throws(LibNFCError) -> LibNFCContext {
+    /// The process's libnfc context, made by the first ``initialize()`` and kept until exit.
+    ///
+    /// libnfc keeps its driver list in a process global: `nfc_init` fills it when empty,
+    /// `nfc_open` and `nfc_list_devices` walk it, and every `nfc_exit` frees it, whoever else
+    /// still uses it. Devices that each ran `nfc_init` / `nfc_exit` on their own threads freed
+    /// it twice (AddressSanitizer: double free in `nfc_exit`) and took it from a device about
+    /// to open (`nfc_open` then finds no driver: NFC_ENOTSUCHDEV). So NFCTagKit makes one
+    /// context, once (a lazy static is initialised exactly once), and never frees the list;
+    /// the context reads libnfc.conf and the `LIBNFC_*` variables at that first use.
+    private struct ProcessContext: @unchecked Sendable {   // libnfc only reads it after nfc_init
+        let pointer: OpaquePointer?
+    }
+
+    private static let processContext: ProcessContext = {
         var context: OpaquePointer?
         nfc_init(&context)
-        guard let context else {
+        return ProcessContext(pointer: context)
+    }()
+
+    /// The process's libnfc context (`nfc_init` on first use).
+    static func initialize() throws(LibNFCError) -> LibNFCContext {
+        guard let context = processContext.pointer else {
             throw LibNFCError(code: .software, operation: "nfc_init", message: "libnfc could not allocate a context")
         }
         return LibNFCContext(pointer: context)
     }
 
-    /// `nfc_exit`.
-    static func exit(_ context: LibNFCContext) {
-        nfc_exit(context.pointer)
-    }
+    /// Gives a context from ``initialize()`` back. Deliberately not `nfc_exit`, which would
+    /// free the driver list under every other device (see `processContext`).
+    static func exit(_ context: LibNFCContext) {}
 
     /// `nfc_list_devices`: connection strings of the readers libnfc's scan finds, honouring
     /// `LIBNFC_DEVICE`, `LIBNFC_DEFAULT_DEVICE`, `LIBNFC_AUTO_SCAN` and libnfc.conf.

@@ -1,6 +1,7 @@
 internal import CLibNFC
 
-/// An `nfc_context *`. Lives on one `NFCDevice` thread; never shared.
+/// An `nfc_context *`: the process's one context (see ``LibNFC/initialize()``), which libnfc
+/// only reads after `nfc_init`, so every device thread may use it.
 struct LibNFCContext {
     let pointer: OpaquePointer
 }

@@ -7,6 +7,19 @@ import Synchronization
 enum LibNFCSession {
     struct Timeout: Error {}
 
+    /// One libnfc context for the whole test process, never given to `nfc_exit`: every
+    /// `nfc_exit` frees libnfc's global driver list, under NFCTagKit's devices that run in
+    /// the same test process (AddressSanitizer found the double free).
+    private struct ProcessContext: @unchecked Sendable {   // libnfc only reads it after nfc_init
+        let pointer: OpaquePointer?
+    }
+
+    private static let processContext: ProcessContext = {
+        var context: OpaquePointer?
+        nfc_init(&context)
+        return ProcessContext(pointer: context)
+    }()
+
     /// Opens `connection`, runs `body` with the device, closes it.
     static func run<Result: Sendable>(_ connection: String, timeout: Double = 20, onTimeout: @Sendable () -> Void,
                                       _ body: @escaping @Sendable (OpaquePointer) throws -> Result) throws -> Result {
@@ -16,10 +29,7 @@ enum LibNFCSession {
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let result = Swift.Result<Result, any Error> {
-                var context: OpaquePointer?
-                nfc_init(&context)
-                guard let context else { throw Failure(message: "nfc_init failed") }
-                defer { nfc_exit(context) }
+                guard let context = processContext.pointer else { throw Failure(message: "nfc_init failed") }
                 guard let device = nfc_open(context, connection) else { throw Failure(message: "nfc_open \(connection) failed") }
                 defer { nfc_close(device) }
                 return try body(device)
