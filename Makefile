@@ -3,7 +3,7 @@ SWIFT       ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 TEST_FLAGS  ?=
 
-.PHONY: all setup build demo test tables clean fuzz sanitize
+.PHONY: all setup build demo test docs tables clean fuzz sanitize
 
 all: build
 
@@ -13,9 +13,9 @@ setup:
 build: setup
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-## The main job: for now, NDEF encode / decode with nfctag.
+## The main job: the whole mission on an emulated reader (a real one with NFC_DEMO_DEVICE).
 demo: build
-	@./scripts/demo
+	@NFCTAG="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nfctag" ./scripts/demo
 
 ## The whole test suite (Swift Testing), warnings as errors.
 test: setup
@@ -31,6 +31,10 @@ fuzz: setup
 SANITIZERS ?= thread address
 sanitize: setup
 	./scripts/sanitize $(SANITIZERS)
+
+## The DocC documentation of NFCTagKit, with the toolchain's docc, into .build/docs.
+docs: setup
+	@./scripts/docs
 
 ## Regenerate Sources/NFCChips/Generated from datasheets/.
 tables: setup

@@ -46,8 +46,9 @@ public enum TagFraming: Sendable, Hashable {
     /// reader; a tag NAK is indistinguishable from a timeout; ISO-DEP blocks handled by
     /// the reader for Type 4 tags.
     case standard
-    /// The frame as is, CRC_A added and checked by the reader (PN532 InCommunicateThru):
-    /// 4-bit ACK / NAK answers arrive with their code.
+    /// The frame as is (PN532 InCommunicateThru), CRC_A added and checked by the transport
+    /// (the reader, or the host when the reader passes CRC through): 4-bit ACK / NAK
+    /// answers arrive with their code.
     case raw
 }
 

@@ -106,7 +106,9 @@ extension NFCDevice {
     /// and ends the poll with ``NFCDeviceError/cancelled`` within about a second; other
     /// calls on the device may run between attempts.
     ///
-    /// - Parameter timeout: give up with ``NFCDeviceError/timeout`` after this long; nil waits forever.
+    /// - Parameters:
+    ///   - timeout: give up with ``NFCDeviceError/timeout`` after this long; nil waits forever.
+    ///   - pollInterval: the pause between two select attempts.
     public func waitForTarget(timeout: Duration? = nil,
                               pollInterval: Duration = .milliseconds(100)) async throws(NFCDeviceError) -> ISO14443ATarget {
         let deadline = timeout.map { ContinuousClock.now + $0 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One NFC reader, owned by one actor: the single owner of its libnfc context and device.
 ///
-/// Every libnfc call runs on the actor's own thread (a ``DeviceThreadExecutor``), so a
+/// Every libnfc call runs on the actor's own thread (a `DeviceThreadExecutor`), so a
 /// blocking poll never occupies Swift's cooperative pool, and two tasks using the same
 /// device are served one after the other. Several readers on one host are several
 /// `NFCDevice` values, usable in parallel.

@@ -1,7 +1,7 @@
 import NFCChips
 import NFCTags
 
-/// The ``TagTransport`` of a tag selected on an ``NFCDevice``: tag protocols in
+/// The `TagTransport` (NFCTags) of a tag selected on an ``NFCDevice``: tag protocols in
 /// `NFCTags` talk to real (or emulated) tags through libnfc with it.
 ///
 /// Standard framing is the reader's InDataExchange (CRC by the chip, ISO-DEP handled for
@@ -40,6 +40,9 @@ public struct DeviceTagTransport: TagTransport {
     /// answer confuses the next command. The margin covers the reader, not the tag.
     public static let readerMargin: Duration = .milliseconds(150)
 
+    /// Sends `frame` to the tag through the device: `.standard` as libnfc's easy framing,
+    /// `.raw` with CRC_A added and checked here (on the host) so that 4-bit ACK / NAK
+    /// answers arrive with their code. The device waits `tagTimeout` plus ``readerMargin``.
     public func transceive(_ frame: [UInt8], framing: TagFraming, timeout tagTimeout: Duration)
         async throws(TagTransportError) -> TagResponse {
         let timeout = tagTimeout + Self.readerMargin
@@ -71,6 +74,8 @@ public struct DeviceTagTransport: TagTransport {
     /// The 4-bit ACK of Type 2 tags, from the tables.
     private static let ackCode: UInt8 = ChipTables.type2.acknowledgements.first { $0.isACK }?.code ?? 0x0A
 
+    /// Selects the same UID again (after a NAK or a failed authentication the tag is IDLE);
+    /// `tagLost` when it is no longer in the field.
     public func reselect() async throws(TagTransportError) {
         let selected: ISO14443ATarget?
         do {
@@ -81,6 +86,8 @@ public struct DeviceTagTransport: TagTransport {
         if selected == nil { throw .tagLost }
     }
 
+    /// MIFARE Classic authentication of `block` with a 6-byte key: the PN53x runs Crypto1
+    /// itself, and the frames that follow to that sector are encrypted by the reader.
     public func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8])
         async throws(TagTransportError) {
         // The PN53x runs Crypto1 itself: InDataExchange with the MIFARE AUTH command,

@@ -26,6 +26,13 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     public var expectedPACK: [UInt8]?
 
     /// The defaults: poll every 150 ms, wait 1 s after several tags, keep polling, no password.
+    ///
+    /// - Parameters:
+    ///   - pollInterval: pause between two polling rounds.
+    ///   - restartDelay: wait after finding more than one tag before looking again.
+    ///   - invalidateAfterFirstRead: read the first lone tag's message, then end the session.
+    ///   - password: the 4-byte PWD_AUTH password presented after connecting, if any.
+    ///   - expectedPACK: the 2-byte PACK the tag must answer to `password`; `nil` accepts any.
     public init(pollInterval: Duration = .milliseconds(150), restartDelay: Duration = .seconds(1),
                 invalidateAfterFirstRead: Bool = false, password: [UInt8]? = nil, expectedPACK: [UInt8]? = nil) {
         self.pollInterval = pollInterval

@@ -63,9 +63,10 @@ public final class NDEFSessionTag: Sendable {
     /// (``NDEFSessionError/severalTags(count:)``), the message does not fit
     /// (``NDEFSessionError/tagSizeTooSmall(needed:capacity:)``) or the tag is not
     /// read-write (``NDEFSessionError/tagNotWritable``). A failure part-way says what the
-    /// tag holds (``NDEFTagContentState``); the next read re-reads the tag.
+    /// tag holds (`NDEFTagContentState`); the next read re-reads the tag.
     ///
     /// - Parameters:
+    ///   - message: the NDEF message; its encoded size must fit the tag's capacity.
     ///   - options: write only the pages that change (default) or all of them.
     ///   - progress: called after each acknowledged write command (written / total).
     public func writeNDEF(_ message: NDEFMessage, options: NDEFWriteOptions = NDEFWriteOptions(),

@@ -3,7 +3,7 @@ import NFCTags
 
 /// MIFARE Classic: key A / key B authentication, blocks, value blocks and sector trailers
 /// (encoded and decoded with the access-bit inversion check; a trailer that would make a
-/// sector unusable is refused unless forced). Each is ``NFCTags/ClassicCommands`` on this tag.
+/// sector unusable is refused unless forced). Each is `ClassicCommands` on this tag.
 ///
 /// ```swift
 /// try await session.authenticate(sector: 1, keyType: .a, key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
@@ -86,8 +86,8 @@ extension TagSession {
     }
 
     /// Writes `trailer` to `sector`. A trailer that would make the sector unusable is
-    /// refused (``NFCTags/TagCommandError/unusableTrailer(_:)``) unless `force`; one that
-    /// freezes the access bits needs ``NFCTags/IrreversibleConsent/frozenSectorTrailer``.
+    /// refused (`TagCommandError.unusableTrailer`) unless `force`; one that
+    /// freezes the access bits needs `IrreversibleConsent.frozenSectorTrailer`.
     public func writeSectorTrailer(_ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
                                    consent: IrreversibleConsent = []) async throws(TagSessionError) {
         let commands = try classic(.writeSectorTrailer)

@@ -1,7 +1,7 @@
 import NFCChips
 import NFCTags
 
-/// Whole memory images (``NFCTags/TagMemoryDump``, a documented JSON file format).
+/// Whole memory images (`TagMemoryDump`, a documented JSON file format).
 extension TagSession {
     /// Reads every readable page (Type 2) or every sector some key opens (MIFARE Classic,
     /// trying `classicKeys` as key A then key B). Authenticate first when pages are
@@ -27,11 +27,11 @@ extension TagSession {
     }
 
     /// Writes `dump` back. Type 2: user pages always; OTP and lock pages only with
-    /// ``NFCTags/RestoreOptions/otpPages`` / ``NFCTags/RestoreOptions/lockPages`` and
-    /// ``NFCTags/IrreversibleConsent/lockAndOTPBits``; configuration only with
-    /// ``NFCTags/RestoreOptions/configuration``; UID, PWD / PACK and counters never.
+    /// `RestoreOptions.otpPages` / `RestoreOptions.lockPages` and
+    /// `IrreversibleConsent.lockAndOTPBits`; configuration only with
+    /// `RestoreOptions.configuration`; UID, PWD / PACK and counters never.
     /// MIFARE Classic: data blocks with the dump's sector keys (`classicKeys` when given),
-    /// trailers only with ``NFCTags/RestoreOptions/sectorTrailers``, block 0 never.
+    /// trailers only with `RestoreOptions.sectorTrailers`, block 0 never.
     /// Only pages that differ are written.
     ///
     /// - Returns: the pages (or blocks) written, in order.
@@ -55,7 +55,7 @@ extension TagSession {
 
     /// The dump's sector keys without a key B that cannot authenticate: a dump records a
     /// readable key B (transport configuration) beside key A, and such a key B opens
-    /// nothing — ``NFCTags/ClassicCommands/restore(_:keys:options:consent:)`` tries key B first.
+    /// nothing — `ClassicCommands.restore` tries key B first.
     static func authenticatingKeys(of dump: TagMemoryDump) -> [ClassicSectorKeys] {
         guard let geometry = ChipTables.spec(for: dump.chip).classicGeometry else { return dump.sectorKeys ?? [] }
         return (dump.sectorKeys ?? []).map { keys in

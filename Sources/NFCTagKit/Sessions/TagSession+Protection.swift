@@ -29,8 +29,8 @@ extension TagSession {
     }
 
     /// Protects pages from `page` on: PWD and PACK first, PWD_AUTH and PACK proven, AUTH0
-    /// last, read back. A finite `authLimit` needs ``NFCTags/IrreversibleConsent/authenticationLimit``
-    /// and `lockConfiguration` ``NFCTags/IrreversibleConsent/configurationLock`` in `consent`.
+    /// last, read back. A finite `authLimit` needs `IrreversibleConsent.authenticationLimit`
+    /// and `lockConfiguration` `IrreversibleConsent.configurationLock` in `consent`.
     ///
     /// - Returns: what the tag requires now (the new password).
     /// - Throws: ``TagSessionError/interrupted(operation:tagNowRequires:cause:)`` when the

@@ -2,7 +2,7 @@ import NFCChips
 import NFCTags
 
 /// Page commands of NTAG21x and MIFARE Ultralight (EV1, C): memory, version, password,
-/// configuration. Each is ``NFCTags/Type2Commands`` on this tag, with session errors.
+/// configuration. Each is `Type2Commands` on this tag, with session errors.
 extension TagSession {
     /// READ: 16 bytes from `page` on (four pages, wrapping at the end of memory as the chip does).
     public func read(page: Int) async throws(TagSessionError) -> [UInt8] {
@@ -47,7 +47,7 @@ extension TagSession {
     /// PWD_AUTH with a 4-byte password; returns the PACK, checked against `expectedPACK`
     /// when given. Pages behind AUTH0 open until the tag leaves the field or is selected
     /// again. A wrong password: ``TagSessionError/command(operation:_:)`` with
-    /// ``NFCTags/TagCommandError/authenticationFailed(remainingAttempts:)``.
+    /// `TagCommandError.authenticationFailed`.
     @discardableResult
     public func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil) async throws(TagSessionError) -> [UInt8] {
         let commands = try type2(.authenticate)

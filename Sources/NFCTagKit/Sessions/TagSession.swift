@@ -5,8 +5,8 @@ import NFCTags
 /// blocks, configuration, password protection, counters, the originality signature,
 /// Ultralight C keys, MIFARE Classic keys and trailers, whole memory images.
 ///
-/// A thin façade: every command comes from `NFCTags` (``NFCTags/Type2Commands``,
-/// ``NFCTags/ClassicCommands``), which takes every code, page and field from the datasheet
+/// A thin façade: every command comes from `NFCTags` (`Type2Commands`,
+/// `ClassicCommands`), which takes every code, page and field from the datasheet
 /// tables. The session adds the connection (one tag alone in the field, identified
 /// exactly), and turns every failure into a ``TagSessionError`` that names the step and
 /// tells a tag that left the field from a reader that went away — never a hang: every
@@ -98,7 +98,7 @@ public actor TagSession {
 
     /// Sends `bytes` to the tag and returns its answer: data, or an ACK. The reader adds
     /// and checks CRC_A. A NAK throws ``TagSessionError/command(operation:_:)`` with
-    /// ``NFCTags/TagCommandError/nak(code:command:)`` (read it with ``TagSessionError/nakCode``),
+    /// `TagCommandError.nak` (read it with ``TagSessionError/nakCode``),
     /// like Core NFC's `sendMiFareCommand`.
     ///
     /// - Parameters:

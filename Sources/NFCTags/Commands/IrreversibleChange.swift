@@ -19,6 +19,7 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What the change makes permanent, in words.
     public var description: String {
         switch self {
         case .configurationLock: "CFGLCK: configuration pages locked permanently"
@@ -36,6 +37,7 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
 ///                            authLimit: 3, consent: [.authenticationLimit])
 /// ```
 public struct IrreversibleConsent: OptionSet, Sendable, Hashable {
+    /// The set as bits.
     public let rawValue: Int
     /// Creates a set from its raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -14,6 +14,7 @@ public enum RemainingAttempts: Sendable, Hashable, CustomStringConvertible {
     /// The ACCESS byte is protected, so AUTHLIM could not be read.
     case unknown
 
+    /// `unlimited`, `at most 3`, `none (authentication limit reached)`.
     public var description: String {
         switch self {
         case .unlimited: "unlimited"

@@ -23,6 +23,7 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
     /// The chip, when identified.
     public var chip: Chip? { identification.chip }
 
+    /// `ntag215 (UID 04…, ATQA 0044, SAK 00, GET_VERSION → …)`: the chip, then every raw answer.
     public var description: String {
         let uid = target.uid.map { hex($0) }.joined()
         var text = "UID \(uid), ATQA \(hex(UInt8(target.atqa >> 8)))\(hex(UInt8(target.atqa & 0xFF))), SAK \(hex(target.sak))"

@@ -177,5 +177,6 @@ public struct ConfigurationChange: Sendable, Hashable, CustomStringConvertible {
         self.to = to
     }
 
+    /// `AUTH0: 255 → 4`.
     public var description: String { "\(field.rawValue): \(from) → \(to)" }
 }

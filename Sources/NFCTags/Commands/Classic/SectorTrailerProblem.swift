@@ -12,6 +12,7 @@ public enum SectorTrailerProblem: Sendable, Hashable, CustomStringConvertible {
     /// only to key B (here: `right`) are lost.
     case rightOnlyForReadableKeyB(right: String)
 
+    /// The problem in words, naming the trailer byte or the data group.
     public var description: String {
         switch self {
         case .wrongLength(let length): "a sector trailer is 16 bytes, got \(length)"

@@ -1,6 +1,7 @@
 /// Which areas a restore may write besides the user pages / data blocks. UID pages and the
 /// manufacturer block are never written; secrets are never in a dump.
 public struct RestoreOptions: OptionSet, Sendable, Hashable {
+    /// The set as bits.
     public let rawValue: Int
     /// Creates options from raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }

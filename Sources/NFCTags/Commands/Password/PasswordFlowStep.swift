@@ -38,6 +38,7 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
         self.purpose = purpose
     }
 
+    /// `WRITE page 133: 12 34 56 78 — …`: the command, then why it is in the plan.
     public var description: String {
         let hex = { (bytes: [UInt8]) in bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ") }
         switch action {

@@ -8,6 +8,7 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     /// by a flow that started from a known state).
     case unknownPassword
 
+    /// `no password`, `password 12 34 56 78`, `an unknown password`.
     public var description: String {
         switch self {
         case .noPassword: "no password"

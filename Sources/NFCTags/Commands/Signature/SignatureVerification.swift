@@ -10,6 +10,7 @@ public enum SignatureVerification: Sendable, Hashable, CustomStringConvertible {
     /// Whether the signature verified.
     public var isValid: Bool { if case .valid = self { true } else { false } }
 
+    /// `valid (ntag21x key)`, `invalid`, `no key known`.
     public var description: String {
         switch self {
         case .valid(let name?): "valid (\(name) key)"
