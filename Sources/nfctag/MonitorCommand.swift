@@ -30,7 +30,9 @@ enum MonitorCommand {
         }
         let connectionString = try await ReaderSelection.connectionString(for: globals)
         do {
-            _ = try await device.connect(toConnectionString: connectionString)
+            var configuration = ConnectionConfiguration()
+            if let device = globals.device, EmbeddedEmulator.isRequested(device) { configuration.lastReaderStore = nil }
+            _ = try await device.connect(toConnectionString: connectionString, configuration: configuration)
         } catch {
             printing.cancel()
             throw ReaderSelection.failure(error, connectionString: connectionString)

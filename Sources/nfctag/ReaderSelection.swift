@@ -13,7 +13,7 @@ enum ReaderSelection {
         if let environment = ProcessInfo.processInfo.environment["LIBNFC_DEVICE"], !environment.isEmpty {
             return environment
         }
-        if let last = LastReaderStore().load() {
+        if let last = LastReaderStore().load(), isStillPresent(last.connectionString) {
             return last.connectionString
         }
         for await readers in NFCDevice.discoverReaders(timeout: .seconds(globals.timeout)) {
@@ -34,6 +34,11 @@ enum ReaderSelection {
                         configuration: ConnectionConfiguration = ConnectionConfiguration())
         async throws(ToolError) -> (NFCDevice, ReaderInfo) {
         let connectionString = try await connectionString(for: globals)
+        var configuration = configuration
+        if let device = globals.device, EmbeddedEmulator.isRequested(device) {
+            // A pseudo-terminal that vanishes with this process is no reader to come back to.
+            configuration.lastReaderStore = nil
+        }
         let device = NFCDevice()
         do {
             let info = try await device.connect(toConnectionString: connectionString, configuration: configuration)
@@ -41,6 +46,15 @@ enum ReaderSelection {
         } catch {
             throw failure(error, connectionString: connectionString)
         }
+    }
+
+    /// False when the remembered reader is a serial device or link that no longer exists
+    /// (an unplugged UART adapter, an emulator link from an earlier run): then discovery
+    /// picks a reader instead of failing on a stale path.
+    static func isStillPresent(_ connectionString: String) -> Bool {
+        let parts = connectionString.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count >= 2, parts[1].hasPrefix("/") else { return true }
+        return FileManager.default.fileExists(atPath: parts[1])
     }
 
     /// The exit-code-3 error, with what usually keeps a reader from being found.

@@ -17,7 +17,7 @@ final class RunningTool: Sendable {
         process = Process()
         process.executableURL = ToolRunner.executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        var env = ToolRunner.testEnvironment
         env["LIBNFC_AUTO_SCAN"] = "false"
         for (key, value) in environment { env[key] = value }
         process.environment = env

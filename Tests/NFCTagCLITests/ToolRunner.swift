@@ -20,6 +20,15 @@ struct ToolRunner {
         return directory.appendingPathComponent("nfctag")
     }()
 
+    /// The tool's environment in tests: the last-reader memory goes to a directory of the
+    /// test process, never to the developer's own configuration.
+    static let testEnvironment: [String: String] = {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("nfctag-cli-tests-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": directory]) { $1 }
+    }()
+
     /// Runs `nfctag` to its end. A tool still running after `limit` is killed (a test must
     /// end even when libnfc blocks), and the result says so in `stderr`.
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
@@ -27,9 +36,7 @@ struct ToolRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = testEnvironment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -46,12 +46,16 @@ struct TemporaryDirectory {
     func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// libnfc settings for tests: no USB scan noise, no log lines.
+/// libnfc settings for tests: no USB scan noise, no log lines; and the last-reader memory
+/// of any default configuration goes to a directory of the test process, never to the
+/// developer's own configuration.
 enum LibNFCTestEnvironment {
     static let prepared: Void = {
         setenv("LIBNFC_AUTO_SCAN", "false", 1)
         setenv("LIBNFC_LOG_LEVEL", "0", 1)
         setenv("LIBNFC_INTRUSIVE_SCAN", "false", 1)
+        let configuration = (NSTemporaryDirectory() as NSString).appendingPathComponent("nfctagkit-tests-config-\(getpid())")
+        setenv("XDG_CONFIG_HOME", configuration, 1)
     }()
 
     static func prepare() { _ = prepared }
