@@ -39,7 +39,7 @@ enum MonitorCommand {
         }
         let watching = Task { () -> NFCDeviceError? in
             do throws(NFCDeviceError) {
-                try await device.watchTags(identify: TagNaming.chipName(from:))
+                try await device.watchTags { target in await TagNaming.chipName(of: target, on: device) }
                 return nil
             } catch {
                 return error

@@ -1,14 +1,12 @@
 import NFCChips
 import NFCTagKit
+import NFCTags
 
-/// The chip name the tool prints for a target, from what activation alone tells
-/// (ATQA / SAK); `unknown` when that is not enough (the tag commands identify further).
+/// The chip name the tool prints for a target: exact identification (GET_VERSION, the
+/// Ultralight C probe, ATQA / SAK) through the device, `unknown` when the tag does not say.
 enum TagNaming {
-    static func chipName(from target: ISO14443ATarget) -> String {
-        let atqa = target.atqa.count == 2 ? UInt16(target.atqa[0]) << 8 | UInt16(target.atqa[1]) : 0
-        switch ChipIdentifier.identify(atqa: atqa, sak: target.sak, getVersion: nil, answersUltralightCAuthenticate: nil) {
-        case .identified(let chip): return chip.rawValue
-        case .unknown: return "unknown"
-        }
+    static func chipName(of target: ISO14443ATarget, on device: NFCDevice) async -> String {
+        let report = try? await TagIdentifier.identify(over: DeviceTagTransport(device: device, target: target))
+        return report?.chip?.rawValue ?? "unknown"
     }
 }

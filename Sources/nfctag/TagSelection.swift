@@ -137,7 +137,8 @@ enum TagSelection {
             return ToolError(exitCode: .failure,
                              summary: "nfctag: \(operation) refused: the message needs \(needed) bytes, the tag holds at most \(capacity); the tag was not touched")
         case .tagNotWritable:
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag is read-only; nothing was written")
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag is read-only; nothing was written",
+                             detail: ["It is locked, or its NDEF area is password-protected: then give --password HEX8."])
         case let .invalidNDEF(offset, reason):
             return ToolError(exitCode: .failure,
                              summary: "nfctag: \(operation) failed: the NDEF message on the tag is invalid at byte 0x\(hex(offset))",

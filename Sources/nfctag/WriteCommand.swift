@@ -1,3 +1,4 @@
+import NFCChips
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,7 +73,7 @@ enum WriteCommand {
                     ("verified", .bool(verify)),
                 ]))
             } else {
-                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(Hex.encode(tag.uid)) (\(progress?.written ?? 0) pages)\(verify ? ", verified" : "")")
+                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(Hex.encode(tag.uid)) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")")
             }
         }
     }

@@ -45,6 +45,7 @@ struct ReaderCommandsTests {
         let handle = emulator.insert(try Type2Tag(chip: .ntag215, uid: Self.uid))
         let detected = await monitor.waitForLine { $0.contains("tagDetected") }
         #expect(detected?.contains(#""uid":"04a1b2c3d4e5f6""#) == true, "\(monitor.output)")
+        #expect(detected?.contains(#""chip":"ntag215""#) == true, "\(monitor.output)")
 
         emulator.remove(handle)
         #expect(await monitor.waitForLine { $0.contains("tagRemoved") } != nil, "\(monitor.output)")

@@ -5,7 +5,7 @@ extension NFCDevice {
     /// (`"unknown"` by default). Survives automatic reconnections; ends with the
     /// connection error when the reader is gone for good.
     public func watchTags(interval: Duration = .milliseconds(200),
-                          identify: @escaping @Sendable (ISO14443ATarget) -> String = { _ in "unknown" })
+                          identify: @escaping @Sendable (ISO14443ATarget) async -> String = { _ in "unknown" })
         async throws(NFCDeviceError) {
         var current: ISO14443ATarget?
         while !Task.isCancelled {
@@ -18,7 +18,7 @@ extension NFCDevice {
                     }
                 } else if let target = try selectTarget() {
                     current = target
-                    emit(.tagDetected(uid: target.uid, chip: identify(target)))
+                    emit(.tagDetected(uid: target.uid, chip: await identify(target)))
                 }
             } catch .connectionLost(let reason) {
                 if let present = current {
