@@ -10,6 +10,7 @@ import Testing
 /// | `NFC_TEST_DEVICE` | a libnfc connection string (`pn532_uart:/dev/ttyUSB0`, `acr122_usb`): run against that reader and the one tag on it. Unset: an emulated PN532 with emulated tags, every scenario runs. |
 /// | `NFC_TEST_ALLOW_WRITE=1` | on a real reader, run the scenarios that write to the tag (they put its message back afterwards) |
 /// | `NFC_TEST_ALLOW_LOCK=1` | on a real reader, run the scenario that locks the tag for good (with `NFC_TEST_ALLOW_WRITE=1`) |
+/// | `NFC_TEST_PUBLIC_KEY=HEX` | the key the tag's originality signature verifies with (default: NXP's key for the chip); `nfctag emulate --print-signing-key` prints the emulator's |
 ///
 /// ```sh
 /// swift test --filter HardwareTests                                     # emulated reader
@@ -41,6 +42,11 @@ enum HardwareBench {
         isRealHardware ? ["the tag on the reader"] : ["ntag215", "ultralight-ev1-mf0ul21", "classic1k"]
     }
 }
+
+/// The hardware-in-the-loop suite: its scenarios run one at a time (one real reader, one
+/// tag), the read-only ones first.
+@Suite("Hardware in the loop", .serialized)
+struct HardwareInTheLoop {}
 
 /// The reader for one test: the real one, or a fresh emulated PN532 (behind a stable link,
 /// so that it can be unplugged and plugged back) with the named tag.
@@ -95,12 +101,27 @@ final class HardwareReader: Sendable {
         }
     }
 
-    /// The public key the tag's signature verifies with: the emulator's own key, or nil
-    /// (the chip's NXP key from the tables) on real hardware.
-    var signingKey: [UInt8]? { emulator == nil ? nil : EmulatorSigningKey.publicKey }
+    /// The public key the tag's signature verifies with: the emulator's own key, on real
+    /// hardware `NFC_TEST_PUBLIC_KEY`, or nil (the chip's NXP key from the tables).
+    var signingKey: [UInt8]? {
+        if emulator != nil { return EmulatorSigningKey.publicKey }
+        return HardwareBench.environment["NFC_TEST_PUBLIC_KEY"].flatMap(bytes(fromHex:))
+    }
 }
 
 /// Lowercase hex.
 func hex(_ bytes: [UInt8]) -> String {
     bytes.map { String(format: "%02x", $0) }.joined()
+}
+
+/// Bytes from hex digits, nil when the text is not hex.
+func bytes(fromHex text: String) -> [UInt8]? {
+    let digits = Array(text.utf8)
+    guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+    var result: [UInt8] = []
+    for index in stride(from: 0, to: digits.count, by: 2) {
+        guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+        result.append(byte)
+    }
+    return result
 }
