@@ -398,6 +398,8 @@ extension HelpText {
                                 tags do not count); without it, run until Ctrl-C
           --log FILE            append one JSON line per tag (created if missing)
           --again               provision tags the log lists as done
+          --password HEX8       without --protect: the password the tags already have
+                                (PWD_AUTH before writing; --pack HEX4 checks the PACK)
         Progress (done, failed, skipped, per minute) goes to stderr: one line redrawn on a
         terminal, a line per tag otherwise. --json prints each tag's JSON line on stdout
         and a summary object {"summary": true, "done", "failed", "skipped", …} at the end.

@@ -38,7 +38,7 @@ enum ProvisionCommand {
 
         let steps = options.plannedActions.joined(separator: ", ")
         let already = provisioned.isEmpty ? "" : " \(provisioned.count) tag\(provisioned.count == 1 ? "" : "s") in the log will be skipped\(options.again ? " — no: --again" : "")."
-        note("Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tags" } ?? "").\(already) Ctrl-C ends.")
+        note("Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tag\($0 == 1 ? "" : "s")" } ?? "").\(already) Ctrl-C ends.")
 
         let stop = StopRequest()
         let trap = SignalTrap {

@@ -93,7 +93,8 @@ struct ProvisionJob {
     /// Writes and verifies the message; locks it too with `lock`. A tag that refuses the
     /// write and may be protected with the station's password is tried again with it.
     private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, actions: inout [String]) async -> ProvisionRecord.Failure? {
-        let first = await writeAndVerify(detected, lock: lock, password: nil, actions: &actions)
+        let first = await writeAndVerify(detected, lock: lock, password: options.authentication.map { ($0.password, $0.pack) },
+                                         actions: &actions)
         guard let first, actions.isEmpty, let protection = options.protection, first.refusedWrite else { return first?.failure }
         let retry = await writeAndVerify(detected, lock: lock, password: (protection.password, protection.pack), actions: &actions)
         // A password refused means the tag was not ours to begin with: report the first refusal.
@@ -107,7 +108,7 @@ struct ProvisionJob {
         var passwordRefused = false
     }
 
-    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, password: ([UInt8], [UInt8])?,
+    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, password: ([UInt8], [UInt8]?)?,
                                 actions: inout [String]) async -> WriteFailure? {
         let session = NDEFSession(device: device, configuration: NDEFSessionConfiguration(password: password?.0, expectedPACK: password?.1))
         var step = "write"

@@ -20,6 +20,9 @@ struct ProvisionOptions {
     var logPath: String?
     /// Provision tags the log (or this run) already lists as done.
     var again = false
+    /// Without `--protect`: `--password` (and `--pack`) open tags that are already
+    /// protected — PWD_AUTH before writing.
+    var authentication: (password: [UInt8], pack: [UInt8]?)?
 
     /// `--protect` and its options, as `nfctag protect` takes them.
     struct Protection {
@@ -44,6 +47,7 @@ struct ProvisionOptions {
         var hexMessage: [UInt8]?
         var protect = false
         var protection = Protection(password: [])
+        var packGiven = false
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             if try records.consume(token, from: &parser) { continue }
@@ -54,7 +58,9 @@ struct ProvisionOptions {
                 hexMessage = bytes
             case "--lock": options.lock = true
             case "--protect": protect = true
-            case "--pack": protection.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+            case "--pack":
+                protection.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+                packGiven = true
             case "--from-page": protection.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--read-protect": protection.readProtect = true
             case "--auth-limit": protection.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
@@ -83,7 +89,10 @@ struct ProvisionOptions {
                 throw .usage("nfctag provision refused: \(irreversible.joined(separator: " and ")) cannot be undone — add --yes-irreversible",
                              "Nothing was written. 'nfctag protect … --dry-run' shows the plan on one tag.")
             }
-        } else if protection.fromPage != nil || protection.readProtect || protection.authLimit > 0 || protection.lockConfiguration {
+        } else if let password = parser.globals.password {
+            options.authentication = (password, packGiven ? protection.pack : nil)
+        }
+        if !protect, protection.fromPage != nil || protection.readProtect || protection.authLimit > 0 || protection.lockConfiguration {
             throw .usage("nfctag provision: --from-page, --read-protect, --auth-limit and --lock-config need --protect")
         }
         return options

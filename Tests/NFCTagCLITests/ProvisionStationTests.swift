@@ -104,4 +104,27 @@ struct ProvisionStationTests {
         #expect(tag.page(Self.memory.capabilityContainer.page)[3] == 0x0F, "the capability container does not say read-only")
         #expect(try ProvisionBench.userMemory(tag).hasPrefix(try ProvisionBench.expectedTLV()))
     }
+
+    @Test("tags that already have a password: without it the write fails (nothing written); --password opens them")
+    func passwordWithoutProtect() async throws {
+        let bench = try ProvisionBench()
+        let handle = bench.emulator.insert(try ProvisionBench.tag(1))
+        let protect = try ToolRunner.run(["protect", "--password", "12345678", "--pack", "abcd",
+                                          "--device", bench.emulator.connectionString, "--timeout", "3"],
+                                         environment: ["LIBNFC_AUTO_SCAN": "false"])
+        #expect(protect.status == 0, "\(protect.stderr)")
+        let protected = try #require(bench.emulator.remove(handle) as? Type2Tag)
+
+        let refused = try bench.start(["--count", "1", "--json"], log: false)
+        let (failed, untouched) = try await bench.present(protected, number: 1, to: refused, expecting: "failed")
+        #expect(failed["step"] as? String == "write", "\(failed)")
+        #expect(untouched.memory == protected.memory)
+        #expect(await refused.interrupt() == 1)
+
+        let opened = try bench.start(["--count", "1", "--json", "--password", "12345678", "--pack", "abcd"], log: false)
+        let (done, tag) = try await bench.present(untouched, number: 1, to: opened, expecting: "ok")
+        #expect(done["actions"] as? [String] == ["write", "verify"])
+        #expect(await opened.exitStatus() == 0, "\(opened.standardError)")
+        #expect(try ProvisionBench.userMemory(tag).hasPrefix(try ProvisionBench.expectedTLV()))
+    }
 }
