@@ -65,6 +65,18 @@ let package = Package(
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips"]),
         .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
+
+        // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
+        .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),
+        .executableTarget(name: "WriteAndLockURL", dependencies: ["NFCTagKit", "NDEF"], path: "Examples/WriteAndLockURL", exclude: ["README.md"]),
+        .executableTarget(name: "PasswordProtectNTAG", dependencies: ["NFCTagKit", "NFCChips"], path: "Examples/PasswordProtectNTAG", exclude: ["README.md"]),
+        .executableTarget(name: "CountersAndSignature", dependencies: ["NFCTagKit"], path: "Examples/CountersAndSignature", exclude: ["README.md"]),
+        .executableTarget(name: "ClassicNDEF", dependencies: ["NFCTagKit", "NDEF"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
+        // Runs the built examples against an in-process emulated PN532.
+        .testTarget(name: "ExamplesTests", dependencies: ["ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
+                                                          "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips"]),
+        // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
+        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCTags", "NFCEmulator", "NFCChips", "NDEF"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,7 @@ enum HelpText {
           dump [--out FILE]     the whole memory image as JSON
           restore FILE          write a memory image back (user memory only by default)
           raw HEX               send one command to the tag, print the answer
+          provision RECORD…     batch station: write, verify, protect, lock tag after tag
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]
@@ -367,5 +368,49 @@ enum HelpText {
         Examples:
           nfctag raw 3004          # READ page 4
           nfctag raw 60 --json     # GET_VERSION
+        """
+}
+
+extension HelpText {
+    static let provision = """
+        nfctag provision — a batch station: provision tag after tag
+
+        Usage: nfctag provision RECORD… [--lock] [--protect --password HEX8 …] [--count N]
+                                [--log FILE] [--again]
+
+        For each tag presented alone: identify it, write the message (tear-safe), read it
+        back and compare, then with --protect set the password, with --lock lock it for
+        good. One JSON line per tag goes to the log ("time", "uid", "chip", "result": ok |
+        failed | skipped, "actions", "ms"; a failure adds "step", "error", "state"). Then
+        the station asks for the next tag and waits until this one is taken away, so no
+        tag is provisioned twice in a row by accident. A tag the log lists as ok is
+        skipped unless --again. A failed tag is reported with the step and what it holds,
+        and the station goes on; present it again to retry. Two tags in the field: nothing
+        is written until one is taken away. An unplugged reader is reconnected; the tag in
+        hand is reported and tried again once the reader is back.
+          RECORD…               as in 'ndef encode' (--uri, --text, …), or --hex HEX
+          --lock                lock every tag permanently (THIS CANNOT BE UNDONE)
+          --protect             set the password given with --password HEX8 (or
+                                --password-env VAR); with --pack HEX4, --from-page N,
+                                --read-protect, --auth-limit N, --lock-config as in
+                                'nfctag protect' (the last two need --yes-irreversible)
+          --count N             stop after N tags were provisioned (failed and skipped
+                                tags do not count); without it, run until Ctrl-C
+          --log FILE            append one JSON line per tag (created if missing)
+          --again               provision tags the log lists as done
+          --password HEX8       without --protect: the password the tags already have
+                                (PWD_AUTH before writing; --pack HEX4 checks the PACK)
+        Progress (done, failed, skipped, per minute) goes to stderr: one line redrawn on a
+        terminal, a line per tag otherwise. --json prints each tag's JSON line on stdout
+        and a summary object {"summary": true, "done", "failed", "skipped", …} at the end.
+        Ctrl-C finishes the tag in hand, prints the summary and exits: 0 when no tag
+        failed, 1 otherwise (3: the reader went away for good). A second Ctrl-C exits
+        at once.
+
+        Examples:
+          nfctag provision --uri https://example.com/box17 --count 50 --log box17.jsonl
+          nfctag provision --uri https://example.com --lock --log done.jsonl
+          nfctag provision --text "Asset" --protect --password-env TAG_PWD --pack abcd --lock
+          nfctag provision --uri https://example.com --device emulator:ntag213 --count 1
         """
 }

@@ -55,6 +55,8 @@ enum NFCTagTool {
                 try await LockCommand.run(&parser, output: &output)
             case "format":
                 try await FormatCommand.run(&parser, output: &output)
+            case "provision":
+                try await ProvisionCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

@@ -1,0 +1,114 @@
+import NFCChips
+import NFCTagKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Password-protect an NTAG21x (or Ultralight EV1) with the lock-out guard, prove it, and
+/// take the protection off again.
+///
+/// 1. a dry run: every step and configuration change, nothing written;
+/// 2. `protect`: PWD and PACK first, PWD_AUTH and PACK proven, AUTH0 last — cut at any
+///    point, the error names the password the tag now requires;
+/// 3. a read without the password is refused, with it the page reads;
+/// 4. unless `--keep`, `removePassword` puts AUTH0 (and PWD / PACK) back.
+///
+/// Usage: `PasswordProtectNTAG [CONNSTRING] [--password HEX8] [--pack HEX4] [--keep]`.
+@main
+struct PasswordProtectNTAG {
+    static func main() async {
+        var connectionString = getenv("LIBNFC_DEVICE").flatMap { String(validatingCString: $0) }
+        var password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        var pack: [UInt8] = [0xAB, 0xCD]
+        var keep = false
+        var arguments = CommandLine.arguments.dropFirst()
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--password":
+                guard let bytes = hexBytes(arguments.popFirst(), count: 4) else { usage() }
+                password = bytes
+            case "--pack":
+                guard let bytes = hexBytes(arguments.popFirst(), count: 2) else { usage() }
+                pack = bytes
+            case "--keep": keep = true
+            default: connectionString = argument
+            }
+        }
+        guard let connectionString, !connectionString.isEmpty else { usage() }
+
+        let device = NFCDevice()
+        do {
+            try await device.connect(toConnectionString: connectionString)
+        } catch {
+            print("Cannot open \(connectionString): \(error)")
+            exit(3)
+        }
+        var status: Int32 = 0
+        do throws(TagSessionError) {
+            print("Hold an NTAG to the reader (10 s)…")
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            guard let chip = session.chip, let firstPage = ChipTables.spec(for: chip).memory?.firstUserPage else {
+                print("This tag (\(session.identification)) has no page memory to protect.")
+                exit(1)
+            }
+            print("Tag \(hex(session.uid)): \(chip.rawValue); protecting reads and writes from page \(firstPage) on")
+
+            let plan = try await session.planProtection(password: password, pack: pack, from: firstPage, readProtected: true)
+            print("Dry run (\(plan.steps.count) steps, nothing written yet):")
+            for step in plan.steps { print("  - \(step.purpose)") }
+            print("  changes: " + plan.changes.map(\.description).joined(separator: ", "))
+
+            let state = try await session.protect(password: password, pack: pack, from: firstPage, readProtected: true)
+            print("Protected: \(state.sentence)")
+
+            try await session.reselect()   // forget the authentication the flow ended with
+            do {
+                _ = try await session.read(page: firstPage)
+                print("Read without the password: allowed?! (unexpected)")
+                status = 1
+            } catch {
+                print("Read without the password: refused (\(error))")
+            }
+            let answeredPACK = try await session.authenticate(password: password, expectedPACK: pack)
+            let page = try await session.read(page: firstPage)
+            print("PWD_AUTH \(hex(password)): PACK \(hex(answeredPACK)) as expected; page \(firstPage) reads \(hex(page))")
+
+            if keep {
+                print("Kept: the tag requires password \(hex(password)) from now on.")
+            } else {
+                let after = try await session.removePassword(current: password, expectedPACK: pack)
+                print("Protection removed: \(after.sentence)")
+            }
+        } catch .noTag {
+            print("No tag within 10 s.")
+            status = 4
+        } catch {
+            print("Failed: \(error)")
+            status = 1
+        }
+        await device.close()
+        exit(status)
+    }
+
+    static func usage() -> Never {
+        print("Usage: PasswordProtectNTAG CONNSTRING [--password HEX8] [--pack HEX4] [--keep]   (or set LIBNFC_DEVICE)")
+        exit(2)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    static func hexBytes(_ text: String?, count: Int) -> [UInt8]? {
+        guard let text, text.count == 2 * count else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,124 @@
+import NDEF
+import NFCTags
+
+/// What `nfctag provision` does to every tag, from its command line.
+///
+/// ```
+/// nfctag provision --uri https://example.com/p/1 --lock --protect --password 12345678 \
+///        --pack abcd --count 100 --log box-17.jsonl
+/// ```
+struct ProvisionOptions {
+    /// The message written to every tag.
+    var message = NDEFMessage(records: [])
+    /// Lock every tag permanently after writing (and protecting) it.
+    var lock = false
+    /// Password protection, when `--protect` was given.
+    var protection: Protection?
+    /// Stop after this many tags were provisioned (failed and skipped tags do not count).
+    var count: Int?
+    /// The JSON-lines log: one line per tag handled; tags with `"result":"ok"` are skipped.
+    var logPath: String?
+    /// Provision tags the log (or this run) already lists as done.
+    var again = false
+    /// Without `--protect`: `--password` (and `--pack`) open tags that are already
+    /// protected — PWD_AUTH before writing.
+    var authentication: (password: [UInt8], pack: [UInt8]?)?
+
+    /// `--protect` and its options, as `nfctag protect` takes them.
+    struct Protection {
+        var password: [UInt8]
+        var pack: [UInt8] = [0x00, 0x00]
+        var fromPage: Int?
+        var readProtect = false
+        var authLimit = 0
+        var lockConfiguration = false
+        var consent: IrreversibleConsent = []
+    }
+
+    /// The actions a fully provisioned tag went through, in order.
+    var plannedActions: [String] {
+        ["write", "verify"] + (protection == nil ? [] : ["protect"]) + (lock ? ["lock"] : [])
+    }
+
+    /// Parses the subcommand's options (global options are offered to `parser` first).
+    static func parse(_ parser: inout ArgumentParser) throws(ToolError) -> ProvisionOptions {
+        var options = ProvisionOptions()
+        var records = RecordArguments()
+        var hexMessage: [UInt8]?
+        var protect = false
+        var protection = Protection(password: [])
+        var packGiven = false
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            if try records.consume(token, from: &parser) { continue }
+            switch token {
+            case "--hex":
+                let text = try parser.value(for: token)
+                guard let bytes = Hex.decode(text) else { throw .malformedInput("nfctag provision: --hex: '\(text)' is not hex") }
+                hexMessage = bytes
+            case "--lock": options.lock = true
+            case "--protect": protect = true
+            case "--pack":
+                protection.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+                packGiven = true
+            case "--from-page": protection.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--read-protect": protection.readProtect = true
+            case "--auth-limit": protection.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--lock-config": protection.lockConfiguration = true
+            case "--yes-irreversible": protection.consent = [.authenticationLimit, .configurationLock]
+            case "--count":
+                let count = try ChipSession.integer(try parser.value(for: token), option: token)
+                guard count > 0 else { throw .usage("nfctag provision: --count takes a positive number of tags") }
+                options.count = count
+            case "--log": options.logPath = try parser.value(for: token)
+            case "--again": options.again = true
+            default: throw .usage("nfctag provision: unknown option '\(token)'", "Run 'nfctag provision --help'.")
+            }
+        }
+        if parser.helpRequested { return options }
+        options.message = try message(records: records, hex: hexMessage)
+        if protect {
+            guard let password = parser.globals.password else {
+                throw .usage("nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR)")
+            }
+            protection.password = password
+            options.protection = protection
+            let irreversible = (protection.authLimit > 0 ? ["--auth-limit \(protection.authLimit)"] : [])
+                + (protection.lockConfiguration ? ["--lock-config"] : [])
+            if !irreversible.isEmpty, protection.consent.isEmpty {
+                throw .usage("nfctag provision refused: \(irreversible.joined(separator: " and ")) cannot be undone — add --yes-irreversible",
+                             "Nothing was written. 'nfctag protect … --dry-run' shows the plan on one tag.")
+            }
+        } else if let password = parser.globals.password {
+            options.authentication = (password, packGiven ? protection.pack : nil)
+        }
+        if !protect, protection.fromPage != nil || protection.readProtect || protection.authLimit > 0 || protection.lockConfiguration {
+            throw .usage("nfctag provision: --from-page, --read-protect, --auth-limit and --lock-config need --protect")
+        }
+        return options
+    }
+
+    /// The message from the record options or `--hex` (exactly one of them).
+    private static func message(records: RecordArguments, hex: [UInt8]?) throws(ToolError) -> NDEFMessage {
+        switch (records.isEmpty, hex) {
+        case (true, nil):
+            throw .usage("nfctag provision: give the message as records (e.g. --uri https://example.com) or --hex HEX")
+        case (false, _?):
+            throw .usage("nfctag provision: give records or --hex, not both")
+        case (true, let bytes?):
+            do {
+                return try NDEFMessage(bytes: bytes)
+            } catch {
+                throw .malformedInput("nfctag provision: --hex is not an NDEF message: malformed at byte \(error.offset)", error.description)
+            }
+        case (false, nil):
+            let message = NDEFMessage(records: try records.records())
+            do {
+                _ = try message.encoded()
+            } catch {
+                throw .malformedInput("nfctag provision: cannot encode the message: \(error)")
+            }
+            return message
+        }
+    }
+}

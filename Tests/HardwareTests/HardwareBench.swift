@@ -1,0 +1,127 @@
+import Foundation
+import NFCEmulator
+import NFCTagKit
+import Testing
+
+/// Where the hardware-in-the-loop suite runs, from the environment:
+///
+/// | variable | effect |
+/// |---|---|
+/// | `NFC_TEST_DEVICE` | a libnfc connection string (`pn532_uart:/dev/ttyUSB0`, `acr122_usb`): run against that reader and the one tag on it. Unset: an emulated PN532 with emulated tags, every scenario runs. |
+/// | `NFC_TEST_ALLOW_WRITE=1` | on a real reader, run the scenarios that write to the tag (they put its message back afterwards) |
+/// | `NFC_TEST_ALLOW_LOCK=1` | on a real reader, run the scenario that locks the tag for good (with `NFC_TEST_ALLOW_WRITE=1`) |
+/// | `NFC_TEST_PUBLIC_KEY=HEX` | the key the tag's originality signature verifies with (default: NXP's key for the chip); `nfctag emulate --print-signing-key` prints the emulator's |
+///
+/// ```sh
+/// swift test --filter HardwareTests                                     # emulated reader
+/// NFC_TEST_DEVICE=pn532_uart:/dev/ttyUSB0 swift test --filter HardwareTests
+/// NFC_TEST_DEVICE=acr122_usb NFC_TEST_ALLOW_WRITE=1 swift test --filter HardwareTests
+/// ```
+enum HardwareBench {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// The real reader's connection string, or nil for the emulated reader.
+    static let realDevice: String? = environment["NFC_TEST_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
+
+    static var isRealHardware: Bool { realDevice != nil }
+
+    /// Writing is allowed: always on the emulator, with `NFC_TEST_ALLOW_WRITE=1` on a real reader.
+    static var allowsWrite: Bool { !isRealHardware || environment["NFC_TEST_ALLOW_WRITE"] == "1" }
+
+    /// Locking for good is allowed: always on the emulator, with `NFC_TEST_ALLOW_LOCK=1`
+    /// (and writing) on a real reader.
+    static var allowsLock: Bool { !isRealHardware || (environment["NFC_TEST_ALLOW_LOCK"] == "1" && allowsWrite) }
+
+    static let writeSkipMessage: Comment = "writes to the tag: set NFC_TEST_ALLOW_WRITE=1 to run it on the real reader"
+    static let lockSkipMessage: Comment = "locks the tag FOR GOOD: set NFC_TEST_ALLOW_LOCK=1 and NFC_TEST_ALLOW_WRITE=1 to run it on the real reader"
+
+    /// The tags a scenario runs on: the one on the real reader, or emulated chips of each
+    /// family (NTAG, Ultralight EV1, MIFARE Classic) so that every "skip what the chip
+    /// cannot do" path runs too.
+    static var tags: [String] {
+        isRealHardware ? ["the tag on the reader"] : ["ntag215", "ultralight-ev1-mf0ul21", "classic1k"]
+    }
+}
+
+/// The hardware-in-the-loop suite: its scenarios run one at a time (one real reader, one
+/// tag), the read-only ones first.
+@Suite("Hardware in the loop", .serialized)
+struct HardwareInTheLoop {}
+
+/// The reader for one test: the real one, or a fresh emulated PN532 (behind a stable link,
+/// so that it can be unplugged and plugged back) with the named tag.
+final class HardwareReader: Sendable {
+    let connectionString: String
+    /// The emulator, nil on real hardware.
+    let emulator: PN532Emulator?
+    private let directory: URL?
+
+    init(tag: String = "ntag215") throws {
+        if let device = HardwareBench.realDevice {
+            connectionString = device
+            emulator = nil
+            directory = nil
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-hil-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let emulator = try PN532Emulator(tags: [try EmulatedTagFactory.make(name: tag)],
+                                         link: directory.appendingPathComponent("reader").path)
+        try emulator.start()
+        self.emulator = emulator
+        self.directory = directory
+        connectionString = emulator.connectionString
+    }
+
+    deinit {
+        emulator?.stop()
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// A connected device (automatic reconnection on, as an app would have it).
+    func connect(_ configuration: ConnectionConfiguration = ConnectionConfiguration()) async throws -> NFCDevice {
+        var configuration = configuration
+        configuration.lastReaderStore = nil
+        let device = NFCDevice()
+        try await device.connect(toConnectionString: connectionString, configuration: configuration)
+        return device
+    }
+
+    /// Runs `body` on a connected device and closes it afterwards, whatever happens (one
+    /// real reader serves one test at a time).
+    func withDevice<Result>(_ body: (NFCDevice) async throws -> Result) async throws -> Result {
+        let device = try await connect()
+        do {
+            let result = try await body(device)
+            await device.close()
+            return result
+        } catch {
+            await device.close()
+            throw error
+        }
+    }
+
+    /// The public key the tag's signature verifies with: the emulator's own key, on real
+    /// hardware `NFC_TEST_PUBLIC_KEY`, or nil (the chip's NXP key from the tables).
+    var signingKey: [UInt8]? {
+        if emulator != nil { return EmulatorSigningKey.publicKey }
+        return HardwareBench.environment["NFC_TEST_PUBLIC_KEY"].flatMap(bytes(fromHex:))
+    }
+}
+
+/// Lowercase hex.
+func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { String(format: "%02x", $0) }.joined()
+}
+
+/// Bytes from hex digits, nil when the text is not hex.
+func bytes(fromHex text: String) -> [UInt8]? {
+    let digits = Array(text.utf8)
+    guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+    var result: [UInt8] = []
+    for index in stride(from: 0, to: digits.count, by: 2) {
+        guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+        result.append(byte)
+    }
+    return result
+}

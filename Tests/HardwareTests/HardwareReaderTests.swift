@@ -1,0 +1,151 @@
+import Foundation
+import NFCChips
+import NFCTagKit
+import NFCTags
+import NDEF
+import Testing
+
+extension HardwareInTheLoop {
+    /// Reads only: the reader, the tag's identity, its NDEF message, counters and signature,
+    /// and getting the reader back after a loss. Safe on any tag.
+    @Suite("Hardware in the loop: reader, identification, reads", .serialized, .timeLimit(.minutes(2)))
+    struct HardwareReaderTests {
+        @Test("connect: the reader answers with its name and firmware, status connected, a connected event")
+        func connect() async throws {
+            let reader = try HardwareReader()
+            let device = NFCDevice()
+            let events = device.events
+            var configuration = ConnectionConfiguration()
+            configuration.lastReaderStore = nil
+            let info = try await device.connect(toConnectionString: reader.connectionString, configuration: configuration)
+            #expect(!info.name.isEmpty)
+            #expect(await device.status == .connected)
+            var iterator = events.makeAsyncIterator()
+            let first = await iterator.next()
+            #expect(first?.name == "connected", "\(String(describing: first))")
+            await device.close()
+            #expect(await device.status == .notConnected)
+        }
+
+        @Test("scan and identify: one tag, its UID, a chip from GET_VERSION / ATQA / SAK; the NDEF session sees the same tag",
+              arguments: HardwareBench.tags)
+        func identify(tag name: String) async throws {
+            let reader = try HardwareReader(tag: name)
+            let device = try await reader.connect()
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            #expect(!session.uid.isEmpty)
+            print("[hil] \(reader.connectionString): tag \(hex(session.uid)) identified as \(session.chip?.rawValue ?? "unknown") (\(session.identification))")
+            if reader.emulator != nil {
+                #expect(session.chip?.rawValue == name, "the emulated \(name) was identified as \(String(describing: session.chip))")
+            }
+            let ndef = NDEFSession(device: device)
+            try await ndef.begin()
+            let tags = try await ndef.waitForTags(timeout: .seconds(10))
+            #expect(tags.map(\.uid) == [session.uid])
+            #expect(tags.first?.chip == session.chip)
+            await ndef.invalidate()
+            await device.close()
+        }
+
+        @Test("read NDEF: status, capacity, and the message (skipped on a tag without NDEF)", arguments: HardwareBench.tags)
+        func readNDEF(tag name: String) async throws {
+            let reader = try HardwareReader(tag: name)
+            try await reader.withDevice { device in
+                let session = NDEFSession(device: device)
+                try await session.begin()
+                let tags = try await session.waitForTags(timeout: .seconds(10))
+                let tag = try await session.connect(to: try #require(tags.first))
+                let status = try await tag.queryNDEFStatus()
+                print("[hil] NDEF \(status.availability), capacity \(status.capacity), length \(status.length)")
+                if case .notSupported = status.availability {
+                    await session.invalidate()
+                    try Test.cancel("the tag holds no NDEF structure (format it to run this scenario)")
+                }
+                #expect(status.capacity > 0)
+                let message = try await tag.readNDEF()
+                #expect(try message.records.isEmpty ? status.length == 0 : message.encoded().count == status.length)
+                await session.invalidate()
+            }
+        }
+
+        @Test("originality signature: READ_SIG verifies (NXP's key on a real tag, the emulator's key otherwise)", arguments: HardwareBench.tags)
+        func signature(tag name: String) async throws {
+            let reader = try HardwareReader(tag: name)
+            try await reader.withDevice { device in
+                let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+                guard let chip = session.chip, ChipTables.spec(for: chip).command(.readSignature) != nil else {
+                    try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no READ_SIG")
+                }
+                let report = try await session.verifyOriginality(publicKey: reader.signingKey)
+                print("[hil] signature \(hex(report.signature)): \(report.verification)")
+                #expect(report.uid == session.uid)
+                if case .noKeyKnown = report.verification {
+                    try Test.cancel("no originality key is known for \(chip.rawValue)")
+                }
+                #expect(report.verification.isValid, "not an original chip for this key, or the UID was changed")
+            }
+        }
+
+        @Test("counters: the NTAG NFC counter (when enabled) or the Ultralight EV1 counters", arguments: HardwareBench.tags)
+        func counters(tag name: String) async throws {
+            let reader = try HardwareReader(tag: name)
+            try await reader.withDevice { device in
+                let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+                switch session.counterAddresses.count {
+                case 0:
+                    try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no counter READ_CNT reads")
+                case 1:
+                    if try await session.readConfiguration().isNFCCounterEnabled == false {
+                        guard HardwareBench.allowsWrite else {
+                            try Test.cancel("the NFC counter is disabled; enabling it writes the configuration: set NFC_TEST_ALLOW_WRITE=1")
+                        }
+                        _ = try await session.setNFCCounter(enabled: true)
+                    }
+                    let first = try await session.readNFCCounter()
+                    #expect(first >= 0)
+                    // The counter counts the first read after each power-up: select the tag afresh.
+                    try await device.resetField()
+                    try await session.reselect()
+                    _ = try await session.read(page: try #require(session.chip.flatMap { ChipTables.spec(for: $0).memory?.firstUserPage }))
+                    let second = try await session.readNFCCounter()
+                    #expect(second >= first, "the NFC counter went down: \(first) → \(second)")
+                    print("[hil] NFC counter \(first) → \(second)")
+                default:
+                    let values = try await session.readCounters()
+                    #expect(values.count == session.counterAddresses.count)
+                    #expect(values.allSatisfy { $0 >= 0 && $0 < 1 << 24 })
+                    print("[hil] counters \(values)")
+                }
+            }
+        }
+
+        @Test("the reader lost and back: reconnectStarted then reconnectSucceeded (unplugged on the emulator, reset on a real reader)")
+        func reconnect() async throws {
+            let reader = try HardwareReader()
+            let device = try await reader.connect()
+            let events = device.events
+            let watcher = Task { () -> [String] in
+                var names: [String] = []
+                for await event in events {
+                    names.append(event.name)
+                    if event.name == "reconnectSucceeded" || event.name == "disconnected" { break }
+                }
+                return names
+            }
+            if let emulator = reader.emulator {
+                emulator.unplug()
+                try await Task.sleep(for: .milliseconds(700))   // the liveness check notices the idle reader
+                try emulator.plug()
+            } else {
+                try await device.reset()
+            }
+            let names = await watcher.value
+            #expect(names.suffix(2) == ["reconnectStarted", "reconnectSucceeded"], "\(names)")
+            #expect(await device.status == .connected)
+            // The tag is there again.
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            #expect(!session.uid.isEmpty)
+            await device.close()
+        }
+    }
+}

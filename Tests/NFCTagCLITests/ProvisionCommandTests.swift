@@ -1,0 +1,139 @@
+import Foundation
+import NFCChips
+import NFCEmulator
+import Synchronization
+import Testing
+
+/// `nfctag provision` run as a process against the emulated PN532; the test presents and
+/// takes away tags as a person at the station would.
+@Suite("nfctag provision: tag after tag", .serialized, .timeLimit(.minutes(3)))
+struct ProvisionCommandTests {
+    @Test("three tags one after another: each written and verified, one log line each, a summary, exit 0")
+    func threeTags() async throws {
+        let bench = try ProvisionBench()
+        let tool = try bench.start(["--count", "3", "--json"])
+        let tlv = try ProvisionBench.expectedTLV()
+        for number: UInt8 in 1...3 {
+            let (record, tag) = try await bench.present(try ProvisionBench.tag(number), number: number, to: tool, expecting: "ok")
+            #expect(record["chip"] as? String == "ntag215")
+            #expect(record["actions"] as? [String] == ["write", "verify"])
+            #expect((record["ms"] as? Int).map { $0 >= 0 } == true)
+            #expect(try ProvisionBench.userMemory(tag).hasPrefix(tlv), "tag \(number) does not hold the message")
+        }
+        let summary = try await bench.summary(tool)
+        #expect(summary["done"] as? Int == 3)
+        #expect(summary["failed"] as? Int == 0)
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+        let log = try bench.logLines()
+        #expect(log.map { $0["uid"] as? String } == (1...3).map { ProvisionBench.hex(ProvisionBench.uid($0)) })
+        #expect(log.allSatisfy { $0["result"] as? String == "ok" && $0["time"] is String && $0["ms"] is Int })
+        #expect(tool.standardError.contains("Remove the tag, present the next one"), "\(tool.standardError)")
+        #expect(tool.standardError.contains("done 3 · failed 0 · skipped 0"), "\(tool.standardError)")
+    }
+
+    @Test("a tag the log lists as ok is skipped and left untouched; --again provisions it")
+    func skipsLoggedTags() async throws {
+        let bench = try ProvisionBench()
+        let done = "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(1)))\",\"chip\":\"ntag215\",\"result\":\"ok\",\"actions\":[],\"ms\":1}\n"
+            + "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(2)))\",\"result\":\"failed\"}\n"
+            + "a line cut short by a crash {\"uid\n"
+        try done.write(toFile: bench.logPath, atomically: true, encoding: .utf8)
+        let fresh = try ProvisionBench.tag(1)
+        let tool = try bench.start(["--count", "1", "--json"])
+        let (skipped, untouched) = try await bench.present(fresh, number: 1, to: tool, expecting: "skipped")
+        #expect(skipped["actions"] as? [String] == [])
+        #expect(untouched.memory == fresh.memory, "a skipped tag was written")
+        // A failed line does not count as done: tag 2 is provisioned.
+        _ = try await bench.present(try ProvisionBench.tag(2), number: 2, to: tool, expecting: "ok")
+        let summary = try await bench.summary(tool)
+        #expect(summary["skipped"] as? Int == 1)
+        #expect(summary["done"] as? Int == 1)
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+        #expect(tool.standardError.contains("1 line of"), "the unreadable line is not reported: \(tool.standardError)")
+
+        let again = try bench.start(["--count", "1", "--json", "--again"])
+        _ = try await bench.present(fresh, number: 1, to: again, expecting: "ok")
+        #expect(await again.exitStatus() == 0, "\(again.standardError)")
+    }
+
+    @Test("a read-only tag is logged as failed with the step and its state; the station goes on; exit 1")
+    func failedTagThenNext() async throws {
+        let bench = try ProvisionBench()
+        let tool = try bench.start(["--count", "2", "--json"])
+        _ = try await bench.present(try ProvisionBench.tag(1), number: 1, to: tool, expecting: "ok")
+        let readOnly = try ProvisionBench.readOnlyTag(2)
+        let (failed, after) = try await bench.present(readOnly, number: 2, to: tool, expecting: "failed")
+        #expect(failed["step"] as? String == "write")
+        #expect((failed["error"] as? String)?.contains("read-only") == true, "\(failed)")
+        #expect((failed["state"] as? String)?.contains("previous message") == true, "\(failed)")
+        #expect(after.memory == readOnly.memory)
+        _ = try await bench.present(try ProvisionBench.tag(3), number: 3, to: tool, expecting: "ok")
+        let summary = try await bench.summary(tool)
+        #expect(summary["done"] as? Int == 2)
+        #expect(summary["failed"] as? Int == 1)
+        #expect(await tool.exitStatus() == 1)
+        #expect(tool.standardError.contains("nfctag provision: 1 tag failed"), "\(tool.standardError)")
+        #expect(try bench.logLines().map { $0["result"] as? String } == ["ok", "failed", "ok"])
+    }
+
+    @Test("a tag torn away mid-write is reported with what it holds; presented again it is provisioned")
+    func tornTagRetried() async throws {
+        // The first tag in the field leaves after a few frames: mid-write.
+        var faults = FaultPlan()
+        faults.tagLeavesAfterFrames = 12
+        let bench = try ProvisionBench(faults: faults)
+        let fresh = try ProvisionBench.tag(1)
+        let lastSeen = Mutex<Type2Tag?>(nil)
+        bench.emulator.observeTagChanges { tags in
+            if let tag = tags.first as? Type2Tag { lastSeen.withLock { $0 = tag } }
+        }
+        let tool = try bench.start(["--count", "1", "--json"])
+        bench.emulator.insert(fresh)
+        let torn = try await bench.waitForRecord(tool, uid: 1, result: "failed")
+        #expect((torn["state"] as? String)?.isEmpty == false, "\(torn)")
+        #expect((torn["step"] as? String).map { ["identify", "write", "verify"].contains($0) } == true, "\(torn)")
+        #expect(bench.emulator.tags.isEmpty, "the fault did not take the tag away")
+        // The same tag, as the tear left it, presented again.
+        let tornTag = lastSeen.withLock { $0 } ?? fresh
+        let (record, tag) = try await bench.present(tornTag, number: 1, to: tool, expecting: "ok")
+        #expect(record["actions"] as? [String] == ["write", "verify"])
+        #expect(try ProvisionBench.userMemory(tag).hasPrefix(try ProvisionBench.expectedTLV()))
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+    }
+
+    @Test("two tags in the field: the station asks to remove all but one and writes nothing until then")
+    func twoTagsNeverWritten() async throws {
+        let first = try ProvisionBench.tag(1), second = try ProvisionBench.tag(2)
+        let bench = try ProvisionBench(tags: [first, second])
+        let tool = try bench.start(["--count", "1", "--json"])
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !tool.standardError.contains("remove all but one"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(tool.standardError.contains("2 tags in the field — remove all but one"), "\(tool.standardError)")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(bench.emulator.tags.compactMap { ($0 as? Type2Tag)?.memory } == [first.memory, second.memory], "a tag was written")
+        #expect(tool.output.isEmpty, "\(tool.output)")
+        let secondHandle = try #require(bench.emulator.withField { $0.handles.last })
+        bench.emulator.remove(secondHandle)
+        _ = try await bench.waitForRecord(tool, uid: 1, result: "ok")
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+    }
+
+    @Test("usage errors exit 2 before any reader is opened")
+    func usageErrors() throws {
+        let missing = try ToolRunner.run(["provision", "--count", "1", "--device", "pn532_uart:nowhere"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("give the message"), "\(missing.stderr)")
+        let noPassword = try ToolRunner.run(["provision", "--uri", "https://a.b", "--protect", "--device", "pn532_uart:nowhere"])
+        #expect(noPassword.status == 2)
+        #expect(noPassword.stderr.contains("--password"), "\(noPassword.stderr)")
+        let irreversible = try ToolRunner.run(["provision", "--uri", "https://a.b", "--protect", "--password", "12345678",
+                                               "--auth-limit", "3", "--device", "pn532_uart:nowhere"])
+        #expect(irreversible.status == 2)
+        #expect(irreversible.stderr.contains("--yes-irreversible"), "\(irreversible.stderr)")
+        let help = try ToolRunner.run(["provision", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("nfctag provision --uri"))
+    }
+}
