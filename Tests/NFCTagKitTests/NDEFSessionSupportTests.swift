@@ -28,7 +28,7 @@ final class SessionEventLog: Sendable {
 
     /// Waits until an event at index `from` or later satisfies `predicate`; returns its index and the event.
     @discardableResult
-    func wait(from start: Int = 0, seconds: Double = 15,
+    func wait(from start: Int = 0, seconds: Double = 45,
               _ predicate: @escaping @Sendable (NDEFSessionEvent) -> Bool) async throws -> (Int, NDEFSessionEvent) {
         try await withTimeLimit(seconds: seconds) { [self] in
             while true {

@@ -107,7 +107,7 @@ final class EventLog: Sendable {
 
     /// Waits (with an outer limit) until the log has an event named `name`, and returns the names so far.
     @discardableResult
-    func wait(for name: String, count: Int = 1, seconds: Double = 15) async throws -> [String] {
+    func wait(for name: String, count: Int = 1, seconds: Double = 45) async throws -> [String] {
         try await withTimeLimit(seconds: seconds) { [self] in
             while names.filter({ $0 == name }).count < count {
                 try await Task.sleep(for: .milliseconds(20))

@@ -9,7 +9,7 @@ struct TimeLimitExceeded: Error, CustomStringConvertible {
 
 /// Runs `operation` with an outer time limit that does not wait for it: a libnfc call
 /// can block a thread beyond cancellation, and a test must still end.
-func withTimeLimit<T: Sendable>(seconds: Double = 20,
+func withTimeLimit<T: Sendable>(seconds: Double = 60,
                                 _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     let once = Mutex(false)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
