@@ -3,7 +3,7 @@ SWIFT       ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 TEST_FLAGS  ?=
 
-.PHONY: all setup build demo test tables clean
+.PHONY: all setup build demo test tables clean bench
 
 all: build
 
@@ -28,3 +28,9 @@ tables: setup
 
 clean:
 	rm -rf .build
+
+## Benchmark against the physical floor (release build): `make bench`; the soak run: `make bench BENCH_ARGS=--soak`.
+BENCH_ARGS ?=
+bench: setup
+	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
+	$$($(SWIFT) build -c release --show-bin-path)/nfctag-bench $(BENCH_ARGS)
