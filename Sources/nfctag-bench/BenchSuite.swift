@@ -35,8 +35,8 @@ struct BenchSuite {
                                            UInt8(truncatingIfNeeded: serial >> 8), UInt8(truncatingIfNeeded: serial)])
     }
 
-    static var ntag216Floors: OperationFloors {
-        get throws { try OperationFloors(chip: .ntag216) }
+    static func ntag216Floors() throws -> OperationFloors {
+        try OperationFloors(chip: .ntag216)
     }
 
     // MARK: - Operations
@@ -47,13 +47,13 @@ struct BenchSuite {
         let (session, sample) = try await reader.measure { try await TagSession.connect(on: reader.device, timeout: .seconds(5)) }
         guard session.chip == .ntag216 else { throw BenchFailure("identify found \(session.chip?.rawValue ?? "no chip")") }
         await reader.stop()
-        return BenchResult(name: "identify", sample: sample, floor: try Self.ntag216Floors.identify())
+        return BenchResult(name: "identify", sample: sample, floor: try Self.ntag216Floors().identify())
     }
 
     /// Writes (fresh and as a one-byte change) and reads of 100 and 800 bytes on one NTAG216.
     func ndefReadWrite() async throws -> [BenchResult] {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()])
-        let floors = try Self.ntag216Floors
+        let floors = try Self.ntag216Floors()
         let session = NDEFSession(device: reader.device)
         try await session.begin()
         let detected = try await session.waitForTags(timeout: .seconds(5))
@@ -102,9 +102,9 @@ struct BenchSuite {
         let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
         _ = try await session.dump()
         let (dump, sample) = try await reader.measure { try await session.dump() }
-        guard dump.pages?.count == (try Self.ntag216Floors.memory.lastReadablePage + 1) else { throw BenchFailure("short NTAG216 dump") }
+        guard dump.pages?.count == (try Self.ntag216Floors().memory.lastReadablePage + 1) else { throw BenchFailure("short NTAG216 dump") }
         await reader.stop()
-        return BenchResult(name: "dump_ntag216", sample: sample, floor: try Self.ntag216Floors.dump())
+        return BenchResult(name: "dump_ntag216", sample: sample, floor: try Self.ntag216Floors().dump())
     }
 
     func dumpClassic1K() async throws -> BenchResult {
@@ -133,7 +133,7 @@ struct BenchSuite {
             }
         }
         await reader.stop()
-        return BenchResult(name: "protect", sample: sample, floor: try Self.ntag216Floors.protect())
+        return BenchResult(name: "protect", sample: sample, floor: try Self.ntag216Floors().protect())
     }
 
     /// `count` factory NTAG216s, one after the other: each enters the field, the NDEF session
@@ -159,7 +159,7 @@ struct BenchSuite {
         }
         await session.invalidate()
         await reader.stop()
-        let floor = try Self.ntag216Floors.provision(tags: count, oldTLVBytes: 3, changedPages: changed)
+        let floor = try Self.ntag216Floors().provision(tags: count, oldTLVBytes: 3, changedPages: changed)
         return BenchResult(name: "provision_\(count)_tags", sample: total, floor: floor, changedPages: changed)
     }
 

@@ -23,7 +23,7 @@ import NFCChips
 /// ```
 struct PhysicalFloor: Sendable {
     /// What a tag answers to one command.
-    enum TagAnswer: Sendable, Equatable {
+    enum TagReply: Sendable, Equatable {
         /// Data bytes (CRC_A follows on air).
         case bytes(Int)
         /// A 4-bit ACK.
@@ -66,7 +66,7 @@ struct PhysicalFloor: Sendable {
 
     /// One tag command of `request` bytes through InCommunicateThru: its PN532 frames, the
     /// request and answer on air, and `programmedPages` × `eepromMsPerPage` of EEPROM time.
-    func tagCommand(request: Int, answer: TagAnswer, programmedPages: Int = 0, eepromMsPerPage: Double = 0) -> FloorCost {
+    func tagCommand(request: Int, answer: TagReply, programmedPages: Int = 0, eepromMsPerPage: Double = 0) -> FloorCost {
         var air = airFrameWithCRC(request) + timing.frameDelayTimeSeconds
         let answerBytes: Int
         switch answer {

@@ -4,7 +4,7 @@ import NFCEmulator
 
 /// Where a tag ended after the soak run, judged from its memory alone by the NFC Forum
 /// Type 2 rules (CC, TLVs, NDEF) — never by what the station believed.
-enum SoakTagState: String, CaseIterable, Sendable, Comparable {
+enum SoakTagState: String, CaseIterable, Sendable {
     /// The message the station wrote.
     case newMessage = "new message"
     /// The message the tag held before.
@@ -15,10 +15,6 @@ enum SoakTagState: String, CaseIterable, Sendable, Comparable {
     case lockedOut = "locked out"
     /// Anything else: a TLV or NDEF that does not decode, or a message nobody wrote.
     case corrupt = "corrupt"
-
-    static func < (lhs: SoakTagState, rhs: SoakTagState) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
 
     /// Classifies `tag` given the message it held before and the one the station wrote.
     static func classify(_ tag: Type2Tag, old: NDEFMessage?, new: NDEFMessage) -> SoakTagState {
