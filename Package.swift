@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .library(name: "NFCTagKit", targets: ["NFCTagKit"]),
         .executable(name: "nfctag", targets: ["nfctag"]),
+        .executable(name: "nfctag-bench", targets: ["nfctag-bench"]),
     ],
     targets: [
         // libnfc, as Debian's libnfc-dev ships it.
@@ -58,6 +59,9 @@ let package = Package(
         // The command-line tool.
         .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NDEF", "NFCChips", "NFCEmulator"]),
 
+        // Operations on the emulated reader next to their physical floor; the soak run (`make bench`).
+        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NDEF", "NFCChips", "NFCEmulator"]),
+
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF"]),
@@ -77,6 +81,7 @@ let package = Package(
                                                           "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips"]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
         .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCTags", "NFCEmulator", "NFCChips", "NDEF"]),
+        .testTarget(name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NDEF"]),
     ],
     swiftLanguageModes: [.v6]
 )

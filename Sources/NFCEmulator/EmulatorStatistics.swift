@@ -28,6 +28,16 @@ public struct EmulatorStatistics: Sendable, Equatable {
     public var modelledTime: Duration = .zero
     /// The host-link speed used by the model.
     public var uartBaud = 0
+    /// PN532 commands executed or rejected, by command code (`0x42` InCommunicateThru,
+    /// `0x06` ReadRegister …): where the frames of an operation went.
+    public var commandsByCode: [UInt8: Int] = [:]
+    /// Frames sent to tags on air, by their first byte (the tag command: `0x30` READ,
+    /// `0x3A` FAST_READ, `0xA2` WRITE …; activation is not counted here).
+    public var tagFramesByCode: [UInt8: Int] = [:]
+    /// CPU time the emulator's own thread spent answering (parsing, tag models, writing
+    /// to the pseudo-terminal): a benchmark in the same process subtracts it from the
+    /// process CPU time to get the host side alone.
+    public var emulatorCPUTime: Duration = .zero
 
     /// A zeroed record.
     public init() {}

@@ -130,6 +130,7 @@ public struct PN532Controller: Sendable {
         case let .command(code, data):
             statistics.framesFromHost += 1
             statistics.commands += 1
+            statistics.commandsByCode[code, default: 0] += 1
             countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil

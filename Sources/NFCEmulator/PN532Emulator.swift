@@ -176,6 +176,11 @@ public final class PN532Emulator: Sendable {
     }
 
     private func answer(_ bytes: [UInt8], on terminal: PseudoTerminal) {
+        let started = Self.threadCPUTime()
+        defer {
+            let spent = Self.threadCPUTime() - started
+            state.withLock { $0.controller.statistics.emulatorCPUTime += spent }
+        }
         let (output, delay, unplug, touchedTags) = state.withLock { state in
             let framesBefore = state.controller.statistics.framesToTags
             let output = state.controller.receive(bytes)
@@ -202,6 +207,13 @@ public final class PN532Emulator: Sendable {
             return last != snapshots
         }
         if changed { observer(tags) }
+    }
+
+    /// CPU time of the calling thread so far.
+    private static func threadCPUTime() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
     }
 
     private static func sleep(_ duration: Duration) {

@@ -69,7 +69,8 @@ struct Type2TranscriptTests {
         tag.setPage(5, to: [0x34, 0x03, 0x03, 0xD0])
         tag.setPage(6, to: [0x00, 0x00, 0xFE, 0x00])
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
-        let transport = TranscriptTransport(statusSteps(tag) + statusSteps(tag) + [
+        // readMessage: one FAST_READ from the CC reaches past the short message.
+        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + statusSteps(tag) + [
             .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
@@ -142,7 +143,8 @@ struct Type2TranscriptTests {
 
     @Test("the tag leaving during the first read: connectionLost naming the step, nothing changed")
     func lostWhileReading() async throws {
-        let transport = TranscriptTransport([.send([0x30, 0x00], error: .tagLost)])
+        // readNDEF starts with a FAST_READ from the CC page (FAST_READ NAKs a protected range, READ would roll over).
+        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], error: .tagLost)])
         await #expect(throws: NDEFTagError.connectionLost(step: .readCapabilityContainer, state: .previousMessageIntact)) {
             _ = try await Type2Fixtures.driver(.ntag213, transport).readMessage()
         }

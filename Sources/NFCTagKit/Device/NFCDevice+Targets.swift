@@ -1,8 +1,12 @@
+import NFCChips
+
 extension NFCDevice {
     /// The largest command libnfc's PN53x layer copies into its frame buffer.
     static let maximumCommandLength = 262
     /// Room for the largest PN53x answer.
     static let answerCapacity = 264
+    /// The bits of an ACK / NAK short frame (4, from the ISO/IEC 14443-A table).
+    static let shortFrameBits = ChipTables.iso14443a.ackNakBits
 
     /// Lists the ISO/IEC 14443-A tags in the field (at most `maximum`, 1…16; two is what
     /// a PN53x reports at once): UID, ATQA, SAK and ATS. libnfc selects each tag then
@@ -73,7 +77,8 @@ extension NFCDevice {
     /// - ``TransceiveFraming/easy``: PN53x InDataExchange; the chip handles CRC_A.
     /// - ``TransceiveFraming/raw(crc:)``: PN53x InCommunicateThru; with
     ///   ``CRCHandling/byHost`` the command must end with its CRC_A, the answer keeps
-    ///   its CRC_A, and a 4-bit ACK / NAK comes back with ``TransceiveResponse/bitCount`` 4.
+    ///   its CRC_A, and a 4-bit ACK / NAK comes back with ``TransceiveResponse/bitCount`` 4
+    ///   (any one-byte answer is that short frame: a byte frame with CRC_A has three or more).
     ///
     /// `timeout` bounds the wait for the reader's answer. A tag that does not answer
     /// fails with ``NFCDeviceError/libnfc(_:)`` (``LibNFCError/Code/rfTransmission``); a reader
@@ -91,8 +96,18 @@ extension NFCDevice {
                 try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
             }
             return TransceiveResponse(bytes: bytes, bitCount: bytes.count * 8)
-        case .raw(let crc):
-            try applyFraming(easy: false, crcByReader: crc == .byReader, commandTimeout: milliseconds)
+        case .raw(.byHost):
+            // libnfc's bit transceive reads the chip's RxLastBits register after every
+            // exchange: a second PN532 command each time. With the CRC on the host a byte
+            // frame has at least 3 bytes, so a single byte can only be a short frame (the
+            // 4-bit ACK / NAK): the byte transceive tells them apart without that read.
+            try applyFraming(easy: false, crcByReader: false, commandTimeout: milliseconds)
+            let bytes = try withDevice { (device) throws(LibNFCError) in
+                try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
+            }
+            return TransceiveResponse(bytes: bytes, bitCount: bytes.count == 1 ? Self.shortFrameBits : bytes.count * 8)
+        case .raw(.byReader):
+            try applyFraming(easy: false, crcByReader: true, commandTimeout: milliseconds)
             let answer = try withDevice { (device) throws(LibNFCError) in
                 try LibNFC.transceiveBits(device, command, capacity: Self.answerCapacity)
             }

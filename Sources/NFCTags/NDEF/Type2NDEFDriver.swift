@@ -28,7 +28,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     /// The caller authenticated with PWD_AUTH on this connection (and re-authenticates
     /// after every re-selection): the password-protected area is writable.
-    private let passwordAuthenticated: Bool
+    let passwordAuthenticated: Bool
 
     // MARK: NDEFTagDriver
 
@@ -40,7 +40,9 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     /// Reads and decodes the NDEF message.
     public func readMessage() async throws(NDEFTagError) -> NDEFMessage {
         verifiedMessage = nil
-        let (bytes, addresses) = try await readSnapshot().messageBytes()
+        let snapshot: Type2TagSnapshot
+        if let partial = try await readMessageSnapshot() { snapshot = partial } else { snapshot = try await readSnapshot() }
+        let (bytes, addresses) = try snapshot.messageBytes()
         let message = try NDEFMessage.fromTagBytes(bytes, addresses: addresses)
         verifiedMessage = bytes
         return message

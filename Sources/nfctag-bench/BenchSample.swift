@@ -1,0 +1,61 @@
+import NFCEmulator
+
+/// What one operation cost on the emulated reader: the difference of the emulator's
+/// counters before and after, and the host's CPU time (the process's less the emulator
+/// thread's).
+struct BenchSample: Sendable, Equatable {
+    var commands = 0
+    var frames = 0
+    var bytesToReader = 0
+    var bytesFromReader = 0
+    var modelledTime: Duration = .zero
+    var hostCPU: Duration = .zero
+    var commandsByCode: [UInt8: Int] = [:]
+    var tagFramesByCode: [UInt8: Int] = [:]
+
+    init() {}
+
+    init(before: EmulatorStatistics, after: EmulatorStatistics, processCPU: Duration) {
+        commands = after.commands - before.commands
+        frames = (after.framesFromHost - before.framesFromHost) + (after.framesToHost - before.framesToHost)
+        bytesToReader = after.bytesFromHost - before.bytesFromHost
+        bytesFromReader = after.bytesToHost - before.bytesToHost
+        modelledTime = after.modelledTime - before.modelledTime
+        let emulatorCPU = after.emulatorCPUTime - before.emulatorCPUTime
+        hostCPU = max(.zero, processCPU - emulatorCPU)
+        commandsByCode = Self.difference(after.commandsByCode, before.commandsByCode)
+        tagFramesByCode = Self.difference(after.tagFramesByCode, before.tagFramesByCode)
+    }
+
+    /// Modelled milliseconds.
+    var modelledMilliseconds: Double {
+        let (seconds, attoseconds) = modelledTime.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    /// Host CPU microseconds per PN532 command exchange (command, ACK, answer).
+    var cpuMicrosecondsPerExchange: Double {
+        let (seconds, attoseconds) = hostCPU.components
+        let micros = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+        return commands > 0 ? micros / Double(commands) : 0
+    }
+
+    static func + (lhs: BenchSample, rhs: BenchSample) -> BenchSample {
+        var sum = lhs
+        sum.commands += rhs.commands
+        sum.frames += rhs.frames
+        sum.bytesToReader += rhs.bytesToReader
+        sum.bytesFromReader += rhs.bytesFromReader
+        sum.modelledTime += rhs.modelledTime
+        sum.hostCPU += rhs.hostCPU
+        sum.commandsByCode.merge(rhs.commandsByCode, uniquingKeysWith: +)
+        sum.tagFramesByCode.merge(rhs.tagFramesByCode, uniquingKeysWith: +)
+        return sum
+    }
+
+    private static func difference(_ after: [UInt8: Int], _ before: [UInt8: Int]) -> [UInt8: Int] {
+        var result: [UInt8: Int] = [:]
+        for (code, count) in after where count - (before[code] ?? 0) > 0 { result[code] = count - (before[code] ?? 0) }
+        return result
+    }
+}

@@ -1,0 +1,196 @@
+import NDEF
+import NFCChips
+import NFCEmulator
+import NFCTagKit
+
+/// Every benchmarked operation, each on the emulated reader through real libnfc, next to
+/// its physical floor.
+///
+/// ```swift
+/// let results = try await BenchSuite().run()
+/// ```
+struct BenchSuite {
+    /// Provisioning run length.
+    var provisioningTags = 50
+    /// Called with each operation's name before it runs (progress on stderr).
+    var announce: @Sendable (String) -> Void = { _ in }
+
+    /// Runs every operation in order.
+    func run() async throws -> [BenchResult] {
+        var results: [BenchResult] = []
+        announce("identify"); results.append(try await identify())
+        announce("NDEF read / write"); results += try await ndefReadWrite()
+        announce("dump NTAG216"); results.append(try await dumpNTAG216())
+        announce("dump Classic 1K"); results.append(try await dumpClassic1K())
+        announce("protect"); results.append(try await protect())
+        announce("provision"); results.append(try await provision(count: provisioningTags))
+        return results
+    }
+
+    // MARK: - Tags
+
+    /// A factory NTAG216 whose UID ends in `serial`.
+    static func ntag216(serial: Int = 0) throws -> Type2Tag {
+        try Type2Tag(chip: .ntag216, uid: [0x04, 0xB3, 0x5E, 0x11, UInt8(truncatingIfNeeded: serial >> 16),
+                                           UInt8(truncatingIfNeeded: serial >> 8), UInt8(truncatingIfNeeded: serial)])
+    }
+
+    static func ntag216Floors() throws -> OperationFloors {
+        try OperationFloors(chip: .ntag216)
+    }
+
+    // MARK: - Operations
+
+    func identify() async throws -> BenchResult {
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        _ = try await TagSession.connect(on: reader.device, timeout: .seconds(5))   // warm-up
+        let (session, sample) = try await reader.measure { try await TagSession.connect(on: reader.device, timeout: .seconds(5)) }
+        guard session.chip == .ntag216 else { throw BenchFailure("identify found \(session.chip?.rawValue ?? "no chip")") }
+        await reader.stop()
+        return BenchResult(name: "identify", sample: sample, floor: try Self.ntag216Floors().identify())
+    }
+
+    /// Writes (fresh and as a one-byte change) and reads of 100 and 800 bytes on one NTAG216.
+    func ndefReadWrite() async throws -> [BenchResult] {
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        let floors = try Self.ntag216Floors()
+        let session = NDEFSession(device: reader.device)
+        try await session.begin()
+        let detected = try await session.waitForTags(timeout: .seconds(5))
+        guard let first = detected.first else { throw BenchFailure("no tag detected") }
+        let tag = try await session.connect(to: first)
+        if try await tag.queryNDEFStatus().availability == .notSupported { try await tag.format() }
+        let factory = memory(reader)
+        // Warm-up: every code path once, then the factory image back.
+        try await tag.writeNDEF(BenchMessages.sized(100))
+        _ = try await tag.readNDEF()
+        restore(factory, on: reader)
+
+        var results: [BenchResult] = []
+        for size in [100, 800] {
+            restore(factory, on: reader)
+            let message = BenchMessages.sized(size)
+            let tlv = OperationFloors.tlvBytes(messageBytes: size)
+            let fresh = try await measuredWrite(message, on: tag, reader: reader)
+            results.append(BenchResult(name: "write_ndef_\(size)_fresh", sample: fresh.sample,
+                                       floor: floors.writeNDEF(oldTLVBytes: 3, changedPages: fresh.changed),
+                                       target: 1.2, changedPages: fresh.changed))
+            _ = try await tag.readNDEF()   // warm
+            let (read, readSample) = try await reader.measure { try await tag.readNDEF() }
+            guard read == message else { throw BenchFailure("read back of \(size) bytes differs") }
+            results.append(BenchResult(name: "read_ndef_\(size)", sample: readSample,
+                                       floor: floors.readNDEF(messageBytes: size), target: 1.1))
+            let changed = try await measuredWrite(BenchMessages.sized(size, variant: 1), on: tag, reader: reader)
+            results.append(BenchResult(name: "write_ndef_\(size)_small_change", sample: changed.sample,
+                                       floor: floors.writeNDEF(oldTLVBytes: tlv, changedPages: changed.changed),
+                                       target: 1.2, changedPages: changed.changed))
+        }
+        await session.invalidate()
+        await reader.stop()
+        return results
+    }
+
+    private func measuredWrite(_ message: NDEFMessage, on tag: NDEFSessionTag,
+                               reader: BenchReader) async throws -> (sample: BenchSample, changed: Int) {
+        let before = memory(reader)
+        let (_, sample) = try await reader.measure { try await tag.writeNDEF(message) }
+        return (sample, Self.changedPages(before, memory(reader)))
+    }
+
+    func dumpNTAG216() async throws -> BenchResult {
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
+        _ = try await session.dump()
+        let (dump, sample) = try await reader.measure { try await session.dump() }
+        guard dump.pages?.count == (try Self.ntag216Floors().memory.lastReadablePage + 1) else { throw BenchFailure("short NTAG216 dump") }
+        await reader.stop()
+        return BenchResult(name: "dump_ntag216", sample: sample, floor: try Self.ntag216Floors().dump())
+    }
+
+    func dumpClassic1K() async throws -> BenchResult {
+        let reader = try await BenchReader.start(tags: [try ClassicTag(chip: .classic1k, uid: [0x3E, 0x39, 0xAB, 0x7F])])
+        let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
+        _ = try await session.dump()
+        let (_, sample) = try await reader.measure { try await session.dump() }
+        await reader.stop()
+        guard let floor = ClassicDumpFloor.cost(chip: .classic1k) else { throw BenchFailure("no Classic 1K geometry") }
+        return BenchResult(name: "dump_classic1k", sample: sample, floor: floor)
+    }
+
+    func protect() async throws -> BenchResult {
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        let pack: [UInt8] = [0xAB, 0xCD]
+        var sample = BenchSample()
+        for round in 0..<2 {   // the first round warms up; a fresh tag for the second
+            if round == 1 {
+                reader.emulator.withField { field in for handle in field.handles { field.remove(handle) } }
+                reader.emulator.insert(try Self.ntag216())
+            }
+            let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
+            (_, sample) = try await reader.measure {
+                try await session.protect(password: password, pack: pack, from: 4, readProtected: false)
+            }
+        }
+        await reader.stop()
+        return BenchResult(name: "protect", sample: sample, floor: try Self.ntag216Floors().protect())
+    }
+
+    /// `count` factory NTAG216s, one after the other: each enters the field, the NDEF session
+    /// finds and connects it, writes a URI (verified by read-back), and the tag leaves.
+    func provision(count: Int) async throws -> BenchResult {
+        let reader = try await BenchReader.start(tags: [])
+        let session = NDEFSession(device: reader.device)
+        var total = BenchSample()
+        var changed = 0
+        for serial in 0..<count {
+            let handle = reader.emulator.insert(try Self.ntag216(serial: serial + 1))
+            let before = memory(reader)
+            let (_, sample) = try await reader.measure {
+                if serial == 0 { try await session.begin() } else { try await session.restartPolling() }
+                let detected = try await session.waitForTags(timeout: .seconds(5))
+                guard detected.count == 1 else { throw BenchFailure("expected one tag, found \(detected.count)") }
+                let tag = try await session.connect(to: detected[0])
+                try await tag.writeNDEF(BenchMessages.provisioning(serial: serial + 1))
+            }
+            if serial == 0 { changed = Self.changedPages(before, memory(reader)) }
+            total = total + sample
+            reader.emulator.remove(handle)
+        }
+        await session.invalidate()
+        await reader.stop()
+        let floor = try Self.ntag216Floors().provision(tags: count, oldTLVBytes: 3, changedPages: changed)
+        return BenchResult(name: "provision_\(count)_tags", sample: total, floor: floor, changedPages: changed)
+    }
+
+    // MARK: - Tag memory
+
+    private func memory(_ reader: BenchReader) -> [UInt8] {
+        (reader.emulator.tags.first as? Type2Tag)?.memory ?? []
+    }
+
+    private func restore(_ image: [UInt8], on reader: BenchReader) {
+        reader.emulator.withField { field in
+            guard let handle = field.handles.first else { return }
+            field.withTag(handle) { tag in
+                guard var type2 = tag as? Type2Tag else { return }
+                let size = type2.memory.count / max(1, type2.spec.memory?.pageSize ?? 4)
+                let pageSize = type2.spec.memory?.pageSize ?? 4
+                for page in 0..<size { type2.setPage(page, to: Array(image[(page * pageSize)..<((page + 1) * pageSize)])) }
+                tag = type2
+            }
+        }
+    }
+
+    /// Pages whose bytes differ between two images of the same tag.
+    static func changedPages(_ before: [UInt8], _ after: [UInt8], pageSize: Int = 4) -> Int {
+        guard before.count == after.count else { return 0 }
+        return stride(from: 0, to: before.count, by: pageSize).filter { before[$0..<($0 + pageSize)] != after[$0..<($0 + pageSize)] }.count
+    }
+}
+
+/// A benchmark that could not run as planned.
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

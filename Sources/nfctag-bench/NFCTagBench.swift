@@ -1,0 +1,89 @@
+import Foundation
+
+/// `nfctag-bench`: NFCTagKit's operations on the emulated PN532 through real libnfc, each
+/// next to its physical floor (`--json` for one JSON object), or the soak run (`--soak`).
+@main
+struct NFCTagBench {
+    static let usage = """
+        usage: nfctag-bench [--json] [--provision-tags N]
+               nfctag-bench --soak [--tags N] [--seed S]
+
+        Runs each operation on an emulated PN532 through libnfc and prints PN532 frames, bytes
+        each way, the modelled time, the physical floor, their ratio and host CPU per exchange.
+        --soak provisions many tags with random tears, reader unplugs and wrong passwords, and
+        fails (exit 1) when any tag ends in an unknown or corrupt state.
+        """
+
+    static func main() async {
+        let options: BenchOptions
+        do {
+            options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("nfctag-bench: \(error)\n\n\(usage)\n".utf8))
+            exit(2)
+        }
+        if options.help {
+            print(usage)
+            return
+        }
+        do {
+            if options.soak {
+                let report = try await SoakRun(tags: options.tags, seed: options.seed,
+                                               log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }).run()
+                print(options.json ? report.json : report.text)
+                exit(report.isClean ? 0 : 1)
+            }
+            let json = options.json
+            let suite = BenchSuite(provisioningTags: options.provisioningTags, announce: { name in
+                if !json { FileHandle.standardError.write(Data("running \(name)…\n".utf8)) }
+            })
+            let report = BenchReport(results: try await suite.run())
+            if json {
+                print(report.json)
+            } else {
+                print(report.table)
+                print("\nCommands by code (PN532 command codes; tag command first bytes):")
+                print(report.breakdown)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("nfctag-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}
+
+/// The command line.
+struct BenchOptions: Equatable {
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var json = false
+    var help = false
+    var soak = false
+    var tags = 300
+    var seed: UInt64 = 8
+    var provisioningTags = 50
+
+    init(arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--help", "-h": help = true
+            case "--soak": soak = true
+            case "--tags": tags = try Self.number(rest.popFirst(), for: argument)
+            case "--provision-tags": provisioningTags = try Self.number(rest.popFirst(), for: argument)
+            case "--seed":
+                guard let text = rest.popFirst(), let value = UInt64(text) else { throw UsageError(description: "--seed needs a number") }
+                seed = value
+            default: throw UsageError(description: "unknown argument '\(argument)'")
+            }
+        }
+    }
+
+    private static func number(_ text: String?, for option: String) throws(UsageError) -> Int {
+        guard let text, let value = Int(text), value > 0 else { throw UsageError(description: "\(option) needs a positive number") }
+        return value
+    }
+}

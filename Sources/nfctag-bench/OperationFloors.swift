@@ -1,0 +1,119 @@
+import NFCChips
+
+/// The physical floor of each benchmarked operation: the fewest commands the chip allows,
+/// priced by ``PhysicalFloor``. Pure: inputs are sizes and page counts, never our library.
+///
+/// ```swift
+/// let floors = try OperationFloors(chip: .ntag216)
+/// floors.readNDEF(messageBytes: 100).commands   // 2: READ of the CC page, one FAST_READ
+/// ```
+struct OperationFloors: Sendable {
+    /// A chip without the tables an operation needs.
+    struct MissingTable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let floor: PhysicalFloor
+    let spec: ChipSpec
+    let memory: MemoryMap
+    let eepromMsPerPage: Double
+
+    init(chip: Chip, floor: PhysicalFloor = PhysicalFloor()) throws(MissingTable) {
+        self.floor = floor
+        spec = ChipTables.spec(for: chip)
+        guard let memory = spec.memory else { throw MissingTable(description: "\(chip.rawValue) has no page map") }
+        guard let timing = spec.timing else { throw MissingTable(description: "\(chip.rawValue) has no EEPROM timing") }
+        self.memory = memory
+        eepromMsPerPage = timing.eepromWriteMsPerPage
+    }
+
+    private var pageSize: Int { memory.pageSize }
+    private var ccPage: Int { memory.capabilityContainer.page }
+    private var fastReadPages: Int { floor.maximumFastReadPages(pageSize: pageSize) }
+
+    /// Bytes of the NDEF TLV holding a message of `messageBytes` (1- or 3-byte length).
+    static func tlvBytes(messageBytes: Int) -> Int {
+        messageBytes + (messageBytes < 0xFF ? 2 : 4)
+    }
+
+    /// READ (2 bytes) → 4 pages.
+    var read: FloorCost { floor.tagCommand(request: 2, answer: .bytes(4 * pageSize)) }
+
+    /// FAST_READ of `pages` pages, split at the frame limit.
+    func fastRead(pages: Int) -> FloorCost {
+        var cost = FloorCost.zero
+        var left = pages
+        while left > 0 {
+            let chunk = min(left, fastReadPages)
+            cost += floor.tagCommand(request: 3, answer: .bytes(chunk * pageSize))
+            left -= chunk
+        }
+        return cost
+    }
+
+    /// WRITE of `pages` pages, one ACK and one EEPROM cycle each.
+    func write(pages: Int) -> FloorCost {
+        floor.tagCommand(request: 2 + pageSize, answer: .acknowledgement, programmedPages: 1,
+                         eepromMsPerPage: eepromMsPerPage).times(pages)
+    }
+
+    /// Reading the TLV area from the CC on: one READ at the CC page (the CC and the first
+    /// three data pages), then FAST_READ of the rest of `tlvBytes`.
+    func readFromCapabilityContainer(tlvBytes: Int) -> FloorCost {
+        let firstData = 3 * pageSize
+        let rest = max(0, tlvBytes - firstData)
+        return read + fastRead(pages: (rest + pageSize - 1) / pageSize)
+    }
+
+    /// Activation and GET_VERSION (the ATQA / SAK of a Type 2 tag do not tell NTAG216 from
+    /// NTAG213).
+    func identify() -> FloorCost {
+        floor.activation(uidLength: spec.activation.uidLength) + floor.tagCommand(request: 1, answer: .bytes(8))
+    }
+
+    /// Reading a message of `messageBytes`: the CC and the TLV, nothing else.
+    func readNDEF(messageBytes: Int) -> FloorCost {
+        readFromCapabilityContainer(tlvBytes: Self.tlvBytes(messageBytes: messageBytes))
+    }
+
+    /// Writing when the tag holds `oldTLVBytes` of TLV and `changedPages` pages of the new
+    /// image differ from the old one: the CC and the old TLV are read (to skip the pages
+    /// that stay), then each changed page is written once. No tear safety, no verification:
+    /// those are what the 1.2× target pays for.
+    func writeNDEF(oldTLVBytes: Int, changedPages: Int) -> FloorCost {
+        readFromCapabilityContainer(tlvBytes: oldTLVBytes) + write(pages: changedPages)
+    }
+
+    /// Every readable page, by FAST_READ.
+    func dump() -> FloorCost {
+        fastRead(pages: memory.lastReadablePage + 1)
+    }
+
+    /// Password protection from a page, PROT and AUTHLIM left at 0: one READ of CFG0…PACK
+    /// (CFG0's other bytes must be kept), WRITE of PWD, PACK and CFG0 (AUTH0 last).
+    func protect() -> FloorCost {
+        read + write(pages: 3)
+    }
+
+    /// Provisioning `tags` tags: each is activated and written fresh (as ``writeNDEF(oldTLVBytes:changedPages:)``).
+    func provision(tags: Int, oldTLVBytes: Int, changedPages: Int) -> FloorCost {
+        (floor.activation(uidLength: spec.activation.uidLength)
+            + writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages)).times(tags)
+    }
+}
+
+/// The floor of dumping a MIFARE Classic card: per sector one authentication and a READ
+/// (InDataExchange `Tg 30 block`, 16 bytes back) of every block.
+struct ClassicDumpFloor: Sendable {
+    static func cost(chip: Chip, floor: PhysicalFloor = PhysicalFloor()) -> FloorCost? {
+        guard let geometry = ChipTables.spec(for: chip).classicGeometry else { return nil }
+        let readBlock = floor.command(dataOut: 3, dataIn: 1 + geometry.blockSize,
+                                      airSeconds: floor.airFrameWithCRC(2) + floor.timing.frameDelayTimeSeconds
+                                          + floor.airFrameWithCRC(geometry.blockSize))
+        var cost = FloorCost.zero
+        for group in geometry.sectorGroups {
+            cost += (floor.classicAuthentication() + readBlock.times(group.blocksPerSector)).times(group.sectorCount)
+        }
+        return cost
+    }
+}

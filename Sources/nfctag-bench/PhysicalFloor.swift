@@ -1,0 +1,112 @@
+import NFCChips
+
+/// What one PN532 command and one tag exchange cost at the least, from the datasheets and
+/// the UART alone — never from what our library sends. Operation floors
+/// (``OperationFloors``) are sums of these.
+///
+/// The model (BENCHMARKS.md states it in full):
+/// - **Host link** (UM0701 §6.2): a command is a host frame `00 00 FF LEN LCS D4 CMD data
+///   DCS 00` (9 bytes + data), the chip's ACK (6 bytes) and its answer frame `… D5 CMD+1
+///   data …` (9 bytes + data); LEN above 255 takes the extended form (3 bytes more). Each
+///   byte costs 10 bits at 115 200 baud (8N1): 86.8 µs.
+/// - **Tag exchange**: InCommunicateThru with the chip adding and checking CRC_A, so only
+///   the tag's own bytes cross the UART; the answer carries the status byte, and a 4-bit
+///   ACK travels as one byte.
+/// - **Air** (ISO/IEC 14443-2/3 at 106 kbit/s): 9 bits per byte (parity) plus start and
+///   end of frame, the CRC_A on every frame but ACK / NAK, and the frame delay time before
+///   each answer.
+/// - **EEPROM**: the chip table's programming time per page written.
+///
+/// ```swift
+/// let floor = PhysicalFloor()
+/// floor.command(dataOut: 1, dataIn: 4).bytesToReader   // 10: GetFirmwareVersion's host frame
+/// ```
+struct PhysicalFloor: Sendable {
+    /// What a tag answers to one command.
+    enum TagReply: Sendable, Equatable {
+        /// Data bytes (CRC_A follows on air).
+        case bytes(Int)
+        /// A 4-bit ACK.
+        case acknowledgement
+    }
+
+    let timing: PN532TimingSpec
+    let frame: PN532FrameSpec
+
+    init(pn532: PN532Spec = ChipTables.pn532) {
+        timing = pn532.timing
+        frame = pn532.frame
+    }
+
+    /// Bytes of an information frame carrying TFI, command code and `dataBytes`.
+    func informationFrameBytes(dataBytes: Int) -> Int {
+        let body = 2 + dataBytes
+        let length = body <= frame.normalFrameMaximumLength ? 2 : frame.extendedLengthMarker.count + 3
+        return frame.preamble.count + frame.startCode.count + length + body + 1 + frame.postamble.count
+    }
+
+    /// One PN532 command: `dataOut` bytes after TFI and code to the chip, `dataIn` back.
+    func command(dataOut: Int, dataIn: Int, airSeconds: Double = 0, eepromSeconds: Double = 0) -> FloorCost {
+        let out = informationFrameBytes(dataBytes: dataOut)
+        let back = frame.ackFrame.count + informationFrameBytes(dataBytes: dataIn)
+        return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: back,
+                         uartSeconds: Double(out + back) * timing.uartByteSeconds,
+                         airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+    }
+
+    /// Air time of a standard frame of `bytes` bytes followed by CRC_A.
+    func airFrameWithCRC(_ bytes: Int) -> Double {
+        timing.airFrameSeconds(byteCount: bytes + 2)
+    }
+
+    /// Air time of a 4-bit ACK / NAK.
+    var airFourBitFrame: Double {
+        Double(4 + timing.airFramingBits) * timing.airBitSeconds
+    }
+
+    /// One tag command of `request` bytes through InCommunicateThru: its PN532 frames, the
+    /// request and answer on air, and `programmedPages` × `eepromMsPerPage` of EEPROM time.
+    func tagCommand(request: Int, answer: TagReply, programmedPages: Int = 0, eepromMsPerPage: Double = 0) -> FloorCost {
+        var air = airFrameWithCRC(request) + timing.frameDelayTimeSeconds
+        let answerBytes: Int
+        switch answer {
+        case .bytes(let count):
+            air += airFrameWithCRC(count)
+            answerBytes = count
+        case .acknowledgement:
+            air += airFourBitFrame
+            answerBytes = 1
+        }
+        return command(dataOut: request, dataIn: 1 + answerBytes, airSeconds: air,
+                       eepromSeconds: Double(programmedPages) * eepromMsPerPage / 1000)
+    }
+
+    /// InListPassiveTarget for one ISO/IEC 14443-A tag with a `uidLength`-byte UID: REQA
+    /// (7-bit short frame) → ATQA, then per cascade level ANTICOLLISION → UID CLn + BCC and
+    /// SELECT (with CRC_A) → SAK (with CRC_A). The answer: NbTg, Tg, SENS_RES (2), SEL_RES,
+    /// NFCIDLength and the UID.
+    func activation(uidLength: Int) -> FloorCost {
+        let delay = timing.frameDelayTimeSeconds
+        let levels = max(1, (uidLength + 2) / 4)   // 4 → 1, 7 → 2, 10 → 3
+        var air = Double(7 + timing.airFramingBits) * timing.airBitSeconds + delay + timing.airFrameSeconds(byteCount: 2)
+        let anticollision = timing.airFrameSeconds(byteCount: 2) + delay + timing.airFrameSeconds(byteCount: 5)
+        let select = airFrameWithCRC(7) + delay + airFrameWithCRC(1)
+        air += Double(levels) * (anticollision + select)
+        return command(dataOut: 2, dataIn: 6 + uidLength, airSeconds: air)
+    }
+
+    /// MIFARE Classic three-pass authentication, run by the PN532 (InDataExchange `Tg 60/61
+    /// block key(6) uid(4)`, status back): AUTH + CRC → nT (4), {nR aR} (8) → {aT} (4).
+    func classicAuthentication(keyLength: Int = 6, uidBytes: Int = 4) -> FloorCost {
+        let delay = timing.frameDelayTimeSeconds
+        let air = airFrameWithCRC(2) + delay + timing.airFrameSeconds(byteCount: 4)
+            + timing.airFrameSeconds(byteCount: 8) + delay + timing.airFrameSeconds(byteCount: 4)
+        return command(dataOut: 1 + 2 + keyLength + uidBytes, dataIn: 1, airSeconds: air)
+    }
+
+    /// The largest FAST_READ answer one PN532 frame carries, in pages: the chip's frame
+    /// data limit less TFI, answer code and status.
+    func maximumFastReadPages(pageSize: Int) -> Int {
+        (frame.maximumDataLength - 3) / pageSize
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import NFCEmulator
+import Synchronization
+
+/// The fault planned for one tag of the soak run, fired from the emulator's tag-change
+/// observer after the tag's memory changed `afterChanges` times (so it strikes between
+/// two page writes of a real write flow, at a point the seed chooses).
+enum SoakFault: Sendable, Equatable, CustomStringConvertible {
+    case none
+    /// The tag leaves the field.
+    case tear(afterChanges: Int)
+    /// The reader is unplugged, and plugged in again a moment later.
+    case unplug(afterChanges: Int)
+
+    var description: String {
+        switch self {
+        case .none: "none"
+        case .tear(let count): "tear after \(count) page change(s)"
+        case .unplug(let count): "unplug after \(count) page change(s)"
+        }
+    }
+}
+
+/// Carries out ``SoakFault``s on an emulator: armed per tag, fired by its tag-change observer.
+final class SoakFaultInjector: Sendable {
+    private struct State {
+        var fault = SoakFault.none
+        var changes = 0
+        var fired = false
+        var tornTag: (any EmulatedTag)?
+    }
+
+    private let emulator: PN532Emulator
+    private let state = Mutex(State())
+
+    init(emulator: PN532Emulator) {
+        self.emulator = emulator
+        emulator.observeTagChanges { [weak self] _ in self?.tagChanged() }
+    }
+
+    /// Plans `fault` for the tag now entering the field.
+    func arm(_ fault: SoakFault) {
+        state.withLock { $0 = State(fault: fault) }
+    }
+
+    /// Whether the planned fault happened, and the tag a tear took out of the field.
+    func disarm() -> (fired: Bool, tornTag: (any EmulatedTag)?) {
+        state.withLock { state in
+            defer { state = State() }
+            return (state.fired, state.tornTag)
+        }
+    }
+
+    private func tagChanged() {
+        let action = state.withLock { state -> SoakFault in
+            state.changes += 1
+            switch state.fault {
+            case .tear(let count) where !state.fired && state.changes >= count,
+                 .unplug(let count) where !state.fired && state.changes >= count:
+                state.fired = true
+                return state.fault
+            default:
+                return .none
+            }
+        }
+        switch action {
+        case .none:
+            break
+        case .tear:
+            let removed = emulator.withField { field in field.handles.compactMap { field.remove($0) } }
+            state.withLock { $0.tornTag = removed.first }
+        case .unplug:
+            // Not from the emulator's own thread, which the unplug stops.
+            let emulator = self.emulator
+            Thread.detachNewThread {
+                emulator.unplug()
+                usleep(30_000)
+                try? emulator.plug()
+            }
+        }
+    }
+}

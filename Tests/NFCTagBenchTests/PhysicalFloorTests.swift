@@ -1,0 +1,87 @@
+import NFCChips
+import NFCEmulator
+import Testing
+@testable import nfctag_bench
+
+/// The floor model against hand-computed cases (115 200 baud 8N1: 86.806 µs per byte;
+/// 106 kbit/s: 128 / 13.56 MHz ≈ 9.4395 µs per bit; FDT (9·128 + 84) / fc ≈ 91.15 µs).
+@Suite("Physical floor model")
+struct PhysicalFloorTests {
+    let floor = PhysicalFloor()
+    let byte = 10.0 / 115_200
+    let bit = 128.0 / 13_560_000
+    let fdt = (9.0 * 128 + 84) / 13_560_000
+
+    @Test("GetFirmwareVersion: 10-byte host frame, 6-byte ACK, 14-byte answer, no air time")
+    func firmwareVersion() {
+        let cost = floor.command(dataOut: 0, dataIn: 4)
+        #expect(cost.commands == 1 && cost.frames == 3)
+        #expect(cost.bytesToReader == 9)
+        #expect(cost.bytesFromReader == 6 + 13)
+        #expect(abs(cost.seconds - 28 * byte) < 1e-12)
+    }
+
+    @Test("READ of NTAG page: 11 + 6 + 26 bytes on the UART, 4+2 and 16+2 bytes on air with one FDT")
+    func read() throws {
+        let cost = try OperationFloors(chip: .ntag216).read
+        #expect(cost.bytesToReader == 9 + 2)
+        #expect(cost.bytesFromReader == 6 + 9 + 1 + 16)
+        let air = Double(4 * 9 + 2) * bit + fdt + Double(18 * 9 + 2) * bit
+        #expect(abs(cost.uartSeconds - 43 * byte) < 1e-12)
+        #expect(abs(cost.airSeconds - air) < 1e-12)
+        #expect(cost.eepromSeconds == 0)
+        // 3.733 ms UART + 0.359 ms (cf. NTAG21x §10.2: ≈ 368 µs) + 0.091 ms FDT + 1.548 ms answer (≈ 1548 µs)
+        #expect(abs(cost.milliseconds - 5.731) < 0.001)
+    }
+
+    @Test("WRITE: 6 bytes out, status + 4-bit ACK back, one EEPROM cycle from the chip table")
+    func write() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        let cost = floors.write(pages: 1)
+        let eeprom = try #require(ChipTables.spec(for: .ntag216).timing).eepromWriteMsPerPage / 1000
+        #expect(cost.bytesToReader == 15)
+        #expect(cost.bytesFromReader == 6 + 11)
+        let air = Double(8 * 9 + 2) * bit + fdt + Double(4 + 2) * bit
+        #expect(abs(cost.seconds - (32 * byte + air + eeprom)) < 1e-12)
+        #expect(floors.write(pages: 26) == cost.times(26))
+    }
+
+    @Test("a 64-page FAST_READ answer needs the extended frame; 65 pages take two commands")
+    func fastReadSplit() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        #expect(floor.maximumFastReadPages(pageSize: 4) == 64)
+        let one = floors.fastRead(pages: 64)
+        #expect(one.commands == 1)
+        #expect(one.bytesFromReader == 6 + 9 + 3 + 1 + 256)
+        #expect(floors.fastRead(pages: 65).commands == 2)
+    }
+
+    @Test("read NDEF: 100 bytes is a READ at the CC and one FAST_READ; 800 bytes four FAST_READs")
+    func readNDEF() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        // 100 → TLV 102: 12 bytes come with the READ, 90 → 23 pages.
+        #expect(floors.readNDEF(messageBytes: 100) == floors.read + floors.fastRead(pages: 23))
+        // 800 → TLV 804: 792 → 198 pages → 64 + 64 + 64 + 6.
+        #expect(floors.readNDEF(messageBytes: 800).commands == 5)
+        #expect(OperationFloors.tlvBytes(messageBytes: 254) == 256)
+        #expect(OperationFloors.tlvBytes(messageBytes: 255) == 259)
+    }
+
+    @Test("identify: one InListPassiveTarget (7-byte UID, two cascade levels) and GET_VERSION")
+    func identify() throws {
+        let cost = try OperationFloors(chip: .ntag216).identify()
+        #expect(cost.commands == 2)
+        let activation = floor.activation(uidLength: 7)
+        #expect(activation.bytesFromReader == 6 + 9 + 13)
+        let air = Double(7 + 2) * bit + fdt + Double(2 * 9 + 2) * bit
+            + 2 * (Double(2 * 9 + 2) * bit + fdt + Double(5 * 9 + 2) * bit
+                   + Double(9 * 9 + 2) * bit + fdt + Double(3 * 9 + 2) * bit)
+        #expect(abs(activation.airSeconds - air) < 1e-12)
+    }
+
+    @Test("Classic 1K dump: 16 authentications and 64 block reads")
+    func classicDump() throws {
+        let cost = try #require(ClassicDumpFloor.cost(chip: .classic1k))
+        #expect(cost.commands == 16 + 64)
+    }
+}
