@@ -92,7 +92,8 @@ extension NDEFSession {
         }
         var current: [NDEFDetectedTag] = []
         for target in targets {
-            if let tag = known.first(where: { $0.uid == target.uid }) {
+            // After restartPolling every tag is identified and reported afresh.
+            if !reportAllOnNextRound, let tag = known.first(where: { $0.uid == target.uid }) {
                 current.append(tag)
                 continue
             }
@@ -106,7 +107,8 @@ extension NDEFSession {
             }
         }
         detectedTags = current
-        let changed = Set(current.map(\.uid)) != Set(known.map(\.uid))
+        let changed = Set(current.map(\.uid)) != Set(known.map(\.uid)) || reportAllOnNextRound
+        reportAllOnNextRound = false
         if changed, !current.isEmpty {
             emit(.tagsDetected(current))
             if current.count > 1 { emit(.prompt(.removeAllButOne)) }

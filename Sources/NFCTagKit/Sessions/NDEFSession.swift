@@ -56,6 +56,9 @@ public actor NDEFSession {
     public internal(set) var state: State = .ready
     /// The tags in the field as the last polling round saw them.
     public internal(set) var detectedTags: [NDEFDetectedTag] = []
+    /// Set by ``restartPolling()``: the next poll round reports the tags in the field even
+    /// when they are the ones already known.
+    var reportAllOnNextRound = false
     /// The app's message for the person holding the tag (Core NFC's `alertMessage`); set
     /// it with ``setAlertMessage(_:)``. Published as ``NDEFSessionPrompt/alert(_:)``.
     public private(set) var alertMessage = ""
@@ -99,7 +102,9 @@ public actor NDEFSession {
         try checkNotInvalidated()
         dropConnection()
         state = .polling
-        detectedTags = []
+        // The tags seen so far stay known, so that one taken away meanwhile is reported
+        // removed; the next round reports every tag in the field again, as a fresh start does.
+        reportAllOnNextRound = true
         startPolling(after: .zero)
     }
 
