@@ -35,7 +35,7 @@ public func type4CCFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let ccExtent = (tag.spec.ccFields.map { $0.offset + $0.length }.max() ?? 0) + 2
     fuzzCheckNDEFDriverRun(run, input: input, offsetLimit: { error in
         if case .invalidCapabilityContainer = error { return ccExtent }
-        return tag.ndefFile.count
+        return tag.fileNamedAsNDEF.count
     }) { error in
         switch error {
         // `unsupportedTag`: no NDEF Tag Application (the CC names no mapping version the
@@ -98,6 +98,12 @@ struct Type4FilesTransport: TagTransport {
     func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
         violations.record("MIFARE Classic authentication on a Type 4 tag")
         throw .timeout
+    }
+
+    /// What the driver reads as the NDEF file: the CC file when the CC names its own ID.
+    var fileNamedAsNDEF: [UInt8] {
+        guard let field = spec.ccField(named: "ndefFileID"), field.value(in: ccFile) == Int(spec.ccFileID) else { return ndefFile }
+        return ccFile
     }
 
     /// The application the CC file's mapping version selects: the newest one whose major
