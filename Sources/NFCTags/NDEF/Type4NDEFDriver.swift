@@ -16,7 +16,11 @@ public actor Type4NDEFDriver: NDEFTagDriver {
     struct Snapshot: Sendable {
         var application: Type4Application
         var capabilityContainer: Type4CapabilityContainer
+        /// The message (empty unless read with `messageToo`).
         var message: [UInt8]
+        /// The NLEN / ENLEN the tag declares (up to 4 GB on an extended file: never
+        /// allocated, only reported).
+        var length: Int
     }
 
     init(transport: any TagTransport, spec: Type4Spec = ChipTables.type4) {
@@ -32,7 +36,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
         }
         let cc = snapshot.capabilityContainer
         return NDEFStatus(availability: cc.writeAccess == spec.accessGranted ? .readWrite : .readOnly,
-                          capacity: cc.capacity, length: snapshot.message.count)
+                          capacity: cc.capacity, length: snapshot.length)
     }
 
     /// Reads the NDEF file.
@@ -148,10 +152,8 @@ public actor Type4NDEFDriver: NDEFTagDriver {
         var message: [UInt8] = []
         if messageToo, length > 0 {
             message = try await channel.readBinary(offset: cc.lengthFieldSize, count: length, chunk: readChunk(cc)) { .readNDEFFile(offset: $0) }
-        } else {
-            message = [UInt8](repeating: 0, count: length)
         }
-        return Snapshot(application: application, capabilityContainer: cc, message: message)
+        return Snapshot(application: application, capabilityContainer: cc, message: message, length: length)
     }
 
     static func fileID(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
