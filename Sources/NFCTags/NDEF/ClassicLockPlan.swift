@@ -37,9 +37,9 @@ struct ClassicLockPlan: Sendable, Equatable {
             try add(sector: state, keyA: readOnly.keyA, accessBits: readOnly.accessBits, gpb: readOnly.generalPurposeByte,
                     keyB: keys.nfcKeyB, madSector: false, keys: keys, geometry: geometry)
         }
-        let madKeyA = classic.mad.madSectorTrailer.keyA
+        let madReadOnly = classic.mad.madSectorReadOnlyTrailer
         for state in [snapshot.mad2Sector, snapshot.madSector].compactMap({ $0 }) {
-            try add(sector: state, keyA: madKeyA, accessBits: ClassicMissingTableValues.madSectorReadOnlyAccessBits,
+            try add(sector: state, keyA: madReadOnly.keyA, accessBits: madReadOnly.accessBits,
                     gpb: state.generalPurposeByte, keyB: keys.madKeyB, madSector: true, keys: keys, geometry: geometry)
         }
     }
