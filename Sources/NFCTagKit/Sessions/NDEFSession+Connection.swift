@@ -64,7 +64,8 @@ extension NDEFSession {
     /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
     /// is the only tag in the field, as every write, lock and format does.
     func prepare(_ tag: NDEFSessionTag, exclusive: Bool) async throws(NDEFSessionError) {
-        var reselect = await device.selectedTarget?.uid != tag.uid
+        var reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
+        fieldUsedElsewhere = false
         if exclusive {
             let targets: [ISO14443ATarget]
             do {
