@@ -63,6 +63,12 @@ struct Type2Mapping: Sendable, Equatable {
         )
     }()
 
+    /// Bytes of an NDEF TLV before its value: the type byte and a 1-byte (short form) or
+    /// 3-byte length field.
+    func tlvHeaderLength(shortForm: Bool) -> Int {
+        1 + lengthField(shortForm ? shortLengthMaximum : longLengthMaximum).count
+    }
+
     /// Encodes an NDEF TLV length field (1 byte up to 254, else `FF` + 2 bytes big-endian).
     func lengthField(_ length: Int) -> [UInt8] {
         if length <= shortLengthMaximum { return [UInt8(length)] }
