@@ -62,8 +62,9 @@ struct SessionHarness {
 
     static let quick = NDEFSessionConfiguration(pollInterval: .milliseconds(50), restartDelay: .milliseconds(200))
 
-    static func start(tags: [any EmulatedTag], configuration: NDEFSessionConfiguration = quick) async throws -> SessionHarness {
-        let fixture = try EmulatorFixture(tags: tags)
+    static func start(tags: [any EmulatedTag], configuration: NDEFSessionConfiguration = quick,
+                      faults: FaultPlan = FaultPlan()) async throws -> SessionHarness {
+        let fixture = try EmulatorFixture(tags: tags, faults: faults)
         let device = NFCDevice()
         do {
             _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))

@@ -26,6 +26,12 @@ public struct CommandSpec: Codable, Equatable, Sendable {
     public var timeoutMs: Double?
     /// The timeout of the second phase, in milliseconds.
     public var secondFrameTimeoutMs: Double?
+    /// Extra time per page of a variable-length answer (FAST_READ), in milliseconds, added
+    /// to ``timeoutMs``.
+    public var timeoutMsPerAnswerPage: Double?
+    /// Argument bytes that never change, sent right after the code: the `00` of
+    /// READ_SIG `3C 00` (the signature address) and of AUTHENTICATE `1A 00`.
+    @Hex public var fixedArguments: [UInt8]?
     /// Who may call it.
     public var access: CommandAccess
     /// Rules a model or client needs, in one or two sentences.

@@ -18,6 +18,10 @@ public struct UltralightCAuthenticationSpec: Codable, Equatable, Sendable {
     @Hex public var continuationByte: UInt8
     /// The first byte of the card's last answer (`00`).
     @Hex public var successByte: UInt8
+    /// The cipher, in OpenSSL's naming: `DES-EDE-CBC` (2-key triple DES in CBC mode).
+    public var cipher: String
+    /// The cipher's block size in bytes (8): the length of RndA, RndB and the IV.
+    public var blockLength: Int
     /// The datasheet's example run with the default key.
     public var testVector: UltralightCTestVector
     /// Where it comes from.

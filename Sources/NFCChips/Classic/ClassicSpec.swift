@@ -43,6 +43,8 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     public var nfcSectorGPBLayout: String
     /// Why the NFC-sector GPB layout is uncertain.
     public var nfcSectorGPBCaveat: DatasheetCaveat?
+    /// The NFC-sector GPB bit fields as masks.
+    public var nfcSectorGPBFields: NFCSectorGPBFields
     /// The MIFARE Application Directory.
     public var mad: MADSpec
 
@@ -206,4 +208,21 @@ public struct ClassicValueBlockLayout: Codable, Equatable, Sendable {
     public var addressOffsets: [Int]
     /// Offsets of the inverted copies of the address byte.
     public var invertedAddressOffsets: [Int]
+}
+
+/// The fields of an NFC sector's general-purpose byte (AN1304) as masks.
+///
+/// ```swift
+/// let gpb = ChipTables.classic.nfcSectorGPBFields
+/// 0x43 & gpb.writeAccessMask != 0   // true: writes not granted (read-only sector)
+/// ```
+public struct NFCSectorGPBFields: Codable, Equatable, Sendable {
+    /// Bits 7–6: the mapping major version.
+    @Hex public var majorVersionMask: UInt8
+    /// Bits 5–4: the mapping minor version.
+    @Hex public var minorVersionMask: UInt8
+    /// Bits 3–2: read access, `00` = granted.
+    @Hex public var readAccessMask: UInt8
+    /// Bits 1–0: write access, `00` = granted.
+    @Hex public var writeAccessMask: UInt8
 }

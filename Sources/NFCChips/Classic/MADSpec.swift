@@ -36,6 +36,9 @@ public struct MADSpec: Codable, Equatable, Sendable {
     public var gpbBits: [MADGPBBit]
     /// The recommended MAD sector trailer.
     public var madSectorTrailer: ClassicTrailerTemplate
+    /// The trailer of a read-only MAD sector (data `010` read-only, trailer `110` frozen);
+    /// its GPB is the directory's own (``gpbMAD1`` / ``gpbMAD2``), left as found.
+    public var madSectorReadOnlyTrailer: ClassicTrailerTemplate
 
     /// The MAD CRC-8 over `bytes` (info byte + all AID bytes).
     public func crc(_ bytes: [UInt8]) -> UInt8 { crc.crc8(bytes) }
@@ -56,6 +59,22 @@ public struct MADDirectory: Codable, Equatable, Sendable {
     public var aidCount: Int
     /// The sector described by the first AID slot.
     public var firstCoveredSector: Int
+    /// Info-byte values (after ``MADSpec/infoBytePublisherMask``) at or above this are
+    /// invalid: they point past the directory's sectors.
+    @Hex public var infoByteLimit: UInt8
+    /// Info-byte values below ``infoByteLimit`` that are still invalid (MAD2: `10`, the
+    /// MAD2 sector itself).
+    @Hex public var invalidInfoBytes: [UInt8]
+    /// The info byte a formatter writes (MAD1 `01` as NDEF-formatted cards carry; MAD2 `00`,
+    /// no card-publisher sector).
+    @Hex public var formatInfoByte: UInt8
+    /// Present when the info-byte rules are less certain than the MAD source.
+    public var caveat: DatasheetCaveat?
+
+    /// Whether `info` (already masked) names a valid card-publisher sector or none.
+    public func isValidInfoByte(_ info: UInt8) -> Bool {
+        info < infoByteLimit && !invalidInfoBytes.contains(info)
+    }
 }
 
 /// An administrative AID.

@@ -62,6 +62,8 @@ extension GeneratedTables {
                 secondFrameLength: 8,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "Answer Nt (4 bytes, plain); the reader sends {Nr}{Ar} (8 bytes) and the card answers {At} (4 bytes).",
                 caveat: DatasheetCaveat(
@@ -79,6 +81,8 @@ extension GeneratedTables {
                 secondFrameLength: 8,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "As AUTH_A with key B. A key B that the access bits make readable cannot authenticate.",
                 caveat: DatasheetCaveat(
@@ -96,6 +100,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -113,6 +119,8 @@ extension GeneratedTables {
                 secondFrameLength: 16,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -130,6 +138,8 @@ extension GeneratedTables {
                 secondFrameLength: 4,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: "The result goes to the value register; TRANSFER stores it.",
                 caveat: DatasheetCaveat(
@@ -147,6 +157,8 @@ extension GeneratedTables {
                 secondFrameLength: 4,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: "The result goes to the value register; TRANSFER stores it.",
                 caveat: DatasheetCaveat(
@@ -164,6 +176,8 @@ extension GeneratedTables {
                 secondFrameLength: 4,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: "Loads the block into the value register.",
                 caveat: DatasheetCaveat(
@@ -181,6 +195,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -198,6 +214,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: nil

@@ -66,6 +66,8 @@ extension GeneratedTables {
                 secondFrameLength: 8,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "Answer Nt (4 bytes, plain); the reader sends {Nr}{Ar} (8 bytes) and the card answers {At} (4 bytes).",
                 caveat: DatasheetCaveat(
@@ -83,6 +85,8 @@ extension GeneratedTables {
                 secondFrameLength: 8,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "As AUTH_A with key B. A key B that the access bits make readable cannot authenticate.",
                 caveat: DatasheetCaveat(
@@ -100,6 +104,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -117,6 +123,8 @@ extension GeneratedTables {
                 secondFrameLength: 16,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -134,6 +142,8 @@ extension GeneratedTables {
                 secondFrameLength: 4,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: "The result goes to the value register; TRANSFER stores it.",
                 caveat: DatasheetCaveat(
@@ -151,6 +161,8 @@ extension GeneratedTables {
                 secondFrameLength: 4,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: "The result goes to the value register; TRANSFER stores it.",
                 caveat: DatasheetCaveat(
@@ -168,6 +180,8 @@ extension GeneratedTables {
                 secondFrameLength: 4,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: "Loads the block into the value register.",
                 caveat: DatasheetCaveat(
@@ -185,6 +199,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.classicAccessBits,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -202,6 +218,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: nil

@@ -356,6 +356,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -373,6 +375,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "AA past the last page: NAK 0. Reading rolls over to page 00 past the end; with PROT=1 and no authentication it rolls over just before AUTH0.",
                 caveat: nil
@@ -387,11 +391,13 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: 0.5,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "answerLength is per page: the answer is 4 × (EE − SS + 1) bytes. NAK if SS > EE or EE is past the end.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5)."
+                    note: "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5). Without a datasheet timeout the client waits the ISO/IEC 14443-A fallback plus 0.5 ms per page (about 4 bytes × 9 bits × 9.44 µs on air, rounded up)."
                 )
             ),
             CommandSpec(
@@ -404,6 +410,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 10.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
                 caveat: nil
@@ -418,6 +426,8 @@ extension GeneratedTables {
                 secondFrameLength: 16,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: 10.0,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "Same checks as WRITE; only the first 4 of the 16 data bytes are written.",
                 caveat: nil
@@ -432,6 +442,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.authenticatedIfConfigured,
                 notes: "02 is the only counter address; answer is the 24-bit NFC counter LSB first. NAK when NFC_CNT_PWD_PROT=1 and not authenticated.",
                 caveat: DatasheetCaveat(
@@ -449,6 +461,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "Answers PACK on success; otherwise NAK, the tag leaves ACTIVE and a failure is counted when AUTHLIM ≠ 0.",
                 caveat: DatasheetCaveat(
@@ -466,8 +480,10 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: [0x00],
                 access: CommandAccess.always,
-                notes: "32-byte ECC originality signature; not affected by AUTH0.",
+                notes: "32-byte ECC originality signature; not affected by AUTH0. The argument 00 is the signature address (NTAG213F/216F §10.8; nfcpy, libfreefare send 3C 00).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeout not read in the data sheet (nfc-reference.md §11 item 5)."
@@ -483,6 +499,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: nil

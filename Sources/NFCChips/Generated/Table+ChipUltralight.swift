@@ -135,6 +135,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "AA past the last page: NAK 0. Reading rolls over to page 00 past page 0F (0E answers 0E 0F 00 01).",
                 caveat: DatasheetCaveat(
@@ -152,6 +154,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 10.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "NAK when AA < 2 or past the last page or the page is locked. Pages 2 and 3 OR their bits.",
                 caveat: DatasheetCaveat(
@@ -169,6 +173,8 @@ extension GeneratedTables {
                 secondFrameLength: 16,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: 10.0,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "Same checks as WRITE; only the first 4 of the 16 data bytes are written.",
                 caveat: DatasheetCaveat(
@@ -186,6 +192,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: nil

@@ -221,6 +221,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "READ accepts 00–2B (keys are never readable); rolls over to 00 past 2B, or just before AUTH0 when reads are protected.",
                 caveat: DatasheetCaveat(
@@ -238,6 +240,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 10.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
                 caveat: DatasheetCaveat(
@@ -255,6 +259,8 @@ extension GeneratedTables {
                 secondFrameLength: 16,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: 10.0,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "Same checks as WRITE; only the first 4 of the 16 data bytes are written.",
                 caveat: DatasheetCaveat(
@@ -272,6 +278,8 @@ extension GeneratedTables {
                 secondFrameLength: 17,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: [0x00],
                 access: CommandAccess.always,
                 notes: "Answer AF + ek(RndB); second frame AF + ek(RndA ‖ RndB′) (17 bytes) is answered 00 + ek(RndA′) (9 bytes).",
                 caveat: DatasheetCaveat(
@@ -289,6 +297,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: nil
@@ -314,6 +324,8 @@ extension GeneratedTables {
             keyByteOrder: "Key1 = K0..K7 is stored reversed: page 2C = K7 K6 K5 K4, page 2D = K3..K0; Key2 = K8..K15 likewise in pages 2E/2F. A new key takes effect after RF reset.",
             continuationByte: 0xAF,
             successByte: 0x00,
+            cipher: "DES-EDE-CBC",
+            blockLength: 8,
             testVector: UltralightCTestVector(
                 rndB: [0x51, 0xE7, 0x64, 0x60, 0x26, 0x78, 0xDF, 0x2B],
                 encryptedRndB: [0x57, 0x72, 0x93, 0xFD, 0x2F, 0x34, 0xCA, 0x51],

@@ -278,6 +278,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: DatasheetCaveat(
@@ -295,6 +297,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "AA past the last page: NAK 0. Reading rolls over to page 00 past the end; with PROT=1 and no authentication it rolls over just before AUTH0.",
                 caveat: DatasheetCaveat(
@@ -312,11 +316,13 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: 0.5,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "answerLength is per page: the answer is 4 × (EE − SS + 1) bytes. NAK if SS > EE or EE is past the end.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5)."
+                    note: "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5). Without a datasheet timeout the client waits the ISO/IEC 14443-A fallback plus 0.5 ms per page (about 4 bytes × 9 bits × 9.44 µs on air, rounded up)."
                 )
             ),
             CommandSpec(
@@ -329,6 +335,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 10.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
                 caveat: DatasheetCaveat(
@@ -346,6 +354,8 @@ extension GeneratedTables {
                 secondFrameLength: 16,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: 10.0,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
                 notes: "Same checks as WRITE; only the first 4 of the 16 data bytes are written.",
                 caveat: DatasheetCaveat(
@@ -363,6 +373,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "nn = 0..2; 24-bit counter LSB first.",
                 caveat: DatasheetCaveat(
@@ -380,6 +392,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 10.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "Adds the 24-bit LSB-first value V0..V2 (V3 ignored). NAK if the result would pass FFFFFF.",
                 caveat: DatasheetCaveat(
@@ -397,6 +411,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "BD = counter valid (no tearing).",
                 caveat: DatasheetCaveat(
@@ -414,6 +430,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: 5.0,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "As NTAG21x: answers PACK; a failure is counted when AUTHLIM ≠ 0.",
                 caveat: DatasheetCaveat(
@@ -431,8 +449,10 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: [0x00],
                 access: CommandAccess.always,
-                notes: nil,
+                notes: " The argument 00 is the signature address (NTAG213F/216F §10.8; nfcpy, libfreefare send 3C 00).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeout not read in the data sheet."
@@ -448,6 +468,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: "Answers VCTID (CFG1 byte 1).",
                 caveat: DatasheetCaveat(
@@ -465,6 +487,8 @@ extension GeneratedTables {
                 secondFrameLength: nil,
                 timeoutMs: nil,
                 secondFrameTimeoutMs: nil,
+                timeoutMsPerAnswerPage: nil,
+                fixedArguments: nil,
                 access: CommandAccess.always,
                 notes: nil,
                 caveat: nil

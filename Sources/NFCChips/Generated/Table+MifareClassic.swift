@@ -349,6 +349,12 @@ extension GeneratedTables {
             verified: false,
             note: "GPB bit layout from memory of AN1304; not read (nfc-reference.md §11 item 12)."
         ),
+        nfcSectorGPBFields: NFCSectorGPBFields(
+            majorVersionMask: 0xC0,
+            minorVersionMask: 0x30,
+            readAccessMask: 0x0C,
+            writeAccessMask: 0x03
+        ),
         mad: MADSpec(
             source: DatasheetSource(
                 document: "NXP AN10787 MIFARE Application Directory",
@@ -367,13 +373,27 @@ extension GeneratedTables {
                 sector: 0,
                 blocks: [0x01, 0x02],
                 aidCount: 15,
-                firstCoveredSector: 1
+                firstCoveredSector: 1,
+                infoByteLimit: 0x0F,
+                invalidInfoBytes: [],
+                formatInfoByte: 0x01,
+                caveat: DatasheetCaveat(
+                    verified: false,
+                    note: "Info-byte limits from proxmark3 client/src/mifare/mad.c MADInfoByteDecode (MAD1: masked value ≥ 0F invalid), not read in AN10787 (nfc-reference.md §6.5). The format value 01 is what NDEF-formatted dumps carry (block 1 = 14 01 03 E1 …)."
+                )
             ),
             mad2: MADDirectory(
                 sector: 16,
                 blocks: [0x40, 0x41, 0x42],
                 aidCount: 23,
-                firstCoveredSector: 17
+                firstCoveredSector: 17,
+                infoByteLimit: 0x28,
+                invalidInfoBytes: [0x10],
+                formatInfoByte: 0x00,
+                caveat: DatasheetCaveat(
+                    verified: false,
+                    note: "Info-byte limits from proxmark3 client/src/mifare/mad.c MADInfoByteDecode (MAD2: ≥ 28 or 10, the MAD2 sector itself, invalid), not read in AN10787. 00 written by a formatter: no card-publisher sector."
+                )
             ),
             crcByte: 0,
             infoByte: 1,
@@ -446,6 +466,16 @@ extension GeneratedTables {
                 generalPurposeByte: 0xC1,
                 meaning: "recommended MAD trailer: data read A|B write B (100), trailer 011; libfreefare writes 79 67 88 (block 0 at 000), equivalent in practice",
                 caveat: nil
+            ),
+            madSectorReadOnlyTrailer: ClassicTrailerTemplate(
+                keyA: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
+                accessBits: [0x07, 0x8F, 0x0F],
+                generalPurposeByte: 0xC1,
+                meaning: "read-only MAD sector: data 010 (read A|B, no write), trailer 110 (nothing writable); the GPB written is the sector's own (C1 / C2), kept as found",
+                caveat: DatasheetCaveat(
+                    verified: false,
+                    note: "The same 07 8F 0F as the read-only NFC trailer, from memory of AN1304; consistent with MF1S50 Tables 7 and 8, AN1304 text not read (nfc-reference.md §6.6, §11 item 12)."
+                )
             )
         )
     )

@@ -167,6 +167,7 @@ extension GeneratedTables {
                     lastPage: 0x0F
                 ),
             ],
+            lockAllValue: [0xFF, 0xFF],
             source: DatasheetSource(
                 document: "NXP NTAG213F/216F data sheet (doc 262231)",
                 revision: "Rev. 3.1",

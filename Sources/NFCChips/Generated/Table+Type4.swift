@@ -6,7 +6,7 @@ extension GeneratedTables {
         source: DatasheetSource(
             document: "NFC Forum Type 4 Tag Technical Specification",
             revision: "2.0",
-            section: "§5.1 NDEF Tag Application, §5.1.2 CC file, §5.4 commands",
+            section: "§5.1 NDEF Tag Application, §5.1.2 CC file, §5.4 commands; ENLEN and the extended NDEF File Control TLV from T4T 3.0 §4.2 / §5.1.2.2; offsets, Lc/Le and the APDU layout from ISO/IEC 7816-4 §5.1, §11.2",
             checkedAgainst: [
                 "nfcpy src/nfc/tag/tt4.py",
                 "libnfc utils/nfc-emulate-forum-tag4.c",
@@ -97,6 +97,24 @@ extension GeneratedTables {
         accessGranted: 0x00,
         accessDenied: 0xFF,
         nlenLength: 2,
+        extendedNLENLength: 4,
+        extendedMaxFileSizeLength: 4,
+        supportedMajorVersions: [
+            1,
+            2,
+            3,
+        ],
+        maximumBinaryOffset: 0x7FFF,
+        maximumShortAPDUData: 255,
+        commandAPDUOverhead: 5,
+        responseAPDUOverhead: 2,
+        p2Index: 3,
+        selectApplicationLe: 0x00,
+        commandTimeoutMs: 500.0,
+        commandTimeoutCaveat: DatasheetCaveat(
+            verified: false,
+            note: "A project choice: the T4T specification leaves the frame waiting time to the tag (FWI in the ATS, ISO/IEC 14443-4 §7.2, up to about 5 s); 500 ms covers the DESFire-like tags and the emulator. Reading FWI per tag would settle it."
+        ),
         exampleCC: [0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0xFF, 0xFE, 0x00, 0x00],
         statusWords: [
             StatusWordSpec(

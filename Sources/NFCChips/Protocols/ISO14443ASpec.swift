@@ -36,6 +36,11 @@ public struct ISO14443ASpec: DatasheetValue {
     public var crcA: CRCSpec
     /// BCC examples from real traces.
     public var bccExamples: [BCCExample]
+    /// How long to wait for a tag's answer when no chip table gives a timeout (a raw frame
+    /// of an unknown command), in milliseconds.
+    public var fallbackTimeoutMs: Double
+    /// Why the fallback timeout is a choice rather than a datasheet value.
+    public var fallbackTimeoutCaveat: DatasheetCaveat?
 
     /// The frame called `name` (e.g. `REQA`).
     public func frame(named name: String) -> ISO14443AFrameSpec? { frames.first { $0.name == name } }

@@ -93,6 +93,21 @@ public struct Type2CapabilityContainer: Codable, Equatable, Sendable {
     /// The access byte of a read-only tag (`0F`).
     @Hex public var readOnlyAccessByte: UInt8
 
+    /// The mapping major version of `cc` (CC1 high nibble), or `nil` when `cc` is too short.
+    public func majorVersion(of cc: [UInt8]) -> Int? {
+        cc.indices.contains(versionByte) ? Int(cc[versionByte] >> 4) : nil
+    }
+
+    /// The read-access nibble of `cc` (CC3 high nibble), or `nil` when `cc` is too short.
+    public func readAccess(of cc: [UInt8]) -> UInt8? {
+        cc.indices.contains(accessByte) ? cc[accessByte] >> 4 : nil
+    }
+
+    /// The write-access nibble of `cc` (CC3 low nibble), or `nil` when `cc` is too short.
+    public func writeAccess(of cc: [UInt8]) -> UInt8? {
+        cc.indices.contains(accessByte) ? cc[accessByte] & 0x0F : nil
+    }
+
     /// A CC for a data area of `dataAreaBytes`, read / write.
     public func formatted(dataAreaBytes: Int) -> [UInt8] {
         [magic, version, UInt8(clamping: dataAreaBytes / dataAreaUnitBytes), (readAccessGranted << 4) | writeAccessGranted]
@@ -199,6 +214,9 @@ public struct StaticLockLayout: Codable, Equatable, Sendable {
     @Hex public var lastLockedPage: Int
     /// The block-lock bits that freeze page-lock bits.
     public var blockLockBits: [StaticBlockLockBit]
+    /// The two lock bytes that set every page-lock and block-lock bit (`FF FF`): the
+    /// static half of making a tag read-only.
+    @Hex public var lockAllValue: [UInt8]
     /// Where it comes from.
     public var source: DatasheetSource
 

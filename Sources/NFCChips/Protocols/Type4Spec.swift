@@ -27,6 +27,30 @@ public struct Type4Spec: DatasheetValue {
     @Hex public var accessDenied: UInt8
     /// Bytes of NLEN at the start of the NDEF file (2, big-endian).
     public var nlenLength: Int
+    /// Bytes of ENLEN at the start of an extended NDEF file (T = `06`, mapping 3.0; 4).
+    public var extendedNLENLength: Int
+    /// Bytes of the maximum-file-size field in an extended NDEF File Control TLV (4).
+    public var extendedMaxFileSizeLength: Int
+    /// The mapping major versions a reader accepts (CC byte 2, high nibble).
+    public var supportedMajorVersions: [Int]
+    /// The largest offset READ / UPDATE BINARY can give in P1-P2 (`7FFF`: bit 15 of P1
+    /// flags a short file ID); larger offsets need the odd-INS form.
+    @Hex public var maximumBinaryOffset: Int
+    /// The longest data field of a short APDU (Lc, and Le as used here): 255.
+    public var maximumShortAPDUData: Int
+    /// Bytes of a C-APDU around its data: CLA INS P1 P2 Lc (5).
+    public var commandAPDUOverhead: Int
+    /// Bytes of an R-APDU around its data: SW1 SW2 (2).
+    public var responseAPDUOverhead: Int
+    /// Index of P2 in an APDU header (3).
+    public var p2Index: Int
+    /// The Le byte closing SELECT APPLICATION (`00`: up to 256 bytes of FCI).
+    @Hex public var selectApplicationLe: UInt8
+    /// How long one APDU may take, in milliseconds (the tables carry no per-tag frame
+    /// waiting time; FWI from the ATS would give it).
+    public var commandTimeoutMs: Double
+    /// Why the APDU timeout is a choice rather than a specification value.
+    public var commandTimeoutCaveat: DatasheetCaveat?
     /// A typical CC file.
     @Hex public var exampleCC: [UInt8]
     /// ISO 7816-4 status words used by the mapping.

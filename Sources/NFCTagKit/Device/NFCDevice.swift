@@ -19,6 +19,8 @@ public actor NFCDevice {
     nonisolated let abortSwitch = AbortSwitch()
     nonisolated let statusBroadcast = Broadcast<ConnectionStatus>(initial: .notConnected)
     nonisolated let eventBroadcast = Broadcast<ReaderEvent>(initial: nil)
+    /// One user of the tag at a time (sessions and ``withExclusiveTagAccess(isolation:_:)``).
+    nonisolated let tagAccess = TagAccessGate()
 
     /// The actor runs on its own thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

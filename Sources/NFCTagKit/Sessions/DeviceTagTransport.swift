@@ -72,7 +72,7 @@ public struct DeviceTagTransport: TagTransport {
     }
 
     /// The 4-bit ACK of Type 2 tags, from the tables.
-    private static let ackCode: UInt8 = ChipTables.type2.acknowledgements.first { $0.isACK }?.code ?? 0x0A
+    private static let ackCode: UInt8 = ChipTables.iso14443a.ack
 
     /// Selects the same UID again (after a NAK or a failed authentication the tag is IDLE);
     /// `tagLost` when it is no longer in the field.
@@ -96,7 +96,8 @@ public struct DeviceTagTransport: TagTransport {
         guard let command = ChipTables.spec(for: .classic1k).command(name)?.code else {
             throw .reader(reason: "no \(name.rawValue) command in the MIFARE Classic table")
         }
-        let frame = [command, block] + key + target.uid.suffix(4)
+        let uidBytes = ChipTables.classic.manufacturerField(named: "UID")?.length ?? target.uid.count
+        let frame = [command, block] + key + target.uid.suffix(uidBytes)
         _ = try await transceive(frame, framing: .standard, timeout: .milliseconds(100))
     }
 }

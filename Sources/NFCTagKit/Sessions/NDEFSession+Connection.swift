@@ -64,7 +64,8 @@ extension NDEFSession {
     /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
     /// is the only tag in the field, as every write, lock and format does.
     func prepare(_ tag: NDEFSessionTag, exclusive: Bool) async throws(NDEFSessionError) {
-        var reselect = await device.selectedTarget?.uid != tag.uid
+        var reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
+        fieldUsedElsewhere = false
         if exclusive {
             let targets: [ISO14443ATarget]
             do {
@@ -154,9 +155,31 @@ extension NDEFSession {
             try await prepare(tag, exclusive: exclusive)
             return try await body()
         } catch {
-            recover(from: error, connected: tag, duringConnect: false)
-            throw error
+            let classified = await tagLossAware(error, tag: tag)
+            recover(from: classified, connected: tag, duringConnect: false)
+            throw classified
         }
+    }
+
+    /// A tag that leaves the field mid-exchange often shows as a timeout (the reader waits
+    /// for an answer that never comes: a Classic READ through the PN532's data exchange).
+    /// After a timeout during a step, select the tag again: when it does not answer, the
+    /// failure is ``NDEFSessionError/connectionLost(step:state:readerLoss:)`` with the same
+    /// content state, so the app is told to bring the tag back rather than to retry.
+    func tagLossAware(_ error: NDEFSessionError, tag: NDEFSessionTag) async -> NDEFSessionError {
+        let step: NDEFTagStep
+        let state: NDEFTagContentState
+        switch error {
+        case .timeout(.some(let timedOut)): (step, state) = (timedOut, .previousMessageIntact)
+        case .tagUpdateFailure(let failed, let content, .timeout): (step, state) = (failed, content)
+        default: return error
+        }
+        do {
+            if try await device.selectTarget(uid: tag.uid) != nil { return error }
+        } catch {
+            return .connectionLost(step: step, state: state, readerLoss: await readerLoss())
+        }
+        return .connectionLost(step: step, state: state, readerLoss: nil)
     }
 
     /// After a failed connect or operation: a lost tag or reader, or several tags, end the

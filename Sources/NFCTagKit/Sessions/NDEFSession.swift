@@ -8,8 +8,12 @@ import NFCTags
 /// GUI shows to the person holding the tag.
 ///
 /// The session runs on the device's own thread and uses the device, never a second
-/// libnfc handle: other calls on the same device (a raw transceive from another task)
-/// are served between the session's calls, one at a time.
+/// libnfc handle. A polling round, a connect and each operation hold the device's tag
+/// access from their first call to their last: a ``TagSession`` on the same device (or an
+/// app's ``NFCDevice/withExclusiveTagAccess(isolation:_:)`` block) waits for them, and
+/// they wait for its operation, so a poll never resets the field in the middle of another
+/// user's command sequence. After another user had the field, the connected tag is
+/// selected again before it is used.
 ///
 /// With more than one tag in the field the session never writes: it reports them all,
 /// asks for all but one to be removed (``NDEFSessionPrompt/removeAllButOne``), refuses to
@@ -68,6 +72,9 @@ public actor NDEFSession {
     var connection: NDEFSessionTag?
     var connectionCounter = 0
     var gate = NDEFSessionGate()
+    /// Another user (a ``TagSession``, an app's exclusive block) had the field since this
+    /// session's last turn: the connected tag must be selected again before it is used.
+    var fieldUsedElsewhere = false
     /// Tests put a fault-injecting transport between the drivers and the device.
     var transportDecorator: (@Sendable (DeviceTagTransport) -> any TagTransport)?
 

@@ -10,7 +10,7 @@ import NFCTags
 struct NDEFSessionTransport: TagTransport {
     let base: any TagTransport
     /// PWD_AUTH to send after a re-selection, with the PACK to expect (nil: not checked).
-    var password: (code: UInt8, password: [UInt8], expectedPACK: [UInt8]?)?
+    var password: (code: UInt8, timeout: Duration, password: [UInt8], expectedPACK: [UInt8]?)?
 
     var target: TagTarget { base.target }
     var maximumFrameLength: Int { base.maximumFrameLength }
@@ -28,7 +28,7 @@ struct NDEFSessionTransport: TagTransport {
         let answer: TagResponse
         do {
             answer = try await base.transceive([password.code] + password.password, framing: .raw,
-                                               timeout: .milliseconds(50))
+                                               timeout: password.timeout)
         } catch .timeout {
             answer = .nak(0)
         }
@@ -50,8 +50,9 @@ extension NDEFSessionTransport {
     init(base: any TagTransport, chip: Chip?, configuration: NDEFSessionConfiguration) {
         self.base = base
         if let chip, let password = configuration.password,
-           let code = ChipTables.spec(for: chip).command(.passwordAuthenticate)?.code {
-            self.password = (code, password, configuration.expectedPACK)
+           let command = ChipTables.spec(for: chip).command(.passwordAuthenticate) {
+            let timeout = Duration.milliseconds(command.timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs)
+            self.password = (command.code, timeout, password, configuration.expectedPACK)
         }
     }
 }

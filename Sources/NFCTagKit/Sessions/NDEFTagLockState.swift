@@ -27,20 +27,22 @@ public struct NDEFTagLockState: Sendable, Hashable {
         self.lockedPages = lockedPages
     }
 
-    /// Whether the CC's write-access byte (CC3) is anything but `00` (write granted).
+    /// Whether the CC's write-access nibble (CC3) is anything but `0` (write granted).
     public var isCapabilityContainerReadOnly: Bool {
-        capabilityContainer.count == 4 && capabilityContainer[3] != 0
+        let cc = ChipTables.type2.capabilityContainer
+        return cc.writeAccess(of: capabilityContainer).map { $0 != cc.writeAccessGranted } ?? false
     }
 
     /// Decodes the lock bytes of `memory` (the tag's first pages and its dynamic lock page).
     ///
-    /// Static lock bit *n* of the 16-bit little-endian lock word locks page *n*; the bits
-    /// below the capability container page are block-lock bits (NFC Forum Type 2 §8.1).
+    /// The static lock word is the two lock bytes little-endian; which bit locks which page
+    /// comes from `ChipTables.type2.staticLock` (the others are block-lock bits).
     static func pagesLocked(staticLock: [UInt8], dynamicLock: [UInt8], map: MemoryMap) -> [Int] {
         var pages: [Int] = []
-        let word = staticLock.enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-        for bit in map.capabilityContainer.page..<(staticLock.count * 8) where word & (1 << bit) != 0 {
-            pages.append(bit)
+        let word = staticLock.enumerated().reduce(0) { $0 | Int($1.element) << (UInt8.bitWidth * $1.offset) }
+        let layout = ChipTables.type2.staticLock
+        for page in layout.firstLockedPage...layout.lastLockedPage {
+            if let bit = layout.lockBit(forPage: page), word & (1 << bit) != 0 { pages.append(page) }
         }
         if let dynamic = map.dynamicLock, dynamicLock.count >= dynamic.byteCount {
             for page in dynamic.firstLockedPage...dynamic.lastLockedPage {

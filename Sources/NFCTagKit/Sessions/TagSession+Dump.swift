@@ -47,26 +47,10 @@ extension TagSession {
                 return try await Type2Commands(transport: counting, chip: chip).restore(dump, options: options, consent: consent)
             }
             return try await ClassicCommands(transport: counting, chip: chip)
-                .restore(dump, keys: classicKeys ?? Self.authenticatingKeys(of: dump), options: options, consent: consent)
+                .restore(dump, keys: classicKeys ?? dump.sectorKeys ?? [], options: options, consent: consent)
         }
         counting.finish()
         return written
-    }
-
-    /// The dump's sector keys without a key B that cannot authenticate: a dump records a
-    /// readable key B (transport configuration) beside key A, and such a key B opens
-    /// nothing — `ClassicCommands.restore` tries key B first.
-    static func authenticatingKeys(of dump: TagMemoryDump) -> [ClassicSectorKeys] {
-        guard let geometry = ChipTables.spec(for: dump.chip).classicGeometry else { return dump.sectorKeys ?? [] }
-        return (dump.sectorKeys ?? []).map { keys in
-            var keys = keys
-            if let block = geometry.trailerBlock(ofSector: keys.sector), let blocks = dump.blocks, blocks.indices.contains(block),
-               let bytes = blocks[block],
-               let trailer = try? ClassicSectorTrailer(bytes: bytes), !trailer.isKeyBUsable {
-                keys.keyB = nil
-            }
-            return keys
-        }
     }
 
     /// About how many exchanges a dump takes: page reads split to the frame limit, or one

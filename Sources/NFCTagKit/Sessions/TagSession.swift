@@ -64,6 +64,13 @@ public actor TagSession {
     ///   ``TagSessionError/severalTags(uids:)`` when more than one tag answers,
     ///   ``TagSessionError/readerLost(operation:reason:)`` / ``TagSessionError/tagLost(operation:)``.
     public static func connect(on device: NFCDevice, timeout: Duration? = .seconds(10)) async throws(TagSessionError) -> TagSession {
+        try await device.withExclusiveTagAccess { () async throws(TagSessionError) -> TagSession in
+            try await connectHoldingTagAccess(on: device, timeout: timeout)
+        }
+    }
+
+    /// ``connect(on:timeout:)`` while the device's tag access is held.
+    private static func connectHoldingTagAccess(on device: NFCDevice, timeout: Duration?) async throws(TagSessionError) -> TagSession {
         let first: ISO14443ATarget
         let inField: [ISO14443ATarget]
         do {
@@ -130,6 +137,8 @@ public actor TagSession {
     /// Selects the tag again: it leaves any authentication and is ACTIVE. Throws
     /// ``TagSessionError/tagLost(operation:)`` when it is gone.
     public func reselect() async throws(TagSessionError) {
+        await device.tagAccess.acquire(owner: self)
+        defer { device.tagAccess.release() }
         do {
             try await transport.reselect()
         } catch {
@@ -139,12 +148,20 @@ public actor TagSession {
 
     // MARK: - Running commands
 
-    /// Runs `body` and turns its failure into the session error for `operation`.
+    /// Runs `body` as the only user of the device's tag and turns its failure into the
+    /// session error for `operation`. When another user (an ``NDEFSession`` poll, say) had
+    /// the field since this session's last command, the tag is selected again first: any
+    /// authentication (PWD_AUTH, 3DES, a Classic sector) does not outlast another user's turn.
     func perform<Result: Sendable>(
         _ operation: TagSessionOperation,
         _ body: () async throws(TagCommandError) -> Result
     ) async throws(TagSessionError) -> Result {
-        do {
+        let fieldUsedElsewhere = await device.tagAccess.acquire(owner: self)
+        defer { device.tagAccess.release() }
+        do throws(TagCommandError) {
+            if fieldUsedElsewhere {
+                do { try await transport.reselect() } catch { throw TagCommandError.transport(error) }
+            }
             return try await body()
         } catch {
             if case .nak = error { try? await transport.reselect() }

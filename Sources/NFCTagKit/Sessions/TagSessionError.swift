@@ -100,7 +100,8 @@ extension PasswordRequirement {
     public var words: String {
         switch self {
         case .noPassword: "no password"
-        case .password(let bytes): bytes.count == 16 ? "the Ultralight C key \(bytes.hexString)" : "password \(bytes.hexString)"
+        case .password(let bytes):
+            bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ? "the Ultralight C key \(bytes.hexString)" : "password \(bytes.hexString)"
         case .unknownPassword: "an unknown password"
         }
     }

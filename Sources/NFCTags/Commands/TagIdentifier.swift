@@ -37,7 +37,7 @@ public enum TagIdentifier {
 
         guard let ultralightC = type2.first(where: { $0.ultralightCAuthentication != nil }),
               let authenticate = ultralightC.command(.authenticate) else { return report }
-        let answer = try await probe(transport, [authenticate.code, MissingTableValues.ultralightCAuthenticateArgument],
+        let answer = try await probe(transport, [authenticate.code] + (authenticate.fixedArguments ?? []),
                                      command: authenticate)
         report.ultralightCProbeAnswer = answer
         var answersAuthenticate = false

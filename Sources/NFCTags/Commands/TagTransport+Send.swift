@@ -21,7 +21,7 @@ extension TagTransport {
     ) async throws(TagCommandError) -> RawAnswer {
         guard !bytes.isEmpty else { throw .invalidArgument("a command frame needs at least one byte") }
         return try await exchange(bytes, command: nil, framing: framing,
-                                  timeout: timeout ?? .milliseconds(MissingTableValues.fallbackTimeoutMs))
+                                  timeout: timeout ?? .milliseconds(ChipTables.iso14443a.fallbackTimeoutMs))
     }
 
     /// One exchange, with the NAK, ACK and transport errors mapped to ``TagCommandError``.
@@ -48,8 +48,14 @@ extension TagTransport {
 }
 
 extension CommandSpec {
-    /// The table's timeout for the first frame (or the fallback when the table has none).
-    var timeout: Duration { .milliseconds(timeoutMs ?? MissingTableValues.fallbackTimeoutMs) }
+    /// The table's timeout for the first frame (or the ISO/IEC 14443-A fallback when the
+    /// chip table has none).
+    var timeout: Duration { .milliseconds(timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs) }
+    /// The timeout of an answer of `pages` pages: the first-frame timeout plus the
+    /// table's time per answer page (FAST_READ).
+    func timeout(answerPages pages: Int) -> Duration {
+        .milliseconds((timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs) + Double(pages) * (timeoutMsPerAnswerPage ?? 0))
+    }
     /// The table's timeout for the second frame of a two-phase command.
-    var secondTimeout: Duration { .milliseconds(secondFrameTimeoutMs ?? timeoutMs ?? MissingTableValues.fallbackTimeoutMs) }
+    var secondTimeout: Duration { .milliseconds(secondFrameTimeoutMs ?? timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs) }
 }

@@ -11,7 +11,7 @@ extension Type2Commands {
     /// READ_SIG: the 32-byte originality signature (never password-protected).
     public func readSignature() async throws(TagCommandError) -> [UInt8] {
         let command = try command(.readSignature)
-        let answer = try await run(command, [MissingTableValues.readSignatureAddress])
+        let answer = try await run(command, command.fixedArguments ?? [])
         return try data(answer, from: command, length: command.answerLength)
     }
 

@@ -27,9 +27,7 @@ extension Type2Commands {
         while start <= pages.upperBound {
             let end = min(start + pagesPerExchange - 1, pages.upperBound)
             let count = end - start + 1
-            let timeout = Duration.milliseconds((command.timeoutMs ?? MissingTableValues.fallbackTimeoutMs)
-                                                + Double(count) * MissingTableValues.fastReadTimeoutMsPerPage)
-            let answer = try await run(command, [UInt8(start), UInt8(end)], timeout: timeout)
+            let answer = try await run(command, [UInt8(start), UInt8(end)], timeout: command.timeout(answerPages: count))
             result += try data(answer, from: command, length: count * perPage)
             start = end + 1
         }

@@ -102,8 +102,8 @@ struct ClassicFormatPlan: Sendable, Equatable {
         let madGPB = hasMAD2 ? mad.gpbMAD2 : mad.gpbMAD1
         let madTrailer = mad.madSectorTrailer.keyA + mad.madSectorTrailer.accessBits + [madGPB] + keys.madKeyB
         var directories: [(MADDirectory, UInt8)] = []
-        if hasMAD2 { directories.append((mad.mad2, ClassicMissingTableValues.formatMAD2InfoByte)) }
-        directories.append((mad.mad1, ClassicMissingTableValues.formatMAD1InfoByte))
+        if hasMAD2 { directories.append((mad.mad2, mad.mad2.formatInfoByte)) }
+        directories.append((mad.mad1, mad.mad1.formatInfoByte))
         for (directory, info) in directories {
             guard let entry = surveyed[directory.sector] else { throw .authenticationRequired(step: .authenticateSector(directory.sector)) }
             let bytes = MADTable.directoryBytes(directory, infoByte: info, applications: applications, spec: mad)

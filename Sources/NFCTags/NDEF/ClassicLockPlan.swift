@@ -6,7 +6,7 @@ import NFCChips
 /// 1. Every NFC sector, first to last, gets `ChipTables.classic.nfcSectorReadOnlyTrailer`
 ///    (data `010` read-only, trailer `110` frozen, GPB write bits `11`) with its key B.
 /// 2. Then the MAD sectors (16 on a 4K with MAD2, then 0) get key A, the read-only access
-///    bits `07 8F 0F` and their GPB unchanged (``ClassicMissingTableValues``).
+///    bits `07 8F 0F` and their GPB unchanged (`ChipTables.mad.madSectorReadOnlyTrailer`).
 ///
 /// Why NFC sectors first and the MAD last: the status is read from the NFC sectors, and one
 /// read-only NFC sector makes the whole NDEF read as read-only, so from the first
@@ -37,9 +37,9 @@ struct ClassicLockPlan: Sendable, Equatable {
             try add(sector: state, keyA: readOnly.keyA, accessBits: readOnly.accessBits, gpb: readOnly.generalPurposeByte,
                     keyB: keys.nfcKeyB, madSector: false, keys: keys, geometry: geometry)
         }
-        let madKeyA = classic.mad.madSectorTrailer.keyA
+        let madReadOnly = classic.mad.madSectorReadOnlyTrailer
         for state in [snapshot.mad2Sector, snapshot.madSector].compactMap({ $0 }) {
-            try add(sector: state, keyA: madKeyA, accessBits: ClassicMissingTableValues.madSectorReadOnlyAccessBits,
+            try add(sector: state, keyA: madReadOnly.keyA, accessBits: madReadOnly.accessBits,
                     gpb: state.generalPurposeByte, keyB: keys.madKeyB, madSector: true, keys: keys, geometry: geometry)
         }
     }

@@ -64,5 +64,5 @@ struct ClassicSectorState: Sendable, Equatable {
     var trailerCondition: TrailerCondition? { ChipTables.classic.trailerCondition(for: access.trailer) }
 
     /// The NFC-sector GPB says writes are not granted.
-    var gpbSaysReadOnly: Bool { generalPurposeByte & ClassicMissingTableValues.nfcGPBWriteAccessMask != 0 }
+    var gpbSaysReadOnly: Bool { generalPurposeByte & ChipTables.classic.nfcSectorGPBFields.writeAccessMask != 0 }
 }

@@ -44,8 +44,8 @@ struct ClassicTagSnapshot: Sendable {
         guard let scan, let start = scan.insertionAddress else { return 0 }
         let mapping = Type2Mapping.standard
         let available = scan.area.availableBytes(from: start)
-        let short = min(available - 2, mapping.shortLengthMaximum)
-        let long = min(available - 4, mapping.longLengthMaximum)
+        let short = min(available - mapping.tlvHeaderLength(shortForm: true), mapping.shortLengthMaximum)
+        let long = min(available - mapping.tlvHeaderLength(shortForm: false), mapping.longLengthMaximum)
         return max(0, long > mapping.shortLengthMaximum ? long : short)
     }
 

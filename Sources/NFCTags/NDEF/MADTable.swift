@@ -46,11 +46,11 @@ struct MADTable: Sendable, Equatable {
     init(mad1: [UInt8], mad2: [UInt8]?, spec: MADSpec, blockSize: Int) throws(NDEFTagError) {
         applications = [:]
         entryAddresses = [:]
-        publisherSector = try Self.decode(mad1, directory: spec.mad1, isMAD2: false, spec: spec, blockSize: blockSize,
+        publisherSector = try Self.decode(mad1, directory: spec.mad1, spec: spec, blockSize: blockSize,
                                           into: &applications, addresses: &entryAddresses)
         hasMAD2 = mad2 != nil
         if let mad2 {
-            _ = try Self.decode(mad2, directory: spec.mad2, isMAD2: true, spec: spec, blockSize: blockSize,
+            _ = try Self.decode(mad2, directory: spec.mad2, spec: spec, blockSize: blockSize,
                                 into: &applications, addresses: &entryAddresses)
         }
     }
@@ -88,7 +88,7 @@ struct MADTable: Sendable, Equatable {
     }
 
     /// Decodes one directory; returns its masked info byte.
-    private static func decode(_ bytes: [UInt8], directory: MADDirectory, isMAD2: Bool, spec: MADSpec, blockSize: Int,
+    private static func decode(_ bytes: [UInt8], directory: MADDirectory, spec: MADSpec, blockSize: Int,
                                into applications: inout [Int: [UInt8]], addresses: inout [Int: Int]) throws(NDEFTagError) -> Int {
         let base = Int(directory.blocks.first ?? 0) * blockSize
         let needed = spec.firstAIDByte + 2 * directory.aidCount
@@ -101,10 +101,7 @@ struct MADTable: Sendable, Equatable {
                                                reason: .crcMismatch(expected: computed, found: bytes[spec.crcByte]))
         }
         let info = bytes[spec.infoByte] & spec.infoBytePublisherMask
-        let invalid = isMAD2
-            ? info >= ClassicMissingTableValues.mad2InfoByteLimit || ClassicMissingTableValues.mad2InfoByteForbidden.contains(info)
-            : info >= ClassicMissingTableValues.mad1InfoByteLimit
-        if invalid {
+        if !directory.isValidInfoByte(info) {
             throw .invalidApplicationDirectory(offset: base + spec.infoByte, reason: .invalidInfoByte(bytes[spec.infoByte]))
         }
         for index in 0..<directory.aidCount {

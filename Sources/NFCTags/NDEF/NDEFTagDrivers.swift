@@ -9,7 +9,11 @@ import NFCChips
 /// ```
 public enum NDEFTagDrivers {
     /// The driver for `chip` over `transport`: ``Type2NDEFDriver`` for NTAG21x and the
-    /// Ultralight family, ``Type4NDEFDriver`` for Type 4 tags.
+    /// Ultralight family, ``ClassicNDEFDriver`` for MIFARE Classic 1K / 4K (MAD and NFC
+    /// sectors, opened with the public MAD / NFC Forum keys A and the transport key; a
+    /// driver that needs secret keys B is made with
+    /// ``ClassicNDEFDriver/init(chip:transport:keys:)`` instead), ``Type4NDEFDriver`` for
+    /// Type 4 tags.
     ///
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when no driver handles the chip.
     ///

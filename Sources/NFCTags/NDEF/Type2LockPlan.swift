@@ -42,7 +42,7 @@ struct Type2LockPlan: Sendable, Equatable {
             if changes { writes.append(PageWrite(page: number, bytes: bytes, step: step)) }
         }
 
-        add(profile.capabilityContainerPage, setting: [mapping.writeAccessNone], at: 3,
+        add(profile.capabilityContainerPage, setting: [mapping.writeAccessNone], at: mapping.capabilityContainer.accessByte,
             step: .writeCapabilityContainer(page: profile.capabilityContainerPage))
         add(profile.staticLockPage, setting: mapping.staticLockAllValue, at: profile.staticLockByte,
             step: .writeStaticLock(page: profile.staticLockPage))

@@ -27,12 +27,12 @@ struct Type2Mapping: Sendable, Equatable {
     var shortLengthMaximum: Int
     /// The largest length in the 3-byte form (65534).
     var longLengthMaximum: Int
-    /// The static lock bits cover pages `firstStaticallyLockedPage...lastStaticallyLockedPage`
-    /// (bit n of the 16-bit little-endian lock word locks page n).
-    var firstStaticallyLockedPage: Int
-    var lastStaticallyLockedPage: Int
     /// The static lock value that locks and freezes every page it covers.
     var staticLockAllValue: [UInt8]
+    /// The CC layout (byte indices, access nibbles).
+    var capabilityContainer: Type2CapabilityContainer
+    /// The static lock bits (which bit locks which page).
+    var staticLock: StaticLockLayout
     /// A CC for a data area of a given size (read / write).
     var formattedCapabilityContainer: @Sendable (Int) -> [UInt8]
 
@@ -57,12 +57,17 @@ struct Type2Mapping: Sendable, Equatable {
             controlTLVLength: spec.tlv(named: .lockControl)?.fixedLength ?? 3,
             threeByteLengthMarker: spec.tlvLength.threeByteMarker,
             shortLengthMaximum: spec.tlvLength.shortMaximum, longLengthMaximum: spec.tlvLength.longMaximum,
-            firstStaticallyLockedPage: MissingTableValues.firstStaticallyLockedPage,
-            lastStaticallyLockedPage: MissingTableValues.lastStaticallyLockedPage,
-            staticLockAllValue: MissingTableValues.staticLockAllValue,
+            staticLockAllValue: spec.staticLock.lockAllValue,
+            capabilityContainer: cc, staticLock: spec.staticLock,
             formattedCapabilityContainer: { cc.formatted(dataAreaBytes: $0) }
         )
     }()
+
+    /// Bytes of an NDEF TLV before its value: the type byte and a 1-byte (short form) or
+    /// 3-byte length field.
+    func tlvHeaderLength(shortForm: Bool) -> Int {
+        1 + lengthField(shortForm ? shortLengthMaximum : longLengthMaximum).count
+    }
 
     /// Encodes an NDEF TLV length field (1 byte up to 254, else `FF` + 2 bytes big-endian).
     func lengthField(_ length: Int) -> [UInt8] {

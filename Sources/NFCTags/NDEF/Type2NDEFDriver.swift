@@ -106,7 +106,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
         let ccAddress = profile.capabilityContainerPage * profile.pageSize
         let cc: Result<Type2CapabilityContainerPage, NDEFTagError>
         do throws(NDEFTagError) {
-            cc = .success(try Type2CapabilityContainerPage(bytes: Array(memory[ccAddress..<(ccAddress + 4)]), address: ccAddress, mapping: mapping))
+            cc = .success(try Type2CapabilityContainerPage(bytes: Array(memory[ccAddress..<(ccAddress + profile.pageSize)]), address: ccAddress, mapping: mapping))
         } catch {
             cc = .failure(error)
         }

@@ -1,3 +1,5 @@
+import NFCChips
+
 /// The result of walking a Type 2 tag's TLV area (NFC Forum T2T NDEF detection): the
 /// reserved areas, the first NDEF TLV, and where a new NDEF TLV would go.
 ///
@@ -105,14 +107,9 @@ struct Type2TLVScan: Sendable, Equatable {
     /// The reserved byte range of a Lock or Memory Control TLV value
     /// (`[PageAddr:4 ByteOffset:4] [Size] [BLPLB:4 BytesPerPage:4]`).
     static func controlArea(_ value: [UInt8], isLock: Bool) -> Range<Int> {
-        guard value.count == 3 else { return 0..<0 }
-        let pageAddress = Int(value[0] >> 4)
-        let byteOffset = Int(value[0] & 0x0F)
-        let size = value[1] == 0 ? 256 : Int(value[1])
-        let bytesPerPage = 1 << Int(value[2] & 0x0F)
-        let start = pageAddress * bytesPerPage + byteOffset
-        let bytes = isLock ? (size + 7) / 8 : size
-        return start..<(start + bytes)
+        guard let area = ChipTables.type2.lockControlArea(value: value) else { return 0..<0 }
+        let bytes = isLock ? (area.size + UInt8.bitWidth - 1) / UInt8.bitWidth : area.size
+        return area.byteAddress..<(area.byteAddress + bytes)
     }
 
     /// Reads a 1- or 3-byte TLV length after the type byte.

@@ -36,11 +36,11 @@ struct Type2TagSnapshot: Sendable {
     /// The first reason a write to the data area would be refused, or `nil`.
     var writeBlock: WriteBlock? {
         guard case .success(let cc) = capabilityContainer, let pages = dataPages else { return nil }
-        if cc.writeAccess != 0 { return .capabilityContainer(cc.bytes[3]) }
+        if cc.writeAccess != mapping.capabilityContainer.writeAccessGranted { return .capabilityContainer(cc.accessByte) }
         let lockAddress = profile.staticLockPage * profile.pageSize + profile.staticLockByte
         let lockWord = Int(memory[lockAddress]) | Int(memory[lockAddress + 1]) << 8
-        for page in pages where (mapping.firstStaticallyLockedPage...mapping.lastStaticallyLockedPage).contains(page) {
-            if lockWord & (1 << page) != 0 { return .staticLock(page: page) }
+        for page in pages {
+            if let bit = mapping.staticLock.lockBit(forPage: page), lockWord & (1 << bit) != 0 { return .staticLock(page: page) }
         }
         if let dynamic = profile.dynamicLock {
             for page in pages {
@@ -61,8 +61,8 @@ struct Type2TagSnapshot: Sendable {
     var capacity: Int {
         guard let scan, let start = scan.insertionAddress else { return 0 }
         let available = scan.area.availableBytes(from: start)
-        let short = min(available - 2, mapping.shortLengthMaximum)
-        let long = min(available - 4, mapping.longLengthMaximum)
+        let short = min(available - mapping.tlvHeaderLength(shortForm: true), mapping.shortLengthMaximum)
+        let long = min(available - mapping.tlvHeaderLength(shortForm: false), mapping.longLengthMaximum)
         return max(0, long > mapping.shortLengthMaximum ? long : short)
     }
 
@@ -75,7 +75,7 @@ struct Type2TagSnapshot: Sendable {
             return NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
         case .failure(let error): throw error
         }
-        if cc.readAccess != 0 { throw .authenticationRequired(step: .readCapabilityContainer) }
+        if cc.readAccess != mapping.capabilityContainer.readAccessGranted { throw .authenticationRequired(step: .readCapabilityContainer) }
         guard let scan else { return NDEFStatus(availability: .notSupported, capacity: 0, length: 0) }
         if let problem = scan.problem, problem.reason != .missingNDEFTLV {
             throw .invalidTLV(offset: problem.offset, reason: problem.reason)

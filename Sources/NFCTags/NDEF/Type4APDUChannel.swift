@@ -12,7 +12,10 @@ struct Type4APDUChannel: Sendable {
         var statusWord: UInt16
     }
 
-    var success: UInt16 { spec.statusWord(named: "success")?.code ?? 0x9000 }
+    var success: UInt16 {
+        guard let word = spec.statusWord(named: "success") else { preconditionFailure("datasheets/type4.json lacks the success status word") }
+        return word.code
+    }
     var fileNotFound: UInt16? { spec.statusWord(named: "fileNotFound")?.code }
     var securityNotSatisfied: UInt16? { spec.statusWord(named: "securityStatusNotSatisfied")?.code }
 
@@ -27,14 +30,16 @@ struct Type4APDUChannel: Sendable {
     func send(_ apdu: [UInt8], step: NDEFTagStep) async throws(NDEFTagError) -> Answer {
         let response: TagResponse
         do {
-            response = try await transport.transceive(apdu, framing: .standard, timeout: MissingTableValues.type4CommandTimeout)
+            response = try await transport.transceive(apdu, framing: .standard, timeout: .milliseconds(spec.commandTimeoutMs))
         } catch {
             throw .reading(error, step: step)
         }
-        guard case .bytes(let bytes) = response, bytes.count >= 2 else {
+        let trailer = spec.responseAPDUOverhead
+        guard case .bytes(let bytes) = response, bytes.count >= trailer else {
             throw .unexpectedResponse(step: step, description: "expected data and a status word, found \(response)")
         }
-        return Answer(data: Array(bytes.dropLast(2)), statusWord: UInt16(bytes[bytes.count - 2]) << 8 | UInt16(bytes[bytes.count - 1]))
+        let statusWord = bytes.suffix(trailer).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
+        return Answer(data: Array(bytes.dropLast(trailer)), statusWord: statusWord)
     }
 
     /// Throws the error a non-success status word means for a step that writes nothing.
@@ -45,13 +50,13 @@ struct Type4APDUChannel: Sendable {
     }
 
     func selectApplication(_ application: Type4Application) async throws(NDEFTagError) -> Answer {
-        let apdu = try header("SELECT_APPLICATION") + [UInt8(application.aid.count)] + application.aid + [MissingTableValues.type4SelectLe]
+        let apdu = try header("SELECT_APPLICATION") + [UInt8(application.aid.count)] + application.aid + [spec.selectApplicationLe]
         return try await send(apdu, step: .selectApplication)
     }
 
     func selectFile(_ fileID: [UInt8], application: Type4Application, step: NDEFTagStep) async throws(NDEFTagError) {
         var apdu = try header("SELECT_FILE")
-        apdu[3] = application.selectFileP2
+        apdu[spec.p2Index] = application.selectFileP2
         _ = try require(try await send(apdu + [UInt8(fileID.count)] + fileID, step: step), step: step)
     }
 
@@ -60,9 +65,9 @@ struct Type4APDUChannel: Sendable {
         var bytes: [UInt8] = []
         var position = offset
         while position < offset + count {
-            let length = min(chunk, offset + count - position, 255)
-            guard position <= MissingTableValues.type4MaximumBinaryOffset else {
-                throw .unsupportedTag(reason: "NDEF files beyond offset \(MissingTableValues.type4MaximumBinaryOffset) need READ BINARY with odd INS")
+            let length = min(chunk, offset + count - position, spec.maximumShortAPDUData)
+            guard position <= spec.maximumBinaryOffset else {
+                throw .unsupportedTag(reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need READ BINARY with odd INS")
             }
             let apdu = try header("READ_BINARY") + [UInt8(position >> 8), UInt8(position & 0xFF), UInt8(length)]
             let data = try require(try await send(apdu, step: step(position)), step: step(position))
@@ -77,8 +82,8 @@ struct Type4APDUChannel: Sendable {
 
     /// The UPDATE BINARY APDU writing `data` at `offset`.
     func updateBinary(offset: Int, data: [UInt8]) throws(NDEFTagError) -> [UInt8] {
-        guard offset <= MissingTableValues.type4MaximumBinaryOffset else {
-            throw .unsupportedTag(reason: "NDEF files beyond offset \(MissingTableValues.type4MaximumBinaryOffset) need UPDATE BINARY with odd INS")
+        guard offset <= spec.maximumBinaryOffset else {
+            throw .unsupportedTag(reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need UPDATE BINARY with odd INS")
         }
         return try header("UPDATE_BINARY") + [UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)] + data
     }

@@ -50,7 +50,7 @@ struct Type4CapabilityContainer: Sendable, Equatable {
         }
         isExtended = tag == spec.extendedNDEFFileControlTag
         version = UInt8(try value(try field("mappingVersion")))
-        guard version >> 4 >= 1, version >> 4 <= 3 else {
+        guard spec.supportedMajorVersions.contains(Int(version >> 4)) else {
             throw .invalidCapabilityContainer(offset: try field("mappingVersion").offset, reason: .unsupportedVersion(version))
         }
         maximumReadLength = try value(try field("MLe"))
@@ -58,13 +58,13 @@ struct Type4CapabilityContainer: Sendable, Equatable {
         let fileID = try field("ndefFileID")
         ndefFileID = Array(bytes[fileID.offset..<min(bytes.count, fileID.offset + fileID.length)])
         let size = try field("maxNDEFFileSize")
-        let sizeLength = isExtended ? size.length + 2 : size.length
+        let sizeLength = isExtended ? spec.extendedMaxFileSizeLength : size.length
         maximumFileSize = try value(size, length: sizeLength)
         let extra = sizeLength - size.length
         let read = try field("readAccess"), write = try field("writeAccess")
         readAccess = UInt8(try value(read, shift: extra))
         writeAccess = UInt8(try value(write, shift: extra))
-        lengthFieldSize = isExtended ? MissingTableValues.type4ExtendedNLENLength : spec.nlenLength
+        lengthFieldSize = isExtended ? spec.extendedNLENLength : spec.nlenLength
         guard maximumReadLength > 0, maximumWriteLength > 0 else {
             throw .invalidCapabilityContainer(offset: try field("MLe").offset, reason: .malformed("MLe and MLc must be positive"))
         }

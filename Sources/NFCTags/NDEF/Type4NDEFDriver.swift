@@ -60,7 +60,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
         let cc = snapshot.capabilityContainer
         guard bytes.count <= cc.capacity else { throw .tagSizeTooSmall(needed: bytes.count, capacity: cc.capacity) }
         guard cc.writeAccess == spec.accessGranted else { throw .tagNotWritable }
-        let chunk = max(1, min(cc.maximumWriteLength, channel.transport.maximumFrameLength - 5, 255))
+        let chunk = max(1, min(cc.maximumWriteLength, channel.transport.maximumFrameLength - channel.spec.commandAPDUOverhead, channel.spec.maximumShortAPDUData))
         let plan = Type4WritePlan(old: snapshot.message, new: bytes, lengthFieldSize: cc.lengthFieldSize,
                                   chunk: chunk, fullWrite: options.fullWrite)
         var machine = NDEFWriteMachine(phases: plan.writes.map(\.phase), previousReadsEmpty: snapshot.message.isEmpty)
@@ -120,7 +120,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
     static let noApplication = NDEFTagError.unsupportedTag(reason: "the tag has no NDEF Tag Application, and creating one is proprietary")
 
     private func readChunk(_ cc: Type4CapabilityContainer) -> Int {
-        max(1, min(cc.maximumReadLength, channel.transport.maximumFrameLength - 2, 255))
+        max(1, min(cc.maximumReadLength, channel.transport.maximumFrameLength - channel.spec.responseAPDUOverhead, channel.spec.maximumShortAPDUData))
     }
 
     /// Selects the application (2.0, then 1.0), reads the CC, selects the NDEF file and

@@ -48,10 +48,10 @@ struct EmulatorFixture {
     let emulator: PN532Emulator
     let directory: TemporaryDirectory
 
-    init(tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)]) throws {
+    init(tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)], faults: FaultPlan = FaultPlan()) throws {
         LibNFCTestEnvironment.prepare()
         directory = try TemporaryDirectory()
-        emulator = try PN532Emulator(tags: tags, link: directory.file("reader"))
+        emulator = try PN532Emulator(tags: tags, link: directory.file("reader"), faults: faults)
         try emulator.start()
     }
 

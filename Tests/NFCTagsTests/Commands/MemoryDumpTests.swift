@@ -148,4 +148,36 @@ struct ClassicDumpTests {
         #expect(written == [1, 5])
         #expect(await transport.problems == [])
     }
+
+    @Test("Restore uses key A where the dump's trailer makes key B readable, even when the dump recorded key B")
+    func restoreSkipsReadableKeyB() async throws {
+        var blocks = [[UInt8]?](repeating: nil, count: 64)
+        blocks[1] = [UInt8](repeating: 0x01, count: 16)
+        blocks[3] = ChipTables.classic.factoryTrailer     // trailer 001: key B readable, opens nothing
+        let dump = TagMemoryDump(chip: .classic1k, uid: [1, 2, 3, 4], blocks: blocks,
+                                 sectorKeys: [ClassicSectorKeys(sector: 0, keyA: Self.key, keyB: Self.key)])
+        let transport = TranscriptTransport(target: TagTarget(uid: [5, 6, 7, 8], atqa: 0x0004, sak: 0x08), steps: [
+            .classicAuthentication(block: 3, .a, key: Self.keyHex), .send("A0 01" + String(repeating: " 01", count: 16), .standard, ack: ()),
+        ])
+        let classic = try ClassicCommands(transport: transport, chip: .classic1k)
+        #expect(try await classic.restore(dump, keys: try #require(dump.sectorKeys)) == [1])
+        #expect(await transport.problems == [])
+    }
+
+    @Test("Restore falls back to key A, after selecting the tag again, when the tag refuses key B")
+    func restoreFallsBackToKeyA() async throws {
+        var blocks = [[UInt8]?](repeating: nil, count: 64)
+        blocks[5] = [UInt8](repeating: 0x05, count: 16)
+        let dump = TagMemoryDump(chip: .classic1k, uid: [1, 2, 3, 4], blocks: blocks)
+        let transport = TranscriptTransport(target: TagTarget(uid: [5, 6, 7, 8], atqa: 0x0004, sak: 0x08), steps: [
+            .classicAuthentication(block: 7, .b, key: "A0 A1 A2 A3 A4 A5", accepted: false), .reselect,
+            .classicAuthentication(block: 7, .a, key: Self.keyHex), .send("A0 05" + String(repeating: " 05", count: 16), .standard, ack: ()),
+        ])
+        let classic = try ClassicCommands(transport: transport, chip: .classic1k)
+        let written = try await classic.restore(dump, keys: [
+            ClassicSectorKeys(sector: 1, keyA: Self.key, keyB: [UInt8](commandHex: "A0 A1 A2 A3 A4 A5")),
+        ])
+        #expect(written == [5])
+        #expect(await transport.problems == [])
+    }
 }

@@ -55,10 +55,14 @@ extension ClassicCommands {
         return TagMemoryDump(chip: chip, uid: transport.target.uid, blocks: blocks, sectorKeys: sectorKeys)
     }
 
-    /// Writes a dump back, sector by sector, authenticating with `keys` (key B first when
-    /// given, as transport trailers let key A write too): data blocks always (never block 0),
-    /// trailers only with ``RestoreOptions/sectorTrailers`` and after the usability check.
-    /// Sectors with no block in the dump are skipped.
+    /// Writes a dump back, sector by sector, authenticating with `keys`: data blocks always
+    /// (never block 0), trailers only with ``RestoreOptions/sectorTrailers`` and after the
+    /// usability check. Sectors with no block in the dump are skipped.
+    ///
+    /// Key B goes first when given (its rights are the wider ones) unless the dump's trailer
+    /// of the sector shows key B readable — a transport trailer, where key B is data and
+    /// opens nothing — in which case key A is used; when key B is refused and key A is
+    /// given, the tag is selected again and key A is tried.
     ///
     /// - Returns: the blocks written, in order.
     @discardableResult
@@ -73,11 +77,11 @@ extension ClassicCommands {
             guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector) else { continue }
             let range = first..<(first + count)
             guard range.contains(where: { blocks[$0] != nil }) else { continue }
-            guard let sectorKeys = keys.first(where: { $0.sector == sector }),
-                  let (keyType, key) = sectorKeys.keyB.map({ (ClassicKeyType.b, $0) }) ?? sectorKeys.keyA.map({ (ClassicKeyType.a, $0) }) else {
+            guard let sectorKeys = keys.first(where: { $0.sector == sector }) else {
                 throw .invalidArgument("no key given for sector \(sector)")
             }
-            try await authenticate(sector: sector, keyType: keyType, key: key)
+            let dumpTrailer = geometry.trailerBlock(ofSector: sector).flatMap { blocks[$0] }.flatMap { try? ClassicSectorTrailer(bytes: $0) }
+            try await authenticate(sector: sector, keys: sectorKeys, keyBUsable: dumpTrailer?.isKeyBUsable ?? true)
             for block in range where block != 0 {
                 guard let bytes = blocks[block] else { continue }
                 if geometry.isTrailer(block: block) {
@@ -90,5 +94,22 @@ extension ClassicCommands {
             }
         }
         return written
+    }
+
+    /// Authenticates `sector` with key B when it can open the sector, falling back to key A.
+    private func authenticate(sector: Int, keys: ClassicSectorKeys, keyBUsable: Bool) async throws(TagCommandError) {
+        if let keyB = keys.keyB, keyBUsable {
+            do {
+                try await authenticate(sector: sector, keyType: .b, key: keyB)
+                return
+            } catch .authenticationFailed where keys.keyA != nil {
+                try await transport.reselectTag()
+            }
+        }
+        guard let keyA = keys.keyA else {
+            throw .invalidArgument(keys.keyB == nil ? "no key given for sector \(sector)"
+                                   : "sector \(sector): the dump's trailer makes key B readable (it opens nothing) and no key A is given")
+        }
+        try await authenticate(sector: sector, keyType: .a, key: keyA)
     }
 }

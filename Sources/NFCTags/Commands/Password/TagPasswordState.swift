@@ -12,7 +12,7 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noPassword: "no password"
-        case .password(let bytes): "password \(bytes.map { String($0, radix: 16) }.joined(separator: " "))"
+        case .password(let bytes): "password \(bytes.paddedHex)"
         case .unknownPassword: "an unknown password"
         }
     }

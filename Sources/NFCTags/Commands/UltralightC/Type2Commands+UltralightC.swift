@@ -22,7 +22,7 @@ extension Type2Commands {
         var authenticator: UltralightCAuthenticator
         do { authenticator = try UltralightCAuthenticator(key: key, rndA: nonce) } catch { throw .invalidArgument("\(error)") }
 
-        let challenge = try await ultralightCStep(command, [command.code, MissingTableValues.ultralightCAuthenticateArgument],
+        let challenge = try await ultralightCStep(command, [command.code] + (command.fixedArguments ?? []),
                                                   leading: auth.continuationByte)
         let second: [UInt8]
         do { second = try authenticator.answer(toChallenge: challenge) } catch {

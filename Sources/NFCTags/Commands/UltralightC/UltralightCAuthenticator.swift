@@ -28,7 +28,15 @@ public struct UltralightCAuthenticator: Sendable {
     public private(set) var rndB: [UInt8]?
     private var iv: [UInt8]
 
-    static var blockLength: Int { MissingTableValues.ultralightCBlockLength }
+    /// The table of the 3DES authentication (cipher, block size).
+    static let spec: UltralightCAuthenticationSpec = {
+        guard let spec = ChipTables.spec(for: .ultralightC).ultralightCAuthentication else {
+            preconditionFailure("datasheets/chips/ultralight-c.json lacks ultralightCAuthentication")
+        }
+        return spec
+    }()
+
+    static var blockLength: Int { spec.blockLength }
 
     /// An authenticator with a 16-byte key (cipher order K0…K15) and an 8-byte RndA.
     public init(key: [UInt8], rndA: [UInt8]) throws(Failure) {
@@ -67,7 +75,7 @@ public struct UltralightCAuthenticator: Sendable {
     }
 
     private func crypt(encrypt: Bool, _ data: [UInt8]) throws(Failure) -> [UInt8] {
-        guard let result = LibCrypto.cbc(MissingTableValues.ultralightCCipher, encrypt: encrypt, key: key, iv: iv, data: data) else {
+        guard let result = LibCrypto.cbc(Self.spec.cipher, encrypt: encrypt, key: key, iv: iv, data: data) else {
             throw .cipherUnavailable
         }
         return result
