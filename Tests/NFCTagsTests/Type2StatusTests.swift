@@ -57,7 +57,7 @@ struct Type2StatusTests {
         #expect(try await Type2Fixtures.driver(chip, transport).queryStatus().availability == .readOnly)
     }
 
-    @Test("AUTH0 inside the NDEF area without PROT: read-only; with PROT: authentication required")
+    @Test("AUTH0 inside the NDEF area without PROT: read-only; with PROT behind the message: read-only; with PROT over it: authentication required")
     func password() async throws {
         let configuration = try #require(ChipTables.spec(for: .ntag213).memory?.configuration)
         let auth0Page = try #require(configuration.auth0Page)
@@ -71,7 +71,15 @@ struct Type2StatusTests {
         #expect(try await driver.queryStatus().availability == .readOnly)
         #expect(try await driver.readMessage().records.isEmpty)
 
+        // PROT behind the message: the message still reads; the area is read-only.
         tag.setPage(protPage, to: [0x80, 0, 0, 0])
+        let protectedBehind = try Type2Fixtures.driver(.ntag213, EmulatedTagTransport(tag: tag))
+        #expect(try await protectedBehind.queryStatus().availability == .readOnly)
+        #expect(try await protectedBehind.readMessage().records.isEmpty)
+
+        // PROT from the first data page: nothing of the NDEF area reads without the password.
+        cfg0[3] = 0x04
+        tag.setPage(auth0Page, to: cfg0)
         let protected = EmulatedTagTransport(tag: tag)
         await #expect(throws: NDEFTagError.authenticationRequired(step: .readData(page: 4))) {
             _ = try await Type2Fixtures.driver(.ntag213, protected).queryStatus()

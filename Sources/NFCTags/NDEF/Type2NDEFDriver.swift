@@ -34,7 +34,18 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     /// Reads the CC, lock and configuration pages and the TLV area.
     public func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
-        try await readSnapshot().status()
+        do {
+            return try await readSnapshot().status()
+        } catch .authenticationRequired(let step) {
+            // PROT from an AUTH0 behind the message hides the rest of the data area (and
+            // the configuration), not the message: read as far as the message goes. Without
+            // the password the protected area cannot be written, so it is read-only.
+            guard let partial = try? await readMessageSnapshot(), var status = try? partial.status() else {
+                throw .authenticationRequired(step: step)
+            }
+            status.availability = .readOnly
+            return status
+        }
     }
 
     /// Reads and decodes the NDEF message.
