@@ -97,6 +97,22 @@ struct NDEFSessionPollingTests {
         }
     }
 
+    @Test("waitForTags after restartPolling waits for the round: a tag that left is not returned, the next one is")
+    func waitAfterRestartSkipsLeftTag() async throws {
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let tag = try await harness.connectToOnlyTag()
+            harness.emulator.withField { field in for handle in field.handles { field.remove(handle) } }
+            harness.emulator.insert(try Type2Tag(chip: .ntag215, uid: SessionUID.second))
+            try await harness.session.restartPolling()
+            let found = try await harness.session.waitForTags(timeout: .seconds(10))
+            #expect(found.map(\.uid) == [SessionUID.second])
+            #expect(tag.detected.uid == SessionUID.first)
+            await harness.stop()
+        }
+    }
+
     @Test("invalidateAfterFirstRead reads the message, reports it and ends the session")
     func firstRead() async throws {
         var configuration = SessionHarness.quick

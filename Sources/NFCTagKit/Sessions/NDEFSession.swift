@@ -137,7 +137,8 @@ public actor NDEFSession {
         let result: Result<[NDEFDetectedTag], NDEFSessionError> = await withTaskGroup(of: Result<[NDEFDetectedTag], NDEFSessionError>?.self) { group in
             group.addTask {
                 if case .invalidated(let reason) = await self.state { return .failure(.sessionInvalidated(reason)) }
-                let current = await self.detectedTags
+                // After restartPolling the tags seen before may have left: wait for the round.
+                let current = await self.settledTags
                 if !current.isEmpty { return .success(current) }
                 for await event in stream {
                     switch event {
@@ -170,6 +171,9 @@ public actor NDEFSession {
     }
 
     /// Sends `event` to listeners.
+    /// The tags the last round reported, or none while a fresh round is pending.
+    var settledTags: [NDEFDetectedTag] { reportAllOnNextRound ? [] : detectedTags }
+
     func emit(_ event: NDEFSessionEvent) {
         eventBroadcast.send(event)
     }
