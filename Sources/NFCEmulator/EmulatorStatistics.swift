@@ -34,6 +34,12 @@ public struct EmulatorStatistics: Sendable, Equatable {
     /// Frames sent to tags on air, by their first byte (the tag command: `0x30` READ,
     /// `0x3A` FAST_READ, `0xA2` WRITE …; activation is not counted here).
     public var tagFramesByCode: [UInt8: Int] = [:]
+    /// ``modelledTime`` by PN532 command code: each command's frames on the host link and
+    /// what it did on air (time of a wake-up or a rejected frame counts with the next command).
+    public var modelledTimeByCode: [UInt8: Duration] = [:]
+    /// ``modelledTime`` of the PN532 commands that carried a tag command, by the tag
+    /// command's first byte (`0xA2` WRITE: its frames, air time and EEPROM cycle).
+    public var modelledTimeByTagCode: [UInt8: Duration] = [:]
     /// CPU time the emulator's own thread spent answering (parsing, tag models, writing
     /// to the pseudo-terminal): a benchmark in the same process subtracts it from the
     /// process CPU time to get the host side alone.
@@ -69,6 +75,14 @@ extension PN532Controller {
             break
         }
         return .seconds(seconds) + answer.programmingTime
+    }
+
+    /// A REQA that no tag answers: the short frame, the frame delay time and the time an
+    /// ATQA would have taken (a missing answer is known once one would have ended).
+    func unansweredRequestAirTime() -> Duration {
+        let timing = spec.timing
+        return .seconds(Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
+            + timing.airFrameSeconds(byteCount: 2))
     }
 
     /// Air time of activating one target: REQA/ATQA, anticollision and SELECT per cascade

@@ -25,7 +25,10 @@ extension PN532Controller {
 
     /// Sends `frame` to a tag, unless a planned fault answers for it.
     mutating func exchangeWithTag(_ frame: [UInt8], _ handle: Field.TagHandle) -> TagAnswer {
-        if let code = frame.first { statistics.tagFramesByCode[code, default: 0] += 1 }
+        if let code = frame.first {
+            statistics.tagFramesByCode[code, default: 0] += 1
+            lastTagCode = code
+        }
         guard countFrameToTag(handle) else { return TagAnswer(reply: .silence) }
         if let pending = faultState.failingClassicWrite, pending.handle == handle {
             faultState.failingClassicWrite = nil

@@ -33,7 +33,14 @@ extension PN532Controller {
         registers.setField("Status2", "MFCrypto1On", to: 0)
         let rats = parameterFlags & Self.option(spec.parameterFlags, "automaticRATS") != 0
         var found = Set<Field.TagHandle>()
-        while targets.count < maximumCount, let handle = field.activate(uidFilter: uidFilter, excluding: found) {
+        while targets.count < maximumCount {
+            guard let handle = field.activate(uidFilter: uidFilter, excluding: found) else {
+                // A REQA nobody answered. Searching past a tag sent that tag (ACTIVE) back
+                // to IDLE, so the chip selects it again before it can be used.
+                statistics.modelledTime += unansweredRequestAirTime()
+                if let first = targets.first { statistics.modelledTime += activationAirTime(first) }
+                break
+            }
             found.insert(handle)
             guard let identity = field.tag(handle)?.identity else { continue }
             let target = ListedTarget(number: UInt8(targets.count + 1), handle: handle, identity: identity,

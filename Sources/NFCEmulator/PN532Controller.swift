@@ -35,6 +35,12 @@ public struct PN532Controller: Sendable {
     var gpio: [UInt8] = [0, 0, 0]
     /// The last frame sent, for a NACK from the host.
     var lastSent: [UInt8] = []
+    /// The command the current ``receive(_:)`` handled, and modelled time not yet counted
+    /// against a command (the first bytes of a split frame).
+    var lastCommandCode: UInt8?
+    /// The tag command the current ``receive(_:)`` sent (its first byte).
+    var lastTagCode: UInt8?
+    var unattributedTime: Duration = .zero
     /// An InAutoPoll that waits for a tag; answered by ``fieldDidChange()`` or dropped by an abort.
     var pendingAutoPoll: [UInt8]?
     /// The speed SetSerialBaudRate asked for, applied when the host ACKs the answer.
@@ -68,11 +74,20 @@ public struct PN532Controller: Sendable {
     public mutating func receive(_ bytes: [UInt8]) -> [UInt8] {
         let before = statistics.modelledTime
         statistics.bytesFromHost += bytes.count
+        lastCommandCode = nil
+        lastTagCode = nil
         var output: [UInt8] = []
         for event in parser.feed(bytes) { output += handle(event) }
         statistics.bytesToHost += output.count
         statistics.modelledTime += statistics.uartTime(byteCount: bytes.count + output.count)
         lastExchangeDuration = statistics.modelledTime - before
+        // Bytes of a frame split over several reads count with the command they complete.
+        unattributedTime += lastExchangeDuration
+        if let code = lastCommandCode {
+            statistics.modelledTimeByCode[code, default: .zero] += unattributedTime
+            if let tagCode = lastTagCode { statistics.modelledTimeByTagCode[tagCode, default: .zero] += unattributedTime }
+            unattributedTime = .zero
+        }
         if !output.isEmpty { lastSent = output }
         return output
     }
@@ -131,6 +146,7 @@ public struct PN532Controller: Sendable {
             statistics.framesFromHost += 1
             statistics.commands += 1
             statistics.commandsByCode[code, default: 0] += 1
+            lastCommandCode = code
             countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil

@@ -26,6 +26,8 @@ struct BenchReport {
                 "floor_commands": result.floor.commands,
                 "pn532_commands": Self.hexKeyed(result.sample.commandsByCode),
                 "tag_commands": Self.hexKeyed(result.sample.tagFramesByCode),
+                "pn532_modeled_ms": Self.hexKeyedMilliseconds(result.sample.modelledTimeByCode),
+                "tag_modeled_ms": Self.hexKeyedMilliseconds(result.sample.modelledTimeByTagCode),
             ]
             if let target = result.target {
                 entry["target_ratio"] = target
@@ -59,13 +61,24 @@ struct BenchReport {
     /// Per operation, the PN532 commands and tag commands by code (where the frames went).
     var breakdown: String {
         results.map { result in
-            "\(result.name): PN532 " + Self.describe(result.sample.commandsByCode)
-                + "; tag " + Self.describe(result.sample.tagFramesByCode)
+            "\(result.name): PN532 " + Self.describe(result.sample.commandsByCode, time: result.sample.modelledTimeByCode)
+                + "; tag " + Self.describe(result.sample.tagFramesByCode, time: result.sample.modelledTimeByTagCode)
         }.joined(separator: "\n")
     }
 
-    private static func describe(_ counts: [UInt8: Int]) -> String {
-        counts.sorted { $0.key < $1.key }.map { String(format: "%02X×%d", $0.key, $0.value) }.joined(separator: " ")
+    private static func describe(_ counts: [UInt8: Int], time: [UInt8: Duration] = [:]) -> String {
+        counts.sorted { $0.key < $1.key }.map { code, count in
+            String(format: "%02X×%d", code, count) + (time[code].map { String(format: " (%.1f ms)", milliseconds($0)) } ?? "")
+        }.joined(separator: " ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    private static func hexKeyedMilliseconds(_ times: [UInt8: Duration]) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: times.map { (String(format: "%02X", $0.key), rounded(milliseconds($0.value))) })
     }
 
     private static func hexKeyed(_ counts: [UInt8: Int]) -> [String: Int] {

@@ -12,6 +12,9 @@ struct BenchSample: Sendable, Equatable {
     var hostCPU: Duration = .zero
     var commandsByCode: [UInt8: Int] = [:]
     var tagFramesByCode: [UInt8: Int] = [:]
+    /// Modelled time by PN532 command code, and by the tag command a PN532 command carried.
+    var modelledTimeByCode: [UInt8: Duration] = [:]
+    var modelledTimeByTagCode: [UInt8: Duration] = [:]
 
     init() {}
 
@@ -25,6 +28,8 @@ struct BenchSample: Sendable, Equatable {
         hostCPU = max(.zero, processCPU - emulatorCPU)
         commandsByCode = Self.difference(after.commandsByCode, before.commandsByCode)
         tagFramesByCode = Self.difference(after.tagFramesByCode, before.tagFramesByCode)
+        modelledTimeByCode = Self.difference(after.modelledTimeByCode, before.modelledTimeByCode)
+        modelledTimeByTagCode = Self.difference(after.modelledTimeByTagCode, before.modelledTimeByTagCode)
     }
 
     /// Modelled milliseconds.
@@ -50,12 +55,14 @@ struct BenchSample: Sendable, Equatable {
         sum.hostCPU += rhs.hostCPU
         sum.commandsByCode.merge(rhs.commandsByCode, uniquingKeysWith: +)
         sum.tagFramesByCode.merge(rhs.tagFramesByCode, uniquingKeysWith: +)
+        sum.modelledTimeByCode.merge(rhs.modelledTimeByCode, uniquingKeysWith: +)
+        sum.modelledTimeByTagCode.merge(rhs.modelledTimeByTagCode, uniquingKeysWith: +)
         return sum
     }
 
-    private static func difference(_ after: [UInt8: Int], _ before: [UInt8: Int]) -> [UInt8: Int] {
-        var result: [UInt8: Int] = [:]
-        for (code, count) in after where count - (before[code] ?? 0) > 0 { result[code] = count - (before[code] ?? 0) }
+    private static func difference<Value: AdditiveArithmetic & Comparable>(_ after: [UInt8: Value], _ before: [UInt8: Value]) -> [UInt8: Value] {
+        var result: [UInt8: Value] = [:]
+        for (code, value) in after where value - (before[code] ?? .zero) > .zero { result[code] = value - (before[code] ?? .zero) }
         return result
     }
 }
