@@ -51,6 +51,47 @@ struct NFCDeviceEndToEndTests {
         }
     }
 
+    @Test("selectIfAlone: one InAutoPoll selects a lone tag; two tags, another tag or none are told apart")
+    func selectIfAlone() async throws {
+        let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = NFCDevice()
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            _ = try await device.selectTarget(uid: TestUID.first)
+            let before = fixture.emulator.statistics.commandsByCode
+            guard case .alone(let target) = try await device.selectIfAlone(uid: TestUID.first) else {
+                Issue.record("the lone tag was not found alone"); return
+            }
+            #expect(target.uid == TestUID.first)
+            #expect(await device.selectedTarget?.uid == TestUID.first)
+            let after = fixture.emulator.statistics.commandsByCode
+            #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
+            #expect(after[0x4A, default: 0] == before[0x4A, default: 0], "no listing, no second select")
+            // The tag answers at once: it is selected.
+            let answer = try await device.transceive([0x30, 0x00], framing: .easy)
+            #expect(answer.bytes.count == 16)
+
+            fixture.emulator.insert(PageTag(uid: TestUID.second))
+            #expect(try await device.selectIfAlone(uid: TestUID.first) == .several(count: 2))
+            let handles = fixture.emulator.withField { $0.handles }
+            fixture.emulator.remove(handles[0])
+            #expect(try await device.selectIfAlone(uid: TestUID.first) == .absent, "another tag alone is not ours")
+            fixture.emulator.remove(handles[1])
+            #expect(try await device.selectIfAlone(uid: TestUID.first) == .absent)
+            await #expect(throws: NFCDeviceError.invalidArgument("a UID has 4, 7 or 10 bytes, not 3")) {
+                _ = try await device.selectIfAlone(uid: [1, 2, 3])
+            }
+            // A reader that went away is the reader's failure, never "the tag left".
+            fixture.emulator.insert(PageTag(uid: TestUID.first))
+            fixture.emulator.unplug()
+            await #expect(throws: NFCDeviceError.connectionLost(.unplugged)) {
+                _ = try await device.selectIfAlone(uid: TestUID.first)
+            }
+            await device.close()
+        }
+    }
+
     @Test("list gives both tags (UID, ATQA, SAK); select by UID picks one; presence follows the field")
     func targets() async throws {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first), PageTag(uid: TestUID.second)])

@@ -23,6 +23,45 @@ extension NFCDevice {
         return targets
     }
 
+    /// Selects the tag with `uid` if it is the only tag in the field — the check before
+    /// every write, lock and format of an NDEF session.
+    ///
+    /// On a PN532 this is one reader command (InAutoPoll activates up to two tags); other
+    /// reader chips list the field tag by tag (``listTargets(maximum:)``), reset it and
+    /// select the tag again.
+    ///
+    /// ```swift
+    /// guard case .alone = try await device.selectIfAlone(uid: tag.uid) else { return }
+    /// ```
+    public func selectIfAlone(uid: [UInt8]) throws(NFCDeviceError) -> FieldOccupancy {
+        guard [4, 7, 10].contains(uid.count) else {
+            throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
+        }
+        guard readerInfo?.firmware?.ic == Self.countingChip else {
+            let targets = try listTargets(maximum: 2)
+            if targets.count > 1 { return .several(count: targets.count) }
+            guard targets.first?.uid == uid, let selected = try selectTarget(uid: uid) else { return .absent }
+            return .alone(selected)
+        }
+        try restoreSelectionSettings()
+        selectedTarget = nil
+        let (count, selected) = try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
+        switch count {
+        case 0:
+            return .absent
+        case 1:
+            selectedTarget = selected
+            guard let selected, selected.uid == uid else { return .absent }
+            return .alone(selected)
+        default:
+            selectedTarget = selected
+            return .several(count: count)
+        }
+    }
+
+    /// The reader chip whose poll counts the tags in the field (InAutoPoll).
+    static let countingChip = "PN532"
+
     /// Switches the RF field off and on: every tag in the field powers down and comes
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
     /// deselected can be found again without leaving the field.

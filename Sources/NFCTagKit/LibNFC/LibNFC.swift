@@ -150,6 +150,19 @@ enum LibNFC {
         return targets.prefix(min(found, count)).map(iso14443A)
     }
 
+    /// `nfc_initiator_poll_target` for ISO/IEC 14443-A at 106 kbit/s, one poll of one period
+    /// (150 ms when the field is empty). On a PN532 this is a single InAutoPoll, which
+    /// activates up to two tags: the count comes back with the tag left selected (the
+    /// second when there are two); an empty field is a count of 0, an error is the reader's.
+    /// Other chips poll by single selects and never count two.
+    static func pollPassiveISO14443A(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> (count: Int, selected: ISO14443ATarget?) {
+        var target = nfc_target()
+        var modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
+        let result = nfc_initiator_poll_target(device.pointer, &modulation, 1, 1, 1, &target)
+        let count = Int(try check(result, "nfc_initiator_poll_target", device))
+        return (count, count > 0 ? iso14443A(target) : nil)
+    }
+
     /// `nfc_initiator_deselect_target` (InDeselect).
     static func deselectTarget(_ device: LibNFCDeviceHandle) throws(LibNFCError) {
         try check(nfc_initiator_deselect_target(device.pointer), "nfc_initiator_deselect_target", device)

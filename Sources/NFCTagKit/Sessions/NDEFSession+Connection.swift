@@ -62,35 +62,53 @@ extension NDEFSession {
     }
 
     /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
-    /// is the only tag in the field, as every write, lock and format does.
+    /// is the only tag in the field, as every write, lock and format does. The check
+    /// selects the tag too (one InAutoPoll on a PN532, see ``NFCDevice/selectIfAlone(uid:)``).
     func prepare(_ tag: NDEFSessionTag, exclusive: Bool) async throws(NDEFSessionError) {
-        var reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
+        let reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
         fieldUsedElsewhere = false
         if exclusive {
-            let targets: [ISO14443ATarget]
-            do {
-                targets = try await device.listTargets(maximum: 2)
-            } catch {
-                throw NDEFSessionError(error)
-            }
-            if targets.count > 1 {
-                let tags = targets.map { target in
-                    detectedTags.first { $0.uid == target.uid }
-                        ?? NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target))
-                }
-                if Set(tags.map(\.uid)) != Set(detectedTags.map(\.uid)) {
-                    detectedTags = tags
-                    emit(.tagsDetected(tags))
-                }
-                emit(.prompt(.removeAllButOne))
-                throw .severalTags(count: targets.count)
-            }
-            guard targets.contains(where: { $0.uid == tag.uid }) else {
-                throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
-            }
-            reselect = true
+            try await selectAlone(tag)
+        } else if reselect {
+            try await select(tag)
+        } else {
+            return
         }
-        guard reselect else { return }
+        try await authenticate(tag)
+    }
+
+    /// Selects `tag` if it is alone in the field; with several, reports them and asks for
+    /// all but one to be removed.
+    private func selectAlone(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
+        let occupancy: FieldOccupancy
+        do {
+            occupancy = try await device.selectIfAlone(uid: tag.uid)
+        } catch {
+            throw NDEFSessionError(error)
+        }
+        switch occupancy {
+        case .alone:
+            return
+        case .absent:
+            throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
+        case .several(let count):
+            // Name them for the app (a listing, only on this path).
+            let targets = (try? await device.listTargets(maximum: 2)) ?? []
+            let tags = targets.map { target in
+                detectedTags.first { $0.uid == target.uid }
+                    ?? NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target))
+            }
+            if tags.count > 1, Set(tags.map(\.uid)) != Set(detectedTags.map(\.uid)) {
+                detectedTags = tags
+                emit(.tagsDetected(tags))
+            }
+            emit(.prompt(.removeAllButOne))
+            throw .severalTags(count: max(count, tags.count))
+        }
+    }
+
+    /// Selects `tag` again (after another user of the field, or when another tag was selected).
+    private func select(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
         do {
             guard try await device.selectTarget(uid: tag.uid) != nil else {
                 throw NDEFSessionError.connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
@@ -102,7 +120,6 @@ extension NDEFSession {
         } catch {
             throw .readerFailure(step: nil, reason: "\(error)")
         }
-        try await authenticate(tag)
     }
 
     /// PWD_AUTH with the configured password, PACK checked.

@@ -71,24 +71,28 @@ public actor TagSession {
 
     /// ``connect(on:timeout:)`` while the device's tag access is held.
     private static func connectHoldingTagAccess(on device: NFCDevice, timeout: Duration?) async throws(TagSessionError) -> TagSession {
-        let first: ISO14443ATarget
-        let inField: [ISO14443ATarget]
+        let occupancy: FieldOccupancy
         do {
-            first = try await device.waitForTarget(timeout: timeout)
-            inField = try await device.listTargets(maximum: 2)
+            let first = try await device.waitForTarget(timeout: timeout)
+            occupancy = try await device.selectIfAlone(uid: first.uid)
         } catch {
             throw await failure(error, device: device, operation: .connect)
         }
-        if inField.count > 1 { throw .severalTags(uids: inField.map(\.uid)) }
-        let selected: ISO14443ATarget?
-        do {
-            selected = try await device.selectTarget(uid: first.uid)
-        } catch {
-            throw await failure(error, device: device, operation: .connect)
+        switch occupancy {
+        case .alone(let selected):
+            return try await identified(device: device, target: selected,
+                                        transport: DeviceTagTransport(device: device, target: selected))
+        case .several:
+            let inField: [ISO14443ATarget]
+            do {
+                inField = try await device.listTargets(maximum: 2)
+            } catch {
+                throw await failure(error, device: device, operation: .connect)
+            }
+            throw .severalTags(uids: inField.map(\.uid))
+        case .absent:
+            throw .tagLost(operation: .connect)
         }
-        guard let selected else { throw .tagLost(operation: .connect) }
-        return try await identified(device: device, target: selected,
-                                    transport: DeviceTagTransport(device: device, target: selected))
     }
 
     /// Identifies the tag behind `transport` and makes a session for it.

@@ -1,0 +1,10 @@
+/// What ``NFCDevice/selectIfAlone(uid:)`` found in the field.
+public enum FieldOccupancy: Sendable, Equatable {
+    /// The tag is the only one in the field, and it is selected.
+    case alone(ISO14443ATarget)
+    /// More than one tag answered (a PN532 tells at most two apart). None of them is the
+    /// device's selected target.
+    case several(count: Int)
+    /// The tag did not answer: it left (another tag may be alone in the field now).
+    case absent
+}
