@@ -23,6 +23,15 @@ struct Type2TranscriptTests {
         ]
     }
 
+    /// What a write reads on a tag with FAST_READ: from the static lock page as far as the
+    /// old message and one byte more (`dataEnd`, the last page), then the lock /
+    /// configuration pages. Past the old message pages are written blind.
+    func writeSteps(_ tag: Type2Tag, dataEnd: Int = 5) -> [TranscriptStep] {
+        var steps: [TranscriptStep] = [.send([0x3A, 0x02, 0x05], answer: pages(tag, 2...5))]
+        if dataEnd > 5 { steps.append(.send([0x3A, 0x06, UInt8(dataEnd)], answer: pages(tag, 6...dataEnd))) }
+        return steps + [.send([0x3A, 0x28, 0x2A], answer: pages(tag, 0x28...0x2A))]
+    }
+
     @Test("status of a factory NTAG213")
     func status() async throws {
         let transport = TranscriptTransport(statusSteps(ntag213))
@@ -32,11 +41,11 @@ struct Type2TranscriptTests {
         #expect(await transport.remaining == 0)
     }
 
-    @Test("write of an 8-byte URI message: body pages, then the length page, then the read-back")
+    @Test("write of an 8-byte URI message: reads as far as the empty TLV, body pages, then the length page, then the read-back")
     func write() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         #expect(try message.encoded() == [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62])
-        let transport = TranscriptTransport(statusSteps(ntag213) + [
+        let transport = TranscriptTransport(writeSteps(ntag213) + [
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
@@ -50,7 +59,7 @@ struct Type2TranscriptTests {
     @Test("a NAK on the commit write: tagUpdateFailure with the NAK code, the tag left empty, reselected")
     func nakOnCommit() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
-        let transport = TranscriptTransport(statusSteps(ntag213) + [
+        let transport = TranscriptTransport(writeSteps(ntag213) + [
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
@@ -69,8 +78,9 @@ struct Type2TranscriptTests {
         tag.setPage(5, to: [0x34, 0x03, 0x03, 0xD0])
         tag.setPage(6, to: [0x00, 0x00, 0xFE, 0x00])
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
-        // readMessage: one FAST_READ from the CC reaches past the short message.
-        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + statusSteps(tag) + [
+        // readMessage: one FAST_READ from the CC reaches past the short message; the write
+        // reads from page 2 to the byte after the old message (page 6).
+        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + writeSteps(tag, dataEnd: 6) + [
             .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),

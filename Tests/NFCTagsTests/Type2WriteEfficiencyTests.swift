@@ -25,7 +25,7 @@ struct Type2WriteEfficiencyTests {
         #expect(writes.first?[2...5] == [0x03, 0x00, 0xD2, 0x0A])
     }
 
-    @Test("writing the same message again writes nothing (and still verifies)")
+    @Test("writing the same message again writes nothing (what it just read is the check)")
     func sameMessage() async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag213))
         let driver = try Type2Fixtures.driver(.ntag213, transport)
@@ -35,7 +35,7 @@ struct Type2WriteEfficiencyTests {
         try await driver.writeMessage(message)
         let frames = Array(await transport.frames.dropFirst(before))
         #expect(!frames.contains { $0.first == writeCode })
-        #expect(frames.filter { $0.first == fastReadCode }.count == 3)  // config, data, verify
+        #expect(frames.filter { $0.first == fastReadCode }.count == 3)  // lock bytes and CC, the message, configuration
     }
 
     @Test("fullWrite writes every page of the TLV even when nothing changes")

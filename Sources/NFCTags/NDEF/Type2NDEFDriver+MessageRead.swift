@@ -9,14 +9,18 @@ extension Type2NDEFDriver {
     /// NDEF TLV's length is known, the rest of the message in as few frames as fit. Any TLV
     /// problem falls back to reading the whole data area, so errors are the full read's.
     /// `nil` on chips without FAST_READ (the caller takes the full snapshot).
-    func readMessageSnapshot() async throws(NDEFTagError) -> Type2TagSnapshot? {
+    ///
+    /// - Parameter firstPage: where the first read starts (a write starts at the static
+    ///   lock page, two pages before the CC on Type 2 chips, to see the lock bits too).
+    func readMessageSnapshot(from firstPage: Int? = nil) async throws(NDEFTagError) -> Type2TagSnapshot? {
         guard profile.fastRead != nil else { return nil }
         let pageSize = profile.pageSize
         let ccPage = profile.capabilityContainerPage
         let ccAddress = ccPage * pageSize
+        let start = min(firstPage ?? ccPage, ccPage)
         var memory = [UInt8](repeating: 0, count: profile.pageCount * pageSize)
-        // A READ's worth (four pages) from the CC: the CC and the first TLV bytes.
-        var readEnd = try await readData(ccPage...min(ccPage + 3, profile.lastUserPage), into: &memory) { _ in
+        // A READ's worth (four pages): the CC and the first TLV bytes.
+        var readEnd = try await readData(start...min(start + 3, profile.lastUserPage), into: &memory) { _ in
             .readCapabilityContainer
         }
         let container: Type2CapabilityContainerPage
@@ -32,12 +36,15 @@ extension Type2NDEFDriver {
         }
         while true {
             let scan = Type2TLVScan(memory: Array(memory.prefix(readEnd)), area: area, memorySize: memory.count, mapping: mapping)
-            let needed = scan.problem == nil ? Self.messageEnd(scan) : nil
+            // A write reads one byte more: whether a Terminator follows decides whether the
+            // page after the message must be written.
+            let needed = scan.problem == nil ? Self.messageEnd(scan).map { $0 + (firstPage == nil ? 0 : 1) } : nil
             let wanted = needed ?? area.end   // a problem: read the whole area, scan again
             if wanted <= readEnd || readEnd >= area.end {
                 let final = wanted <= readEnd ? scan
                     : Type2TLVScan(memory: memory, area: area, memorySize: memory.count, mapping: mapping)
-                return snapshot(memory, capabilityContainer: .success(container), scan: final)
+                return snapshot(memory, capabilityContainer: .success(container), scan: final,
+                                knownEnd: readEnd < area.end ? readEnd : nil)
             }
             let pages = (readEnd / pageSize)...((min(wanted, area.end) - 1) / pageSize)
             readEnd = try await readData(pages, into: &memory) { .readData(page: $0) }
@@ -71,8 +78,9 @@ extension Type2NDEFDriver {
     /// A snapshot of what was read; the lock and configuration pages were not, so they
     /// count as unknown (not readable) rather than as zeros.
     private func snapshot(_ memory: [UInt8], capabilityContainer: Result<Type2CapabilityContainerPage, NDEFTagError>,
-                          scan: Type2TLVScan?) -> Type2TagSnapshot {
+                          scan: Type2TLVScan?, knownEnd: Int? = nil) -> Type2TagSnapshot {
         Type2TagSnapshot(profile: profile, mapping: mapping, memory: memory, capabilityContainer: capabilityContainer,
-                         scan: scan, configurationReadable: false, passwordAuthenticated: passwordAuthenticated)
+                         scan: scan, configurationReadable: false, passwordAuthenticated: passwordAuthenticated,
+                         knownEnd: knownEnd)
     }
 }

@@ -65,7 +65,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     ) async throws(NDEFTagError) {
         verifiedMessage = nil
         let bytes = try message.tagBytes()
-        let snapshot = try await readSnapshot()
+        let snapshot = try await readWriteSnapshot(tlvLength: 1 + mapping.lengthField(bytes.count).count + bytes.count)
         let status: NDEFStatus
         do throws(NDEFTagError) {
             status = try snapshot.status()
@@ -122,24 +122,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
             cc = .failure(error)
         }
 
-        // FAST_READ (where the chip has it) NAKs a range that PROT covers; READ would roll
-        // over silently at AUTH0 and show page 0 instead.
-        var configurationReadable = true
-        let configurationPages = profile.configurationPages
-        if let first = configurationPages.first, let last = configurationPages.last {
-            do throws(NDEFTagError) {
-                let bytes = try await io.readPages(first...last) { .readConfiguration(page: $0) }
-                memory.replaceSubrange((first * profile.pageSize)..<(first * profile.pageSize + bytes.count), with: bytes)
-            } catch .nak {
-                // PROT covers the configuration pages; the data-area read decides the rest.
-                configurationReadable = false
-                if let dynamicLock = profile.dynamicLock,
-                   let bytes = try? await io.readPages(dynamicLock.page...dynamicLock.page, step: { .readConfiguration(page: $0) }) {
-                    memory.replaceSubrange((dynamicLock.page * profile.pageSize)..<((dynamicLock.page + 1) * profile.pageSize), with: bytes)
-                }
-            }
-        }
-
+        let configurationReadable = try await readConfiguration(into: &memory)
         var scan: Type2TLVScan?
         if case .success(let container) = cc {
             let start = mapping.dataAreaStartByte
@@ -165,6 +148,46 @@ public actor Type2NDEFDriver: NDEFTagDriver {
                                 passwordAuthenticated: passwordAuthenticated)
     }
 
+    /// The snapshot a write needs: from the static lock page, the lock bytes, the CC and
+    /// the TLVs up to the end of the old message; the lock and configuration pages; past
+    /// the old message only pages the new TLV (`tlvLength` bytes) shares with bytes it must
+    /// keep. The rest of the data area is written blind. Chips without FAST_READ: the
+    /// full snapshot.
+    func readWriteSnapshot(tlvLength: Int) async throws(NDEFTagError) -> Type2TagSnapshot {
+        guard var snapshot = try await readMessageSnapshot(from: profile.staticLockPage) else {
+            return try await readSnapshot()
+        }
+        snapshot.configurationReadable = try await readConfiguration(into: &snapshot.memory)
+        if let knownEnd = snapshot.knownEnd, let last = Type2WritePlan.lastPageToRead(before: snapshot, tlvLength: tlvLength) {
+            let first = knownEnd / profile.pageSize
+            let data = try await io.readPages(first...last) { .readData(page: $0) }
+            snapshot.memory.replaceSubrange(knownEnd..<(knownEnd + data.count), with: data)
+            snapshot.knownEnd = knownEnd + data.count
+        }
+        return snapshot
+    }
+
+    /// Reads the dynamic lock and configuration pages into `memory`. False when PROT covers
+    /// the configuration (the dynamic lock bytes are still read where they can be).
+    func readConfiguration(into memory: inout [UInt8]) async throws(NDEFTagError) -> Bool {
+        // FAST_READ (where the chip has it) NAKs a range that PROT covers; READ would roll
+        // over silently at AUTH0 and show page 0 instead.
+        let configurationPages = profile.configurationPages
+        guard let first = configurationPages.first, let last = configurationPages.last else { return true }
+        do throws(NDEFTagError) {
+            let bytes = try await io.readPages(first...last) { .readConfiguration(page: $0) }
+            memory.replaceSubrange((first * profile.pageSize)..<(first * profile.pageSize + bytes.count), with: bytes)
+            return true
+        } catch .nak {
+            // PROT covers the configuration pages; the data-area read decides the rest.
+            if let dynamicLock = profile.dynamicLock,
+               let bytes = try? await io.readPages(dynamicLock.page...dynamicLock.page, step: { .readConfiguration(page: $0) }) {
+                memory.replaceSubrange((dynamicLock.page * profile.pageSize)..<((dynamicLock.page + 1) * profile.pageSize), with: bytes)
+            }
+            return false
+        }
+    }
+
     // MARK: Writing
 
     /// Carries out a write plan through its state machine, then verifies.
@@ -183,7 +206,9 @@ public actor Type2NDEFDriver: NDEFTagDriver {
                 machine.writeAcknowledged()
                 progress(NDEFWriteProgress(written: machine.acknowledged, total: plan.writes.count))
             case .verify:
-                try await verify(plan.verifyPages, against: plan.finalMemory, state: machine.tagHolds)
+                for run in plan.verifyRuns {
+                    try await verify(run, against: plan.finalMemory, state: machine.tagHolds)
+                }
                 machine.verificationSucceeded()
             case .finished:
                 return

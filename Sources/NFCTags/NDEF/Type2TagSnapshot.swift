@@ -24,6 +24,15 @@ struct Type2TagSnapshot: Sendable {
     /// Whether the caller authenticated with the password (PWD_AUTH) on this connection:
     /// then AUTH0 inside the data area does not make it read-only.
     var passwordAuthenticated = false
+    /// The data-area bytes from this address on were not read (they read as 0 in
+    /// ``memory``); `nil` when the whole data area was.
+    var knownEnd: Int?
+
+    /// Whether every byte of `page` was read.
+    func isKnown(page: Int) -> Bool {
+        guard let knownEnd else { return true }
+        return (page + 1) * profile.pageSize <= knownEnd
+    }
 
     /// The data-area pages (inside the user pages).
     var dataPages: ClosedRange<Int>? {
