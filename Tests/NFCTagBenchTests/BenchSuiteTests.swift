@@ -1,0 +1,38 @@
+import Testing
+@testable import nfctag_bench
+
+/// The whole benchmark on the emulated reader, as `make bench` runs it (fewer tags). Its
+/// figures are modelled, so they are the same on every machine: the read targets and the
+/// page counts of writes are checked here; the CPU column is not.
+@Suite("The benchmark suite end to end")
+struct BenchSuiteTests {
+    @Test("every operation runs; reads meet 1.1×, dumps sit on the floor, writes send only changed pages and the tear-safety writes")
+    func suite() async throws {
+        let results = try await BenchSuite(provisioningTags: 3).run()
+        let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
+        #expect(results.map(\.name) == [
+            "identify", "write_ndef_100_fresh", "read_ndef_100", "write_ndef_100_small_change",
+            "write_ndef_800_fresh", "read_ndef_800", "write_ndef_800_small_change",
+            "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags",
+        ])
+        for name in ["read_ndef_100", "read_ndef_800"] {
+            let read = try #require(byName[name])
+            #expect(read.meetsTarget == true, "\(name): \(read.ratio)")
+        }
+        for name in ["dump_ntag216", "dump_classic1k"] {
+            #expect(try #require(byName[name]).ratio < 1.01, "\(name)")
+        }
+        for size in [100, 800] {
+            // A fresh tag reads as empty: no tear-safety write is needed, each changed page once.
+            let fresh = try #require(byName["write_ndef_\(size)_fresh"])
+            #expect(fresh.sample.tagFramesByCode[0xA2] == fresh.changedPages, "fresh \(size)")
+            // One payload byte: the clear, that page and the commit.
+            let change = try #require(byName["write_ndef_\(size)_small_change"])
+            #expect(change.changedPages == 1, "small change \(size)")
+            #expect(change.sample.tagFramesByCode[0xA2] == 3, "small change \(size)")
+            // One reader command asks whether the tag is alone.
+            #expect(change.sample.commandsByCode[0x60] == 1, "small change \(size)")
+        }
+        #expect(results.allSatisfy { $0.ratio.isFinite && $0.ratio >= 0.999 }, "nothing beats its floor")
+    }
+}
