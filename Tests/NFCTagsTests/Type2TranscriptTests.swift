@@ -14,7 +14,8 @@ struct Type2TranscriptTests {
         .bytes(range.flatMap { tag.page($0) })
     }
 
-    /// READ 00, FAST_READ of the lock / configuration pages, FAST_READ of the data area.
+    /// The full snapshot (lock, format): READ 00, FAST_READ of the lock / configuration
+    /// pages, FAST_READ of the data area.
     func statusSteps(_ tag: Type2Tag) -> [TranscriptStep] {
         [
             .send([0x30, 0x00], answer: pages(tag, 0...3)),
@@ -23,10 +24,10 @@ struct Type2TranscriptTests {
         ]
     }
 
-    /// What a write reads on a tag with FAST_READ: from the static lock page as far as the
-    /// old message and one byte more (`dataEnd`, the last page), then the lock /
-    /// configuration pages. Past the old message pages are written blind.
-    func writeSteps(_ tag: Type2Tag, dataEnd: Int = 5) -> [TranscriptStep] {
+    /// What a status query or a write reads on a tag with FAST_READ: from the static lock
+    /// page as far as the old message and one byte more (`dataEnd`, the last page), then the
+    /// lock / configuration pages. Past the old message a write writes pages blind.
+    func partialReadSteps(_ tag: Type2Tag, dataEnd: Int = 5) -> [TranscriptStep] {
         var steps: [TranscriptStep] = [.send([0x3A, 0x02, 0x05], answer: pages(tag, 2...5))]
         if dataEnd > 5 { steps.append(.send([0x3A, 0x06, UInt8(dataEnd)], answer: pages(tag, 6...dataEnd))) }
         return steps + [.send([0x3A, 0x28, 0x2A], answer: pages(tag, 0x28...0x2A))]
@@ -34,7 +35,7 @@ struct Type2TranscriptTests {
 
     @Test("status of a factory NTAG213")
     func status() async throws {
-        let transport = TranscriptTransport(statusSteps(ntag213))
+        let transport = TranscriptTransport(partialReadSteps(ntag213))
         let status = try await Type2Fixtures.driver(.ntag213, transport).queryStatus()
         #expect(status == NDEFStatus(availability: .readWrite, capacity: 137, length: 0))
         #expect(await transport.mismatches.isEmpty)
@@ -45,7 +46,7 @@ struct Type2TranscriptTests {
     func write() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         #expect(try message.encoded() == [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62])
-        let transport = TranscriptTransport(writeSteps(ntag213) + [
+        let transport = TranscriptTransport(partialReadSteps(ntag213) + [
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
@@ -59,7 +60,7 @@ struct Type2TranscriptTests {
     @Test("a NAK on the commit write: tagUpdateFailure with the NAK code, the tag left empty, reselected")
     func nakOnCommit() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
-        let transport = TranscriptTransport(writeSteps(ntag213) + [
+        let transport = TranscriptTransport(partialReadSteps(ntag213) + [
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
@@ -80,7 +81,7 @@ struct Type2TranscriptTests {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         // readMessage: one FAST_READ from the CC reaches past the short message; the write
         // reads from page 2 to the byte after the old message (page 6).
-        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + writeSteps(tag, dataEnd: 6) + [
+        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + partialReadSteps(tag, dataEnd: 6) + [
             .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),

@@ -4,9 +4,10 @@ import NFCEmulator
 import Testing
 @testable import NFCTags
 
-/// A write reads the lock bytes, the CC and the old message (not the whole data area),
-/// writes pages past the old message blind, and reads back only the pages it wrote.
-@Suite("Type 2 writes read only what they need")
+/// A status query or a write reads the lock bytes, the CC and the old message (not the whole
+/// data area); a write writes pages past the old message blind and reads back only the
+/// pages it wrote.
+@Suite("Type 2 status and writes read only what they need")
 struct Type2WriteSnapshotTests {
     private let writeCode = ChipTables.spec(for: .ntag216).command(.write)!.code
     private let fastReadCode = ChipTables.spec(for: .ntag216).command(.fastRead)!.code
@@ -89,5 +90,62 @@ struct Type2WriteSnapshotTests {
         let written = try #require(await transport.model(as: Type2Tag.self))
         #expect(Array(written.page(16).prefix(2)) == [0xAA, 0xBB])
         #expect(await transport.frames(withCode: fastReadCode).contains([fastReadCode, 6, 16]))
+    }
+
+    @Test("status reads from the static lock page as far as the message, then the configuration")
+    func statusReads() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216))
+        let driver = try Type2Fixtures.driver(.ntag216, transport)
+        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 20))
+        let before = await transport.frames.count
+        let status = try await driver.queryStatus()
+        #expect(status == NDEFStatus(availability: .readWrite, capacity: 868, length: 20))
+        // 16 + 2 + 20 = 38, one byte more: pages 2…5, then 6…9; no data page after.
+        #expect(Array(await transport.frames.dropFirst(before)) == [
+            [fastReadCode, 2, 5], [fastReadCode, 6, 9], [fastReadCode, 0xE2, 0xE4],
+        ])
+    }
+
+    /// An NTAG216 holding a 20-byte message, with PROT set and AUTH0 at `auth0`.
+    func readProtectedTag(auth0 protectedPage: Int) async throws -> (tag: Type2Tag, message: NDEFMessage) {
+        var tag = try Type2Fixtures.tag(.ntag216)
+        let message = Type2Fixtures.message(encodedSize: 20)
+        let setup = EmulatedTagTransport(tag: tag)
+        try await Type2Fixtures.driver(.ntag216, setup).writeMessage(message)
+        tag = try #require(await setup.model(as: Type2Tag.self))
+        let configuration = try #require(ChipTables.spec(for: .ntag216).memory?.configuration)
+        let auth0 = try #require(configuration.field(.auth0))
+        let prot = try #require(configuration.field(.prot))
+        var page = tag.page(auth0.page)
+        page[auth0.byte] = UInt8(protectedPage)
+        tag.setPage(auth0.page, to: page)
+        page = tag.page(prot.page)
+        page[prot.byte] |= prot.mask
+        tag.setPage(prot.page, to: page)
+        return (tag, message)
+    }
+
+    @Test("PROT behind the message, the configuration hidden: a write reaching AUTH0 is refused before any page is written")
+    func writeIntoHiddenProtection() async throws {
+        let (tag, old) = try await readProtectedTag(auth0: 0x10)
+        let transport = EmulatedTagTransport(tag: tag)
+        let driver = try Type2Fixtures.driver(.ntag216, transport)
+        // 80 bytes: TLV 16…97 and the Terminator at 98 → last page 24, protected.
+        await #expect(throws: NDEFTagError.authenticationRequired(step: .readData(page: 24))) {
+            try await driver.writeMessage(Type2Fixtures.message(encodedSize: 80))
+        }
+        #expect(await transport.frames(withCode: writeCode).isEmpty)
+        #expect(try await driver.readMessage() == old)
+    }
+
+    @Test("PROT behind the message, the configuration hidden: a write that stays below AUTH0 is written")
+    func writeBelowHiddenProtection() async throws {
+        let (tag, _) = try await readProtectedTag(auth0: 0x10)
+        let transport = EmulatedTagTransport(tag: tag)
+        let driver = try Type2Fixtures.driver(.ntag216, transport)
+        let message = Type2Fixtures.message(encodedSize: 30)   // TLV 16…47, Terminator 48: page 12
+        try await driver.writeMessage(message)
+        #expect(try await driver.readMessage() == message)
+        #expect(try await driver.queryStatus().availability == .readOnly, "the rest of the area is protected")
     }
 }

@@ -51,6 +51,35 @@ extension Type2NDEFDriver {
         }
     }
 
+    /// What a status query or a write reads, on chips with FAST_READ: from the static lock
+    /// page the lock bytes, the CC and the TLVs as far as the message and one byte more
+    /// (``readMessageSnapshot(from:)``), then the lock and configuration pages — not the
+    /// rest of the data area.
+    ///
+    /// When PROT hides the configuration (AUTH0 unknown) and no password was given, one
+    /// read of the page `probing` names tells whether the protected area reaches it
+    /// (``Type2TagSnapshot/passwordProbe``). A NAK before the configuration, or a chip
+    /// without FAST_READ, takes the full snapshot instead (its errors name the page).
+    func readPartialSnapshot(probing probePage: (Type2TagSnapshot) -> Int?) async throws(NDEFTagError) -> Type2TagSnapshot {
+        let partial: Type2TagSnapshot?
+        do throws(NDEFTagError) {
+            partial = try await readMessageSnapshot(from: profile.staticLockPage)
+        } catch .authenticationRequired {
+            return try await readSnapshot()
+        }
+        guard var snapshot = partial else { return try await readSnapshot() }
+        snapshot.configurationReadable = try await readConfiguration(into: &snapshot.memory)
+        if !snapshot.configurationReadable, !passwordAuthenticated, profile.protection != nil, let page = probePage(snapshot) {
+            do throws(NDEFTagError) {
+                _ = try await io.readPages(page...page) { .readData(page: $0) }
+                snapshot.passwordProbe = (page, true)
+            } catch .nak {
+                snapshot.passwordProbe = (page, false)
+            }
+        }
+        return snapshot
+    }
+
     /// The byte address just past the NDEF message the scan found.
     private static func messageEnd(_ scan: Type2TLVScan) -> Int? {
         guard let ndef = scan.ndef, let last = ndef.lengthAddresses.last else { return nil }

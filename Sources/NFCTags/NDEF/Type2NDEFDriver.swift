@@ -32,20 +32,10 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     // MARK: NDEFTagDriver
 
-    /// Reads the CC, lock and configuration pages and the TLV area.
+    /// Reads the lock bytes, the CC, the TLVs as far as the message and the lock and
+    /// configuration pages (on chips with FAST_READ; the whole TLV area on the others).
     public func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
-        do {
-            return try await readSnapshot().status()
-        } catch .authenticationRequired(let step) {
-            // PROT from an AUTH0 behind the message hides the rest of the data area (and
-            // the configuration), not the message: read as far as the message goes. Without
-            // the password the protected area cannot be written, so it is read-only.
-            guard let partial = try? await readMessageSnapshot(), var status = try? partial.status() else {
-                throw .authenticationRequired(step: step)
-            }
-            status.availability = .readOnly
-            return status
-        }
+        try await readPartialSnapshot { $0.dataPages?.upperBound }.status()
     }
 
     /// Reads and decodes the NDEF message.
@@ -148,16 +138,15 @@ public actor Type2NDEFDriver: NDEFTagDriver {
                                 passwordAuthenticated: passwordAuthenticated)
     }
 
-    /// The snapshot a write needs: from the static lock page, the lock bytes, the CC and
-    /// the TLVs up to the end of the old message; the lock and configuration pages; past
-    /// the old message only pages the new TLV (`tlvLength` bytes) shares with bytes it must
-    /// keep. The rest of the data area is written blind. Chips without FAST_READ: the
-    /// full snapshot.
+    /// The snapshot a write of a TLV of `tlvLength` bytes needs: the partial snapshot (see
+    /// ``readPartialSnapshot(probing:)``, the probe at the last page the TLV will span), and
+    /// past the old message only the pages the TLV shares with bytes it must keep. The rest
+    /// of the data area is written blind.
     func readWriteSnapshot(tlvLength: Int) async throws(NDEFTagError) -> Type2TagSnapshot {
-        guard var snapshot = try await readMessageSnapshot(from: profile.staticLockPage) else {
-            return try await readSnapshot()
+        var snapshot = try await readPartialSnapshot { Type2WritePlan.lastPage(before: $0, tlvLength: tlvLength) }
+        if let probe = snapshot.passwordProbe, !probe.readable {
+            throw .authenticationRequired(step: .readData(page: probe.page))
         }
-        snapshot.configurationReadable = try await readConfiguration(into: &snapshot.memory)
         if let knownEnd = snapshot.knownEnd, let last = Type2WritePlan.lastPageToRead(before: snapshot, tlvLength: tlvLength) {
             let first = knownEnd / profile.pageSize
             let data = try await io.readPages(first...last) { .readData(page: $0) }

@@ -28,6 +28,11 @@ struct Type2TagSnapshot: Sendable {
     /// ``memory``); `nil` when the whole data area was.
     var knownEnd: Int?
 
+    /// With the configuration unreadable: a page read to learn whether PROT covers it, and
+    /// whether it answered. AUTH0 protects from its page to the end of memory, so a page
+    /// that answers lies below it with every page before it; one that NAKs lies at or after it.
+    var passwordProbe: (page: Int, readable: Bool)?
+
     /// Whether every byte of `page` was read.
     func isKnown(page: Int) -> Bool {
         guard let knownEnd else { return true }
@@ -59,9 +64,14 @@ struct Type2TagSnapshot: Sendable {
                 }
             }
         }
-        if let protection = profile.protection, configurationReadable, !passwordAuthenticated {
-            let auth0 = Int(memory[protection.auth0Page * profile.pageSize + protection.auth0Byte])
-            if auth0 <= pages.upperBound { return .password(auth0: auth0) }
+        if let protection = profile.protection, !passwordAuthenticated {
+            if configurationReadable {
+                let auth0 = Int(memory[protection.auth0Page * profile.pageSize + protection.auth0Byte])
+                if auth0 <= pages.upperBound { return .password(auth0: auth0) }
+            } else if let probe = passwordProbe, !probe.readable, probe.page <= pages.upperBound {
+                // AUTH0 is at or before the probed page.
+                return .password(auth0: probe.page)
+            }
         }
         return nil
     }

@@ -106,9 +106,8 @@ struct Type2WritePlan: Sendable, Equatable {
     /// bytes past the data area keeps those bytes, so they must be known. `nil` when none.
     static func lastPageToRead(before snapshot: Type2TagSnapshot, tlvLength: Int) -> Int? {
         let pageSize = snapshot.profile.pageSize
-        guard snapshot.knownEnd != nil, let scan = snapshot.scan, let start = scan.insertionAddress,
-              let addresses = scan.area.streamAddresses(from: start, count: min(tlvLength + 1, scan.area.availableBytes(from: start)))
-        else { return nil }
+        guard snapshot.knownEnd != nil, let scan = snapshot.scan,
+              let addresses = streamAddresses(in: snapshot, tlvLength: tlvLength) else { return nil }
         let stream = Set(addresses)
         var last: Int?
         for page in Set(addresses.map { $0 / pageSize }) where !snapshot.isKnown(page: page) {
@@ -118,5 +117,20 @@ struct Type2WritePlan: Sendable, Equatable {
             if kept { last = max(last ?? page, page) }
         }
         return last
+    }
+
+    /// The last page a TLV of `tlvLength` bytes (and its Terminator) will span, or `nil`
+    /// when it does not fit.
+    static func lastPage(before snapshot: Type2TagSnapshot, tlvLength: Int) -> Int? {
+        streamAddresses(in: snapshot, tlvLength: tlvLength)?.last.map { $0 / snapshot.profile.pageSize }
+    }
+
+    /// The addresses of a TLV of `tlvLength` bytes at the insertion address, with the
+    /// Terminator where there is room for it.
+    private static func streamAddresses(in snapshot: Type2TagSnapshot, tlvLength: Int) -> [Int]? {
+        guard let scan = snapshot.scan, let start = scan.insertionAddress else { return nil }
+        let available = scan.area.availableBytes(from: start)
+        guard tlvLength <= available else { return nil }
+        return scan.area.streamAddresses(from: start, count: min(tlvLength + 1, available))
     }
 }
