@@ -99,28 +99,19 @@ public actor ClassicNDEFDriver: NDEFTagDriver {
     /// Carries out a write plan through its state machine, then verifies.
     private func run(_ plan: ClassicWritePlan, snapshot: ClassicTagSnapshot,
                      progress: @Sendable (NDEFWriteProgress) -> Void) async throws(NDEFTagError) {
-        var machine = NDEFWriteMachine(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty)
-        progress(NDEFWriteProgress(written: 0, total: plan.writes.count))
-        while true {
-            switch machine.nextAction() {
-            case .write(let index):
-                let write = plan.writes[index]
-                try await openForDataWrite(write.block, snapshot: snapshot) { machine.stateAfterFailure(mayHaveReachedTag: false) }
-                do throws(TagCommandError) {
-                    try await writeBlock(write.block, write.bytes)
-                } catch {
-                    throw Self.writing(error, step: write.step) { machine.stateAfterFailure(mayHaveReachedTag: $0) }
-                }
-                machine.writeAcknowledged()
-                progress(NDEFWriteProgress(written: machine.acknowledged, total: plan.writes.count))
-            case .verify:
-                guard let area = snapshot.area else { return }
-                try await verify(positions: plan.verifyPositions, of: area, against: plan.finalStream,
-                                 snapshot: snapshot, state: machine.tagHolds)
-                machine.verificationSucceeded()
-            case .finished:
-                return
+        try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
+                                       progress: progress) { index, machine throws(NDEFTagError) in
+            let write = plan.writes[index]
+            try await openForDataWrite(write.block, snapshot: snapshot) { machine.stateAfterFailure(mayHaveReachedTag: false) }
+            do throws(TagCommandError) {
+                try await writeBlock(write.block, write.bytes)
+            } catch {
+                throw Self.writing(error, step: write.step) { machine.stateAfterFailure(mayHaveReachedTag: $0) }
             }
+        } verify: { tagHolds throws(NDEFTagError) in
+            guard let area = snapshot.area else { return }
+            try await verify(positions: plan.verifyPositions, of: area, against: plan.finalStream,
+                             snapshot: snapshot, state: tagHolds)
         }
     }
 

@@ -12,13 +12,15 @@ enum NDEFWritePhase: Sendable, Equatable {
 /// next and what the tag holds now. It sends nothing; the driver carries out its actions
 /// and reports back.
 ///
+/// Drivers run it with ``run(phases:previousReadsEmpty:progress:isolation:write:verify:)``:
+///
 /// ```swift
-/// var machine = NDEFWriteMachine(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty)
-/// while case .write(let index) = machine.nextAction() {
+/// try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
+///                                progress: progress) { index, machine throws(NDEFTagError) in
 ///     try await send(plan.writes[index])   // on failure: machine.stateAfterFailure(mayHaveReachedTag:)
-///     machine.writeAcknowledged()
+/// } verify: { tagHolds throws(NDEFTagError) in
+///     try await readBackAndCompare()       // errors carry `tagHolds`
 /// }
-/// // .verify: read back and compare
 /// ```
 struct NDEFWriteMachine: Sendable {
     /// What the driver does next.
@@ -61,6 +63,34 @@ struct NDEFWriteMachine: Sendable {
     mutating func verificationSucceeded() {
         precondition(acknowledged == phases.count, "writes are pending")
         verified = true
+    }
+
+    /// Carries out a plan of writes with `phases`: reports progress (0 first, then after
+    /// every acknowledged write), sends each write with `write` — given the machine, so that
+    /// its error can say what the tag holds (``stateAfterFailure(mayHaveReachedTag:)``) —
+    /// then reads back with `verify`, given what the tag holds by then. Runs on the
+    /// caller's actor.
+    static func run(
+        phases: [NDEFWritePhase], previousReadsEmpty: Bool, progress: @Sendable (NDEFWriteProgress) -> Void,
+        isolation: isolated (any Actor)? = #isolation,
+        write: (Int, NDEFWriteMachine) async throws(NDEFTagError) -> Void,
+        verify: (NDEFTagContentState) async throws(NDEFTagError) -> Void
+    ) async throws(NDEFTagError) {
+        var machine = NDEFWriteMachine(phases: phases, previousReadsEmpty: previousReadsEmpty)
+        progress(NDEFWriteProgress(written: 0, total: phases.count))
+        while true {
+            switch machine.nextAction() {
+            case .write(let index):
+                try await write(index, machine)
+                machine.writeAcknowledged()
+                progress(NDEFWriteProgress(written: machine.acknowledged, total: phases.count))
+            case .verify:
+                try await verify(machine.tagHolds)
+                machine.verificationSucceeded()
+            case .finished:
+                return
+            }
+        }
     }
 
     /// What the tag holds now, with no write in flight.

@@ -181,26 +181,17 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     /// Carries out a write plan through its state machine, then verifies.
     private func run(_ plan: Type2WritePlan, progress: @Sendable (NDEFWriteProgress) -> Void) async throws(NDEFTagError) {
-        var machine = NDEFWriteMachine(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty)
-        progress(NDEFWriteProgress(written: 0, total: plan.writes.count))
-        while true {
-            switch machine.nextAction() {
-            case .write(let index):
-                let write = plan.writes[index]
-                do throws(Type2PageIO.WriteFailure) {
-                    try await io.writePage(write.page, write.bytes)
-                } catch {
-                    throw failure(error, step: write.step) { machine.stateAfterFailure(mayHaveReachedTag: $0) }
-                }
-                machine.writeAcknowledged()
-                progress(NDEFWriteProgress(written: machine.acknowledged, total: plan.writes.count))
-            case .verify:
-                for run in plan.verifyRuns {
-                    try await verify(run, against: plan.finalMemory, state: machine.tagHolds)
-                }
-                machine.verificationSucceeded()
-            case .finished:
-                return
+        try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
+                                       progress: progress) { index, machine throws(NDEFTagError) in
+            let write = plan.writes[index]
+            do throws(Type2PageIO.WriteFailure) {
+                try await io.writePage(write.page, write.bytes)
+            } catch {
+                throw failure(error, step: write.step) { machine.stateAfterFailure(mayHaveReachedTag: $0) }
+            }
+        } verify: { tagHolds throws(NDEFTagError) in
+            for run in plan.verifyRuns {
+                try await verify(run, against: plan.finalMemory, state: tagHolds)
             }
         }
     }

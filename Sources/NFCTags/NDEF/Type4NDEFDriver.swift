@@ -63,42 +63,33 @@ public actor Type4NDEFDriver: NDEFTagDriver {
         let chunk = max(1, min(cc.maximumWriteLength, channel.transport.maximumFrameLength - channel.spec.commandAPDUOverhead, channel.spec.maximumShortAPDUData))
         let plan = Type4WritePlan(old: snapshot.message, new: bytes, lengthFieldSize: cc.lengthFieldSize,
                                   chunk: chunk, fullWrite: options.fullWrite)
-        var machine = NDEFWriteMachine(phases: plan.writes.map(\.phase), previousReadsEmpty: snapshot.message.isEmpty)
-        progress(NDEFWriteProgress(written: 0, total: plan.writes.count))
-        while true {
-            switch machine.nextAction() {
-            case .write(let index):
-                let write = plan.writes[index]
-                let step = NDEFTagStep.updateNDEFFile(offset: write.offset)
-                let answer: Type4APDUChannel.Answer
-                do throws(NDEFTagError) {
-                    answer = try await channel.send(try channel.updateBinary(offset: write.offset, data: write.data), step: step)
-                } catch {
-                    throw Type2NDEFDriver.verificationError(error, state: machine.stateAfterFailure(mayHaveReachedTag: true))
-                }
-                guard answer.statusWord == channel.success else {
-                    throw .tagUpdateFailure(step: step, state: machine.stateAfterFailure(mayHaveReachedTag: false),
-                                            reason: .statusWord(answer.statusWord))
-                }
-                machine.writeAcknowledged()
-                progress(NDEFWriteProgress(written: machine.acknowledged, total: plan.writes.count))
-            case .verify:
-                let expected = plan.expectedFile
-                let readBack: [UInt8]
-                do throws(NDEFTagError) {
-                    readBack = try await channel.readBinary(offset: 0, count: expected.count, chunk: readChunk(cc)) { .readNDEFFile(offset: $0) }
-                } catch {
-                    throw Type2NDEFDriver.verificationError(error, state: machine.tagHolds)
-                }
-                if let offset = zip(readBack, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-                    throw .tagUpdateFailure(step: .readNDEFFile(offset: offset), state: .unknown, reason: .verificationMismatch(offset: offset))
-                }
-                machine.verificationSucceeded()
-            case .finished:
-                verifiedMessage = bytes
-                return
+        try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: snapshot.message.isEmpty,
+                                       progress: progress) { index, machine throws(NDEFTagError) in
+            let write = plan.writes[index]
+            let step = NDEFTagStep.updateNDEFFile(offset: write.offset)
+            let answer: Type4APDUChannel.Answer
+            do throws(NDEFTagError) {
+                answer = try await channel.send(try channel.updateBinary(offset: write.offset, data: write.data), step: step)
+            } catch {
+                throw Type2NDEFDriver.verificationError(error, state: machine.stateAfterFailure(mayHaveReachedTag: true))
+            }
+            guard answer.statusWord == channel.success else {
+                throw .tagUpdateFailure(step: step, state: machine.stateAfterFailure(mayHaveReachedTag: false),
+                                        reason: .statusWord(answer.statusWord))
+            }
+        } verify: { tagHolds throws(NDEFTagError) in
+            let expected = plan.expectedFile
+            let readBack: [UInt8]
+            do throws(NDEFTagError) {
+                readBack = try await channel.readBinary(offset: 0, count: expected.count, chunk: readChunk(cc)) { .readNDEFFile(offset: $0) }
+            } catch {
+                throw Type2NDEFDriver.verificationError(error, state: tagHolds)
+            }
+            if let offset = zip(readBack, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                throw .tagUpdateFailure(step: .readNDEFFile(offset: offset), state: .unknown, reason: .verificationMismatch(offset: offset))
             }
         }
+        verifiedMessage = bytes
     }
 
     /// Type 4 has no standard way to make the NDEF file read-only: succeeds when the CC
