@@ -62,12 +62,15 @@ let package = Package(
         // Operations on the emulated reader next to their physical floor; the soak run (`make bench`).
         .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NDEF", "NFCChips", "NFCEmulator"]),
 
+        // What several test targets share (the seeded PRNG of the property tests).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
-        .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator"]),
-        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips"]),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
+        .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "TestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
+        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
         .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).

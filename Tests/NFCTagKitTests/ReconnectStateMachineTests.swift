@@ -1,4 +1,5 @@
 @testable import NFCTagKit
+import TestSupport
 import Testing
 
 @Suite("Reconnection state machine")

@@ -2,6 +2,7 @@ import NDEF
 import NFCChips
 import Synchronization
 import NFCEmulator
+import TestSupport
 import Testing
 @testable import NFCTags
 

@@ -1,6 +1,7 @@
 import NDEF
 import NFCChips
 import NFCEmulator
+import TestSupport
 import Testing
 @testable import NFCTags
 

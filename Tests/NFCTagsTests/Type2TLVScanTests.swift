@@ -1,4 +1,5 @@
 import NFCChips
+import TestSupport
 import Testing
 @testable import NFCTags
 

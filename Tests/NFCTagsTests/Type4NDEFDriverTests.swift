@@ -1,5 +1,6 @@
 import NDEF
 import NFCChips
+import TestSupport
 import Testing
 @testable import NFCTags
 

@@ -1,4 +1,5 @@
 @testable import NDEF
+import TestSupport
 
 /// Generators of random NDEF values for the property tests.
 extension SplitMix64 {

@@ -1,5 +1,6 @@
 import NFCChips
 import NFCTags
+import TestSupport
 import Testing
 
 @Suite("MIFARE Classic: authentication, blocks, value blocks, sector trailers")

@@ -1,6 +1,7 @@
 import NFCChips
 import NFCEmulator
 import NFCTags
+import TestSupport
 import Testing
 
 @Suite("Configuration pages decoded into typed fields and written back")
