@@ -61,3 +61,47 @@ struct USBHotPlugTests {
         #expect(throws: USBHotPlugError("libusb has no hot-plug support here")) { try watcher.start() }
     }
 }
+
+@Suite("A USB reader plugged in again is found at its new address")
+struct USBReaderRelocationTests {
+    static func reader(_ device: USBDeviceDescriptor) throws -> NFCReader {
+        try #require(USBReaderWatcher.reader(device))
+    }
+
+    @Test("the same serial number at a new address, among readers of the same model")
+    func bySerialNumber() throws {
+        let lost = try Self.reader(RecordedUSB.acr122)
+        var moved = RecordedUSB.acr122
+        moved.address = 7
+        var other = RecordedUSB.acr122
+        other.address = 8
+        other.serialNumber = "ACR-0002"
+        let present = try [other, moved, RecordedUSB.pn533].map(Self.reader)
+        let found = try #require(lost.relocated(among: present))
+        #expect(found.connectionString == "acr122_usb:001:007")
+        #expect(found.serialNumber == "ACR-0001")
+        #expect(lost.relocated(among: try [other, RecordedUSB.pn533].map(Self.reader)) == nil, "its serial is not there")
+    }
+
+    @Test("without a serial number only a single reader of the same product is taken")
+    func byProduct() throws {
+        var device = RecordedUSB.pn533
+        device.serialNumber = nil
+        let lost = try Self.reader(device)
+        var moved = device
+        moved.address = 10
+        #expect(lost.relocated(among: try [moved, RecordedUSB.acr122].map(Self.reader))?.connectionString == "pn53x_usb:002:010")
+        var twin = device
+        twin.address = 11
+        #expect(lost.relocated(among: try [moved, twin].map(Self.reader)) == nil, "two alike: no guess")
+        // Known by its connection string only (connected without discovery): the only one of its kind.
+        let bare = NFCReader(connectionString: "pn53x_usb:002:009")
+        #expect(bare.relocated(among: try [moved].map(Self.reader))?.connectionString == "pn53x_usb:002:010")
+    }
+
+    @Test("serial and emulator readers do not move")
+    func notUSB() throws {
+        let uart = NFCReader(connectionString: "pn532_uart:/dev/ttyUSB0")
+        #expect(uart.relocated(among: try [RecordedUSB.acr122].map(Self.reader)) == nil)
+    }
+}

@@ -18,6 +18,10 @@ public struct ConnectionConfiguration: Sendable {
     /// Where the reader is remembered after a successful connection (for
     /// ``NFCDevice/connectToLastReader(timeout:configuration:store:discovery:)``); nil does not save.
     public var lastReaderStore: LastReaderStore? = LastReaderStore()
+    /// Where a USB reader that comes back at a new address is looked for when reopening it
+    /// at the old one fails (a USB address changes on every plug-in; see
+    /// ``NFCReader/relocated(among:)``). The default is libusb's; nil only tries the old address.
+    public var usbHotPlug: (any USBHotPlugBackend)? = LibUSBHotPlug()
 
     /// The defaults: automatic reconnection on, liveness every 500 ms, last reader saved.
     public init() {}

@@ -107,7 +107,14 @@ extension NFCDevice {
     private func attemptReconnect(generation expected: UInt64) {
         guard expected == generation, case .reconnecting = machine.state, let reader else { return }
         do {
-            let info = try openDevice(reader.connectionString)
+            let info: ReaderInfo
+            do {
+                info = try openDevice(reader.connectionString)
+            } catch {
+                guard let moved = relocatedUSBReader(reader) else { throw error }
+                info = try openDevice(moved.connectionString)
+                self.reader = moved
+            }
             lastLoss = nil
             apply(machine.attemptSucceeded())
             saveLastReader(info)
@@ -116,6 +123,18 @@ extension NFCDevice {
             let elapsed = lostAt.map { $0.duration(to: .now) } ?? .zero
             apply(machine.attemptFailed(elapsed: elapsed))
         }
+    }
+
+    /// The USB reader `reader` is now, when it came back at another address: the USB
+    /// readers present, enumerated once through ``ConnectionConfiguration/usbHotPlug``.
+    private func relocatedUSBReader(_ reader: NFCReader) -> NFCReader? {
+        guard reader.kind.isUSB, let backend = configuration.usbHotPlug else { return nil }
+        let watcher = USBReaderWatcher(backend: backend) { _ in }
+        guard (try? watcher.start()) != nil else { return nil }
+        let present = watcher.readers
+        watcher.stop()
+        guard let moved = reader.relocated(among: present), moved.connectionString != reader.connectionString else { return nil }
+        return moved
     }
 
     /// Checks an idle connection every ``ConnectionConfiguration/livenessInterval``: the

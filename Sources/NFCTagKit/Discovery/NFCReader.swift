@@ -38,4 +38,29 @@ public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `name (connection string)`.
     public var description: String { "\(name) (\(connectionString))" }
+
+    /// Where this USB reader is now, among the USB readers `present`: a USB address changes
+    /// on every plug-in, so a reader unplugged and plugged in again has a new connection
+    /// string. The one with the same serial number; without a serial number, the only
+    /// reader of the same USB product (or driver kind). `nil` for other readers, or when
+    /// none or several match.
+    ///
+    /// ```swift
+    /// let moved = lost.relocated(among: usbReadersNow)   // pn53x_usb:001:004 → pn53x_usb:001:005
+    /// ```
+    public func relocated(among present: [NFCReader]) -> NFCReader? {
+        guard kind.isUSB else { return nil }
+        let candidates: [NFCReader]
+        if let serialNumber {
+            candidates = present.filter { $0.serialNumber == serialNumber && $0.kind == kind }
+        } else if let usbID {
+            candidates = present.filter { $0.usbID == usbID }
+        } else {
+            candidates = present.filter { $0.kind == kind }
+        }
+        guard candidates.count == 1, var found = candidates.first else { return nil }
+        found.name = name == connectionString ? found.name : name
+        found.info = nil
+        return found
+    }
 }
