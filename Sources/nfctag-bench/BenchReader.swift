@@ -60,6 +60,7 @@ final class BenchReader: Sendable {
 
     /// Runs `body` and returns its result with what it cost on the emulated reader.
     func measure<T>(_ body: () async throws -> T) async throws -> (T, BenchSample) {
+        let memoryBefore = ProcessMemory.now()
         let before = emulator.statistics
         let cpuBefore = Self.processCPUTime()
         let result = try await body()
@@ -67,7 +68,9 @@ final class BenchReader: Sendable {
         try await Task.sleep(for: .milliseconds(5))
         let cpuAfter = Self.processCPUTime()
         let after = emulator.statistics
-        return (result, BenchSample(before: before, after: after, processCPU: cpuAfter - cpuBefore))
+        var sample = BenchSample(before: before, after: after, processCPU: cpuAfter - cpuBefore)
+        sample.residentKiBDelta = ProcessMemory.now().residentKiB - memoryBefore.residentKiB
+        return (result, sample)
     }
 
     /// CPU time of the whole process so far.

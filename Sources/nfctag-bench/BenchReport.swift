@@ -7,6 +7,8 @@ import Foundation
 /// ```
 struct BenchReport {
     var results: [BenchResult]
+    /// The process's resident memory after the run, when measured.
+    var memory: ProcessMemory?
 
     /// One JSON object: `operations`, each with `name`, `frames`, `bytes_to_reader`,
     /// `bytes_from_reader`, `modeled_ms`, `floor_ms`, `ratio` and `cpu_us_per_exchange`
@@ -22,6 +24,7 @@ struct BenchReport {
                 "floor_ms": Self.rounded(result.floor.milliseconds),
                 "ratio": Self.rounded(result.ratio),
                 "cpu_us_per_exchange": Self.rounded(result.sample.cpuMicrosecondsPerExchange),
+                "rss_kib_delta": result.sample.residentKiBDelta,
                 "commands": result.sample.commands,
                 "floor_commands": result.floor.commands,
                 "pn532_commands": Self.hexKeyed(result.sample.commandsByCode),
@@ -36,7 +39,8 @@ struct BenchReport {
             if let changed = result.changedPages { entry["changed_pages"] = changed }
             return entry
         }
-        let object: [String: Any] = ["operations": operations, "uart_baud": 115_200]
+        var object: [String: Any] = ["operations": operations, "uart_baud": 115_200]
+        if let memory { object["rss_kib_at_end"] = memory.residentKiB; object["peak_rss_kib"] = memory.peakKiB }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
               let text = String(data: data, encoding: .utf8) else { return "{}" }
         return text

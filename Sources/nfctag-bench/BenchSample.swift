@@ -10,6 +10,8 @@ struct BenchSample: Sendable, Equatable {
     var bytesFromReader = 0
     var modelledTime: Duration = .zero
     var hostCPU: Duration = .zero
+    /// How much resident memory the operation left behind (KiB; pages, so often 0).
+    var residentKiBDelta = 0
     var commandsByCode: [UInt8: Int] = [:]
     var tagFramesByCode: [UInt8: Int] = [:]
     /// Modelled time by PN532 command code, and by the tag command a PN532 command carried.
@@ -53,6 +55,7 @@ struct BenchSample: Sendable, Equatable {
         sum.bytesFromReader += rhs.bytesFromReader
         sum.modelledTime += rhs.modelledTime
         sum.hostCPU += rhs.hostCPU
+        sum.residentKiBDelta += rhs.residentKiBDelta
         sum.commandsByCode.merge(rhs.commandsByCode, uniquingKeysWith: +)
         sum.tagFramesByCode.merge(rhs.tagFramesByCode, uniquingKeysWith: +)
         sum.modelledTimeByCode.merge(rhs.modelledTimeByCode, uniquingKeysWith: +)

@@ -37,11 +37,14 @@ struct NFCTagBench {
             let suite = BenchSuite(provisioningTags: options.provisioningTags, announce: { name in
                 if !json { FileHandle.standardError.write(Data("running \(name)…\n".utf8)) }
             })
-            let report = BenchReport(results: try await suite.run())
+            let report = BenchReport(results: try await suite.run(), memory: ProcessMemory.now())
             if json {
                 print(report.json)
             } else {
                 print(report.table)
+                if let memory = report.memory {
+                    print("\nResident memory at the end: \(memory.residentKiB) KiB (peak \(memory.peakKiB) KiB).")
+                }
                 print("\nCommands by code (PN532 command codes; tag command first bytes):")
                 print(report.breakdown)
             }

@@ -63,7 +63,9 @@ struct SoakRun {
                 log("tag \(serial): \(kind), fault \(fault) (fired: \(fired)), station \(outcome) → \(state.rawValue)")
             }
             try await Self.waitForReader(reader.device)
+            if serial == 1 { report.memoryAfterFirstTag = ProcessMemory.now() }
         }
+        report.memoryAtEnd = ProcessMemory.now()
         await reader.stop()
         return report
     }

@@ -168,7 +168,8 @@ public actor Type2NDEFDriver: NDEFTagDriver {
             memory.replaceSubrange((first * profile.pageSize)..<(first * profile.pageSize + bytes.count), with: bytes)
             return true
         } catch .nak {
-            // PROT covers the configuration pages; the data-area read decides the rest.
+            // PROT covers the configuration pages: a read of the data area (or the password
+            // probe of a partial snapshot) tells whether it reaches the NDEF area.
             if let dynamicLock = profile.dynamicLock,
                let bytes = try? await io.readPages(dynamicLock.page...dynamicLock.page, step: { .readConfiguration(page: $0) }) {
                 memory.replaceSubrange((dynamicLock.page * profile.pageSize)..<((dynamicLock.page + 1) * profile.pageSize), with: bytes)
