@@ -107,28 +107,9 @@ struct Type2WriteSnapshotTests {
         ])
     }
 
-    /// An NTAG216 holding a 20-byte message, with PROT set and AUTH0 at `auth0`.
-    func readProtectedTag(auth0 protectedPage: Int) async throws -> (tag: Type2Tag, message: NDEFMessage) {
-        var tag = try Type2Fixtures.tag(.ntag216)
-        let message = Type2Fixtures.message(encodedSize: 20)
-        let setup = EmulatedTagTransport(tag: tag)
-        try await Type2Fixtures.driver(.ntag216, setup).writeMessage(message)
-        tag = try #require(await setup.model(as: Type2Tag.self))
-        let configuration = try #require(ChipTables.spec(for: .ntag216).memory?.configuration)
-        let auth0 = try #require(configuration.field(.auth0))
-        let prot = try #require(configuration.field(.prot))
-        var page = tag.page(auth0.page)
-        page[auth0.byte] = UInt8(protectedPage)
-        tag.setPage(auth0.page, to: page)
-        page = tag.page(prot.page)
-        page[prot.byte] |= prot.mask
-        tag.setPage(prot.page, to: page)
-        return (tag, message)
-    }
-
     @Test("PROT behind the message, the configuration hidden: a write reaching AUTH0 is refused before any page is written")
     func writeIntoHiddenProtection() async throws {
-        let (tag, old) = try await readProtectedTag(auth0: 0x10)
+        let (tag, old) = try await Type2Fixtures.readProtectedTag(.ntag216, from: 0x10)
         let transport = EmulatedTagTransport(tag: tag)
         let driver = try Type2Fixtures.driver(.ntag216, transport)
         // 80 bytes: TLV 16…97 and the Terminator at 98 → last page 24, protected.
@@ -141,7 +122,7 @@ struct Type2WriteSnapshotTests {
 
     @Test("PROT behind the message, the configuration hidden: a write that stays below AUTH0 is written")
     func writeBelowHiddenProtection() async throws {
-        let (tag, _) = try await readProtectedTag(auth0: 0x10)
+        let (tag, _) = try await Type2Fixtures.readProtectedTag(.ntag216, from: 0x10)
         let transport = EmulatedTagTransport(tag: tag)
         let driver = try Type2Fixtures.driver(.ntag216, transport)
         let message = Type2Fixtures.message(encodedSize: 30)   // TLV 16…47, Terminator 48: page 12

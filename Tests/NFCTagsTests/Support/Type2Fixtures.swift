@@ -51,4 +51,24 @@ enum Type2Fixtures {
         if (269...271).contains(size) { size = 268 }
         return message(encodedSize: size, fill: UInt8.random(in: 0...255, using: &rng))
     }
+
+    /// An NTAG21x / EV1 `chip` holding a 20-byte message (``message(encodedSize:fill:)``),
+    /// with PROT set and AUTH0 at `page`: reads and writes from `page` on need the password.
+    static func readProtectedTag(_ chip: Chip, from protectedPage: Int) async throws -> (tag: Type2Tag, message: NDEFMessage) {
+        var tag = try await formattedTag(chip)
+        let message = message(encodedSize: 20)
+        let setup = EmulatedTagTransport(tag: tag)
+        try await driver(chip, setup).writeMessage(message)
+        tag = try #require(await setup.model(as: Type2Tag.self))
+        let configuration = try #require(ChipTables.spec(for: chip).memory?.configuration)
+        let auth0 = try #require(configuration.field(.auth0))
+        let prot = try #require(configuration.field(.prot))
+        var page = tag.page(auth0.page)
+        page[auth0.byte] = UInt8(protectedPage)
+        tag.setPage(auth0.page, to: page)
+        page = tag.page(prot.page)
+        page[prot.byte] |= prot.mask
+        tag.setPage(prot.page, to: page)
+        return (tag, message)
+    }
 }
