@@ -36,8 +36,8 @@ extension Type2NDEFDriver {
         }
         while true {
             let scan = Type2TLVScan(memory: Array(memory.prefix(readEnd)), area: area, memorySize: memory.count, mapping: mapping)
-            // A write reads one byte more: whether a Terminator follows decides whether the
-            // page after the message must be written.
+            // From the lock page (a status query, a write) one byte more: whether a Terminator
+            // follows decides whether a write must write the page after the message.
             let needed = scan.problem == nil ? Self.messageEnd(scan).map { $0 + (firstPage == nil ? 0 : 1) } : nil
             let wanted = needed ?? area.end   // a problem: read the whole area, scan again
             if wanted <= readEnd || readEnd >= area.end {
