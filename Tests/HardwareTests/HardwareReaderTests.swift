@@ -47,6 +47,24 @@ extension HardwareInTheLoop {
             await device.close()
         }
 
+        @Test("alone in the field: one reader command selects the tag, and a raw READ answers at once (InCommunicateThru right after the PN532's InAutoPoll)",
+              arguments: HardwareBench.tags)
+        func selectIfAloneThenRaw(tag name: String) async throws {
+            let reader = try HardwareReader(tag: name)
+            try await reader.withDevice { device in
+                let first = try await device.waitForTarget(timeout: .seconds(10))
+                guard case .alone(let target) = try await device.selectIfAlone(uid: first.uid) else {
+                    Issue.record("the tag on the reader was not found alone")
+                    return
+                }
+                #expect(target.uid == first.uid)
+                guard target.sak == 0x00 else { try Test.cancel("not a Type 2 tag (SAK \(target.sak)): READ needs more than a select") }
+                // Every NDEF write relies on this: the selected tag answers raw frames without another select.
+                let answer = try await device.transceive([0x30, 0x00], framing: .raw(crc: .byReader))
+                #expect(answer.bytes.count == 16, "READ 00 after selectIfAlone answered \(answer.bytes.count) bytes")
+            }
+        }
+
         @Test("read NDEF: status, capacity, and the message (skipped on a tag without NDEF)", arguments: HardwareBench.tags)
         func readNDEF(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
