@@ -56,8 +56,7 @@ struct NFCDeviceEndToEndTests {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             _ = try await device.selectTarget(uid: TestUID.first)
             let before = fixture.emulator.statistics.commandsByCode
             guard case .alone(let target) = try await device.selectIfAlone(uid: TestUID.first) else {
@@ -97,8 +96,7 @@ struct NFCDeviceEndToEndTests {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first), PageTag(uid: TestUID.second)])
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             let targets = try await device.listTargets()
             #expect(Set(targets.map(\.uid)) == [TestUID.first, TestUID.second])
             #expect(targets.allSatisfy { $0.atqa == [0x00, 0x44] && $0.sak == 0x00 && $0.ats.isEmpty })
@@ -125,8 +123,7 @@ struct NFCDeviceEndToEndTests {
         let fixture = try EmulatorFixture()
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             try await device.selectTarget()
             let easy = try await device.transceive([0x30, 0x04])
             #expect(easy.bytes == Array(16..<32))
@@ -163,8 +160,7 @@ struct NFCDeviceEndToEndTests {
         let fixture = try EmulatorFixture()
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             try await device.selectTarget()
             try await withThrowingTaskGroup(of: [[UInt8]].self) { group in
                 for page in [UInt8(0), 8] {

@@ -10,8 +10,7 @@ struct NFCDevicePollingTests {
         let fixture = try EmulatorFixture(tags: [])
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             let poll = Task { try await device.waitForTarget(timeout: .seconds(10), pollInterval: .milliseconds(20)) }
             // Let a few empty selects go by, then bring the tag.
             try await Task.sleep(for: .milliseconds(150))
@@ -29,8 +28,7 @@ struct NFCDevicePollingTests {
         let fixture = try EmulatorFixture(tags: [])
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             await #expect(throws: NFCDeviceError.timeout) {
                 try await device.waitForTarget(timeout: .milliseconds(300), pollInterval: .milliseconds(20))
             }
@@ -44,8 +42,7 @@ struct NFCDevicePollingTests {
         let fixture = try EmulatorFixture(tags: [])
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 10) {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             let poll = Task { try await device.waitForTarget(timeout: nil, pollInterval: .milliseconds(5)) }
             try await Task.sleep(for: .milliseconds(200))
             poll.cancel()
@@ -64,8 +61,7 @@ struct NFCDevicePollingTests {
         let fixture = try EmulatorFixture(tags: [])
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             let poll = Task { try await device.waitForTarget(timeout: nil, pollInterval: .milliseconds(50)) }
             try await Task.sleep(for: .milliseconds(100))
             // Not blocked behind the endless poll.

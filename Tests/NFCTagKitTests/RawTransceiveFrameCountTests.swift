@@ -16,8 +16,7 @@ struct RawTransceiveFrameCountTests {
         let fixture = try EmulatorFixture()
         defer { fixture.stop() }
         try await withTimeLimit {
-            let device = NFCDevice()
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let device = try await fixture.connectedDevice()
             try await device.selectTarget()
             // Warm the framing settings (CRC off is one register write, once).
             let warm: [UInt8] = [0x30, 0x00]

@@ -63,6 +63,13 @@ struct EmulatorFixture {
         directory.cleanUp()
     }
 
+    /// A device connected to this reader, without liveness checks (they would add frames).
+    func connectedDevice() async throws -> NFCDevice {
+        let device = NFCDevice()
+        try await device.connect(to: reader, configuration: configuration(liveness: nil))
+        return device
+    }
+
     /// A configuration for tests: no last-reader file outside the temporary directory,
     /// quick reconnection attempts.
     func configuration(reconnect: Bool = true, attempts: Int = 20, liveness: Duration? = .milliseconds(200),
