@@ -47,10 +47,7 @@ clean:
 	rm -rf .build
 
 ## Benchmark against the physical floor (release build): `make bench`; the soak run: `make bench BENCH_ARGS=--soak`.
-## -disable-cmo: Swift 6.3's cross-module optimization stops the executables' release build
-## with "circular reference" (nfctag too); without it the build is otherwise fully optimized.
 BENCH_ARGS ?=
-BENCH_FLAGS ?= -Xswiftc -disable-cmo
 bench: setup
-	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS) $(BENCH_FLAGS)
-	$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)/nfctag-bench $(BENCH_ARGS)
+	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
+	$$($(SWIFT) build -c release --show-bin-path)/nfctag-bench $(BENCH_ARGS)

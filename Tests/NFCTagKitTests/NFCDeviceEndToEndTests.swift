@@ -51,6 +51,38 @@ struct NFCDeviceEndToEndTests {
         }
     }
 
+    @Test("a device released without close() closes its reader on its thread and ends its streams")
+    func releasedDeviceClosesReader() async throws {
+        let fixture = try EmulatorFixture()
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            var device: NFCDevice? = try await fixture.connectedDevice()
+            let statuses = device!.statusUpdates
+            let events = device!.events
+            device = nil
+            // Both streams end once the device is gone (they would wait forever otherwise).
+            var seen: [ConnectionStatus] = []
+            for await status in statuses { seen.append(status) }
+            #expect(seen.last == .connected, "no status after release: \(seen)")
+            for await _ in events {}
+            // The reader was closed and forgotten: another device opens it (libnfc and the
+            // in-process registry would both refuse a reader still open). The close runs on
+            // the released device's thread, so give it a moment.
+            let second = NFCDevice()
+            var opened = false
+            for _ in 0..<100 where !opened {
+                do {
+                    try await second.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+                    opened = true
+                } catch {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            #expect(opened)
+            await second.close()
+        }
+    }
+
     @Test("selectIfAlone: one InAutoPoll selects a lone tag; two tags, another tag or none are told apart")
     func selectIfAlone() async throws {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])

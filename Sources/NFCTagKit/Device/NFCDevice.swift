@@ -62,12 +62,19 @@ public actor NFCDevice {
         executor = DeviceThreadExecutor(name: "NFCDevice")
     }
 
-    /// Runs on the device thread: closes the reader, then lets the thread end.
-    isolated deinit {
+    /// Hands the open reader to the device thread, which closes it after every job already
+    /// queued and then ends.
+    ///
+    /// A plain `deinit`, not an `isolated deinit`: Swift 6.3's cross-module optimization
+    /// stops a client's release build with "circular reference" on a public actor's
+    /// isolated deinit (`Tests/Reproducers/IsolatedDeinitCMO`).
+    deinit {
         reconnectTask?.cancel()
         livenessTask?.cancel()
-        closeDevice()
-        executor.shutdown {}
+        let open = OpenLibNFCDevice(context: context, handle: handle,
+                                    connectionString: readerInfo?.connectionString)
+        let abortSwitch = abortSwitch
+        executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
         statusBroadcast.finish()
         eventBroadcast.finish()
     }
@@ -151,20 +158,21 @@ public actor NFCDevice {
 
     /// Closes the libnfc device and context. Safe to call when nothing is open.
     func closeDevice() {
-        abortSwitch.disarm()
-        if let handle {
-            LibNFC.close(handle)
-            self.handle = nil
-        }
-        if let context {
-            LibNFC.exit(context)
-            self.context = nil
-        }
-        if let info = readerInfo {
-            OpenReaderRegistry.shared.remove(info.connectionString)
-        }
+        Self.close(OpenLibNFCDevice(context: context, handle: handle, connectionString: readerInfo?.connectionString),
+                   abortSwitch: abortSwitch)
+        handle = nil
+        context = nil
         readerInfo = nil
         selectedTarget = nil
+    }
+
+    /// Closes what `open` holds (on the device thread): aborts can no longer reach the
+    /// device, then the device, the context and the process's record of the open reader go.
+    private static func close(_ open: OpenLibNFCDevice, abortSwitch: AbortSwitch) {
+        abortSwitch.disarm()
+        if let handle = open.handle { LibNFC.close(handle) }
+        if let context = open.context { LibNFC.exit(context) }
+        if let connectionString = open.connectionString { OpenReaderRegistry.shared.remove(connectionString) }
     }
 
     /// Sends `event` to listeners and to the configuration's handler.
@@ -172,6 +180,14 @@ public actor NFCDevice {
         eventBroadcast.send(event)
         configuration.eventHandler?(event)
     }
+}
+
+/// What an open reader holds in libnfc, handed once from the actor to its thread to be
+/// closed there (``NFCDevice``'s `deinit`).
+struct OpenLibNFCDevice: Sendable {
+    let context: LibNFCContext?
+    let handle: LibNFCDeviceHandle?
+    let connectionString: String?
 }
 
 /// The libnfc settings last applied, so each transceive only changes what differs.

@@ -17,9 +17,11 @@ actor ReaderDiscovery {
         self.facts = facts
     }
 
-    isolated deinit {
-        watcher?.stop()
-        executor.shutdown {}
+    /// A plain `deinit` (see ``NFCDevice``'s): the watcher stops on the discovery thread,
+    /// which then ends.
+    deinit {
+        let watcher = watcher
+        executor.shutdown { watcher?.stop() }
     }
 
     /// Yields the reader list whenever it changes (the first list always), until

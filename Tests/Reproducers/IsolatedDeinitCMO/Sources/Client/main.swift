@@ -1,0 +1,5 @@
+import Library
+
+// Creating (and so releasing) the actor in another module is enough.
+let device = Device()
+_ = device
