@@ -6,7 +6,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # each other past those timeouts. TEST_FLAGS=--parallel for a quicker local run.
 TEST_FLAGS  ?= --no-parallel
 
-.PHONY: all setup build demo test docs tables clean fuzz sanitize bench
+.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench
 
 all: build
 
@@ -24,6 +24,11 @@ demo: build
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+## Release builds as an app makes them: every product, and Tests/ConsumerPackage (the README's
+## program, depending on this package by path) built with -c release and run on an emulated reader.
+release: setup
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ./scripts/release
 
 ## libFuzzer targets (Fuzz/), each run for FUZZ_SECONDS (CI: make fuzz FUZZ_SECONDS=20).
 FUZZ_SECONDS ?= 60

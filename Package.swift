@@ -8,10 +8,13 @@ import PackageDescription
 let package = Package(
     name: "NFCTagKit",
     products: [
-        .library(name: "NDEF", targets: ["NDEF"]),
-        .library(name: "NFCChips", targets: ["NFCChips"]),
-        .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
+        // What an app depends on: `import NFCTagKit` brings NDEF, the chip tables and the
+        // tag-level types with it (Sources/NFCTagKit/Exports.swift).
         .library(name: "NFCTagKit", targets: ["NFCTagKit"]),
+        // The NDEF codec alone (pure Swift, no libnfc), for programs that never touch a reader.
+        .library(name: "NDEF", targets: ["NDEF"]),
+        // The emulated PN532 and tags, for an app's own tests without hardware.
+        .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .executable(name: "nfctag", targets: ["nfctag"]),
         .executable(name: "nfctag-bench", targets: ["nfctag-bench"]),
     ],
@@ -57,10 +60,10 @@ let package = Package(
         .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
 
         // The command-line tool.
-        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NDEF", "NFCChips", "NFCEmulator"]),
+        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NFCEmulator"]),
 
         // Operations on the emulated reader next to their physical floor; the soak run (`make bench`).
-        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NDEF", "NFCChips", "NFCEmulator"]),
+        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator"]),
 
         // What several test targets share (the seeded PRNG of the property tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -75,16 +78,23 @@ let package = Package(
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),
-        .executableTarget(name: "WriteAndLockURL", dependencies: ["NFCTagKit", "NDEF"], path: "Examples/WriteAndLockURL", exclude: ["README.md"]),
-        .executableTarget(name: "PasswordProtectNTAG", dependencies: ["NFCTagKit", "NFCChips"], path: "Examples/PasswordProtectNTAG", exclude: ["README.md"]),
+        .executableTarget(name: "WriteAndLockURL", dependencies: ["NFCTagKit"], path: "Examples/WriteAndLockURL", exclude: ["README.md"]),
+        .executableTarget(name: "PasswordProtectNTAG", dependencies: ["NFCTagKit"], path: "Examples/PasswordProtectNTAG", exclude: ["README.md"]),
         .executableTarget(name: "CountersAndSignature", dependencies: ["NFCTagKit"], path: "Examples/CountersAndSignature", exclude: ["README.md"]),
-        .executableTarget(name: "ClassicNDEF", dependencies: ["NFCTagKit", "NDEF"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
+        .executableTarget(name: "ClassicNDEF", dependencies: ["NFCTagKit"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
         // Runs the built examples against an in-process emulated PN532.
         .testTarget(name: "ExamplesTests", dependencies: ["ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
                                                           "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips"]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
-        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCTags", "NFCEmulator", "NFCChips", "NDEF"]),
+        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator"]),
         .testTarget(name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NDEF"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every module imports what it uses itself: a member (a method, an extension) from a
+// module the file does not import is an error, so a hidden transitive import cannot
+// stand in for one — and an app's `import NFCTagKit` is known to be enough.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

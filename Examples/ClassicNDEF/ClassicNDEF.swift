@@ -1,4 +1,3 @@
-import NDEF
 import NFCTagKit
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-import NFCChips
 import NFCTagKit
 #if canImport(Glibc)
 import Glibc

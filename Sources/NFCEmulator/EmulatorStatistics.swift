@@ -1,3 +1,5 @@
+import NFCChips
+
 /// What the emulated reader has carried, and how long a real PN532 would have needed.
 ///
 /// Frames and bytes are counted per direction on the host link. ``modelledTime`` adds the

@@ -1,3 +1,5 @@
+import Foundation
+
 import NFCChips
 
 /// Writes a table value as Swift source by walking it with `Mirror`.

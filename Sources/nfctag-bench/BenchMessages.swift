@@ -1,5 +1,5 @@
 import Foundation
-import NDEF
+import NFCTagKit
 
 /// NDEF messages of an exact encoded size, with deterministic non-zero payloads (so that
 /// no page of a fresh tag happens to hold the right bytes already).

@@ -1,5 +1,3 @@
-import NDEF
-import NFCChips
 import NFCEmulator
 import NFCTagKit
 

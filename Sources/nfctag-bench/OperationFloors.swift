@@ -1,4 +1,4 @@
-import NFCChips
+import NFCTagKit
 
 /// The physical floor of each benchmarked operation: the fewest commands the chip allows,
 /// priced by ``PhysicalFloor``. Pure: inputs are sizes and page counts, never our library.

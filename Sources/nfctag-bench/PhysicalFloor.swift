@@ -1,4 +1,4 @@
-import NFCChips
+import NFCTagKit
 
 /// What one PN532 command and one tag exchange cost at the least, from the datasheets and
 /// the UART alone — never from what our library sends. Operation floors

@@ -1,6 +1,4 @@
 import Foundation
-import NDEF
-import NFCChips
 import NFCEmulator
 import NFCTagKit
 

@@ -1,4 +1,3 @@
-import NDEF
 import NFCTagKit
 
 /// The provisioning station of the soak run, as an app would write it on the library:

@@ -1,6 +1,5 @@
-import NDEF
-import NFCChips
 import NFCEmulator
+import NFCTagKit
 
 /// Where a tag ended after the soak run, judged from its memory alone by the NFC Forum
 /// Type 2 rules (CC, TLVs, NDEF) — never by what the station believed.

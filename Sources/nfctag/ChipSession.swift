@@ -1,6 +1,4 @@
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// How the chip commands (protect, unprotect, counter, signature, dump, restore, raw) reach
 /// their tag: the reader (`ReaderSelection`, exit 3), a ``NFCTagKit/TagSession`` on the one

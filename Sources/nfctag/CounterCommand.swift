@@ -1,6 +1,4 @@
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// `nfctag counter [--enable]`: the NTAG21x NFC counter (`{"nfc_counter": N}`; `--enable`
 /// turns NFC_CNT_EN on first) or the three Ultralight EV1 counters with their tearing

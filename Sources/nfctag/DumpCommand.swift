@@ -1,6 +1,5 @@
 import Foundation
 import NFCTagKit
-import NFCTags
 
 /// `nfctag dump [--out FILE] [--key HEX12]…`: the whole memory image as the documented
 /// JSON dump format (``NFCTags/TagMemoryDump``), to FILE or stdout. MIFARE Classic sectors

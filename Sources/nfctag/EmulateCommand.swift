@@ -1,8 +1,8 @@
 import Foundation
-import NFCChips
 import NFCEmulator
 #if canImport(Glibc)
 import Glibc
+import NFCTagKit
 #endif
 
 /// `nfctag emulate --tag TAG… [--link PATH] [--state FILE] [--realtime] [--fault SPEC]

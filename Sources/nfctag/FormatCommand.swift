@@ -1,6 +1,4 @@
-import NDEF
 import NFCTagKit
-import NFCTags
 
 /// `nfctag format [--force]`: writes an empty NDEF structure (CC and empty NDEF TLV) to a
 /// blank tag. A tag already holding NDEF is refused unless `--force`.

@@ -1,7 +1,4 @@
-import NDEF
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// `nfctag info`: one tag in depth — chip, memory, NDEF status and capacity, lock state,
 /// configuration (AUTH0, PROT, CFGLCK, counter settings, AUTHLIM), signature check.

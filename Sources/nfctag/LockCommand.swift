@@ -1,6 +1,4 @@
-import NDEF
 import NFCTagKit
-import NFCTags
 
 /// `nfctag lock --yes [--force]`: makes the tag's NDEF data permanently read-only. Refuses
 /// without `--yes` (exit 2). Reads the message back first and locks only when it reads

@@ -1,4 +1,3 @@
-import NFCChips
 import NFCTagKit
 
 /// `nfctag monitor`: connects and streams one line (with `--json`, one JSON object) per

@@ -1,5 +1,5 @@
 import Foundation
-import NDEF
+import NFCTagKit
 
 /// `nfctag ndef encode RECORD…` and `nfctag ndef decode HEX|-`.
 enum NDEFCommand {

@@ -1,5 +1,4 @@
 import NFCTagKit
-import NFCTags
 
 /// Prints a password flow's dry run: the steps, the changes, what cannot be undone, and
 /// what the tag requires before and after. Nothing is written to the tag.

@@ -1,6 +1,4 @@
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// `nfctag protect --password HEX8 [--pack HEX4] [--from-page N] [--read-protect]
 /// [--auth-limit N] [--lock-config] [--current-password HEX8] [--yes-irreversible] [--dry-run]`:

@@ -1,7 +1,4 @@
-import NDEF
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// Provisions the one tag in the field: identify, write (tear-safe), verify by reading it
 /// back, then optionally protect (password, with the lock-out guard) and lock (permanent).

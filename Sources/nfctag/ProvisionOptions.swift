@@ -1,5 +1,4 @@
-import NDEF
-import NFCTags
+import NFCTagKit
 
 /// What `nfctag provision` does to every tag, from its command line.
 ///

@@ -1,6 +1,4 @@
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// `nfctag raw HEX [--raw-frame]`: sends one command (without CRC) to the tag and prints
 /// the answer: data as hex, `ACK`, or `NAK` with its code and meaning (exit 1). The

@@ -1,6 +1,4 @@
-import NDEF
 import NFCTagKit
-import NFCTags
 
 /// `nfctag read`: the NDEF message of the one tag in the field; `--json` prints
 /// `{"uid","chip","length","records":[…]}` (records as `ndef decode --json`).

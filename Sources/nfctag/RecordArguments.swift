@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+import NFCTagKit
 #endif
-import NDEF
 
 /// Builds NDEF records from the record options of `ndef encode` (and, later, `write` and
 /// `provision`), in the order given. A modifier (`--lang`, `--utf16`, `--file`,

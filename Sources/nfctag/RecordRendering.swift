@@ -1,4 +1,4 @@
-import NDEF
+import NFCTagKit
 
 /// How records are shown: JSON objects with the contract's fields, and lines for people.
 ///

@@ -1,7 +1,5 @@
 import Foundation
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// `nfctag restore FILE [--include-config] [--include-locks] [--include-trailers]
 /// [--yes-irreversible]`: writes a dump back. User pages (data blocks) always, and only

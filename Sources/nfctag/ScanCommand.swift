@@ -1,6 +1,4 @@
-import NDEF
 import NFCTagKit
-import NFCTags
 
 /// `nfctag scan [--watch]`: the tags in the field — UID, ATQA, SAK, chip, NDEF status.
 /// With `--json` one object per tag per line; `--watch` streams tags as they arrive

@@ -1,5 +1,4 @@
 import NFCTagKit
-import NFCTags
 
 /// `nfctag signature [--public-key HEX]`: READ_SIG, verified for the tag's UID against
 /// NXP's published key for the chip, or the key given. `{"signature": HEX, "valid": true

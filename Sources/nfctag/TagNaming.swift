@@ -1,6 +1,4 @@
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// The chip name the tool prints for a target: exact identification (GET_VERSION, the
 /// Ultralight C probe, ATQA / SAK) through the device, `unknown` when the tag does not say.

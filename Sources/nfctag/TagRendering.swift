@@ -1,7 +1,4 @@
-import NDEF
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// The JSON fields and text lines of the tag commands: `uid`, `chip`, `atqa`, `sak`,
 /// `ndef` = {`status`, `capacity`, `length`}.

@@ -1,10 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NDEF
-import NFCChips
 import NFCTagKit
-import NFCTags
 
 /// Options the tag commands share besides the global ones: `--pack HEX4`, the PACK the
 /// tag must answer to `--password`.

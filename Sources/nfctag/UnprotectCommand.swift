@@ -1,5 +1,4 @@
 import NFCTagKit
-import NFCTags
 
 /// `nfctag unprotect --password HEX8 [--pack HEX4] [--keep-password] [--dry-run]`: proves
 /// the password, puts AUTH0 back to its default and PROT off, then PWD / PACK back to the

@@ -1,11 +1,8 @@
-import NFCChips
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
-import NDEF
 import NFCTagKit
-import NFCTags
 import Synchronization
 
 /// `nfctag write RECORD… [--hex HEX] [--no-verify] [--full]`: writes an NDEF message

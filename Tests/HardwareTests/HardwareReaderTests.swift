@@ -1,8 +1,6 @@
 import Foundation
-import NFCChips
+import NFCEmulator
 import NFCTagKit
-import NFCTags
-import NDEF
 import Testing
 
 extension HardwareInTheLoop {

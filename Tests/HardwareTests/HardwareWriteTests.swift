@@ -1,8 +1,5 @@
 import Foundation
-import NFCChips
 import NFCTagKit
-import NFCTags
-import NDEF
 import Testing
 
 extension HardwareInTheLoop {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NFCEmulator
+import NFCChips
 
 @Suite("libnfc's own tools drive the emulated PN532", .serialized)
 struct EndToEndToolTests {

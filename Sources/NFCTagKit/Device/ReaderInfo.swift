@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an open reader says about itself: libnfc's name, the chip's firmware and the
 /// modulations it can poll for.
 public struct ReaderInfo: Sendable, Hashable, Codable, CustomStringConvertible {

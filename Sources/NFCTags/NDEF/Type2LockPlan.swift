@@ -1,3 +1,5 @@
+import NFCChips
+
 /// The page writes that make a Type 2 tag's NDEF area permanently read-only, in the order
 /// that never leaves it half-locked yet reading as writable:
 /// 1. the CC write-access nibble becomes `F` — from this write on every reader treats the

@@ -1,4 +1,5 @@
 import NDEF
+import NFCChips
 
 /// What one pass of reads found on a Type 2 tag: the memory image, the CC, the TLV walk,
 /// lock bits and password configuration. Pure: evaluating it sends nothing.

@@ -2,6 +2,7 @@ import NFCChips
 import NFCTags
 import TestSupport
 import Testing
+import Foundation
 
 @Suite("MIFARE Classic: authentication, blocks, value blocks, sector trailers")
 struct ClassicCommandTests {

@@ -2,6 +2,7 @@ import NFCChips
 import NFCEmulator
 import NFCTags
 import Testing
+import Foundation
 
 @Suite("Dump and restore: the JSON image, what restore writes and what it never writes")
 struct MemoryDumpTests {

@@ -1,6 +1,7 @@
 import NFCChips
 import NFCTags
 import Testing
+import Foundation
 
 @Suite("Ultralight C: 3DES mutual authentication and key pages")
 struct UltralightCTests {

@@ -1,3 +1,5 @@
+import NFCChips
+
 /// The pure state machine that runs a ``PasswordFlowPlan``: it says what to send next and
 /// keeps track of what the tag requires, pessimistically. When a write is sent and its
 /// ACK never comes (the tag left the field), both the old and the new value stay possible;

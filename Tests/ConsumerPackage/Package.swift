@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// An app that uses NFCTagKit as any app would: a dependency by path, one product, one
+// import, and a release build (`make release` builds and runs it; so does CI).
+// Sources/Consumer/main.swift is the README's "library in 20 lines", byte for byte.
+import PackageDescription
+
+let package = Package(
+    name: "Consumer",
+    dependencies: [
+        .package(name: "NFCTagKit", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Consumer",
+            dependencies: [.product(name: "NFCTagKit", package: "NFCTagKit")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
