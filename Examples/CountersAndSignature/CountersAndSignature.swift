@@ -43,29 +43,31 @@ struct CountersAndSignature {
             print("Hold a tag to the reader (10 s)…")
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
             print("Tag \(hex(session.uid)): \(session.chip?.rawValue ?? "unknown chip")")
+            // Counters and READ_SIG are commands of the NTAG21x / Ultralight EV1 family.
+            let ntag = try session.type2Tag()
 
             // Counters: the chip's table says which ones READ_CNT reads.
-            switch session.counterAddresses.count {
+            switch ntag.counterAddresses.count {
             case 0:
                 print("Counters: none on this chip")
             case 1:
                 if enableCounter {
-                    _ = try await session.setNFCCounter(enabled: true)
+                    _ = try await ntag.setNFCCounter(enabled: true)
                     print("NFC counter enabled")
                 }
-                let enabled = (try? await session.readConfiguration())?.isNFCCounterEnabled ?? true
+                let enabled = (try? await ntag.readConfiguration())?.isNFCCounterEnabled ?? true
                 if enabled {
-                    print("NFC counter: \(try await session.readNFCCounter())")
+                    print("NFC counter: \(try await ntag.readNFCCounter())")
                 } else {
                     print("NFC counter: disabled (run with --enable-counter)")
                 }
             default:
-                let values = try await session.readCounters()
+                let values = try await ntag.readCounters()
                 print("Counters: " + values.map(String.init).joined(separator: ", "))
             }
 
             // The originality signature.
-            let report = try await session.verifyOriginality(publicKey: publicKey)
+            let report = try await ntag.verifyOriginality(publicKey: publicKey)
             print("Signature: \(hex(report.signature))")
             switch report.verification {
             case .valid:

@@ -46,36 +46,37 @@ struct PasswordProtectNTAG {
         do throws(TagSessionError) {
             print("Hold an NTAG to the reader (10 s)…")
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-            guard let chip = session.chip, let firstPage = ChipTables.spec(for: chip).memory?.firstUserPage else {
-                print("This tag (\(session.identification)) has no page memory to protect.")
+            guard case .type2(let ntag) = session.tag else {
+                print("This tag (\(session.identification)) is not an NTAG21x or Ultralight EV1.")
                 exit(1)
             }
-            print("Tag \(hex(session.uid)): \(chip.rawValue); protecting reads and writes from page \(firstPage) on")
+            let firstPage = ntag.memory.firstUserPage
+            print("Tag \(hex(ntag.uid)): \(session.chip?.rawValue ?? "?"); protecting reads and writes from page \(firstPage) on")
 
-            let plan = try await session.planProtection(password: password, pack: pack, from: firstPage, readProtected: true)
+            let plan = try await ntag.planProtection(password: password, pack: pack, from: firstPage, readProtected: true)
             print("Dry run (\(plan.steps.count) steps, nothing written yet):")
             for step in plan.steps { print("  - \(step.purpose)") }
             print("  changes: " + plan.changes.map(\.description).joined(separator: ", "))
 
-            let state = try await session.protect(password: password, pack: pack, from: firstPage, readProtected: true)
+            let state = try await ntag.protect(password: password, pack: pack, from: firstPage, readProtected: true)
             print("Protected: \(state.sentence)")
 
-            try await session.reselect()   // forget the authentication the flow ended with
+            try await ntag.reselect()   // forget the authentication the flow ended with
             do {
-                _ = try await session.read(page: firstPage)
+                _ = try await ntag.read(page: firstPage)
                 print("Read without the password: allowed?! (unexpected)")
                 status = 1
             } catch {
                 print("Read without the password: refused (\(error))")
             }
-            let answeredPACK = try await session.authenticate(password: password, expectedPACK: pack)
-            let page = try await session.read(page: firstPage)
+            let answeredPACK = try await ntag.authenticate(password: password, expectedPACK: pack)
+            let page = try await ntag.read(page: firstPage)
             print("PWD_AUTH \(hex(password)): PACK \(hex(answeredPACK)) as expected; page \(firstPage) reads \(hex(page))")
 
             if keep {
                 print("Kept: the tag requires password \(hex(password)) from now on.")
             } else {
-                let after = try await session.removePassword(current: password, expectedPACK: pack)
+                let after = try await ntag.removePassword(current: password, expectedPACK: pack)
                 print("Protection removed: \(after.sentence)")
             }
         } catch .noTag {

@@ -97,9 +97,9 @@ struct BenchSuite {
 
     func dumpNTAG216() async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()])
-        let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
-        _ = try await session.dump()
-        let (dump, sample) = try await reader.measure { try await session.dump() }
+        let ntag = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).type2Tag()
+        _ = try await ntag.dump()
+        let (dump, sample) = try await reader.measure { try await ntag.dump() }
         guard dump.pages?.count == (try Self.ntag216Floors().memory.lastReadablePage + 1) else { throw BenchFailure("short NTAG216 dump") }
         await reader.stop()
         return BenchResult(name: "dump_ntag216", sample: sample, floor: try Self.ntag216Floors().dump())
@@ -107,9 +107,9 @@ struct BenchSuite {
 
     func dumpClassic1K() async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [try ClassicTag(chip: .classic1k, uid: [0x3E, 0x39, 0xAB, 0x7F])])
-        let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
-        _ = try await session.dump()
-        let (_, sample) = try await reader.measure { try await session.dump() }
+        let classic = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).miFareClassicTag()
+        _ = try await classic.dump()
+        let (_, sample) = try await reader.measure { try await classic.dump() }
         await reader.stop()
         guard let floor = ClassicDumpFloor.cost(chip: .classic1k) else { throw BenchFailure("no Classic 1K geometry") }
         return BenchResult(name: "dump_classic1k", sample: sample, floor: floor)
@@ -125,9 +125,9 @@ struct BenchSuite {
                 reader.emulator.withField { field in for handle in field.handles { field.remove(handle) } }
                 reader.emulator.insert(try Self.ntag216())
             }
-            let session = try await TagSession.connect(on: reader.device, timeout: .seconds(5))
+            let ntag = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).type2Tag()
             (_, sample) = try await reader.measure {
-                try await session.protect(password: password, pack: pack, from: 4, readProtected: false)
+                try await ntag.protect(password: password, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
             }
         }
         await reader.stop()

@@ -24,7 +24,7 @@ enum ChipSession {
             do {
                 session = try await TagSession.connect(on: device, timeout: .seconds(globals.timeout))
                 if authenticate, let password = globals.password {
-                    try await session.authenticate(password: password, expectedPACK: pack)
+                    try await session.type2Tag().authenticate(password: password, expectedPACK: pack)
                 }
             } catch {
                 throw failure(error, command: command, timeout: globals.timeout)
@@ -77,6 +77,13 @@ enum ChipSession {
             default: nil
             }
         }
+    }
+
+    /// Why `session`'s tag has no memory image: an unknown chip, or one with neither pages
+    /// nor Classic sectors (an ISO-DEP tag).
+    static func noMemoryImage(_ session: TagSession, operation: TagSessionOperation) -> TagSessionError {
+        guard let chip = session.chip else { return .unknownChip(session.identification) }
+        return .notSupported(operation: operation, chip: chip, detail: "it has neither page memory nor Classic sectors")
     }
 
     /// The chip's tag name (`unknown` when identification failed).

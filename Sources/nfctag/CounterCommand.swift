@@ -31,16 +31,22 @@ enum CounterCommand {
             if enable, !kinds.contains(.nfcReadCounter) {
                 throw .usage("nfctag counter: --enable is for the NTAG NFC counter; \(chip.rawValue) counters are always on")
             }
+            let ntag: NFCType2Tag
+            do throws(TagSessionError) {
+                ntag = try session.type2Tag()
+            } catch {
+                throw ChipSession.failure(error, command: "counter")
+            }
             if kinds.contains(.nfcReadCounter), !enable,
-               let configuration = try? await session.readConfiguration(), configuration.isNFCCounterEnabled == false {
+               let configuration = try? await ntag.readConfiguration(), configuration.isNFCCounterEnabled == false {
                 throw ToolError(exitCode: .failure, summary: "nfctag counter: the NFC counter of this \(chip.rawValue) is disabled (NFC_CNT_EN = 0)",
                                 detail: ["Turn it on with 'nfctag counter --enable'."])
             }
             do throws(TagSessionError) {
                 if kinds.contains(.nfcReadCounter) {
-                    try await nfcCounter(session, enable: enable, output: printer)
+                    try await nfcCounter(ntag, enable: enable, output: printer)
                 } else {
-                    try await oneWayCounters(session, output: printer)
+                    try await oneWayCounters(ntag, output: printer)
                 }
             } catch {
                 throw ChipSession.failure(error, command: "counter")
@@ -49,26 +55,26 @@ enum CounterCommand {
     }
 
     /// NTAG21x: enables the counter when asked, then reads it.
-    private static func nfcCounter(_ session: TagSession, enable: Bool, output: Output) async throws(TagSessionError) {
-        if enable { try await session.setNFCCounter(enabled: true) }
-        let value = try await session.readNFCCounter()
+    private static func nfcCounter(_ ntag: NFCType2Tag, enable: Bool, output: Output) async throws(TagSessionError) {
+        if enable { try await ntag.setNFCCounter(enabled: true) }
+        let value = try await ntag.readNFCCounter()
         if output.json {
-            output.document(.object([("nfc_counter", .int(value)), ("uid", .string(Hex.encode(session.uid))),
-                                     ("chip", .string(ChipSession.chipName(session)))]))
+            output.document(.object([("nfc_counter", .int(value)), ("uid", .string(Hex.encode(ntag.uid))),
+                                     ("chip", .string(ChipSession.chipName(ntag.session)))]))
         } else {
             output.line("NFC counter: \(value)\(enable ? " (counter enabled)" : "")")
         }
     }
 
     /// Ultralight EV1: the three counters and their tearing flags.
-    private static func oneWayCounters(_ session: TagSession, output: Output) async throws(TagSessionError) {
-        let values = try await session.readCounters()
+    private static func oneWayCounters(_ ntag: NFCType2Tag, output: Output) async throws(TagSessionError) {
+        let values = try await ntag.readCounters()
         var tearing: [Bool] = []
-        for address in session.counterAddresses { tearing.append(try await session.checkTearingEvent(address).isValid) }
+        for address in ntag.counterAddresses { tearing.append(try await ntag.checkTearingEvent(address).isValid) }
         if output.json {
             output.document(.object([("counters", .array(values.map(JSONValue.int))),
                                      ("tearing_valid", .array(tearing.map(JSONValue.bool))),
-                                     ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session)))]))
+                                     ("uid", .string(Hex.encode(ntag.uid))), ("chip", .string(ChipSession.chipName(ntag.session)))]))
         } else {
             for (index, value) in values.enumerated() {
                 let flag = index < tearing.count ? (tearing[index] ? "" : " (tearing event: last increment incomplete)") : ""

@@ -31,7 +31,13 @@ enum DumpCommand {
             let dump: TagMemoryDump
             let bytes: [UInt8]
             do throws(TagSessionError) {
-                dump = try await session.dump(classicKeys: classicKeys) { bar.update($0) }
+                switch session.tag {
+                case .miFareClassic(let classic):
+                    dump = try await classic.dump(keys: classicKeys) { bar.update($0) }
+                case let tag:
+                    guard let pages = tag.handle as? any NFCPageMemoryTag else { throw ChipSession.noMemoryImage(session, operation: .dump) }
+                    dump = try await pages.dump { bar.update($0) }
+                }
             } catch {
                 bar.clear()
                 throw ChipSession.failure(error, command: "dump")

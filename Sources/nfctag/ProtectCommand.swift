@@ -44,11 +44,17 @@ enum ProtectCommand {
         }
         let printer = output
         try await ChipSession.run(parser.globals, command: "protect", authenticate: false) { session throws(ToolError) in
-            let page = try firstPage(options, session: session)
+            let ntag: NFCType2Tag
+            do throws(TagSessionError) {
+                ntag = try session.type2Tag()
+            } catch {
+                throw ChipSession.failure(error, command: "protect")
+            }
+            let page = options.fromPage ?? ntag.memory.firstUserPage
             if options.dryRun {
                 let plan: PasswordFlowPlan
                 do throws(TagSessionError) {
-                    plan = try await session.planProtection(
+                    plan = try await ntag.planProtection(
                         password: password, pack: options.pack, from: page, readProtected: options.readProtect,
                         authLimit: options.authLimit, lockConfiguration: options.lockConfiguration,
                         currentPassword: options.currentPassword)
@@ -60,7 +66,7 @@ enum ProtectCommand {
             }
             let state: TagPasswordState
             do throws(TagSessionError) {
-                state = try await session.protect(
+                state = try await ntag.protect(
                     password: password, pack: options.pack, from: page, readProtected: options.readProtect,
                     authLimit: options.authLimit, lockConfiguration: options.lockConfiguration,
                     currentPassword: options.currentPassword, consent: options.consent)
@@ -81,15 +87,5 @@ enum ProtectCommand {
                              + (options.authLimit == 0 ? "wrong passwords are not limited." : "\(options.authLimit) wrong passwords lock it for good."))
             }
         }
-    }
-
-    /// `--from-page`, or the chip's first user page.
-    private static func firstPage(_ options: Options, session: TagSession) throws(ToolError) -> Int {
-        if let page = options.fromPage { return page }
-        guard let chip = session.chip, let memory = ChipTables.spec(for: chip).memory else {
-            throw ChipSession.failure(session.chip.map { .notSupported(operation: .protect, chip: $0, detail: "it has no page memory") }
-                                      ?? .unknownChip(session.identification), command: "protect")
-        }
-        return memory.firstUserPage
     }
 }

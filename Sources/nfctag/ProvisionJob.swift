@@ -151,12 +151,12 @@ struct ProvisionJob {
                 return ProvisionRecord.Failure(step: "protect", message: "another tag (\(Hex.encode(session.uid))) came into the field",
                                                state: done + "not protected")
             }
-            guard let memory = session.chip.flatMap({ ChipTables.spec(for: $0).memory }) else {
-                return ProvisionRecord.Failure(step: "protect", message: "\(detected.chipName) has no page memory to protect",
+            guard case .type2(let ntag) = session.tag else {
+                return ProvisionRecord.Failure(step: "protect", message: "\(detected.chipName) has no password protection (PWD_AUTH)",
                                                state: done + "not protected")
             }
-            try await session.protect(
-                password: protection.password, pack: protection.pack, from: protection.fromPage ?? memory.firstUserPage,
+            try await ntag.protect(
+                password: protection.password, pack: protection.pack, from: protection.fromPage ?? ntag.memory.firstUserPage,
                 readProtected: protection.readProtect, authLimit: protection.authLimit,
                 lockConfiguration: protection.lockConfiguration, currentPassword: protection.password,
                 consent: protection.consent)

@@ -44,7 +44,13 @@ enum RestoreCommand {
             let bar = ProgressBar(label: "Writing", output: printer)
             let written: [Int]
             do throws(TagSessionError) {
-                written = try await session.restore(dump, options: options, consent: consent) { bar.update($0) }
+                switch session.tag {
+                case .miFareClassic(let classic):
+                    written = try await classic.restore(dump, options: options, consent: consent) { bar.update($0) }
+                case let tag:
+                    guard let pages = tag.handle as? any NFCPageMemoryTag else { throw ChipSession.noMemoryImage(session, operation: .restore) }
+                    written = try await pages.restore(dump, options: options, consent: consent) { bar.update($0) }
+                }
             } catch {
                 bar.clear()
                 var failure = ChipSession.failure(error, command: "restore")

@@ -29,12 +29,14 @@ enum SignatureCommand {
         let printer = output
         try await ChipSession.run(parser.globals, command: "signature", pack: tagOptions.pack) { session throws(ToolError) in
             let report: OriginalityReport
+            let ntag: NFCType2Tag
             do throws(TagSessionError) {
-                report = try await session.verifyOriginality(publicKey: publicKey)
+                ntag = try session.type2Tag()
+                report = try await ntag.verifyOriginality(publicKey: publicKey)
             } catch {
                 throw ChipSession.failure(error, command: "signature")
             }
-            let key = publicKey.map(Hex.encode) ?? session.originalityKeyName
+            let key = publicKey.map(Hex.encode) ?? ntag.originalityKeyName
             let valid: Bool?
             switch report.verification {
             case .valid: valid = true

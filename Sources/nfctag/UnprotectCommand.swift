@@ -29,11 +29,11 @@ enum UnprotectCommand {
         try await ChipSession.run(parser.globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
             do throws(TagSessionError) {
                 if dryRun {
-                    let plan = try await session.planPasswordRemoval(current: password, expectedPACK: pack, resetPassword: resetPassword)
+                    let plan = try await session.type2Tag().planPasswordRemoval(current: password, expectedPACK: pack, resetPassword: resetPassword)
                     PasswordPlanRendering.print(plan, session: session, output: printer)
                     return
                 }
-                let state = try await session.removePassword(current: password, expectedPACK: pack, resetPassword: resetPassword)
+                let state = try await session.type2Tag().removePassword(current: password, expectedPACK: pack, resetPassword: resetPassword)
                 if printer.json {
                     printer.document(.object([
                         ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session))),

@@ -89,10 +89,11 @@ extension HardwareInTheLoop {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-                guard let chip = session.chip, ChipTables.spec(for: chip).command(.readSignature) != nil else {
+                guard case .type2(let ntag) = session.tag, let chip = ntag.chip,
+                      ChipTables.spec(for: chip).command(.readSignature) != nil else {
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no READ_SIG")
                 }
-                let report = try await session.verifyOriginality(publicKey: reader.signingKey)
+                let report = try await ntag.verifyOriginality(publicKey: reader.signingKey)
                 print("[hil] signature \(hex(report.signature)): \(report.verification)")
                 #expect(report.uid == session.uid)
                 if case .noKeyKnown = report.verification {
@@ -107,28 +108,31 @@ extension HardwareInTheLoop {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-                switch session.counterAddresses.count {
+                guard case .type2(let ntag) = session.tag else {
+                    try Test.cancel("\(session.chip?.rawValue ?? "this chip") is not an NTAG21x / Ultralight EV1")
+                }
+                switch ntag.counterAddresses.count {
                 case 0:
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no counter READ_CNT reads")
                 case 1:
-                    if try await session.readConfiguration().isNFCCounterEnabled == false {
+                    if try await ntag.readConfiguration().isNFCCounterEnabled == false {
                         guard HardwareBench.allowsWrite else {
                             try Test.cancel("the NFC counter is disabled; enabling it writes the configuration: set NFC_TEST_ALLOW_WRITE=1")
                         }
-                        _ = try await session.setNFCCounter(enabled: true)
+                        _ = try await ntag.setNFCCounter(enabled: true)
                     }
-                    let first = try await session.readNFCCounter()
+                    let first = try await ntag.readNFCCounter()
                     #expect(first >= 0)
                     // The counter counts the first read after each power-up: select the tag afresh.
                     try await device.resetField()
                     try await session.reselect()
-                    _ = try await session.read(page: try #require(session.chip.flatMap { ChipTables.spec(for: $0).memory?.firstUserPage }))
-                    let second = try await session.readNFCCounter()
+                    _ = try await ntag.read(page: ntag.memory.firstUserPage)
+                    let second = try await ntag.readNFCCounter()
                     #expect(second >= first, "the NFC counter went down: \(first) → \(second)")
                     print("[hil] NFC counter \(first) → \(second)")
                 default:
-                    let values = try await session.readCounters()
-                    #expect(values.count == session.counterAddresses.count)
+                    let values = try await ntag.readCounters()
+                    #expect(values.count == ntag.counterAddresses.count)
                     #expect(values.allSatisfy { $0 >= 0 && $0 < 1 << 24 })
                     print("[hil] counters \(values)")
                 }

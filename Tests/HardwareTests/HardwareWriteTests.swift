@@ -57,31 +57,31 @@ extension HardwareInTheLoop {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-                guard let chip = session.chip, let memory = ChipTables.spec(for: chip).memory,
-                      memory.configuration?.password != nil else {
+                guard case .type2(let ntag) = session.tag, ntag.memory.configuration?.password != nil else {
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no PWD_AUTH password")
                 }
-                let before = try await session.readConfiguration()
+                let memory = ntag.memory
+                let before = try await ntag.readConfiguration()
                 if before.isProtectionActive {
                     try Test.cancel("the tag is already password-protected (AUTH0 = \(before.auth0 ?? 0)); its password is unknown here")
                 }
-                let plan = try await session.planProtection(password: Self.password, pack: Self.pack, from: memory.firstUserPage,
+                let plan = try await ntag.planProtection(password: Self.password, pack: Self.pack, from: memory.firstUserPage,
                                                             readProtected: true)
                 #expect(plan.irreversibleChanges.isEmpty)
-                _ = try await session.protect(password: Self.password, pack: Self.pack, from: memory.firstUserPage, readProtected: true)
+                _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: memory.firstUserPage, readProtected: true)
 
                 try await session.reselect()
                 await #expect(throws: TagSessionError.self, "a read-protected page read without the password") {
-                    _ = try await session.read(page: memory.firstUserPage)
+                    _ = try await ntag.read(page: memory.firstUserPage)
                 }
-                #expect(try await session.authenticate(password: Self.password, expectedPACK: Self.pack) == Self.pack)
-                _ = try await session.read(page: memory.firstUserPage)
+                #expect(try await ntag.authenticate(password: Self.password, expectedPACK: Self.pack) == Self.pack)
+                _ = try await ntag.read(page: memory.firstUserPage)
 
-                let after = try await session.removePassword(current: Self.password, expectedPACK: Self.pack)
+                let after = try await ntag.removePassword(current: Self.password, expectedPACK: Self.pack)
                 print("[hil] after removal: \(after.sentence)")
                 try await session.reselect()
-                #expect(try await session.readConfiguration().isProtectionActive == false)
-                _ = try await session.read(page: memory.firstUserPage)
+                #expect(try await ntag.readConfiguration().isProtectionActive == false)
+                _ = try await ntag.read(page: memory.firstUserPage)
             }
         }
 

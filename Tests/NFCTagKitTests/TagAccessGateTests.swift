@@ -19,7 +19,7 @@ struct TagAccessGateTests {
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 60) {
             let (start, _) = try await harness.log.detected(count: 1)
-            let tagSession = try await TagSession.connect(on: harness.device, timeout: .seconds(5))
+            let tagSession = try await TagSession.connect(on: harness.device, timeout: .seconds(5)).miFareClassicTag()
             let emulated = try #require(harness.emulator.tags.first as? ClassicTag)
             for round in 0..<3 {
                 let dump = try await tagSession.dump()
@@ -42,7 +42,7 @@ struct TagAccessGateTests {
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 60) {
             let ndefTag = try await harness.connectToOnlyTag()
-            let tagSession = try await TagSession.connect(on: harness.device, timeout: .seconds(5))
+            let tagSession = try await TagSession.connect(on: harness.device, timeout: .seconds(5)).type2Tag()
             let messages = [SessionMessages.old, SessionMessages.new, try SessionMessages.sized(200)]
             let encoded = try messages.map { try $0.encoded() }
             let ndefBytes = Mutex<[[UInt8]]>([])

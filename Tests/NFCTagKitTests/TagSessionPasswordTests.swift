@@ -17,64 +17,67 @@ struct TagSessionPasswordTests {
     @Test("protect (reads too): the dry run writes nothing; then reads fail without the password and work with it")
     func protectThenRead() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, fixture in
+            let ntag = try session.type2Tag()
             let first = Self.memory.firstUserPage
-            let plan = try await session.planProtection(password: Self.password, pack: Self.pack, from: first, readProtected: true)
+            let plan = try await ntag.planProtection(password: Self.password, pack: Self.pack, from: first, readProtected: true)
             #expect(plan.irreversibleChanges.isEmpty)
             #expect(plan.finalState.requirements == [.password(Self.password)])
-            #expect(try await session.readConfiguration().isProtectionActive == false, "the dry run changed the tag")
+            #expect(try await ntag.readConfiguration().isProtectionActive == false, "the dry run changed the tag")
 
-            let state = try await session.protect(password: Self.password, pack: Self.pack, from: first, readProtected: true)
+            let state = try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: true)
             #expect(state.requirements == [.password(Self.password)])
             let tag = try #require(fixture.emulator.tags.first as? Type2Tag)
             #expect(tag.page(try #require(Self.memory.configuration?.password?.pwdPage)) == Self.password)
 
             try await session.reselect()
-            let refused = await sessionError { () throws(TagSessionError) in _ = try await session.read(page: first) }
+            let refused = await sessionError { () throws(TagSessionError) in _ = try await ntag.read(page: first) }
             #expect(refused?.nakCode != nil, "\(String(describing: refused))")
-            #expect(try await session.authenticate(password: Self.password, expectedPACK: Self.pack) == Self.pack)
-            #expect(try await session.read(page: first).count == 16)
+            #expect(try await ntag.authenticate(password: Self.password, expectedPACK: Self.pack) == Self.pack)
+            #expect(try await ntag.read(page: first).count == 16)
         }
     }
 
     @Test("unprotect: AUTH0 back to its default, pages readable and writable without a password")
     func unprotect() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, _ in
+            let ntag = try session.type2Tag()
             let first = Self.memory.firstUserPage
-            try await session.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false)
+            try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false)
             try await session.reselect()
-            let refused = await sessionError { () throws(TagSessionError) in try await session.write(page: first, bytes: [1, 2, 3, 4]) }
+            let refused = await sessionError { () throws(TagSessionError) in try await ntag.write(page: first, bytes: [1, 2, 3, 4]) }
             #expect(refused?.nakCode != nil, "\(String(describing: refused))")
 
-            let wrong = await sessionError { () throws(TagSessionError) in _ = try await session.removePassword(current: [0, 0, 0, 1]) }
+            let wrong = await sessionError { () throws(TagSessionError) in _ = try await ntag.removePassword(current: [0, 0, 0, 1]) }
             guard case .command(.removePassword, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
 
-            let state = try await session.removePassword(current: Self.password, expectedPACK: Self.pack)
+            let state = try await ntag.removePassword(current: Self.password, expectedPACK: Self.pack)
             #expect(state.requirements == [.noPassword])
             try await session.reselect()
-            try await session.write(page: first, bytes: [1, 2, 3, 4])
+            try await ntag.write(page: first, bytes: [1, 2, 3, 4])
             let defaults = try Type2Configuration.factoryDefault(for: .ntag215)
-            #expect(try await session.readConfiguration().auth0 == defaults.auth0)
+            #expect(try await ntag.readConfiguration().auth0 == defaults.auth0)
         }
     }
 
     @Test("AUTHLIM needs consent; then wrong passwords count down and lock out even the right one")
     func authenticationLimitLockOut() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, _ in
+            let ntag = try session.type2Tag()
             let first = Self.memory.firstUserPage
             let refused = await sessionError { () throws(TagSessionError) in
-                _ = try await session.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false, authLimit: 2)
+                _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false, authLimit: 2)
             }
             guard case .command(.protect, .irreversibleNotConsented(let changes))? = refused else {
                 Issue.record("got \(String(describing: refused))"); return
             }
             #expect(changes == [.authenticationLimit(2)])
-            #expect(try await session.readConfiguration().isProtectionActive == false)
+            #expect(try await ntag.readConfiguration().isProtectionActive == false)
 
-            try await session.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false,
+            try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false,
                                       authLimit: 2, consent: [.authenticationLimit])
             var remaining: [RemainingAttempts] = []
             for _ in 0..<3 {
-                let error = await sessionError { () throws(TagSessionError) in _ = try await session.authenticate(password: [9, 9, 9, 9]) }
+                let error = await sessionError { () throws(TagSessionError) in _ = try await ntag.authenticate(password: [9, 9, 9, 9]) }
                 guard case .command(.authenticate, .authenticationFailed(let left))? = error else {
                     Issue.record("got \(String(describing: error))"); return
                 }
@@ -82,7 +85,7 @@ struct TagSessionPasswordTests {
             }
             #expect(remaining.first == .atMost(1), "\(remaining)")
             #expect(remaining.last == .exhausted, "\(remaining)")
-            let locked = await sessionError { () throws(TagSessionError) in _ = try await session.authenticate(password: Self.password) }
+            let locked = await sessionError { () throws(TagSessionError) in _ = try await ntag.authenticate(password: Self.password) }
             #expect(locked == .command(operation: .authenticate, .authenticationFailed(remainingAttempts: .exhausted)))
             #expect(locked?.description.contains("none") == true, "\(String(describing: locked))")
         }
@@ -91,6 +94,7 @@ struct TagSessionPasswordTests {
     @Test("a reader unplugged after AUTH0 is written: interrupted, naming the password the tag now requires")
     func unplugMidProtect() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, fixture in
+            let ntag = try session.type2Tag()
             let auth0 = try #require(Self.memory.configuration?.field(.auth0))
             let emulator = fixture.emulator
             emulator.observeTagChanges { tags in
@@ -101,7 +105,7 @@ struct TagSessionPasswordTests {
                 Thread.sleep(forTimeInterval: 0.3)
             }
             let error = await sessionError { () throws(TagSessionError) in
-                _ = try await session.protect(password: Self.password, pack: Self.pack, from: Self.memory.firstUserPage, readProtected: false)
+                _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: Self.memory.firstUserPage, readProtected: false)
             }
             guard case .interrupted(.protect, let state, let cause)? = error else { Issue.record("got \(String(describing: error))"); return }
             #expect(state.requirements.first == .password(Self.password), "\(state)")
@@ -116,16 +120,17 @@ struct TagSessionPasswordTests {
         let auth = try #require(ChipTables.spec(for: .ultralightC).ultralightCAuthentication)
         let newKey = (0..<16).map { UInt8($0 * 17) }
         try await withTagSession([try Type2Tag(chip: .ultralightC, uid: Self.uid)]) { session, _ in
-            try await session.authenticate(ultralightCKey: auth.defaultKey)
-            let wrong = await sessionError { () throws(TagSessionError) in try await session.authenticate(ultralightCKey: newKey) }
+            let ulc = try session.ultralightCTag()
+            try await ulc.authenticate(key: auth.defaultKey)
+            let wrong = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: newKey) }
             guard case .command(.ultralightCAuthenticate, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
-            let state = try await session.changeUltralightCKey(from: auth.defaultKey, to: newKey)
+            let state = try await ulc.changeKey(from: auth.defaultKey, to: newKey)
             #expect(state.requirements.contains(.password(newKey)) || state.requirements == [.noPassword], "\(state)")
             try await session.reselect()
-            try await session.authenticate(ultralightCKey: newKey)
-            let old = await sessionError { () throws(TagSessionError) in try await session.authenticate(ultralightCKey: auth.defaultKey) }
+            try await ulc.authenticate(key: newKey)
+            let old = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: auth.defaultKey) }
             #expect(old != nil)
-            let protected = try await session.setUltralightCProtection(from: Self.firstUserPage(.ultralightC), writesOnly: true, key: newKey)
+            let protected = try await ulc.setProtection(from: Self.firstUserPage(.ultralightC), writesOnly: true, key: newKey)
             #expect(protected.requirements == [.password(newKey)], "\(protected)")
         }
     }

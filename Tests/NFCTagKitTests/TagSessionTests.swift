@@ -54,7 +54,7 @@ struct TagSessionTests {
         }
     }
 
-    @Test("an unknown chip is reported with its raw answers; raw commands still work, typed ones refuse")
+    @Test("an unknown chip is reported with its raw answers; raw commands still work, no family handle is handed out")
     func unknownChip() async throws {
         var odd = PageTag(uid: Self.uid)
         odd.identity = TagIdentity(uid: Self.uid, atqa: 0x0F0F, sak: 0x42)
@@ -63,7 +63,8 @@ struct TagSessionTests {
             #expect(session.identification.description.hasPrefix("unknown chip"), "\(session.identification)")
             let answer = try await session.send([0x30, 0x01])
             #expect(answer.bytes.count == 16)
-            let error = await sessionError { () throws(TagSessionError) in _ = try await session.read(page: 4) }
+            guard case .unknown = session.tag else { Issue.record("expected no family, got \(session.tag)"); return }
+            let error = await sessionError { () throws(TagSessionError) in _ = try session.type2Tag() }
             guard case .unknownChip(let report)? = error else { Issue.record("expected unknownChip, got \(String(describing: error))"); return }
             #expect(report.target.sak == 0x42)
         }
@@ -103,36 +104,58 @@ struct TagSessionTests {
         let read = try #require(spec.command(.read)?.code)
         let write = try #require(spec.command(.write)?.code)
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, _ in
+            let ntag = try session.type2Tag()
             #expect(try await session.send([read, 0x00]).bytes.prefix(3) == Self.uid.prefix(3))
             #expect(try await session.send([write, 0x04, 1, 2, 3, 4]) == .ack)
             let error = await sessionError { () throws(TagSessionError) in _ = try await session.send([read, 0xFF]) }
             let code = try #require(error?.nakCode, "\(String(describing: error))")
             #expect(NAKCode(rawValue: code) != nil)
             #expect(error?.description.contains("NAK \(code)") == true)
-            #expect(try await session.read(page: 4).prefix(4) == [1, 2, 3, 4])
+            #expect(try await ntag.read(page: 4).prefix(4) == [1, 2, 3, 4])
         }
     }
 
     @Test("a tag taken away is tagLost, an unplugged reader readerLost — both named with the step")
     func losses() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, fixture in
+            let ntag = try session.type2Tag()
             if let handle = fixture.emulator.withField({ $0.handles.first }) { fixture.emulator.remove(handle) }
-            let lost = await sessionError { () throws(TagSessionError) in _ = try await session.read(page: 4) }
+            let lost = await sessionError { () throws(TagSessionError) in _ = try await ntag.read(page: 4) }
             #expect(lost == .tagLost(operation: .read))
             fixture.emulator.unplug()
-            let gone = await sessionError { () throws(TagSessionError) in _ = try await session.getVersion() }
+            let gone = await sessionError { () throws(TagSessionError) in _ = try await ntag.getVersion() }
             guard case .readerLost(let operation, _)? = gone else { Issue.record("expected readerLost, got \(String(describing: gone))"); return }
             #expect(operation == .getVersion)
         }
     }
 
-    @Test("Classic commands on a Type 2 tag are refused as not supported, naming the chip")
+    @Test("each family is its own handle: an NTAG215 is a Type 2 tag, and asking for a Classic handle names the chip")
     func wrongFamily() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, _ in
-            let error = await sessionError { () throws(TagSessionError) in _ = try await session.readBlock(4) }
-            guard case .notSupported(let operation, let chip, _)? = error else { Issue.record("got \(String(describing: error))"); return }
-            #expect(operation == .readBlock)
+            guard case .type2(let ntag) = session.tag else { Issue.record("expected a Type 2 handle, got \(session.tag)"); return }
+            #expect(ntag.uid == Self.uid)
+            #expect(ntag.memory == ChipTables.spec(for: .ntag215).memory)
+            let error = await sessionError { () throws(TagSessionError) in _ = try session.miFareClassicTag() }
+            guard case .notSupported(_, let chip, let detail)? = error else { Issue.record("got \(String(describing: error))"); return }
             #expect(chip == .ntag215)
+            #expect(detail.contains("MIFARE Classic"), "\(detail)")
+        }
+        // A Classic 1K, an Ultralight C and a Type 4 tag get their own handles.
+        try await withTagSession([try ClassicTag(chip: .classic1k, uid: [0x3E, 0xE0, 0x5A, 0x11])]) { session, _ in
+            guard case .miFareClassic(let classic) = session.tag else { Issue.record("got \(session.tag)"); return }
+            #expect(classic.geometry == ChipTables.spec(for: .classic1k).classicGeometry)
+        }
+        try await withTagSession([try Type2Tag(chip: .ultralightC, uid: Self.uid)]) { session, _ in
+            guard case .ultralightC(let ulc) = session.tag else { Issue.record("got \(session.tag)"); return }
+            #expect(ulc.memory.lastReadablePage < ulc.memory.lastPage)
+        }
+        try await withTagSession([try Type4Tag(uid: Self.uid)]) { session, _ in
+            guard case .isoDEP(let tag) = session.tag else { Issue.record("got \(session.tag)"); return }
+            #expect(!tag.ats.isEmpty)
+            // SELECT of the NDEF Tag Application, in ISO-DEP blocks: 90 00.
+            let application = try #require(ChipTables.type4.application(version: "2.0"))
+            let answer = try await tag.send([0x00, 0xA4, 0x04, 0x00, UInt8(application.aid.count)] + application.aid + [0x00])
+            #expect(answer.bytes.suffix(2) == [0x90, 0x00], "\(answer)")
         }
     }
 }

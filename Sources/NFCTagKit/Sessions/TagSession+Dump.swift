@@ -1,18 +1,13 @@
 import NFCChips
 import NFCTags
 
-/// Whole memory images (`TagMemoryDump`, a documented JSON file format).
+/// Whole memory images (`TagMemoryDump`, a documented JSON file format), for the page and
+/// Classic handles (``NFCPageMemoryTag/dump(progress:)``, ``NFCMiFareClassicTag/dump(keys:progress:)``).
 extension TagSession {
     /// Reads every readable page (Type 2) or every sector some key opens (MIFARE Classic,
-    /// trying `classicKeys` as key A then key B). Authenticate first when pages are
-    /// read-protected. `progress` is called after every exchange with the tag.
-    ///
-    /// ```swift
-    /// let dump = try await session.dump()
-    /// try Data(dump.jsonBytes()).write(to: url)
-    /// ```
-    public func dump(classicKeys: [[UInt8]] = ClassicCommands.wellKnownKeys,
-                     progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> TagMemoryDump {
+    /// trying `classicKeys` as key A then key B), reporting `progress` after every exchange.
+    func dumpMemory(classicKeys: [[UInt8]],
+                    progress: (@Sendable (TagSessionProgress) -> Void)?) async throws(TagSessionError) -> TagMemoryDump {
         let chip = try knownChip()
         let counting = TagSessionProgressTransport(base: transport, expected: try expectedDumpExchanges(chip, keys: classicKeys),
                                                    report: progress)
@@ -26,19 +21,12 @@ extension TagSession {
         return dump
     }
 
-    /// Writes `dump` back. Type 2: user pages always; OTP and lock pages only with
-    /// `RestoreOptions.otpPages` / `RestoreOptions.lockPages` and
-    /// `IrreversibleConsent.lockAndOTPBits`; configuration only with
-    /// `RestoreOptions.configuration`; UID, PWD / PACK and counters never.
-    /// MIFARE Classic: data blocks with the dump's sector keys (`classicKeys` when given),
-    /// trailers only with `RestoreOptions.sectorTrailers`, block 0 never.
-    /// Only pages that differ are written.
-    ///
-    /// - Returns: the pages (or blocks) written, in order.
-    @discardableResult
-    public func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
-                        classicKeys: [ClassicSectorKeys]? = nil,
-                        progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> [Int] {
+    /// Writes `dump` back (what each family writes: ``NFCPageMemoryTag/restore(_:options:consent:progress:)``,
+    /// ``NFCMiFareClassicTag/restore(_:options:consent:keys:progress:)``) and returns the
+    /// pages or blocks written, in order.
+    func restoreMemory(_ dump: TagMemoryDump, options: RestoreOptions, consent: IrreversibleConsent,
+                       classicKeys: [ClassicSectorKeys]?,
+                       progress: (@Sendable (TagSessionProgress) -> Void)?) async throws(TagSessionError) -> [Int] {
         let chip = try knownChip()
         let expected = 2 * (try expectedDumpExchanges(chip, keys: [])) + (dump.pages?.count ?? dump.blocks?.count ?? 0)
         let counting = TagSessionProgressTransport(base: transport, expected: expected, report: progress)

@@ -5,23 +5,25 @@ import NFCTags
 /// blocks, configuration, password protection, counters, the originality signature,
 /// Ultralight C keys, MIFARE Classic keys and trailers, whole memory images.
 ///
-/// A thin façade: every command comes from `NFCTags` (`Type2Commands`,
-/// `ClassicCommands`), which takes every code, page and field from the datasheet
-/// tables. The session adds the connection (one tag alone in the field, identified
-/// exactly), and turns every failure into a ``TagSessionError`` that names the step and
-/// tells a tag that left the field from a reader that went away — never a hang: every
-/// exchange has the table's timeout.
+/// The session is the connection: one tag alone in the field, selected and identified
+/// exactly. ``tag`` hands out what the tag is — an ``NFCType2Tag``, ``NFCUltralightCTag``,
+/// ``NFCMiFareClassicTag`` or ``NFCISODEPTag`` — and each of those carries only the
+/// commands of its family, built in `NFCTags` from the datasheet tables. Every failure is a
+/// ``TagSessionError`` that names the step and tells a tag that left the field from a
+/// reader that went away — never a hang: every exchange has the table's timeout.
 ///
 /// The session runs on the ``NFCDevice``'s own thread, beside ``NDEFSession``; it never
-/// opens libnfc itself. After a NAK the session selects the tag again (the NAK dropped it
-/// to IDLE), so the next call works — but any authentication is lost.
+/// opens libnfc itself. One user of the tag at a time: each command holds the device's tag
+/// access. After a NAK the session selects the tag again (the NAK dropped it to IDLE), so
+/// the next call works — but any authentication is lost.
 ///
 /// ```swift
 /// let session = try await TagSession.connect(on: device, timeout: .seconds(10))
 /// print(session.chip ?? "unknown")                                  // ntag215
 /// let answer = try await session.send([0x30, 0x04])                 // READ page 4: 16 bytes
-/// let plan = try await session.planProtection(password: pwd, pack: pack, from: 4, readProtected: false)
-/// try await session.protect(password: pwd, pack: pack, from: 4, readProtected: false)
+/// let ntag = try session.type2Tag()
+/// let plan = try await ntag.planProtection(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
+/// try await ntag.protect(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
 /// ```
 public actor TagSession {
     /// The device the tag is selected on.
@@ -134,7 +136,7 @@ public actor TagSession {
 
     /// The framing ``send(_:framing:timeout:)`` uses when none is given.
     public nonisolated var defaultFraming: TagFraming {
-        guard let chip else { return .raw }
+        guard let chip else { return target.ats.isEmpty ? .raw : .standard }
         return ChipTables.spec(for: chip).family.isType2 ? .raw : .standard
     }
 
@@ -174,13 +176,13 @@ public actor TagSession {
     }
 
     /// The chip, or ``TagSessionError/unknownChip(_:)``.
-    func knownChip() throws(TagSessionError) -> Chip {
+    nonisolated func knownChip() throws(TagSessionError) -> Chip {
         guard let chip else { throw .unknownChip(identification) }
         return chip
     }
 
     /// The Type 2 commands of this tag, or the error that says why there are none.
-    func type2(_ operation: TagSessionOperation) throws(TagSessionError) -> Type2Commands {
+    nonisolated func type2(_ operation: TagSessionOperation) throws(TagSessionError) -> Type2Commands {
         let chip = try knownChip()
         do {
             return try Type2Commands(transport: transport, chip: chip)
@@ -190,7 +192,7 @@ public actor TagSession {
     }
 
     /// The MIFARE Classic commands of this tag, or the error that says why there are none.
-    func classic(_ operation: TagSessionOperation) throws(TagSessionError) -> ClassicCommands {
+    nonisolated func classic(_ operation: TagSessionOperation) throws(TagSessionError) -> ClassicCommands {
         let chip = try knownChip()
         do {
             return try ClassicCommands(transport: transport, chip: chip)

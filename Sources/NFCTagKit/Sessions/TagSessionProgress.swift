@@ -9,7 +9,7 @@ import Synchronization
 /// ``isFinished``.
 ///
 /// ```swift
-/// let dump = try await session.dump { progress in
+/// let dump = try await ntag.dump { progress in
 ///     print("\(Int(progress.fraction * 100)) %")
 /// }
 /// ```

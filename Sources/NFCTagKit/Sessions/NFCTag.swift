@@ -1,0 +1,109 @@
+import NFCChips
+import NFCTags
+
+/// What a connected tag is, by family, with the commands that family has — as Core NFC's
+/// `NFCTag` hands out an `NFCMiFareTag` or an `NFCISO7816Tag`.
+///
+/// ``TagSession/connect(on:timeout:)`` identifies the chip; ``TagSession/tag`` then says
+/// which family it belongs to. Each handle carries only its family's commands and knows its
+/// memory map from the chip's table, so a Classic command cannot be called on an NTAG.
+///
+/// ```swift
+/// let session = try await TagSession.connect(on: device)
+/// switch session.tag {
+/// case .type2(let ntag):
+///     let user = try await ntag.readPages(ntag.memory.userPages)
+/// case .miFareClassic(let classic):
+///     try await classic.authenticate(sector: 1, keyType: .a, key: key)
+///     let block = try await classic.readBlock(4)
+/// case .ultralightC(let tag):
+///     try await tag.authenticate(key: key)
+/// case .isoDEP(let tag):
+///     let answer = try await tag.send([0x00, 0xA4, 0x04, 0x00, 0x00])
+/// case .unknown:
+///     print(session.identification)                                   // the raw answers
+/// }
+/// ```
+public enum NFCTag: Sendable {
+    /// NTAG213/215/216, MIFARE Ultralight and Ultralight EV1: pages, GET_VERSION,
+    /// FAST_READ, PWD_AUTH and PACK, configuration pages, counters, READ_SIG.
+    case type2(NFCType2Tag)
+    /// MIFARE Ultralight C: pages and the 3DES key.
+    case ultralightC(NFCUltralightCTag)
+    /// MIFARE Classic 1K / 4K: sector keys, blocks, value blocks, sector trailers.
+    case miFareClassic(NFCMiFareClassicTag)
+    /// An ISO-DEP (ISO 14443-4) tag, such as an NFC Forum Type 4 tag: commands go in
+    /// ISO-DEP blocks through the reader.
+    case isoDEP(NFCISODEPTag)
+    /// A chip identification did not recognise and that did not answer RATS; the session's
+    /// ``TagSession/send(_:framing:timeout:)`` still reaches it, and
+    /// ``TagSession/identification`` keeps what it answered.
+    case unknown
+
+    /// The handle of any family, for what every family shares (UID, chip, raw `send`).
+    public var handle: (any NFCTagHandle)? {
+        switch self {
+        case .type2(let tag): tag
+        case .ultralightC(let tag): tag
+        case .miFareClassic(let tag): tag
+        case .isoDEP(let tag): tag
+        case .unknown: nil
+        }
+    }
+}
+
+extension TagSession {
+    /// The tag as its family: a ``NFCType2Tag``, ``NFCUltralightCTag``,
+    /// ``NFCMiFareClassicTag`` or ``NFCISODEPTag`` (an unidentified chip that answered
+    /// RATS is ISO-DEP too), or ``NFCTag/unknown``.
+    public nonisolated var tag: NFCTag {
+        guard let chip else {
+            return target.ats.isEmpty ? .unknown : .isoDEP(NFCISODEPTag(session: self))
+        }
+        let spec = ChipTables.spec(for: chip)
+        switch (spec.family, spec.memory, spec.classicGeometry) {
+        case (.ntag21x, let memory?, _), (.ultralight, let memory?, _), (.ultralightEV1, let memory?, _):
+            return .type2(NFCType2Tag(session: self, memory: memory))
+        case (.ultralightC, let memory?, _):
+            return .ultralightC(NFCUltralightCTag(session: self, memory: memory))
+        case (.mifareClassic, _, let geometry?):
+            return .miFareClassic(NFCMiFareClassicTag(session: self, geometry: geometry))
+        case (.type4, _, _):
+            return .isoDEP(NFCISODEPTag(session: self))
+        default:
+            // A table without the memory map its family needs: commands cannot be addressed.
+            return .unknown
+        }
+    }
+
+    /// The tag as an NTAG21x / Ultralight / Ultralight EV1, or
+    /// ``TagSessionError/notSupported(operation:chip:detail:)`` (``TagSessionError/unknownChip(_:)``
+    /// when identification failed) naming what it is instead.
+    public nonisolated func type2Tag() throws(TagSessionError) -> NFCType2Tag {
+        if case .type2(let tag) = tag { return tag }
+        throw notThisFamily("an NTAG21x or MIFARE Ultralight (EV1) tag")
+    }
+
+    /// The tag as a MIFARE Ultralight C, or the error that says what it is instead.
+    public nonisolated func ultralightCTag() throws(TagSessionError) -> NFCUltralightCTag {
+        if case .ultralightC(let tag) = tag { return tag }
+        throw notThisFamily("a MIFARE Ultralight C tag")
+    }
+
+    /// The tag as a MIFARE Classic, or the error that says what it is instead.
+    public nonisolated func miFareClassicTag() throws(TagSessionError) -> NFCMiFareClassicTag {
+        if case .miFareClassic(let tag) = tag { return tag }
+        throw notThisFamily("a MIFARE Classic tag")
+    }
+
+    /// The tag as an ISO-DEP tag, or the error that says what it is instead.
+    public nonisolated func isoDEPTag() throws(TagSessionError) -> NFCISODEPTag {
+        if case .isoDEP(let tag) = tag { return tag }
+        throw notThisFamily("an ISO-DEP (ISO 14443-4) tag")
+    }
+
+    private nonisolated func notThisFamily(_ family: String) -> TagSessionError {
+        guard let chip else { return .unknownChip(identification) }
+        return .notSupported(operation: .connect, chip: chip, detail: "it is not \(family)")
+    }
+}

@@ -1,0 +1,103 @@
+import NFCChips
+import NFCTags
+
+/// What every tag family handle shares: the session it came from, the tag's identity and
+/// the raw ``send(_:framing:timeout:)``.
+///
+/// Handles are small values: copy them freely. Each command runs as the only user of the
+/// device's tag (the same gate as ``TagSession``) and fails with a ``TagSessionError`` that
+/// names the step, so a tag that left the field is told from a reader that went away.
+public protocol NFCTagHandle: Sendable {
+    /// The session the tag is connected in.
+    var session: TagSession { get }
+}
+
+extension NFCTagHandle {
+    /// The tag's UID.
+    public var uid: [UInt8] { session.uid }
+
+    /// The chip identification found, or `nil` for an unidentified ISO-DEP tag.
+    public var chip: Chip? { session.chip }
+
+    /// What identification found, with the raw answers.
+    public var identification: TagIdentificationReport { session.identification }
+
+    /// Sends `bytes` to the tag and returns its answer, in this family's framing unless
+    /// `framing` says otherwise (see ``TagSession/send(_:framing:timeout:)``).
+    public func send(_ bytes: [UInt8], framing: TagFraming? = nil, timeout: Duration? = nil) async throws(TagSessionError) -> RawAnswer {
+        try await session.send(bytes, framing: framing, timeout: timeout)
+    }
+
+    /// Selects the tag again: it leaves any authentication and is ACTIVE.
+    public func reselect() async throws(TagSessionError) {
+        try await session.reselect()
+    }
+}
+
+/// The page memory of a Type 2 chip (NTAG21x, Ultralight, EV1, C): READ, WRITE,
+/// COMPATIBILITY_WRITE, multi-page reads and whole memory images, with the chip's map.
+public protocol NFCPageMemoryTag: NFCTagHandle {
+    /// The chip's page memory from its table: user pages, lock bytes, CC, configuration pages.
+    ///
+    /// ```swift
+    /// ntag.memory.userPages                  // 4...129 on an NTAG215
+    /// ntag.memory.configuration?.auth0Page   // 0x83
+    /// ```
+    var memory: MemoryMap { get }
+}
+
+extension NFCPageMemoryTag {
+    /// READ: 16 bytes from `page` on (four pages, wrapping at the end of memory as the chip does).
+    public func read(page: Int) async throws(TagSessionError) -> [UInt8] {
+        let commands = try session.type2(.read)
+        return try await session.perform(.read) { () throws(TagCommandError) in try await commands.read(page: page) }
+    }
+
+    /// FAST_READ of `pages`, split to the reader's frame limit (READ on chips without FAST_READ).
+    ///
+    /// ```swift
+    /// let user = try await ntag.readPages(ntag.memory.userPages)
+    /// ```
+    public func readPages(_ pages: ClosedRange<Int>) async throws(TagSessionError) -> [UInt8] {
+        let commands = try session.type2(.read)
+        return try await session.perform(.read) { () throws(TagCommandError) in try await commands.readPages(pages) }
+    }
+
+    /// WRITE of one page (4 bytes).
+    public func write(page: Int, bytes: [UInt8]) async throws(TagSessionError) {
+        let commands = try session.type2(.write)
+        try await session.perform(.write) { () throws(TagCommandError) in try await commands.write(page: page, bytes: bytes) }
+    }
+
+    /// COMPATIBILITY_WRITE of one page (16 bytes sent, the first 4 written).
+    public func compatibilityWrite(page: Int, bytes: [UInt8]) async throws(TagSessionError) {
+        let commands = try session.type2(.write)
+        try await session.perform(.write) { () throws(TagCommandError) in
+            try await commands.compatibilityWrite(page: page, bytes: bytes)
+        }
+    }
+
+    /// Reads every readable page into a memory image (authenticate first when pages are
+    /// read-protected). `progress` is called after every exchange with the tag.
+    ///
+    /// ```swift
+    /// let dump = try await ntag.dump()
+    /// try Data(dump.jsonBytes()).write(to: url)
+    /// ```
+    public func dump(progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> TagMemoryDump {
+        try await session.dumpMemory(classicKeys: [], progress: progress)
+    }
+
+    /// Writes `dump` back: user pages always; OTP and lock pages only with
+    /// `RestoreOptions.otpPages` / `RestoreOptions.lockPages` and
+    /// `IrreversibleConsent.lockAndOTPBits`; configuration only with
+    /// `RestoreOptions.configuration`; UID, PWD / PACK and counters never. Only pages that
+    /// differ are written.
+    ///
+    /// - Returns: the pages written, in order.
+    @discardableResult
+    public func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
+                        progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> [Int] {
+        try await session.restoreMemory(dump, options: options, consent: consent, classicKeys: nil, progress: progress)
+    }
+}

@@ -1,0 +1,48 @@
+import NFCChips
+import NFCTags
+
+/// A MIFARE Ultralight C tag: pages (``NFCPageMemoryTag``) and its 3DES key — mutual
+/// authentication, key change, AUTH0 / AUTH1 protection.
+///
+/// ```swift
+/// let tag = try session.ultralightCTag()
+/// try await tag.authenticate(key: factoryKey)
+/// try await tag.setProtection(from: tag.memory.firstUserPage, writesOnly: true, key: factoryKey)
+/// ```
+public struct NFCUltralightCTag: NFCPageMemoryTag {
+    /// The session the tag is connected in.
+    public let session: TagSession
+    /// The chip's page memory from its table (the key pages lie past ``MemoryMap/lastReadablePage``).
+    public let memory: MemoryMap
+
+    /// 3DES mutual authentication with a 16-byte key (cipher order; the factory key is in
+    /// the chip's table). A wrong key throws ``TagSessionError/command(operation:_:)`` with
+    /// `authenticationFailed`.
+    public func authenticate(key: [UInt8]) async throws(TagSessionError) {
+        let commands = try session.type2(.ultralightCAuthenticate)
+        try await session.perform(.ultralightCAuthenticate) { () throws(TagCommandError) in
+            try await commands.authenticate(ultralightCKey: key)
+        }
+    }
+
+    /// Changes the key: proves `currentKey`, writes the key pages, proves `newKey`.
+    ///
+    /// - Returns: what the tag requires now (the new key).
+    @discardableResult
+    public func changeKey(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagSessionError) -> TagPasswordState {
+        let commands = try session.type2(.changeUltralightCKey)
+        return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
+            try await commands.changeUltralightCKey(from: currentKey, to: newKey)
+        }
+    }
+
+    /// Sets AUTH0 (first protected page; past the last page: none) and AUTH1 (`writesOnly`:
+    /// reads stay open), proving `key` before protection takes effect.
+    @discardableResult
+    public func setProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagSessionError) -> TagPasswordState {
+        let commands = try session.type2(.setUltralightCProtection)
+        return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
+            try await commands.setUltralightCProtection(from: page, writesOnly: writesOnly, key: key)
+        }
+    }
+}
