@@ -42,7 +42,7 @@ struct CountersAndSignature {
         do throws(TagSessionError) {
             print("Hold a tag to the reader (10 s)…")
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-            print("Tag \(hex(session.uid)): \(session.chip?.rawValue ?? "unknown chip")")
+            print("Tag \(session.uid.hexString()): \(session.chip?.rawValue ?? "unknown chip")")
             // Counters and READ_SIG are commands of the NTAG21x / Ultralight EV1 family.
             let ntag = try session.type2Tag()
 
@@ -68,7 +68,7 @@ struct CountersAndSignature {
 
             // The originality signature.
             let report = try await ntag.verifyOriginality(publicKey: publicKey)
-            print("Signature: \(hex(report.signature))")
+            print("Signature: \(report.signature.hexString())")
             switch report.verification {
             case .valid:
                 print("Originality: valid (\(report.verification))")
@@ -91,10 +91,6 @@ struct CountersAndSignature {
     static func usage() -> Never {
         print("Usage: CountersAndSignature CONNSTRING [--enable-counter] [--public-key HEX]   (or set LIBNFC_DEVICE)")
         exit(2)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
     static func hexBytes(_ text: String) -> [UInt8]? {

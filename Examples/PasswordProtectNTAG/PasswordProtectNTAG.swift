@@ -51,7 +51,7 @@ struct PasswordProtectNTAG {
                 exit(1)
             }
             let firstPage = ntag.memory.firstUserPage
-            print("Tag \(hex(ntag.uid)): \(session.chip?.rawValue ?? "?"); protecting reads and writes from page \(firstPage) on")
+            print("Tag \(ntag.uid.hexString()): \(session.chip?.rawValue ?? "?"); protecting reads and writes from page \(firstPage) on")
 
             let plan = try await ntag.planProtection(password: password, pack: pack, from: firstPage, readProtected: true)
             print("Dry run (\(plan.steps.count) steps, nothing written yet):")
@@ -71,10 +71,10 @@ struct PasswordProtectNTAG {
             }
             let answeredPACK = try await ntag.authenticate(password: password, expectedPACK: pack)
             let page = try await ntag.read(page: firstPage)
-            print("PWD_AUTH \(hex(password)): PACK \(hex(answeredPACK)) as expected; page \(firstPage) reads \(hex(page))")
+            print("PWD_AUTH \(password.hexString()): PACK \(answeredPACK.hexString()) as expected; page \(firstPage) reads \(page.hexString())")
 
             if keep {
-                print("Kept: the tag requires password \(hex(password)) from now on.")
+                print("Kept: the tag requires password \(password.hexString()) from now on.")
             } else {
                 let after = try await ntag.removePassword(current: password, expectedPACK: pack)
                 print("Protection removed: \(after.sentence)")
@@ -93,10 +93,6 @@ struct PasswordProtectNTAG {
     static func usage() -> Never {
         print("Usage: PasswordProtectNTAG CONNSTRING [--password HEX8] [--pack HEX4] [--keep]   (or set LIBNFC_DEVICE)")
         exit(2)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
     static func hexBytes(_ text: String?, count: Int) -> [UInt8]? {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why NDEF bytes could not be decoded, and where.
 ///
 /// ``offset`` counts bytes from the start of the decoded input: the message for
@@ -157,7 +159,7 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
             case .invalidUTF16:
                 "expected valid UTF-16, found an odd byte or an unpaired surrogate"
             case let .reservedURIPrefix(code):
-                "expected a URI identifier code of 0x00 to 0x23, found 0x\(Self.hex(code))"
+                "expected a URI identifier code of 0x00 to 0x23, found 0x\(String(format: "%02X", code))"
             case .smartPosterMissingURI:
                 "expected one URI record in the Smart Poster, found none"
             case let .smartPosterDuplicateRecord(type):
@@ -171,11 +173,6 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
             case let .invalidExternalType(type):
                 "expected an external type \"domain:type\", found \"\(type)\""
             }
-        }
-
-        private static func hex(_ byte: UInt8) -> String {
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
         }
     }
 }

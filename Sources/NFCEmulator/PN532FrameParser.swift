@@ -119,13 +119,13 @@ public struct PN532FrameParser: Sendable {
             guard pending.count >= headerStart + 5 else { return nil }
             let high = pending[headerStart + 2], low = pending[headerStart + 3], checksum = pending[headerStart + 4]
             guard high &+ low &+ checksum == 0 else {
-                return rejectHeader(.lengthChecksum, "LENhi \(hex(high)) + LENlo \(hex(low)) + LCS must be 0, got \(hex(checksum))")
+                return rejectHeader(.lengthChecksum, "LENhi \(high.hexString(uppercase: true)) + LENlo \(low.hexString(uppercase: true)) + LCS must be 0, got \(checksum.hexString(uppercase: true))")
             }
             length = Int(high) << 8 | Int(low)
             bodyStart = headerStart + 5
         } else {
             guard pair[0] &+ pair[1] == 0 else {
-                return rejectHeader(.lengthChecksum, "LEN \(hex(pair[0])) + LCS must be 0, got \(hex(pair[1]))")
+                return rejectHeader(.lengthChecksum, "LEN \(pair[0].hexString(uppercase: true)) + LCS must be 0, got \(pair[1].hexString(uppercase: true))")
             }
             length = Int(pair[0])
             bodyStart = headerStart + 2
@@ -142,12 +142,12 @@ public struct PN532FrameParser: Sendable {
         guard body.reduce(checksum, &+) == 0 else {
             return .malformed(PN532FrameError(
                 offset: offset, check: .dataChecksum,
-                expected: "DCS \(hex(PN532FrameSpec.dataChecksum(body))), got \(hex(checksum))"))
+                expected: "DCS \(PN532FrameSpec.dataChecksum(body).hexString(uppercase: true)), got \(checksum.hexString(uppercase: true))"))
         }
         guard body[0] == spec.hostToChipTFI else {
             return .malformed(PN532FrameError(
                 offset: offset, check: .frameIdentifier,
-                expected: "TFI \(hex(spec.hostToChipTFI)), got \(hex(body[0]))"))
+                expected: "TFI \(spec.hostToChipTFI.hexString(uppercase: true)), got \(body[0].hexString(uppercase: true))"))
         }
         return .command(code: body[1], data: Array(body.dropFirst(2)))
     }
@@ -167,10 +167,4 @@ public struct PN532FrameParser: Sendable {
         }
         return nil
     }
-}
-
-/// Two-digit upper-case hex, for error messages.
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }

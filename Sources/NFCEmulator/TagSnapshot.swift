@@ -31,19 +31,19 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
     public init?(of tag: any EmulatedTag) {
         guard let name = EmulatedTagFactory.name(of: tag) else { return nil }
         self.tag = name
-        uid = Self.hex(tag.identity.uid)
+        uid = tag.identity.uid.hexString()
         switch tag {
         case let tag as Type2Tag:
-            memory = Self.hex(tag.memory)
+            memory = tag.memory.hexString()
             nfcCounter = tag.nfcCounter
             counters = tag.counters
             failedAuthentications = tag.failedAuthentications
-            signature = Self.hex(tag.signature)
+            signature = tag.signature.hexString()
         case let tag as ClassicTag:
-            memory = Self.hex(tag.memory)
+            memory = tag.memory.hexString()
         case let tag as Type4Tag:
-            capabilityContainer = Self.hex(tag.capabilityContainer)
-            ndefFile = Self.hex(tag.ndefFile)
+            capabilityContainer = tag.capabilityContainer.hexString()
+            ndefFile = tag.ndefFile.hexString()
         default:
             return nil
         }
@@ -81,11 +81,6 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
         default:
             return made
         }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 
     static func bytes(_ text: String) -> [UInt8]? {

@@ -46,7 +46,7 @@ enum ChipSession {
                              detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
         case .severalTags(let uids):
             return ToolError(exitCode: .severalTags, summary: "nfctag: \(uids.count) tags in the field — remove all but one",
-                             detail: ["UIDs: " + uids.map(Hex.encode).joined(separator: ", "), "Nothing was sent to any tag."])
+                             detail: ["UIDs: " + uids.map { $0.hexString() }.joined(separator: ", "), "Nothing was sent to any tag."])
         case .readerLost(.connect, _), .device:
             return ToolError(exitCode: .noReader, summary: "nfctag: \(command) failed: \(error)")
         case .interrupted(_, let state, let cause):
@@ -72,7 +72,7 @@ enum ChipSession {
         state.requirements.compactMap { requirement in
             switch requirement {
             case .password(let bytes) where bytes.count == 4:
-                "With password \(Hex.encode(bytes)): nfctag unprotect --password \(Hex.encode(bytes))"
+                "With password \(bytes.hexString()): nfctag unprotect --password \(bytes.hexString())"
             case .noPassword: "If it requires no password, run protect again."
             default: nil
             }

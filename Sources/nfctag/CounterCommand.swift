@@ -59,7 +59,7 @@ enum CounterCommand {
         if enable { try await ntag.setNFCCounter(enabled: true) }
         let value = try await ntag.readNFCCounter()
         if output.json {
-            output.document(.object([("nfc_counter", .int(value)), ("uid", .string(Hex.encode(ntag.uid))),
+            output.document(.object([("nfc_counter", .int(value)), ("uid", .string(ntag.uid.hexString())),
                                      ("chip", .string(ChipSession.chipName(ntag.session)))]))
         } else {
             output.line("NFC counter: \(value)\(enable ? " (counter enabled)" : "")")
@@ -74,7 +74,7 @@ enum CounterCommand {
         if output.json {
             output.document(.object([("counters", .array(values.map(JSONValue.int))),
                                      ("tearing_valid", .array(tearing.map(JSONValue.bool))),
-                                     ("uid", .string(Hex.encode(ntag.uid))), ("chip", .string(ChipSession.chipName(ntag.session)))]))
+                                     ("uid", .string(ntag.uid.hexString())), ("chip", .string(ChipSession.chipName(ntag.session)))]))
         } else {
             for (index, value) in values.enumerated() {
                 let flag = index < tearing.count ? (tearing[index] ? "" : " (tearing event: last increment incomplete)") : ""

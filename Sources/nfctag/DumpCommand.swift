@@ -60,10 +60,10 @@ enum DumpCommand {
             let unit = dump.pages != nil ? "pages" : "blocks"
             let count = dump.pages?.count ?? dump.blocks?.compactMap { $0 }.count ?? 0
             if printer.json {
-                printer.document(.object([("file", .string(file)), ("uid", .string(Hex.encode(dump.uid))),
+                printer.document(.object([("file", .string(file)), ("uid", .string(dump.uid.hexString())),
                                           ("chip", .string(dump.chip.rawValue)), (unit, .int(count))]))
             } else {
-                printer.line("Dumped \(count) \(unit) of \(dump.chip.rawValue) \(Hex.encode(dump.uid)) to \(file).")
+                printer.line("Dumped \(count) \(unit) of \(dump.chip.rawValue) \(dump.uid.hexString()) to \(file).")
             }
         }
     }

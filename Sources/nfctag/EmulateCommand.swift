@@ -29,7 +29,7 @@ enum EmulateCommand {
             return
         }
         if options.printSigningKey {
-            let key = Hex.encode(EmulatorSigningKey.publicKey)
+            let key = EmulatorSigningKey.publicKey.hexString()
             if output.json {
                 output.document(.object([("public_key", .string(key)), ("curve", .string(ChipTables.originalitySignatures.curve))]))
             } else {

@@ -30,11 +30,11 @@ enum FormatCommand {
             }
             if printer.json {
                 printer.document(.object([
-                    ("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.detected.chipName)),
+                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
                     ("formatted", .bool(true)), ("ndef", TagRendering.json(status)),
                 ]))
             } else {
-                printer.line("Formatted \(tag.detected.chipName) \(Hex.encode(tag.uid)): \(TagRendering.line(status))")
+                printer.line("Formatted \(tag.detected.chipName) \(tag.uid.hexString()): \(TagRendering.line(status))")
             }
         }
     }

@@ -1,17 +1,5 @@
-/// Hexadecimal text to and from bytes, as the tool reads and prints them.
+/// Hexadecimal text read from the command line (printing uses `hexString()` from the library).
 enum Hex {
-    /// Lowercase hex, no separators: `[0xD1, 0x01]` → `"d101"`.
-    static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// Parses hex digits, ignoring white space, `:` and `-` separators and an optional `0x`.
     /// Nil when a character is not a hex digit or the digit count is odd.
     static func decode(_ text: String) -> [UInt8]? {

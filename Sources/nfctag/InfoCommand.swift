@@ -38,13 +38,13 @@ enum InfoCommand {
                     printer.line("  memory: \(memory.pageCount) pages of \(memory.pageSize) bytes, user pages 0x\(TagSelection.hex(memory.firstUserPage))–0x\(TagSelection.hex(memory.lastUserPage)) (\(memory.userBytes) bytes)")
                 }
                 if let locks {
-                    printer.line("  locks: static \(Hex.encode(locks.staticLockBytes)), dynamic \(locks.dynamicLockBytes.isEmpty ? "none" : Hex.encode(locks.dynamicLockBytes)), CC \(Hex.encode(locks.capabilityContainer)), \(locks.lockedPages.count) pages locked")
+                    printer.line("  locks: static \(locks.staticLockBytes.hexString()), dynamic \(locks.dynamicLockBytes.isEmpty ? "none" : locks.dynamicLockBytes.hexString()), CC \(locks.capabilityContainer.hexString()), \(locks.lockedPages.count) pages locked")
                 }
                 if let configuration {
                     printer.line("  config: " + configText(configuration))
                 }
                 if let signature {
-                    printer.line("  signature: \(signature.verification) (\(Hex.encode(signature.signature)))")
+                    printer.line("  signature: \(signature.verification) (\(signature.signature.hexString()))")
                 }
             }
         }
@@ -74,8 +74,8 @@ enum InfoCommand {
     }
 
     private static func locksJSON(_ locks: NDEFTagLockState) -> JSONValue {
-        .object([("static", .string(Hex.encode(locks.staticLockBytes))), ("dynamic", .string(Hex.encode(locks.dynamicLockBytes))),
-                 ("cc", .string(Hex.encode(locks.capabilityContainer))),
+        .object([("static", .string(locks.staticLockBytes.hexString())), ("dynamic", .string(locks.dynamicLockBytes.hexString())),
+                 ("cc", .string(locks.capabilityContainer.hexString())),
                  ("cc_read_only", .bool(locks.isCapabilityContainerReadOnly)),
                  ("locked_pages", .array(locks.lockedPages.map(JSONValue.int)))])
     }
@@ -89,6 +89,6 @@ enum InfoCommand {
         case .invalid: valid = .bool(false); key = tableKey
         case .noKeyKnown: valid = .null; key = .null
         }
-        return .object([("signature", .string(Hex.encode(report.signature))), ("valid", valid), ("key", key)])
+        return .object([("signature", .string(report.signature.hexString())), ("valid", valid), ("key", key)])
     }
 }

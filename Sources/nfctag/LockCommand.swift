@@ -37,12 +37,12 @@ enum LockCommand {
             }
             if printer.json {
                 printer.document(.object([
-                    ("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.detected.chipName)),
+                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
                     ("locked", .bool(true)), ("verified", .bool(!force)),
                 ]))
             } else {
                 let what = force ? "" : " (message of \(records) record\(records == 1 ? "" : "s") verified first)"
-                printer.line("Locked \(tag.detected.chipName) \(Hex.encode(tag.uid)) permanently\(what)")
+                printer.line("Locked \(tag.detected.chipName) \(tag.uid.hexString()) permanently\(what)")
             }
         }
     }

@@ -44,12 +44,12 @@ enum NDEFCommand {
         }
         if output.json {
             output.document(.object([
-                ("hex", .string(Hex.encode(bytes))),
+                ("hex", .string(bytes.hexString())),
                 ("length", .int(bytes.count)),
                 ("records", .array(message.records.map(RecordRendering.json))),
             ]))
         } else {
-            output.line(Hex.encode(bytes))
+            output.line(bytes.hexString())
         }
     }
 

@@ -7,7 +7,7 @@ enum PasswordPlanRendering {
         let steps = plan.steps.map(describe)
         if output.json {
             output.document(.object([
-                ("dry_run", .bool(true)), ("uid", .string(Hex.encode(session.uid))), ("chip", .string(plan.chip.rawValue)),
+                ("dry_run", .bool(true)), ("uid", .string(session.uid.hexString())), ("chip", .string(plan.chip.rawValue)),
                 ("steps", .array(steps.map(JSONValue.string))),
                 ("changes", .array(plan.changes.map { .string($0.description) })),
                 ("irreversible", .array(plan.irreversibleChanges.map { .string($0.description) })),
@@ -16,7 +16,7 @@ enum PasswordPlanRendering {
             ]))
             return
         }
-        output.line("Plan for \(plan.chip.rawValue) \(Hex.encode(session.uid)) (dry run: nothing written):")
+        output.line("Plan for \(plan.chip.rawValue) \(session.uid.hexString()) (dry run: nothing written):")
         for (index, step) in steps.enumerated() { output.line("  \(index + 1). \(step)") }
         output.line("Changes: " + (plan.changes.isEmpty ? "none" : plan.changes.map(\.description).joined(separator: ", ")))
         if plan.irreversibleChanges.isEmpty {
@@ -33,9 +33,9 @@ enum PasswordPlanRendering {
         switch step.action {
         case .reselect: action = "select the tag again"
         case .authenticate(let password, let pack):
-            action = "PWD_AUTH \(Hex.encode(password))" + (pack.map { ", expect PACK \(Hex.encode($0))" } ?? "")
+            action = "PWD_AUTH \(password.hexString())" + (pack.map { ", expect PACK \(($0).hexString())" } ?? "")
         case .authenticateUltralightC: action = "3DES authenticate"
-        case .write(let page, let bytes): action = "WRITE page \(page): \(Hex.encode(bytes))"
+        case .write(let page, let bytes): action = "WRITE page \(page): \(bytes.hexString())"
         case .verifyConfiguration: action = "read the configuration back"
         }
         return "\(action) — \(step.purpose)"

@@ -75,15 +75,15 @@ enum ProtectCommand {
             }
             if printer.json {
                 printer.document(.object([
-                    ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session))),
+                    ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
                     ("protected_from", .int(page)), ("read_protected", .bool(options.readProtect)),
                     ("auth_limit", .int(options.authLimit)), ("config_locked", .bool(options.lockConfiguration)),
-                    ("pack", .string(Hex.encode(options.pack))),
+                    ("pack", .string(options.pack.hexString())),
                 ]))
             } else {
                 let access = options.readProtect ? "reads and writes" : "writes"
-                printer.line("Protected \(ChipSession.chipName(session)) \(Hex.encode(session.uid)) from page \(page) on (\(access)); "
-                             + "\(state.sentence); PACK \(Hex.encode(options.pack)); "
+                printer.line("Protected \(ChipSession.chipName(session)) \(session.uid.hexString()) from page \(page) on (\(access)); "
+                             + "\(state.sentence); PACK \(options.pack.hexString()); "
                              + (options.authLimit == 0 ? "wrong passwords are not limited." : "\(options.authLimit) wrong passwords lock it for good."))
             }
         }

@@ -52,7 +52,7 @@ struct ProvisionJob {
         }
         record.uid = tag.uid
         guard let chip = tag.chip else {
-            if isProvisioned(Hex.encode(tag.uid)) {
+            if isProvisioned(tag.uid.hexString()) {
                 record.result = .skipped
                 return .handled(record)
             }
@@ -60,7 +60,7 @@ struct ProvisionJob {
                                                   state: "nothing was written"))
         }
         record.chip = chip.rawValue
-        if isProvisioned(Hex.encode(tag.uid)) {
+        if isProvisioned(tag.uid.hexString()) {
             record.result = .skipped
             record.milliseconds = Self.milliseconds(since: start)
             return .handled(record)
@@ -148,7 +148,7 @@ struct ProvisionJob {
         do throws(TagSessionError) {
             let session = try await TagSession.connect(on: device, timeout: timeout)
             guard session.uid == detected.uid else {
-                return ProvisionRecord.Failure(step: "protect", message: "another tag (\(Hex.encode(session.uid))) came into the field",
+                return ProvisionRecord.Failure(step: "protect", message: "another tag (\(session.uid.hexString())) came into the field",
                                                state: done + "not protected")
             }
             guard case .type2(let ntag) = session.tag else {

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import NFCTagKit
 #endif
 
 /// The station's tally and what it tells the person at the reader, on stderr: on a
@@ -26,7 +27,7 @@ struct ProvisionProgress {
 
     /// Counts `record`.
     mutating func count(_ record: ProvisionRecord) {
-        let uid = Hex.encode(record.uid)
+        let uid = record.uid.hexString()
         switch record.result {
         case .ok:
             done += 1

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTagKit
 
 /// What the station did with one tag: the log line, the `--json` line and the human line.
 struct ProvisionRecord {
@@ -38,7 +39,7 @@ struct ProvisionRecord {
     /// `actions`, `ms`, and for a failure `step`, `error` and `state`.
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("time", .string(Self.timestamp(time))), ("uid", .string(Hex.encode(uid))), ("chip", .string(chip)),
+            ("time", .string(Self.timestamp(time))), ("uid", .string(uid.hexString())), ("chip", .string(chip)),
             ("result", .string(result.rawValue)), ("actions", .array(actions.map(JSONValue.string))), ("ms", .int(milliseconds)),
         ]
         if let failure {
@@ -50,7 +51,7 @@ struct ProvisionRecord {
 
     /// `ok      04a1b2c3d4e5f6 ntag215  write, verify, lock  (412 ms)`.
     var line: String {
-        let head = result.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + Hex.encode(uid) + " " + chip
+        let head = result.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + uid.hexString() + " " + chip
         switch result {
         case .ok:
             return head + "  " + actions.joined(separator: ", ") + "  (\(milliseconds) ms)"

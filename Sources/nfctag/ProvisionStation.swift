@@ -68,7 +68,7 @@ struct ProvisionStation {
     /// Provisions the one tag in the field and waits for it to go. Returns an ending when
     /// the loop must stop.
     private mutating func handle(_ target: ISO14443ATarget) async throws(ToolError) -> Ending? {
-        progress.show("Hold the tag still — provisioning \(Hex.encode(target.uid))")
+        progress.show("Hold the tag still — provisioning \(target.uid.hexString())")
         let job = ProvisionJob(device: device, options: options, timeout: timeout, target: target)
         let done = options.again ? [] : provisioned
         let outcome = await job.run { done.contains($0) }
@@ -81,7 +81,7 @@ struct ProvisionStation {
             return nil
         case .handled(let record):
             try report(record)
-            if record.result == .ok { provisioned.insert(Hex.encode(record.uid)) }
+            if record.result == .ok { provisioned.insert(record.uid.hexString()) }
             if let count = options.count, progress.done >= count { return .finished }
             if record.failure?.readerLost == true {
                 progress.show("The reader was lost — reconnecting; the tag is tried again once it is back")

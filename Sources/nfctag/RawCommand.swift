@@ -51,8 +51,8 @@ enum RawCommand {
             case .ack:
                 printer.json ? printer.document(.object([("ack", .bool(true))])) : printer.line("ACK")
             case .bytes(let bytes):
-                printer.json ? printer.document(.object([("answer", .string(Hex.encode(bytes))), ("length", .int(bytes.count))]))
-                    : printer.line(Hex.encode(bytes))
+                printer.json ? printer.document(.object([("answer", .string(bytes.hexString())), ("length", .int(bytes.count))]))
+                    : printer.line(bytes.hexString())
             }
         }
     }

@@ -26,13 +26,13 @@ enum ReadCommand {
             let length = (try? message.encoded().count) ?? 0
             if printer.json {
                 printer.document(.object([
-                    ("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.detected.chipName)),
+                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
                     ("length", .int(message.records.isEmpty ? 0 : length)),
                     ("records", .array(message.records.map(RecordRendering.json))),
                 ]))
             } else {
                 let noun = message.records.count == 1 ? "record" : "records"
-                printer.line("\(Hex.encode(tag.uid)) \(tag.detected.chipName): NDEF message, \(message.records.count) \(noun), \(message.records.isEmpty ? 0 : length) bytes")
+                printer.line("\(tag.uid.hexString()) \(tag.detected.chipName): NDEF message, \(message.records.count) \(noun), \(message.records.isEmpty ? 0 : length) bytes")
                 for line in RecordRendering.lines(message.records, indent: "  ") { printer.line(line) }
             }
         }

@@ -39,10 +39,10 @@ enum ReaderRendering {
         case .reconnectFailed:
             break
         case .tagDetected(let uid, let chip):
-            fields.append(("uid", .string(Hex.encode(uid))))
+            fields.append(("uid", .string(uid.hexString())))
             fields.append(("chip", .string(chip)))
         case .tagRemoved(let uid):
-            fields.append(("uid", .string(Hex.encode(uid))))
+            fields.append(("uid", .string(uid.hexString())))
         }
         return .object(fields)
     }

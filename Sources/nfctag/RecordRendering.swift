@@ -38,10 +38,10 @@ enum RecordRendering {
     private static func basicFields(_ record: NDEFRecord) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("tnf", .string(record.typeNameFormat.description))]
         fields.append(("type", .string(text(record.type))))
-        if !isPlainText(record.type) { fields.append(("type_hex", .string(Hex.encode(record.type)))) }
+        if !isPlainText(record.type) { fields.append(("type_hex", .string(record.type.hexString()))) }
         fields.append(("id", .string(text(record.identifier))))
-        if !isPlainText(record.identifier) { fields.append(("id_hex", .string(Hex.encode(record.identifier)))) }
-        fields.append(("payload", .string(Hex.encode(record.payload))))
+        if !isPlainText(record.identifier) { fields.append(("id_hex", .string(record.identifier.hexString()))) }
+        fields.append(("payload", .string(record.payload.hexString())))
         return fields
     }
 
@@ -65,14 +65,14 @@ enum RecordRendering {
             case .media(let media)?:
                 lines.append("\(head)MIME \(media.mediaType), \(media.payload.count) bytes\(id)")
             case .external(let external)?:
-                lines.append("\(head)External \(external.domain):\(external.externalType), payload \(Hex.encode(external.payload))\(id)")
+                lines.append("\(head)External \(external.domain):\(external.externalType), payload \(external.payload.hexString())\(id)")
             case .absoluteURI(let absolute)?:
                 lines.append("\(head)Absolute URI \(absolute.uri)\(id)")
             case .empty?:
                 lines.append("\(head)Empty record")
             case .other?, nil:
                 let type = text(record.type)
-                lines.append("\(head)\(record.typeNameFormat.description) '\(type)', payload \(Hex.encode(record.payload))\(id)")
+                lines.append("\(head)\(record.typeNameFormat.description) '\(type)', payload \(record.payload.hexString())\(id)")
             }
         }
         return lines

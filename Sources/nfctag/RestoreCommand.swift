@@ -61,11 +61,11 @@ enum RestoreCommand {
             }
             let unit = dump.pages != nil ? "pages" : "blocks"
             if printer.json {
-                printer.document(.object([("uid", .string(Hex.encode(session.uid))), ("chip", .string(dump.chip.rawValue)),
+                printer.document(.object([("uid", .string(session.uid.hexString())), ("chip", .string(dump.chip.rawValue)),
                                           ("written", .array(written.map(JSONValue.int))), ("unit", .string(unit))]))
             } else {
                 let list = written.isEmpty ? "" : " (\(written.map(String.init).joined(separator: ", ")))"
-                printer.line("Restored \(dump.chip.rawValue) \(Hex.encode(session.uid)) from \(file): \(written.count) \(unit) written\(list).")
+                printer.line("Restored \(dump.chip.rawValue) \(session.uid.hexString()) from \(file): \(written.count) \(unit) written\(list).")
             }
         }
     }

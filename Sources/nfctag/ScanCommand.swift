@@ -38,9 +38,9 @@ enum ScanCommand {
                     case .tagRemoved(let tag):
                         reported.remove(tag.uid)
                         if printer.json {
-                            printer.document(.object([("event", .string("tagRemoved")), ("uid", .string(Hex.encode(tag.uid)))]))
+                            printer.document(.object([("event", .string("tagRemoved")), ("uid", .string(tag.uid.hexString()))]))
                         } else {
-                            printer.line("removed \(Hex.encode(tag.uid))")
+                            printer.line("removed \(tag.uid.hexString())")
                         }
                     default:
                         continue

@@ -36,7 +36,7 @@ enum SignatureCommand {
             } catch {
                 throw ChipSession.failure(error, command: "signature")
             }
-            let key = publicKey.map(Hex.encode) ?? ntag.originalityKeyName
+            let key = publicKey.map { $0.hexString() } ?? ntag.originalityKeyName
             let valid: Bool?
             switch report.verification {
             case .valid: valid = true
@@ -45,12 +45,12 @@ enum SignatureCommand {
             }
             if printer.json {
                 printer.document(.object([
-                    ("signature", .string(Hex.encode(report.signature))), ("valid", valid.map(JSONValue.bool) ?? .null),
-                    ("key", key.map(JSONValue.string) ?? .null), ("uid", .string(Hex.encode(report.uid))),
+                    ("signature", .string(report.signature.hexString())), ("valid", valid.map(JSONValue.bool) ?? .null),
+                    ("key", key.map(JSONValue.string) ?? .null), ("uid", .string(report.uid.hexString())),
                     ("chip", .string(ChipSession.chipName(session))),
                 ]))
             } else {
-                printer.line("Signature: \(Hex.encode(report.signature))")
+                printer.line("Signature: \(report.signature.hexString())")
                 switch valid {
                 case true?: printer.line("Valid: yes (key \(key ?? "given"))")
                 case false?: printer.line("Valid: NO — the signature does not match this UID with key \(key ?? "given")")

@@ -5,8 +5,8 @@ import NFCTagKit
 enum TagRendering {
     /// `uid`, `chip`, `atqa`, `sak`.
     static func identity(_ tag: NDEFDetectedTag) -> [(String, JSONValue)] {
-        [("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.chipName)),
-         ("atqa", .string(Hex.encode(tag.target.atqa))), ("sak", .string(Hex.encode([tag.target.sak])))]
+        [("uid", .string(tag.uid.hexString())), ("chip", .string(tag.chipName)),
+         ("atqa", .string(tag.target.atqa.hexString())), ("sak", .string([tag.target.sak].hexString()))]
     }
 
     /// `read-write`, `read-only` or `not-supported`.
@@ -33,7 +33,7 @@ enum TagRendering {
 
     /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`.
     static func line(_ tag: NDEFDetectedTag) -> String {
-        "\(Hex.encode(tag.uid))  \(tag.chipName)  ATQA \(Hex.encode(tag.target.atqa))  SAK \(Hex.encode([tag.target.sak]))"
+        "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(tag.target.atqa.hexString())  SAK \([tag.target.sak].hexString())"
     }
 
     /// The status for scan and info: unsupported tags are `not-supported`; other failures nil.

@@ -36,11 +36,11 @@ enum UnprotectCommand {
                 let state = try await session.type2Tag().removePassword(current: password, expectedPACK: pack, resetPassword: resetPassword)
                 if printer.json {
                     printer.document(.object([
-                        ("uid", .string(Hex.encode(session.uid))), ("chip", .string(ChipSession.chipName(session))),
+                        ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
                         ("protected", .bool(false)), ("password_reset", .bool(resetPassword)),
                     ]))
                 } else {
-                    printer.line("Removed the password protection of \(ChipSession.chipName(session)) \(Hex.encode(session.uid)): \(state.sentence).")
+                    printer.line("Removed the password protection of \(ChipSession.chipName(session)) \(session.uid.hexString()): \(state.sentence).")
                 }
             } catch {
                 throw ChipSession.failure(error, command: "unprotect")

@@ -65,12 +65,12 @@ enum WriteCommand {
             let progress = last.value
             if printer.json {
                 printer.document(.object([
-                    ("uid", .string(Hex.encode(tag.uid))), ("chip", .string(tag.detected.chipName)),
+                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
                     ("length", .int(length)), ("written", .int(progress?.written ?? 0)), ("total", .int(progress?.total ?? 0)),
                     ("verified", .bool(verify)),
                 ]))
             } else {
-                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(Hex.encode(tag.uid)) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")")
+                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")")
             }
         }
     }

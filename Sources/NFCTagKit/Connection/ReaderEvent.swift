@@ -50,8 +50,8 @@ public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
         case .reconnectStarted(let reason, _): "reconnectStarted (\(reason))"
         case .reconnectSucceeded(let info): "reconnectSucceeded \(info.connectionString)"
         case .reconnectFailed: "reconnectFailed"
-        case .tagDetected(let uid, let chip): "tagDetected \(uid.hexString) \(chip)"
-        case .tagRemoved(let uid): "tagRemoved \(uid.hexString)"
+        case .tagDetected(let uid, let chip): "tagDetected \(uid.hexString()) \(chip)"
+        case .tagRemoved(let uid): "tagRemoved \(uid.hexString())"
         }
     }
 }

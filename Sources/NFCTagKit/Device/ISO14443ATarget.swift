@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let target = try await device.waitForTarget(timeout: .seconds(10))
-/// print(target.uid.hexString, target.atqa, target.sak)
+/// print(target.uid.hexString(), target.atqa, target.sak)
 /// ```
 public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     /// The UID (NFCID1) without cascade tags: 4, 7 or 10 bytes.
@@ -25,26 +25,12 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The UID as lowercase hex, the form logs and the CLI use.
-    public var uidHex: String { uid.hexString }
+    public var uidHex: String { uid.hexString() }
 
     /// `uid 04a1b2… atqa 0044 sak 00`.
     public var description: String {
-        var text = "uid \(uid.hexString) atqa \(atqa.hexString) sak \([sak].hexString)"
-        if !ats.isEmpty { text += " ats \(ats.hexString)" }
-        return text
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// The bytes as lowercase hex without separators.
-    var hexString: String {
-        let digits: [Character] = "0123456789abcdef".map { $0 }
-        var text = ""
-        text.reserveCapacity(count * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
+        var text = "uid \(uid.hexString()) atqa \(atqa.hexString()) sak \([sak].hexString())"
+        if !ats.isEmpty { text += " ats \(ats.hexString())" }
         return text
     }
 }

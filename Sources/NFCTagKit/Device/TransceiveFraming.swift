@@ -41,6 +41,6 @@ public struct TransceiveResponse: Sendable, Hashable, CustomStringConvertible {
 
     /// Hex of the bytes, with the bit count for short frames.
     public var description: String {
-        isShortFrame ? "\(bitCount) bits: \(bytes.hexString)" : bytes.hexString
+        isShortFrame ? "\(bitCount) bits: \(bytes.hexString())" : bytes.hexString()
     }
 }

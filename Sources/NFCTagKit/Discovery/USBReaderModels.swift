@@ -13,11 +13,7 @@ public struct USBProductID: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// `072f:2200`.
     public var description: String {
-        let hex = { (value: UInt16) in
-            let text = String(value, radix: 16)
-            return String(repeating: "0", count: max(0, 4 - text.count)) + text
-        }
-        return "\(hex(vendor)):\(hex(product))"
+        "\(vendor.hexString()):\(product.hexString())"
     }
 }
 

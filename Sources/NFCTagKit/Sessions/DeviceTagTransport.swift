@@ -66,7 +66,7 @@ public struct DeviceTagTransport: TagTransport {
         }
         let bytes = response.bytes
         guard bytes.count > 2, ChipTables.crcA(Array(bytes.dropLast(2))) == Array(bytes.suffix(2)) else {
-            throw .transmission(reason: "CRC_A error in the answer \(bytes.hexString)")
+            throw .transmission(reason: "CRC_A error in the answer \(bytes.hexString())")
         }
         return .bytes(Array(bytes.dropLast(2)))
     }

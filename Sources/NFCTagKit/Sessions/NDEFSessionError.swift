@@ -82,7 +82,7 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .authenticationRequired(step): "A password is needed for \(step)."
         case let .authenticationFailed(remaining): "The password was refused (attempts left: \(remaining))."
         case let .packMismatch(expected, received):
-            "The tag answered PACK \(received.hexString), expected \(expected.hexString)."
+            "The tag answered PACK \(received.hexString()), expected \(expected.hexString())."
         case let .invalidNDEF(offset, reason): "The NDEF message on the tag is invalid at byte \(offset): \(reason)."
         case let .invalidTagData(error): "The tag's NDEF data is malformed: \(error)."
         case let .severalTags(count): "\(count) tags are in the field — remove all but one."

@@ -57,7 +57,7 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
         case .noTag:
             return "No tag was presented in time."
         case .severalTags(let uids):
-            return "\(uids.count) tags are in the field (\(uids.map(\.hexString).joined(separator: ", "))) — remove all but one."
+            return "\(uids.count) tags are in the field (\(uids.map { $0.hexString() }.joined(separator: ", "))) — remove all but one."
         case .tagLost(let operation):
             return "The tag left the field while \(operation)."
         case .readerLost(let operation, let reason):
@@ -101,7 +101,7 @@ extension PasswordRequirement {
         switch self {
         case .noPassword: "no password"
         case .password(let bytes):
-            bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ? "the Ultralight C key \(bytes.hexString)" : "password \(bytes.hexString)"
+            bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ? "the Ultralight C key \(bytes.hexString())" : "password \(bytes.hexString())"
         case .unknownPassword: "an unknown password"
         }
     }
@@ -117,7 +117,7 @@ extension TagCommandError {
         case .authenticationFailed(let remaining):
             return "the password or key was refused (attempts left: \(remaining))"
         case .packMismatch(let expected, let received):
-            return "the tag answered PACK \(received.hexString), expected \(expected.hexString) — it may be a clone"
+            return "the tag answered PACK \(received.hexString()), expected \(expected.hexString()) — it may be a clone"
         case .notSupported(let command, let chip):
             return "\(chip.rawValue) has no \(command.rawValue) command"
         case .featureNotSupported(let feature, let chip):
@@ -127,7 +127,7 @@ extension TagCommandError {
         case .unusableTrailer(let problems):
             return "the sector trailer would make the sector unusable: \(problems.map(\.description).joined(separator: "; ")); nothing was written"
         case .invalidAnswer(let command, let bytes, let offset, let expected):
-            return "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString) at byte \(offset): expected \(expected)"
+            return "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
         case .invalidArgument(let reason):
             return reason
         case .configurationLocked:

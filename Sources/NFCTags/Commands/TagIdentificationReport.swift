@@ -25,8 +25,7 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
 
     /// `ntag215 (UID 04…, ATQA 0044, SAK 00, GET_VERSION → …)`: the chip, then every raw answer.
     public var description: String {
-        let uid = target.uid.map { hex($0) }.joined()
-        var text = "UID \(uid), ATQA \(hex(UInt8(target.atqa >> 8)))\(hex(UInt8(target.atqa & 0xFF))), SAK \(hex(target.sak))"
+        var text = "UID \(target.uid.hexString(uppercase: true)), ATQA \(target.atqa.hexString(uppercase: true)), SAK \(target.sak.hexString(uppercase: true))"
         if let answer = getVersionAnswer { text += ", GET_VERSION → \(describe(answer))" }
         if let answer = ultralightCProbeAnswer { text += ", AUTHENTICATE → \(describe(answer))" }
         switch identification {
@@ -35,14 +34,9 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
         }
     }
 
-    private func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
-    }
-
     private func describe(_ answer: ProbeAnswer) -> String {
         switch answer {
-        case .bytes(let bytes): bytes.map(hex).joined(separator: " ")
+        case .bytes(let bytes): bytes.hexString(uppercase: true, separator: " ")
         case .ack: "ACK"
         case .nak(let code): "NAK \(code)"
         case .noAnswer: "no answer"

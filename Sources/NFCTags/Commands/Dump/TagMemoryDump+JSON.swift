@@ -19,6 +19,9 @@ extension TagMemoryDump {
         var keyB: String?
     }
 
+    /// Bytes as the file writes them: upper-case hex, no separators.
+    private static func hex(_ bytes: [UInt8]) -> String { bytes.hexString(uppercase: true) }
+
     /// The dump as pretty-printed JSON (UTF-8), keys sorted so files diff well.
     public func jsonBytes() throws(TagCommandError) -> [UInt8] {
         try validate()
@@ -68,11 +71,6 @@ extension TagMemoryDump {
         }
         self.init(chip: chip, uid: uid, pages: pages, blocks: blocks, sectorKeys: keys)
         try validate()
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 
     static func bytes(_ text: String, field: String) throws(TagCommandError) -> [UInt8] {

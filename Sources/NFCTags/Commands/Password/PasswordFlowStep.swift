@@ -1,3 +1,5 @@
+import NFCChips
+
 /// One step of a password flow (protect, remove, key change), as the dry run lists it.
 public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     /// What to send.
@@ -40,7 +42,7 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
 
     /// `WRITE page 133: 12 34 56 78 — …`: the command, then why it is in the plan.
     public var description: String {
-        let hex = { (bytes: [UInt8]) in bytes.paddedHex }
+        let hex = { (bytes: [UInt8]) in bytes.hexString(uppercase: true, separator: " ") }
         switch action {
         case .reselect: return "reselect — \(purpose)"
         case .authenticate(let password, _): return "PWD_AUTH \(hex(password)) — \(purpose)"
@@ -48,15 +50,5 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
         case .write(let page, let bytes): return "WRITE page \(page): \(hex(bytes)) — \(purpose)"
         case .verifyConfiguration: return "read back configuration — \(purpose)"
         }
-    }
-}
-
-extension [UInt8] {
-    /// The bytes as two upper-case hex digits each, separated by spaces (`00 0A FF`).
-    var paddedHex: String {
-        map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined(separator: " ")
     }
 }

@@ -1,3 +1,5 @@
+import NFCChips
+
 /// What a tag needs before its protected pages open: nothing, or one secret.
 public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     /// No page is protected (AUTH0 lies past the last page).
@@ -12,7 +14,7 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noPassword: "no password"
-        case .password(let bytes): "password \(bytes.paddedHex)"
+        case .password(let bytes): "password \(bytes.hexString(uppercase: true, separator: " "))"
         case .unknownPassword: "an unknown password"
         }
     }
