@@ -38,7 +38,7 @@ enum MonitorCommand {
         }
         let watching = Task { () -> NFCDeviceError? in
             do throws(NFCDeviceError) {
-                try await device.watchTags { target in await TagNaming.chipName(of: target, on: device) }
+                try await device.watchTags()
                 return nil
             } catch {
                 return error

@@ -40,7 +40,7 @@ enum ReaderRendering {
             break
         case .tagDetected(let uid, let chip):
             fields.append(("uid", .string(uid.hexString())))
-            fields.append(("chip", .string(chip)))
+            fields.append(("chip", .string(chip?.rawValue ?? "unknown")))
         case .tagRemoved(let uid):
             fields.append(("uid", .string(uid.hexString())))
         }

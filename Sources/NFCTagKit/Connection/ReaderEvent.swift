@@ -15,8 +15,9 @@ public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
     case reconnectSucceeded(ReaderInfo)
     /// Reconnection gave up (attempts, timeout) or was cancelled; `disconnected` follows.
     case reconnectFailed
-    /// A tag entered the field (from ``NFCDevice/watchTags(interval:identify:)``).
-    case tagDetected(uid: [UInt8], chip: String)
+    /// A tag entered the field (from ``NFCDevice/watchTags(interval:identifyChips:)``), with
+    /// its chip (`nil` when unknown, or when identification was off).
+    case tagDetected(uid: [UInt8], chip: Chip?)
     /// The tag left the field.
     case tagRemoved(uid: [UInt8])
 
@@ -50,7 +51,7 @@ public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
         case .reconnectStarted(let reason, _): "reconnectStarted (\(reason))"
         case .reconnectSucceeded(let info): "reconnectSucceeded \(info.connectionString)"
         case .reconnectFailed: "reconnectFailed"
-        case .tagDetected(let uid, let chip): "tagDetected \(uid.hexString()) \(chip)"
+        case .tagDetected(let uid, let chip): "tagDetected \(uid.hexString()) \(chip?.rawValue ?? "unknown")"
         case .tagRemoved(let uid): "tagRemoved \(uid.hexString())"
         }
     }

@@ -1,11 +1,14 @@
+import NFCChips
+import NFCTags
+
 extension NFCDevice {
     /// Watches the field until the task is cancelled and emits ``ReaderEvent/tagDetected(uid:chip:)``
     /// when a tag arrives and ``ReaderEvent/tagRemoved(uid:)`` when it leaves (what
-    /// `nfctag monitor` streams). `identify` names the chip from what selection learnt
-    /// (`"unknown"` by default). Survives automatic reconnections; ends with the
-    /// connection error when the reader is gone for good.
-    public func watchTags(interval: Duration = .milliseconds(200),
-                          identify: @escaping @Sendable (ISO14443ATarget) async -> String = { _ in "unknown" })
+    /// `nfctag monitor` streams). With `identifyChips` each new tag is identified as
+    /// ``TagSession`` does it (ATQA / SAK, GET_VERSION, the Ultralight C probe); without, the
+    /// event's chip is `nil`. Survives automatic reconnections; ends with the connection
+    /// error when the reader is gone for good.
+    public func watchTags(interval: Duration = .milliseconds(200), identifyChips: Bool = true)
         async throws(NFCDeviceError) {
         var current: ISO14443ATarget?
         while !Task.isCancelled {
@@ -18,7 +21,7 @@ extension NFCDevice {
                     }
                 } else if let target = try selectTarget() {
                     current = target
-                    emit(.tagDetected(uid: target.uid, chip: await identify(target)))
+                    emit(.tagDetected(uid: target.uid, chip: identifyChips ? await chip(of: target) : nil))
                 }
             } catch .connectionLost(let reason) {
                 if let present = current {
@@ -32,5 +35,10 @@ extension NFCDevice {
             }
             do { try await Task.sleep(for: interval) } catch { return }
         }
+    }
+
+    /// The chip of the selected `target`, or nil when identification fails.
+    private func chip(of target: ISO14443ATarget) async -> Chip? {
+        try? await TagIdentifier.identify(over: DeviceTagTransport(device: self, target: target)).chip
     }
 }
