@@ -59,7 +59,7 @@ struct PasswordProtectNTAG {
             print("  changes: " + plan.changes.map(\.description).joined(separator: ", "))
 
             let state = try await ntag.protect(password: password, pack: pack, from: firstPage, readProtected: true)
-            print("Protected: \(state.sentence)")
+            print("Protected: \(state)")
 
             try await ntag.reselect()   // forget the authentication the flow ended with
             do {
@@ -77,7 +77,7 @@ struct PasswordProtectNTAG {
                 print("Kept: the tag requires password \(password.hexString()) from now on.")
             } else {
                 let after = try await ntag.removePassword(current: password, expectedPACK: pack)
-                print("Protection removed: \(after.sentence)")
+                print("Protection removed: \(after)")
             }
         } catch .noTag {
             print("No tag within 10 s.")

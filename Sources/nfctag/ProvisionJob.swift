@@ -196,7 +196,7 @@ struct ProvisionJob {
         let state: String
         switch error {
         case .connectionLost(_, let content, _), .tagUpdateFailure(_, let content, _):
-            state = content.sentence
+            state = content.description
         default:
             state = done.contains("verify") ? "the new message is written and verified" + (done.contains("protect") ? " and protected" : "")
                 + ", not locked" : "the tag holds its previous message"

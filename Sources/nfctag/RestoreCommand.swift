@@ -83,7 +83,7 @@ enum RestoreCommand {
             try dump.validate()
             return dump
         } catch {
-            throw .malformedInput("nfctag restore: \(file) is not a valid memory dump", error.sentence)
+            throw .malformedInput("nfctag restore: \(file) is not a valid memory dump", error.description)
         }
     }
 }

@@ -115,11 +115,11 @@ enum TagSelection {
                              detail: [error.description])
         case let .connectionLost(step, state, loss):
             let cause = loss.map { "the reader was lost (\($0))" } ?? "tag left the field"
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): \(cause); \(state.sentence)",
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): \(cause); \(state)",
                              detail: detail(step))
         case let .tagUpdateFailure(step, state, reason):
             return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(operation) failed\(at(step)): \(describe(reason)); \(state.sentence)",
+                             summary: "nfctag: \(operation) failed\(at(step)): \(describe(reason)); \(state)",
                              detail: detail(step))
         case let .timeout(step?):
             return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag did not answer in time",

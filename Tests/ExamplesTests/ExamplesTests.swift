@@ -76,7 +76,7 @@ struct ExamplesTests {
         let auth0 = try #require(configuration.field(.auth0))
         let (status, output) = try await ExampleProcess.run("PasswordProtectNTAG", [emulator.connectionString])
         #expect(status == 0, "\(output)")
-        for expected in ["Dry run (", "Protected: the tag now requires password 12345678", "Read without the password: refused",
+        for expected in ["Dry run (", "Protected: the tag now requires password 12 34 56 78", "Read without the password: refused",
                          "PACK abcd as expected", "Protection removed: the tag now requires no password"] {
             #expect(output.contains(expected), "missing '\(expected)' in \(output)")
         }

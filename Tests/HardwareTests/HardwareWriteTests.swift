@@ -78,7 +78,7 @@ extension HardwareInTheLoop {
                 _ = try await ntag.read(page: memory.firstUserPage)
 
                 let after = try await ntag.removePassword(current: Self.password, expectedPACK: Self.pack)
-                print("[hil] after removal: \(after.sentence)")
+                print("[hil] after removal: \(after)")
                 try await session.reselect()
                 #expect(try await ntag.readConfiguration().isProtectionActive == false)
                 _ = try await ntag.read(page: memory.firstUserPage)

@@ -111,7 +111,7 @@ struct TagSessionPasswordTests {
             #expect(state.requirements.first == .password(Self.password), "\(state)")
             #expect(state.isKnownToCaller)
             guard case .readerLost = cause else { Issue.record("cause \(cause)"); return }
-            #expect(error?.description.contains("password 12345678") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("password 12 34 56 78") == true, "\(String(describing: error))")
         }
     }
 

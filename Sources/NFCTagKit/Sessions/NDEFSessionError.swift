@@ -74,10 +74,10 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .tagSizeTooSmall(needed, capacity):
             "The message needs \(needed) bytes but the tag holds at most \(capacity); nothing was written."
         case let .tagUpdateFailure(step, state, reason):
-            "Failed while \(step) (\(reason)); \(state.sentence)."
+            "Failed while \(step) (\(reason)); \(state)."
         case let .connectionLost(step, state, readerLoss):
             "\(readerLoss.map { "The reader was lost (\($0))" } ?? "The tag left the field")"
-                + "\(step.map { " while \($0)" } ?? ""); \(state.sentence)."
+                + "\(step.map { " while \($0)" } ?? ""); \(state)."
         case let .nak(code, step): "The tag answered NAK \(code) while \(step)."
         case let .authenticationRequired(step): "A password is needed for \(step)."
         case let .authenticationFailed(remaining): "The password was refused (attempts left: \(remaining))."
@@ -143,18 +143,6 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notConnected: self = .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
         case .timeout: self = .timeout(step: nil)
         default: self = .readerFailure(step: nil, reason: error.description)
-        }
-    }
-}
-
-extension NDEFTagContentState {
-    /// `the tag holds its previous message`.
-    public var sentence: String {
-        switch self {
-        case .previousMessageIntact: "the tag holds its previous message"
-        case .emptyMessage: "the tag holds an empty NDEF message (write again to finish)"
-        case .newMessageUnverified: "the tag holds the new message, not verified"
-        case .unknown: "the tag's content is unknown — read it again before anything else"
         }
     }
 }

@@ -69,74 +69,12 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
         case .notSupported(let operation, let chip, let detail):
             return "\(operation.description.capitalizedFirst) is not possible on \(chip.rawValue): \(detail)."
         case .interrupted(let operation, let state, let cause):
-            return "Stopped while \(operation): \(cause.description.droppingFinalPeriod); \(state.sentence)."
+            return "Stopped while \(operation): \(cause.description.droppingFinalPeriod); \(state)."
         case .command(let operation, let error):
-            return "Failed while \(operation): \(error.sentence)."
+            return "Failed while \(operation): \(error)."
         case .cancelled:
             return "Cancelled."
         case .device(let error):
-            return "\(error)"
-        }
-    }
-}
-
-extension TagPasswordState {
-    /// `the tag now requires password 12345678 (or no password)`.
-    public var sentence: String {
-        requirements.isEmpty ? "the tag's protection is unknown" : "the tag now requires \(requirementWords)"
-    }
-
-    /// `password 12345678 (or no password)`: the most likely requirement first.
-    public var requirementWords: String {
-        let requirements = self.requirements
-        guard let first = requirements.first else { return "unknown" }
-        let rest = requirements.dropFirst().map(\.words)
-        return first.words + (rest.isEmpty ? "" : " (or \(rest.joined(separator: ", or ")))")
-    }
-}
-
-extension PasswordRequirement {
-    /// `password 12345678`, `no password`, `an unknown password`.
-    public var words: String {
-        switch self {
-        case .noPassword: "no password"
-        case .password(let bytes):
-            bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ? "the Ultralight C key \(bytes.hexString())" : "password \(bytes.hexString())"
-        case .unknownPassword: "an unknown password"
-        }
-    }
-}
-
-extension TagCommandError {
-    /// The error in words, with NAK meanings and remaining attempts.
-    public var sentence: String {
-        switch self {
-        case .nak(let code, let command):
-            let meaning = NAKCode(rawValue: code).map { " (\($0.meaning))" } ?? ""
-            return "the tag answered NAK \(code)\(meaning)\(command.map { " to \($0.rawValue)" } ?? "")"
-        case .authenticationFailed(let remaining):
-            return "the password or key was refused (attempts left: \(remaining))"
-        case .packMismatch(let expected, let received):
-            return "the tag answered PACK \(received.hexString()), expected \(expected.hexString()) — it may be a clone"
-        case .notSupported(let command, let chip):
-            return "\(chip.rawValue) has no \(command.rawValue) command"
-        case .featureNotSupported(let feature, let chip):
-            return "\(chip.rawValue) has no \(feature)"
-        case .irreversibleNotConsented(let changes):
-            return "irreversible changes need consent: \(changes.map(\.description).joined(separator: "; ")); nothing was written"
-        case .unusableTrailer(let problems):
-            return "the sector trailer would make the sector unusable: \(problems.map(\.description).joined(separator: "; ")); nothing was written"
-        case .invalidAnswer(let command, let bytes, let offset, let expected):
-            return "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
-        case .invalidArgument(let reason):
-            return reason
-        case .configurationLocked:
-            return "the configuration is locked for good (CFGLCK)"
-        case .verificationFailed(let reason):
-            return "read-back check failed: \(reason)"
-        case .interrupted(let state, let cause):
-            return "\(cause.sentence); \(state.sentence)"
-        case .transport(let error):
             return "\(error)"
         }
     }

@@ -49,3 +49,38 @@ public enum TagCommandError: Error, Sendable, Hashable {
         return nil
     }
 }
+
+extension TagCommandError: CustomStringConvertible {
+    /// The error in words, with NAK meanings and remaining attempts.
+    public var description: String {
+        switch self {
+        case .nak(let code, let command):
+            let meaning = NAKCode(rawValue: code).map { " (\($0.meaning))" } ?? ""
+            return "the tag answered NAK \(code)\(meaning)\(command.map { " to \($0.rawValue)" } ?? "")"
+        case .authenticationFailed(let remaining):
+            return "the password or key was refused (attempts left: \(remaining))"
+        case .packMismatch(let expected, let received):
+            return "the tag answered PACK \(received.hexString()), expected \(expected.hexString()) — it may be a clone"
+        case .notSupported(let command, let chip):
+            return "\(chip.rawValue) has no \(command.rawValue) command"
+        case .featureNotSupported(let feature, let chip):
+            return "\(chip.rawValue) has no \(feature)"
+        case .irreversibleNotConsented(let changes):
+            return "irreversible changes need consent: \(changes.map(\.description).joined(separator: "; ")); nothing was written"
+        case .unusableTrailer(let problems):
+            return "the sector trailer would make the sector unusable: \(problems.map(\.description).joined(separator: "; ")); nothing was written"
+        case .invalidAnswer(let command, let bytes, let offset, let expected):
+            return "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
+        case .invalidArgument(let reason):
+            return reason
+        case .configurationLocked:
+            return "the configuration is locked for good (CFGLCK)"
+        case .verificationFailed(let reason):
+            return "read-back check failed: \(reason)"
+        case .interrupted(let state, let cause):
+            return "\(cause); \(state)"
+        case .transport(let error):
+            return "\(error)"
+        }
+    }
+}

@@ -8,7 +8,7 @@
 ///     show("Hold the tag to the reader again to finish")
 /// }
 /// ```
-public enum NDEFTagContentState: Sendable, Hashable {
+public enum NDEFTagContentState: Sendable, Hashable, CustomStringConvertible {
     /// Nothing that changes what a reader sees was written: the tag reads as before.
     case previousMessageIntact
     /// The tag holds an empty NDEF message (length 0): the old message is gone and the
@@ -20,4 +20,16 @@ public enum NDEFTagContentState: Sendable, Hashable {
     /// The tag may hold the previous message, an empty one, or the new one (a write that
     /// could have changed it got no answer): read it again before anything else.
     case unknown
+}
+
+extension NDEFTagContentState {
+    /// `the tag holds its previous message`.
+    public var description: String {
+        switch self {
+        case .previousMessageIntact: "the tag holds its previous message"
+        case .emptyMessage: "the tag holds an empty NDEF message (write again to finish)"
+        case .newMessageUnverified: "the tag holds the new message, not verified"
+        case .unknown: "the tag's content is unknown — read it again before anything else"
+        }
+    }
 }

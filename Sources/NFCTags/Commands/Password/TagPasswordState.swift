@@ -10,10 +10,12 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     /// by a flow that started from a known state).
     case unknownPassword
 
-    /// `no password`, `password 12 34 56 78`, `an unknown password`.
+    /// `no password`, `password 12 34 56 78`, `the Ultralight C key 49 45 …`, `an unknown password`.
     public var description: String {
         switch self {
         case .noPassword: "no password"
+        case .password(let bytes) where bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count:
+            "the Ultralight C key \(bytes.hexString(uppercase: true, separator: " "))"
         case .password(let bytes): "password \(bytes.hexString(uppercase: true, separator: " "))"
         case .unknownPassword: "an unknown password"
         }
@@ -29,7 +31,7 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
 ///     for requirement in state.requirements { … try each, in order … }
 /// }
 /// ```
-public struct TagPasswordState: Sendable, Hashable {
+public struct TagPasswordState: Sendable, Hashable, CustomStringConvertible {
     /// Secrets the tag may hold, most likely first; `nil` is a secret the caller never gave
     /// (harmless while no page is protected).
     public var possibleSecrets: [[UInt8]?]
@@ -59,6 +61,14 @@ public struct TagPasswordState: Sendable, Hashable {
             }
         }
         return result
+    }
+
+    /// `the tag now requires password 12 34 56 78 (or no password)`: the most likely
+    /// requirement first.
+    public var description: String {
+        guard let first = requirements.first else { return "the tag's protection is unknown" }
+        let rest = requirements.dropFirst().map(\.description)
+        return "the tag now requires \(first)" + (rest.isEmpty ? "" : " (or \(rest.joined(separator: ", or ")))")
     }
 
     /// Whether every possible requirement is one the caller can satisfy.
