@@ -3,7 +3,7 @@ import NFCTags
 
 /// An ISO-DEP (ISO 14443-4) tag, such as an NFC Forum Type 4 tag: the reader activated it
 /// with RATS, and commands travel in ISO-DEP blocks that the reader builds
-/// (``TagFraming/standard`` framing, PN532 InDataExchange).
+/// (`TagFraming.standard` framing, PN532 InDataExchange).
 ///
 /// ```swift
 /// let tag = try session.isoDEPTag()

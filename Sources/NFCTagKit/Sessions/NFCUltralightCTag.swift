@@ -12,7 +12,7 @@ import NFCTags
 public struct NFCUltralightCTag: NFCPageMemoryTag {
     /// The session the tag is connected in.
     public let session: TagSession
-    /// The chip's page memory from its table (the key pages lie past ``MemoryMap/lastReadablePage``).
+    /// The chip's page memory from its table (the key pages lie past `MemoryMap.lastReadablePage`).
     public let memory: MemoryMap
 
     /// 3DES mutual authentication with a 16-byte key (cipher order; the factory key is in
