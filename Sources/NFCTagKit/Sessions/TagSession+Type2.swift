@@ -103,6 +103,6 @@ extension TagSession {
 
     /// The name of the NXP key the tables hold for this chip, `nil` when none is known.
     public nonisolated var originalityKeyName: String? {
-        chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name }
+        chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name.rawValue }
     }
 }
