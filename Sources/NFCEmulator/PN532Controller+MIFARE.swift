@@ -10,8 +10,8 @@ extension PN532Controller {
     /// The authentication InDataExchange asks for, or `nil` when `frame` is not one.
     func mifareAuthentication(_ frame: [UInt8], target: ListedTarget) -> ClassicAuthentication? {
         guard let code = frame.first, let command = mifare.command(code: code),
-              command.name == .authenticateKeyA || command.name == .authenticateKeyB,
-              let keyLength = ChipTables.classic.trailerField(named: "keyA")?.length else { return nil }
+              command.name == .authenticateKeyA || command.name == .authenticateKeyB else { return nil }
+        let keyLength = ChipTables.classic.trailer[.keyA].length
         let uidLength = mifare.activation.uidLength
         guard frame.count == command.requestLength + keyLength + uidLength else { return nil }
         let keyStart = command.requestLength

@@ -56,9 +56,9 @@ struct Type2Tests {
     func ccAndTLVs() throws {
         #expect(type2.capabilityContainer.magic == 0xE1)
         #expect(type2.capabilityContainer.formatted(dataAreaBytes: 144) == [0xE1, 0x10, 0x12, 0x00])
-        #expect(type2.tlv(named: .ndef)?.type == 0x03)
-        #expect(type2.tlv(named: .null)?.lengthField == TLVLengthField.none)
-        #expect(type2.tlv(named: .terminator)?.type == 0xFE)
+        #expect(type2.tlvs[.ndef].type == 0x03)
+        #expect(type2.tlvs[.null].lengthField == TLVLengthField.none)
+        #expect(type2.tlvs[.terminator].type == 0xFE)
         #expect(type2.tlv(type: 0x01)?.fixedLength == 3)
         #expect(type2.emptyNDEF == [0x03, 0x00, 0xFE])
         #expect(type2.tlvLength.encode(254) == [0xFE])
@@ -84,9 +84,9 @@ struct Type2Tests {
     func acknowledgements() throws {
         #expect(NAKCode(rawValue: 0x0A)?.isACK == true)
         let nak = try #require(NAKCode(rawValue: 0x00))
-        #expect(!nak.isACK && nak.name == "invalidArgument")
-        #expect(NAKCode(rawValue: 0x01)?.name == "parityOrCRCError")
-        #expect(NAKCode(rawValue: 0x05)?.name == "eepromWriteError")
+        #expect(!nak.isACK && nak.name == .invalidArgument)
+        #expect(NAKCode(rawValue: 0x01)?.name == .parityOrCRCError)
+        #expect(NAKCode(rawValue: 0x05)?.name == .eepromWriteError)
         #expect(NAKCode(rawValue: 0x04)?.spec.caveat?.verified == false)
         #expect(NAKCode(rawValue: 0x07) == nil)
     }
