@@ -47,7 +47,7 @@ struct ClassicMemoryTransport: TagTransport {
     let memory: [UInt8]
     let geometry: ClassicGeometry
     let read: CommandSpec
-    let keyA: ByteRangeField
+    let keyA: ByteRangeField<ClassicTrailerFieldName>
     let violations = ProtocolViolations()
     /// The sector authenticated last (`nil` after a re-selection).
     private let openSector = OpenSector()
@@ -56,16 +56,14 @@ struct ClassicMemoryTransport: TagTransport {
 
     init?(chip: Chip, image: [UInt8]) {
         let spec = ChipTables.spec(for: chip)
-        guard let geometry = spec.classicGeometry, let read = spec.command(.read),
-              let keyA = ChipTables.classic.trailerField(named: "keyA"),
-              let uid = ChipTables.classic.manufacturerField(named: "UID")
-        else { return nil }
+        guard let geometry = spec.classicGeometry, let read = spec.command(.read) else { return nil }
+        let uid = ChipTables.classic.manufacturerBlock[.uid]
         var memory = Array(image.prefix(geometry.totalBytes))
         memory += [UInt8](repeating: 0, count: geometry.totalBytes - memory.count)
         self.memory = memory
         self.geometry = geometry
         self.read = read
-        self.keyA = keyA
+        keyA = ChipTables.classic.trailer[.keyA]
         target = TagTarget(uid: Array(memory[uid.offset..<(uid.offset + uid.length)]),
                            atqa: spec.activation.atqa, sak: spec.activation.sak)
     }

@@ -53,16 +53,14 @@ struct NTAGMemoryTransport: TagTransport {
 
     init?(chip: Chip, image: [UInt8]) {
         let spec = ChipTables.spec(for: chip)
-        guard let map = spec.memory, let read = spec.command(.read), let fastRead = spec.command(.fastRead),
-              let nak = ChipTables.type2.acknowledgements.first(where: { $0.name == "invalidArgument" })?.code
-        else { return nil }
+        guard let map = spec.memory, let read = spec.command(.read), let fastRead = spec.command(.fastRead) else { return nil }
         var memory = Array(image.prefix(map.totalBytes))
         memory += [UInt8](repeating: 0, count: map.totalBytes - memory.count)
         self.memory = memory
         self.map = map
         self.read = read
         self.fastRead = fastRead
-        self.invalidArgumentNAK = nak
+        invalidArgumentNAK = ChipTables.type2.acknowledgements[.invalidArgument].code
         // UID0-2 in page 0 (before BCC0), UID3-6 in page 1.
         let uid = Array(memory[0..<3]) + Array(memory[4..<8])
         target = TagTarget(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak)

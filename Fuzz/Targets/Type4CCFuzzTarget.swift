@@ -69,18 +69,11 @@ struct Type4FilesTransport: TagTransport {
         let chip = ChipTables.spec(for: .type4)
         target = TagTarget(uid: [0x08, 0x12, 0x34, 0x56], atqa: chip.activation.atqa, sak: chip.activation.sak,
                            ats: chip.activation.ats)
-        guard let selectApplication = spec.command(named: "SELECT_APPLICATION")?.header,
-              let selectFile = spec.command(named: "SELECT_FILE")?.header,
-              let readBinary = spec.command(named: "READ_BINARY")?.header,
-              let success = spec.statusWord(named: "success")?.bytes,
-              let fileNotFound = spec.statusWord(named: "fileNotFound")?.bytes,
-              let wrongOffset = spec.statusWord(named: "incorrectP1P2")?.bytes,
-              let wrongLength = spec.statusWord(named: "wrongLength")?.bytes,
-              let unknownInstruction = spec.statusWord(named: "insNotSupported")?.bytes
-        else { return nil }
-        (self.selectApplication, self.selectFile, self.readBinary) = (selectApplication, selectFile, readBinary)
-        (self.success, self.fileNotFound, self.wrongOffset) = (success, fileNotFound, wrongOffset)
-        (self.wrongLength, self.unknownInstruction) = (wrongLength, unknownInstruction)
+        (selectApplication, selectFile) = (spec.commands[.selectApplication].header, spec.commands[.selectFile].header)
+        readBinary = spec.commands[.readBinary].header
+        (success, fileNotFound) = (spec.statusWords[.success].bytes, spec.statusWords[.fileNotFound].bytes)
+        (wrongOffset, wrongLength) = (spec.statusWords[.incorrectP1P2].bytes, spec.statusWords[.wrongLength].bytes)
+        unknownInstruction = spec.statusWords[.insNotSupported].bytes
     }
 
     func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
@@ -102,14 +95,14 @@ struct Type4FilesTransport: TagTransport {
 
     /// What the driver reads as the NDEF file: the CC file when the CC names its own ID.
     var fileNamedAsNDEF: [UInt8] {
-        guard let field = spec.ccField(named: "ndefFileID"), field.value(in: ccFile) == Int(spec.ccFileID) else { return ndefFile }
+        guard spec.ccFields[.ndefFileID].value(in: ccFile) == Int(spec.ccFileID) else { return ndefFile }
         return ccFile
     }
 
     /// The application the CC file's mapping version selects: the newest one whose major
     /// version is not above the CC's (mapping 3.0 keeps the 2.0 AID).
     private var application: Type4Application? {
-        guard let version = spec.ccField(named: "mappingVersion")?.value(in: ccFile) else { return nil }
+        guard let version = spec.ccFields[.mappingVersion].value(in: ccFile) else { return nil }
         return spec.applications
             .compactMap { application in application.version.split(separator: ".").first.flatMap { Int($0) }.map { ($0, application) } }
             .filter { $0.0 <= version >> 4 }
@@ -129,10 +122,10 @@ struct Type4FilesTransport: TagTransport {
         if apdu.starts(with: Array(selectFile.prefix(3))), apdu.count == selectFile.count + 3 {
             let id = Array(apdu.suffix(2))
             guard selection.isApplicationSelected, let application, apdu[3] == application.selectFileP2 else { return fileNotFound }
+            let field = spec.ccFields[.ndefFileID]
             if id == [UInt8(spec.ccFileID >> 8), UInt8(spec.ccFileID & 0xFF)] {
                 selection.select(.capabilityContainer)
-            } else if let field = spec.ccField(named: "ndefFileID"), field.value(in: ccFile) != nil,
-                      id == Array(ccFile[field.offset..<(field.offset + field.length)]) {
+            } else if field.value(in: ccFile) != nil, id == Array(ccFile[field.offset..<(field.offset + field.length)]) {
                 selection.select(.ndef)
             } else {
                 return fileNotFound
@@ -147,7 +140,7 @@ struct Type4FilesTransport: TagTransport {
             let offset = Int(apdu[2]) << 8 | Int(apdu[3])
             let expected = apdu[4] == 0 ? 256 : Int(apdu[4])
             if offset > 0x7FFF { violations.record("READ BINARY at offset \(offset): P1 bit 8 means a short file ID") }
-            let maximumRead = spec.ccField(named: "MLe")?.value(in: ccFile) ?? 0
+            let maximumRead = spec.ccFields[.mle].value(in: ccFile) ?? 0
             if file == .ndef, expected > maximumRead {
                 violations.record("READ BINARY of \(expected) bytes when MLe is \(maximumRead)")
                 return wrongLength

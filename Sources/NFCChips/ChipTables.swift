@@ -59,6 +59,6 @@ public enum ChipTables {
 
     /// The originality-signature key of `chip`, if it has one.
     public static func originalitySignatureKey(for chip: Chip) -> OriginalitySignatureKey? {
-        spec(for: chip).originalitySignatureKey.flatMap { originalitySignatures.key(named: $0) }
+        spec(for: chip).originalitySignatureKey.map { originalitySignatures.keys[$0] }
     }
 }

@@ -6,8 +6,8 @@ import NFCChips
 ///
 /// ```swift
 /// var registers = CIURegisterFile(spec: ChipTables.pn532)
-/// registers.write(0x80, at: ChipTables.pn532.register(named: "TxMode")!.address)
-/// registers.flag("TxMode", "TxCRCEn")   // true
+/// registers.write(0x80, at: ChipTables.pn532.registers[.txMode].address)
+/// registers.flag(.txCRCEn)   // true
 /// ```
 public struct CIURegisterFile: Sendable, Equatable {
     private let spec: PN532Spec
@@ -24,18 +24,18 @@ public struct CIURegisterFile: Sendable, Equatable {
     /// Stores `value` at `address`.
     public mutating func write(_ value: UInt8, at address: UInt16) { values[address] = value }
 
-    /// The value of bit field `bit` of register `register`, shifted down to bit 0.
-    public func field(_ register: String, _ bit: String) -> UInt8 {
-        let (address, field) = lookUp(register, bit)
+    /// The value of bit field `bit` (of its register), shifted down to bit 0.
+    public func field(_ bit: PN532RegisterBitName) -> UInt8 {
+        let (address, field) = lookUp(bit)
         return field.value(in: read(address))
     }
 
-    /// Whether bit field `bit` of register `register` is non-zero.
-    public func flag(_ register: String, _ bit: String) -> Bool { field(register, bit) != 0 }
+    /// Whether bit field `bit` is non-zero.
+    public func flag(_ bit: PN532RegisterBitName) -> Bool { field(bit) != 0 }
 
-    /// Sets bit field `bit` of register `register` to `value` (given from bit 0).
-    public mutating func setField(_ register: String, _ bit: String, to value: UInt8) {
-        let (address, field) = lookUp(register, bit)
+    /// Sets bit field `bit` (of its register) to `value` (given from bit 0).
+    public mutating func setField(_ bit: PN532RegisterBitName, to value: UInt8) {
+        let (address, field) = lookUp(bit)
         let shift = UInt8(field.mask.trailingZeroBitCount)
         write((read(address) & ~field.mask) | ((value << shift) & field.mask), at: address)
     }
@@ -43,10 +43,8 @@ public struct CIURegisterFile: Sendable, Equatable {
     /// Forgets every value (power-on reset).
     public mutating func reset() { values.removeAll() }
 
-    private func lookUp(_ register: String, _ bit: String) -> (UInt16, PN532RegisterBit) {
-        guard let spec = spec.register(named: register), let field = spec.bit(named: bit) else {
-            preconditionFailure("datasheets/pn532.json lacks register bit \(register).\(bit)")
-        }
-        return (spec.address, field)
+    private func lookUp(_ bit: PN532RegisterBitName) -> (UInt16, PN532RegisterBit<PN532RegisterBitName>) {
+        let register = spec.registers[bit.register]
+        return (register.address, register.bits[bit])
     }
 }

@@ -11,8 +11,7 @@ extension ClassicTag {
     /// card then treats the whole sector as blocked).
     func accessConditions(ofSector sector: Int) -> AccessConditions? {
         guard let trailer = geometry.trailerBlock(ofSector: sector),
-              let field = classic.trailerField(named: "accessBits"),
-              let bytes = field.bytes(in: block(trailer)) else { return nil }
+              let bytes = classic.trailer[.accessBits].bytes(in: block(trailer)) else { return nil }
         return try? AccessConditions(accessBytes: bytes)
     }
 
@@ -57,14 +56,15 @@ extension ClassicTag {
     func visibleTrailer(_ block: Int, rights: TrailerCondition, key: ClassicKeyType) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: geometry.blockSize)
         let stored = self.block(block)
-        func reveal(_ name: String, when right: ClassicKeyRight) {
-            guard right.allows(key), let field = classic.trailerField(named: name) else { return }
+        func reveal(_ name: ClassicTrailerFieldName, when right: ClassicKeyRight) {
+            guard right.allows(key) else { return }
+            let field = classic.trailer[name]
             for offset in field.offset..<(field.offset + field.length) { bytes[offset] = stored[offset] }
         }
-        reveal("keyA", when: rights.keyARead)
-        reveal("accessBits", when: rights.accessBitsRead)
-        reveal("generalPurposeByte", when: rights.accessBitsRead)
-        reveal("keyB", when: rights.keyBRead)
+        reveal(.keyA, when: rights.keyARead)
+        reveal(.accessBits, when: rights.accessBitsRead)
+        reveal(.generalPurposeByte, when: rights.accessBitsRead)
+        reveal(.keyB, when: rights.keyBRead)
         return bytes
     }
 
@@ -72,14 +72,15 @@ extension ClassicTag {
     /// let the session key write it (the GPB goes with the access bits).
     func writtenTrailer(_ block: Int, data: [UInt8], rights: TrailerCondition, key: ClassicKeyType) -> [UInt8] {
         var bytes = self.block(block)
-        func take(_ name: String, when right: ClassicKeyRight) {
-            guard right.allows(key), let field = classic.trailerField(named: name) else { return }
+        func take(_ name: ClassicTrailerFieldName, when right: ClassicKeyRight) {
+            guard right.allows(key) else { return }
+            let field = classic.trailer[name]
             for offset in field.offset..<(field.offset + field.length) { bytes[offset] = data[offset] }
         }
-        take("keyA", when: rights.keyAWrite)
-        take("accessBits", when: rights.accessBitsWrite)
-        take("generalPurposeByte", when: rights.accessBitsWrite)
-        take("keyB", when: rights.keyBWrite)
+        take(.keyA, when: rights.keyAWrite)
+        take(.accessBits, when: rights.accessBitsWrite)
+        take(.generalPurposeByte, when: rights.accessBitsWrite)
+        take(.keyB, when: rights.keyBWrite)
         return bytes
     }
 }

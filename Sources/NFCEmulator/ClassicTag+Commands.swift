@@ -3,17 +3,12 @@ import NFCChips
 /// READ, WRITE and the value operations of a MIFARE Classic, one method each.
 extension ClassicTag {
     /// The 4-bit code called `name` in the Classic ACK / NAK table.
-    func acknowledgement(_ name: String) -> UInt8 {
-        guard let entry = classic.acknowledgements.first(where: { $0.name == name }) else {
-            preconditionFailure("datasheets/mifare-classic.json lacks acknowledgement \(name)")
-        }
-        return entry.code
-    }
+    func acknowledgement(_ name: ClassicAcknowledgementName) -> UInt8 { classic.acknowledgements[name].code }
 
-    var refused: TagAnswer { .nak(acknowledgement("notAllowed")) }
+    var refused: TagAnswer { .nak(acknowledgement(.notAllowed)) }
 
     func ack(programmingTime: Duration = .zero) -> TagAnswer {
-        .ack(acknowledgement("ack"), programmingTime: programmingTime)
+        .ack(acknowledgement(.ack), programmingTime: programmingTime)
     }
 
     /// EEPROM time for one block, from the chip's timing table.
@@ -50,7 +45,7 @@ extension ClassicTag {
 
     /// WRITE, second frame: 16 bytes stored (a trailer only where its rights allow).
     mutating func writeData(_ data: [UInt8], block: Int) -> TagAnswer {
-        guard data.count == geometry.blockSize else { return .nak(acknowledgement("transmissionError")) }
+        guard data.count == geometry.blockSize else { return .nak(acknowledgement(.transmissionError)) }
         if geometry.isTrailer(block: block) {
             guard let (rights, key) = trailerRights(for: block) else { return refused }
             setBlock(block, to: writtenTrailer(block, data: data, rights: rights, key: key))

@@ -70,8 +70,8 @@ public struct ClassicTag: EmulatedTag {
     static func factoryMemory(spec: ChipSpec, geometry: ClassicGeometry, classic: ClassicSpec, uid: [UInt8]) -> [UInt8] {
         var memory = [UInt8](repeating: 0, count: geometry.totalBytes)
         var block0 = [UInt8](repeating: 0, count: geometry.blockSize)
-        let values: [String: [UInt8]] = [
-            "UID": uid, "BCC": [ChipTables.bcc(uid)], "SAK": [spec.activation.sak], "ATQA": spec.activation.atqaBytes,
+        let values: [ClassicManufacturerFieldName: [UInt8]] = [
+            .uid: uid, .bcc: [ChipTables.bcc(uid)], .sak: [spec.activation.sak], .atqa: spec.activation.atqaBytes,
         ]
         for field in classic.manufacturerBlock {
             guard let value = values[field.name] else { continue }   // manufacturer data stays zero
@@ -131,8 +131,7 @@ public struct ClassicTag: EmulatedTag {
               request.uid == Array(identity.uid.suffix(request.uid.count)), request.uid.count == 4,
               let sector = geometry.sector(ofBlock: request.block),
               let trailer = geometry.trailerBlock(ofSector: sector),
-              let field = classic.trailerField(named: request.keyType == .a ? "keyA" : "keyB"),
-              field.bytes(in: block(trailer)) == request.key else { return false }
+              classic.trailer[request.keyType == .a ? .keyA : .keyB].bytes(in: block(trailer)) == request.key else { return false }
         session = Session(sector: sector, keyType: request.keyType)
         return true
     }

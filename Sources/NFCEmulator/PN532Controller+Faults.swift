@@ -97,7 +97,7 @@ extension PN532Controller {
         }
         let half = frame.count / 2
         _ = field.exchange(Array(frame.prefix(half)) + classic.block(block)[half...], with: handle)
-        return field.impose(.nak(classic.acknowledgement("transmissionError")), on: handle)
+        return field.impose(.nak(classic.acknowledgement(.transmissionError)), on: handle)
     }
 
     /// Garbles the DCS of the planned answer frame.

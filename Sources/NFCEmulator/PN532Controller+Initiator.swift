@@ -30,8 +30,8 @@ extension PN532Controller {
         // answers the chip's retry, so it is found again (Field.activate models both).
         targets.removeAll()
         currentTarget = nil
-        registers.setField("Status2", "MFCrypto1On", to: 0)
-        let rats = parameterFlags & Self.option(spec.parameterFlags, "automaticRATS") != 0
+        registers.setField(.mfCrypto1On, to: 0)
+        let rats = parameterFlags & spec.parameterFlags[.automaticRATS].code != 0
         var found = Set<Field.TagHandle>()
         while targets.count < maximumCount {
             guard let handle = field.activate(uidFilter: uidFilter, excluding: found) else {
@@ -65,7 +65,7 @@ extension PN532Controller {
     mutating func listPassiveTargets(_ data: [UInt8]) -> [UInt8]? {
         guard data.count >= 2, (1...Self.maximumTargetCount).contains(Int(data[0])) else { return nil }
         guard let modulation = spec.listPassiveTargetModulations.option(code: data[1]) else { return nil }
-        guard modulation.name == "iso14443A106" else { return [0] }   // no type B, FeliCa or Jewel tags modelled
+        guard modulation.name == .iso14443A106 else { return [0] }   // no type B, FeliCa or Jewel tags modelled
         let filter = data.count > 2 ? Array(data.dropFirst(2)) : nil
         let listed = activateTargets(maximumCount: Int(data[0]), uidFilter: filter)
         return [UInt8(listed.count)] + listed.flatMap(targetData)
@@ -74,7 +74,7 @@ extension PN532Controller {
     mutating func dataExchange(_ data: [UInt8]) -> [UInt8]? {
         guard let tg = data.first else { return nil }
         guard let target = target(numbered: tg & 0x3F), !target.isDeselected else {
-            return fail("commandNotAcceptable")
+            return fail(.commandNotAcceptable)
         }
         currentTarget = target.number
         let frame = Array(data.dropFirst())
@@ -88,41 +88,41 @@ extension PN532Controller {
         let answer = exchangeWithTag(mifareFirstFrame(frame), target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         switch answer.reply {
-        case let .bytes(bytes): return [status("success")] + bytes
-        case .acknowledge: return [status("success")]
-        case .negativeAcknowledge, .silence: return fail("timeout")
+        case let .bytes(bytes): return [status(.success)] + bytes
+        case .acknowledge: return [status(.success)]
+        case .negativeAcknowledge, .silence: return fail(.timeout)
         }
     }
 
     mutating func communicateThru(_ data: [UInt8]) -> [UInt8]? {
         guard !data.isEmpty else { return nil }
-        registers.setField("Control", "RxLastBits", to: 0)
+        registers.setField(.rxLastBits, to: 0)
         var frame = data
-        if !registers.flag("TxMode", "TxCRCEn") {
+        if !registers.flag(.txCRCEn) {
             // The host sent CRC_A itself: a tag ignores a frame whose CRC is wrong.
             guard frame.count >= 3, Array(frame.suffix(2)) == ChipTables.crcA(Array(frame.dropLast(2))) else {
-                return fail("timeout")
+                return fail(.timeout)
             }
             frame.removeLast(2)
         }
-        guard let number = currentTarget, let target = target(numbered: number) else { return fail("timeout") }
+        guard let number = currentTarget, let target = target(numbered: number) else { return fail(.timeout) }
         let answer = exchangeWithTag(frame, target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
-        let checksCRC = registers.flag("RxMode", "RxCRCEn")
+        let checksCRC = registers.flag(.rxCRCEn)
         switch answer.reply {
-        case let .bytes(bytes): return [status("success")] + bytes + (checksCRC ? [] : ChipTables.crcA(bytes))
+        case let .bytes(bytes): return [status(.success)] + bytes + (checksCRC ? [] : ChipTables.crcA(bytes))
         case let .acknowledge(code), let .negativeAcknowledge(code):
-            guard !checksCRC else { return fail("crcError") }   // 4 bits cannot carry a CRC
-            registers.setField("Control", "RxLastBits", to: 4)
-            return [status("success"), code]
-        case .silence: return fail("timeout")
+            guard !checksCRC else { return fail(.crcError) }   // 4 bits cannot carry a CRC
+            registers.setField(.rxLastBits, to: 4)
+            return [status(.success), code]
+        case .silence: return fail(.timeout)
         }
     }
 
     mutating func deselect(_ data: [UInt8], release: Bool) -> [UInt8]? {
         guard let tg = data.first else { return nil }
         let chosen = targets.filter { tg == 0 || $0.number == tg }
-        guard !chosen.isEmpty || tg == 0 else { return fail("commandNotAcceptable") }
+        guard !chosen.isEmpty || tg == 0 else { return fail(.commandNotAcceptable) }
         for target in chosen { field.halt(target.handle) }
         if release {
             targets.removeAll { tg == 0 || $0.number == tg }
@@ -130,20 +130,20 @@ extension PN532Controller {
         } else {
             for index in targets.indices where tg == 0 || targets[index].number == tg { targets[index].isDeselected = true }
         }
-        return [status("success")]
+        return [status(.success)]
     }
 
     mutating func select(_ data: [UInt8]) -> [UInt8]? {
         guard let tg = data.first else { return nil }
-        guard let index = targets.firstIndex(where: { $0.number == tg }) else { return fail("commandNotAcceptable") }
+        guard let index = targets.firstIndex(where: { $0.number == tg }) else { return fail(.commandNotAcceptable) }
         let target = targets[index]
         guard field.tag(target.handle) != nil,
               field.activate(uidFilter: target.identity.uid, excluding: [], wakeHalted: true) == target.handle else {
-            return fail("timeout")
+            return fail(.timeout)
         }
         targets[index].isDeselected = false
         currentTarget = tg
-        return [status("success")]
+        return [status(.success)]
     }
 
     mutating func autoPoll(_ data: [UInt8]) -> Outcome {
@@ -160,7 +160,7 @@ extension PN532Controller {
     mutating func autoPollAnswer(types: [UInt8]) -> [UInt8]? {
         // Only the passive type A types are modelled (generic 106, MIFARE, ISO 14443-4A);
         // DEP, FeliCa, Jewel and type B polls find nothing.
-        let typeA = Self.option(spec.listPassiveTargetModulations, "iso14443A106")
+        let typeA = spec.listPassiveTargetModulations[.iso14443A106].code
         let asked = types.compactMap { code in spec.autoPollTargetTypes.first { $0.code == code } }
             .filter { !$0.dep && $0.modulation == typeA }
         guard !asked.isEmpty else { return nil }
@@ -177,7 +177,7 @@ extension PN532Controller {
     }
 
     /// Records `name` as the last error and returns it as the answer's status byte.
-    mutating func fail(_ name: String) -> [UInt8] {
+    mutating func fail(_ name: PN532StatusName) -> [UInt8] {
         lastError = status(name)
         return [lastError]
     }
@@ -189,12 +189,12 @@ extension PN532Controller {
     /// (Chaining is not split by frame size: the model's frames carry any length.)
     mutating func isoDEPExchange(_ data: [UInt8], target: ListedTarget) -> [UInt8] {
         let iso = ChipTables.type4.isoDep
-        guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail("commandNotAcceptable") }
+        guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail(.commandNotAcceptable) }
         let frame = [iso.iBlock | targets[index].isoDEPBlockNumber] + data
         let answer = exchangeWithTag(frame, target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
-        guard case let .bytes(block) = answer.reply, let pcb = block.first, iso.isIBlock(pcb) else { return fail("timeout") }
+        guard case let .bytes(block) = answer.reply, let pcb = block.first, iso.isIBlock(pcb) else { return fail(.timeout) }
         targets[index].isoDEPBlockNumber ^= iso.blockNumberBit
-        return [status("success")] + block.dropFirst()
+        return [status(.success)] + block.dropFirst()
     }
 }

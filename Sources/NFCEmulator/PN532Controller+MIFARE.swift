@@ -10,8 +10,8 @@ extension PN532Controller {
     /// The authentication InDataExchange asks for, or `nil` when `frame` is not one.
     func mifareAuthentication(_ frame: [UInt8], target: ListedTarget) -> ClassicAuthentication? {
         guard let code = frame.first, let command = mifare.command(code: code),
-              command.name == .authenticateKeyA || command.name == .authenticateKeyB,
-              let keyLength = ChipTables.classic.trailerField(named: "keyA")?.length else { return nil }
+              command.name == .authenticateKeyA || command.name == .authenticateKeyB else { return nil }
+        let keyLength = ChipTables.classic.trailer[.keyA].length
         let uidLength = mifare.activation.uidLength
         guard frame.count == command.requestLength + keyLength + uidLength else { return nil }
         let keyStart = command.requestLength
@@ -34,8 +34,8 @@ extension PN532Controller {
             statistics.framesFromTags += 1
         }
         statistics.modelledTime += .seconds(seconds)
-        registers.setField("Status2", "MFCrypto1On", to: accepted ? 1 : 0)
-        return accepted ? [status("success")] : fail("mifareAuthenticationError")
+        registers.setField(.mfCrypto1On, to: accepted ? 1 : 0)
+        return accepted ? [status(.success)] : fail(.mifareAuthenticationError)
     }
 
     /// Splits a MIFARE two-frame command the host sent as one: the first frame, the
@@ -70,13 +70,13 @@ extension PN532Controller {
     mutating func twoPhaseExchange(_ first: [UInt8], _ second: [UInt8], silentSuccess: Bool, target: ListedTarget) -> [UInt8] {
         let answer = exchangeWithTag(first, target.handle)
         statistics.modelledTime += airTime(request: first.count + 2, answer: answer)
-        guard case .acknowledge = answer.reply else { return fail("timeout") }
+        guard case .acknowledge = answer.reply else { return fail(.timeout) }
         let final = exchangeWithTag(second, target.handle)
         statistics.modelledTime += airTime(request: second.count + 2, answer: final)
         switch final.reply {
-        case .acknowledge: return [status("success")]
-        case .silence where silentSuccess && !final.leavesActiveState: return [status("success")]
-        default: return fail("timeout")
+        case .acknowledge: return [status(.success)]
+        case .silence where silentSuccess && !final.leavesActiveState: return [status(.success)]
+        default: return fail(.timeout)
         }
     }
 }

@@ -66,7 +66,7 @@ public struct PN532Controller: Sendable {
         self.registers = CIURegisterFile(spec: spec)
         self.parser = PN532FrameParser(spec: spec.frame)
         self.encoder = PN532FrameEncoder(spec: spec.frame)
-        self.parameterFlags = Self.option(spec.parameterFlags, "automaticATRRes") | Self.option(spec.parameterFlags, "automaticRATS")
+        self.parameterFlags = spec.parameterFlags[.automaticATRRes].code | spec.parameterFlags[.automaticRATS].code
         self.statistics.uartBaud = spec.timing.uartBaud
     }
 
@@ -190,7 +190,7 @@ public struct PN532Controller: Sendable {
         case .powerDown:
             isAsleep = true
             field.setPower(false)
-            answer = [status("success")]
+            answer = [status(.success)]
         case .rfConfiguration: answer = rfConfiguration(data)
         case .inListPassiveTarget: answer = listPassiveTargets(data)
         case .inDataExchange: answer = dataExchange(data)
@@ -198,7 +198,7 @@ public struct PN532Controller: Sendable {
         case .inDeselect: answer = deselect(data, release: false)
         case .inRelease: answer = deselect(data, release: true)
         case .inSelect: answer = select(data)
-        case .inPSL: answer = data.isEmpty ? nil : [status("success")]
+        case .inPSL: answer = data.isEmpty ? nil : [status(.success)]
         case .inAutoPoll: return autoPoll(data)
         default: answer = nil
         }
@@ -206,32 +206,23 @@ public struct PN532Controller: Sendable {
     }
 
     /// The code of status `name` from the tables.
-    func status(_ name: String) -> UInt8 {
-        guard let status = spec.status(named: name) else { preconditionFailure("datasheets/pn532.json lacks status \(name)") }
-        return status.code
-    }
-
-    /// The code of option `name` in `options` from the tables.
-    static func option(_ options: [PN532Option], _ name: String) -> UInt8 {
-        guard let option = options.option(named: name) else { preconditionFailure("datasheets/pn532.json lacks option \(name)") }
-        return option.code
-    }
+    func status(_ name: PN532StatusName) -> UInt8 { spec.statuses[name].code }
 
     private mutating func diagnose(_ data: [UInt8]) -> [UInt8]? {
         guard let test = data.first, let option = spec.diagnoseTests.option(code: test) else { return nil }
         switch option.name {
-        case "communicationLine": return data
-        case "attentionRequest":
+        case .communicationLine: return data
+        case .attentionRequest:
             let present = currentTarget.flatMap(target(numbered:)).map { field.state(of: $0.handle) == .active } ?? false
-            return [status(present ? "success" : "timeout")]
-        case "rom", "ram", "selfAntenna": return [status("success")]
-        case "pollingTarget": return [0]   // number of failed polls
-        default: return nil
+            return [status(present ? .success : .timeout)]
+        case .rom, .ram, .selfAntenna: return [status(.success)]
+        case .pollingTarget: return [0]   // number of failed polls
+        case .echoBack: return nil
         }
     }
 
     private func generalStatus() -> [UInt8] {
-        let modulation = Self.option(spec.listPassiveTargetModulations, "iso14443A106")
+        let modulation = spec.listPassiveTargetModulations[.iso14443A106].code
         var answer = [lastError, field.isPowered ? 1 : 0, UInt8(targets.count)]
         for target in targets { answer += [target.number, modulation, modulation, modulation] }
         return answer + [0]   // SAM status
@@ -276,12 +267,9 @@ public struct PN532Controller: Sendable {
 
     private mutating func rfConfiguration(_ data: [UInt8]) -> [UInt8]? {
         guard let item = data.first, let option = spec.rfConfigurationItems.option(code: item) else { return nil }
-        if option.name == "rfField" {
+        if option.name == .rfField {
             guard data.count >= 2 else { return nil }
-            guard let rfOn = spec.rfFieldBits.first(where: { $0.name == "RFOn" }) else {
-                preconditionFailure("datasheets/pn532.json lacks rfFieldBits.RFOn")
-            }
-            let on = rfOn.value(in: data[1]) != 0
+            let on = spec.rfFieldBits[.rfOn].value(in: data[1]) != 0
             if !on { targets.removeAll(); currentTarget = nil }
             field.setPower(on)
         }

@@ -4,40 +4,34 @@ import NFCChips
 /// READ BINARY and UPDATE BINARY, with the mapping's status words.
 extension Type4Tag {
     /// The status word called `name`, as SW1 SW2.
-    func statusWord(_ name: String) -> [UInt8] {
-        guard let word = type4.statusWord(named: name) else { preconditionFailure("datasheets/type4.json lacks status word \(name)") }
-        return word.bytes
-    }
+    func statusWord(_ name: Type4StatusWordName) -> [UInt8] { type4.statusWords[name].bytes }
 
     /// The header bytes of APDU `name` from the table.
-    func header(_ name: String) -> [UInt8] {
-        guard let command = type4.command(named: name) else { preconditionFailure("datasheets/type4.json lacks APDU \(name)") }
-        return command.header
-    }
+    func header(_ name: APDUName) -> [UInt8] { type4.commands[name].header }
 
-    /// The big-endian value of CC field `name`.
-    func ccValue(_ name: String) -> Int {
-        type4.ccField(named: name)?.value(in: capabilityContainer) ?? 0
+    /// The big-endian value of CC field `name` (0 when the CC is too short for it).
+    func ccValue(_ name: Type4CCFieldName) -> Int {
+        type4.ccFields[name].value(in: capabilityContainer) ?? 0
     }
 
     /// The CC's mapping version as the table names it, e.g. `2.0`.
     var mappingVersion: String {
-        let byte = UInt8(ccValue("mappingVersion"))
+        let byte = UInt8(ccValue(.mappingVersion))
         return "\(byte >> 4).\(byte & 0x0F)"
     }
 
     /// Answers one C-APDU with data and a status word.
     mutating func respond(to apdu: [UInt8]) -> [UInt8] {
-        guard apdu.count >= 4 else { return statusWord("wrongLength") }
-        let selectApplication = header("SELECT_APPLICATION"), selectFile = header("SELECT_FILE")
-        let readBinary = header("READ_BINARY"), updateBinary = header("UPDATE_BINARY")
-        guard apdu[0] == selectApplication[0] else { return statusWord("claNotSupported") }
+        guard apdu.count >= 4 else { return statusWord(.wrongLength) }
+        let selectApplication = header(.selectApplication), selectFile = header(.selectFile)
+        let readBinary = header(.readBinary), updateBinary = header(.updateBinary)
+        guard apdu[0] == selectApplication[0] else { return statusWord(.claNotSupported) }
         switch apdu[1] {
         case selectApplication[1] where apdu[2] == selectApplication[2]: return selectByName(apdu)
         case selectFile[1]: return selectByFileID(apdu)
         case readBinary[1]: return readBinaryFile(apdu)
         case updateBinary[1]: return updateBinaryFile(apdu)
-        default: return statusWord("insNotSupported")
+        default: return statusWord(.insNotSupported)
         }
     }
 
@@ -50,30 +44,30 @@ extension Type4Tag {
     }
 
     mutating func selectByName(_ apdu: [UInt8]) -> [UInt8] {
-        guard let name = commandData(apdu) else { return statusWord("wrongLength") }
+        guard let name = commandData(apdu) else { return statusWord(.wrongLength) }
         let version = mappingVersion
         guard name == type4.application(version: version)?.aid else {
             applicationSelected = false
             selectedFile = nil
-            return statusWord("fileNotFound")
+            return statusWord(.fileNotFound)
         }
         applicationSelected = true
         selectedFile = nil
-        return statusWord("success")
+        return statusWord(.success)
     }
 
     mutating func selectByFileID(_ apdu: [UInt8]) -> [UInt8] {
         let version = mappingVersion
-        guard apdu[2] == header("SELECT_FILE")[2], apdu[3] == type4.application(version: version)?.selectFileP2 else {
-            return statusWord("incorrectP1P2")
+        guard apdu[2] == header(.selectFile)[2], apdu[3] == type4.application(version: version)?.selectFileP2 else {
+            return statusWord(.incorrectP1P2)
         }
-        guard let data = commandData(apdu), data.count == 2 else { return statusWord("wrongLength") }
+        guard let data = commandData(apdu), data.count == 2 else { return statusWord(.wrongLength) }
         let id = UInt16(data[0]) << 8 | UInt16(data[1])
-        guard applicationSelected, id == type4.ccFileID || id == UInt16(ccValue("ndefFileID")) else {
-            return statusWord("fileNotFound")
+        guard applicationSelected, id == type4.ccFileID || id == UInt16(ccValue(.ndefFileID)) else {
+            return statusWord(.fileNotFound)
         }
         selectedFile = id
-        return statusWord("success")
+        return statusWord(.success)
     }
 
     /// The selected file's content, or `nil` when none is selected.
@@ -83,24 +77,24 @@ extension Type4Tag {
     }
 
     func readBinaryFile(_ apdu: [UInt8]) -> [UInt8] {
-        guard let content = selectedContent else { return statusWord("fileNotFound") }
-        guard apdu.count == 5 else { return statusWord("wrongLength") }
+        guard let content = selectedContent else { return statusWord(.fileNotFound) }
+        guard apdu.count == 5 else { return statusWord(.wrongLength) }
         let offset = Int(apdu[2]) << 8 | Int(apdu[3])
         let expected = apdu[4] == 0 ? 256 : Int(apdu[4])
-        guard expected <= ccValue("MLe") else { return statusWord("wrongLength") }
-        guard offset < content.count else { return statusWord("incorrectP1P2") }
-        return Array(content[offset..<min(content.count, offset + expected)]) + statusWord("success")
+        guard expected <= ccValue(.mle) else { return statusWord(.wrongLength) }
+        guard offset < content.count else { return statusWord(.incorrectP1P2) }
+        return Array(content[offset..<min(content.count, offset + expected)]) + statusWord(.success)
     }
 
     mutating func updateBinaryFile(_ apdu: [UInt8]) -> [UInt8] {
-        guard let selectedFile else { return statusWord("fileNotFound") }
-        guard let data = commandData(apdu), !data.isEmpty, data.count <= ccValue("MLc") else { return statusWord("wrongLength") }
-        guard selectedFile != type4.ccFileID, ccValue("writeAccess") == Int(type4.accessGranted) else {
-            return statusWord("securityStatusNotSatisfied")
+        guard let selectedFile else { return statusWord(.fileNotFound) }
+        guard let data = commandData(apdu), !data.isEmpty, data.count <= ccValue(.mlc) else { return statusWord(.wrongLength) }
+        guard selectedFile != type4.ccFileID, ccValue(.writeAccess) == Int(type4.accessGranted) else {
+            return statusWord(.securityStatusNotSatisfied)
         }
         let offset = Int(apdu[2]) << 8 | Int(apdu[3])
-        guard offset + data.count <= ndefFile.count else { return statusWord("incorrectP1P2") }
+        guard offset + data.count <= ndefFile.count else { return statusWord(.incorrectP1P2) }
         ndefFile.replaceSubrange(offset..<(offset + data.count), with: data)
-        return statusWord("success")
+        return statusWord(.success)
     }
 }

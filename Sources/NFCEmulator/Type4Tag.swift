@@ -56,7 +56,7 @@ public struct Type4Tag: EmulatedTag {
         self.files = files
         self.identity = TagIdentity(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats)
         var cc = files.capabilityContainer
-        if readOnly, let write = ChipTables.type4.ccField(named: "writeAccess") { cc[write.offset] = ChipTables.type4.accessDenied }
+        if readOnly { cc[ChipTables.type4.ccFields[.writeAccess].offset] = ChipTables.type4.accessDenied }
         self.capabilityContainer = cc
         var ndef = [UInt8](repeating: 0, count: files.ndefFileSize)
         ndef.replaceSubrange(0..<files.ndefFileFactoryContent.count, with: files.ndefFileFactoryContent)
@@ -81,7 +81,7 @@ public struct Type4Tag: EmulatedTag {
     public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
         let iso = type4.isoDep
         guard let pcb = frame.first else { return .silence }
-        if let rats = ChipTables.iso14443a.frame(named: "RATS")?.bytes.first, pcb == rats, frame.count == 2 {
+        if let rats = ChipTables.iso14443a.frames[.rats].bytes.first, pcb == rats, frame.count == 2 {
             resetBlockState()
             return identity.ats.map(TagAnswer.bytes) ?? .silence
         }

@@ -94,12 +94,11 @@ struct SoakRun {
         let pageSize = memory.pageSize
         if let message {
             let encoded = try message.encoded()
-            guard encoded.count < ChipTables.type2.tlvLength.shortMaximum,
-                  let ndef = ChipTables.type2.tlvs.first(where: { $0.name == .ndef })?.type,
-                  let terminator = ChipTables.type2.tlvs.first(where: { $0.name == .terminator })?.type else {
+            guard encoded.count < ChipTables.type2.tlvLength.shortMaximum else {
                 throw BenchFailure("the old message does not fit a short TLV")
             }
-            var tlv = [ndef, UInt8(encoded.count)] + encoded + [terminator]
+            let tlvs = ChipTables.type2.tlvs
+            var tlv = [tlvs[.ndef].type, UInt8(encoded.count)] + encoded + [tlvs[.terminator].type]
             while tlv.count % pageSize != 0 { tlv.append(0) }
             for index in stride(from: 0, to: tlv.count, by: pageSize) {
                 tag.setPage(memory.firstUserPage + index / pageSize, to: Array(tlv[index..<(index + pageSize)]))

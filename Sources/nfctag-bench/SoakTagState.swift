@@ -45,8 +45,7 @@ enum SoakTagState: String, CaseIterable, Sendable {
         let start = memoryMap.firstUserPage * memoryMap.pageSize
         let end = min(start + Int(cc[type2.capabilityContainer.sizeByte]) * type2.capabilityContainer.dataAreaUnitBytes,
                       tag.memory.count)
-        func code(_ name: TLVName) -> UInt8? { type2.tlvs.first { $0.name == name }?.type }
-        guard let null = code(.null), let terminator = code(.terminator), let ndef = code(.ndef) else { return nil }
+        let null = type2.tlvs[.null].type, terminator = type2.tlvs[.terminator].type, ndef = type2.tlvs[.ndef].type
         let longMarker = type2.tlvLength.threeByteMarker
         var index = start
         while index < end {

@@ -83,7 +83,7 @@ enum InfoCommand {
     private static func signatureJSON(_ report: OriginalityReport, chip: Chip?) -> JSONValue {
         let valid: JSONValue
         let key: JSONValue
-        let tableKey = chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name }.map(JSONValue.string) ?? .null
+        let tableKey = chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name.rawValue }.map(JSONValue.string) ?? .null
         switch report.verification {
         case .valid(let name): valid = .bool(true); key = name.map(JSONValue.string) ?? tableKey
         case .invalid: valid = .bool(false); key = tableKey

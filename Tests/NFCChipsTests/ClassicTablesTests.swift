@@ -20,7 +20,7 @@ struct AccessConditionsTests {
     @Test("the tables' trailers and factory trailer decode")
     func tableTrailers() throws {
         let classic = ChipTables.classic
-        let factory = try #require(classic.trailerField(named: "accessBits")?.bytes(in: classic.factoryTrailer))
+        let factory = try #require(classic.trailer[.accessBits].bytes(in: classic.factoryTrailer))
         #expect(try AccessConditions(accessBytes: factory).trailer.code == "001")
         #expect(try AccessConditions(accessBytes: classic.nfcSectorTrailer.accessBits).trailer.code == "011")
         #expect(try AccessConditions(accessBytes: classic.mad.madSectorTrailer.accessBits).groups[0].code == "100")
@@ -74,14 +74,14 @@ struct AccessConditionsTests {
     @Test("keys and block layouts")
     func keys() {
         let classic = ChipTables.classic
-        #expect(classic.key(named: "factoryDefault")?.key == Array(repeating: 0xFF, count: 6))
-        #expect(classic.key(named: "madKeyA")?.key == [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5])
-        #expect(classic.key(named: "nfcKeyA")?.key == [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7])
+        #expect(classic.keys[.factoryDefault].key == Array(repeating: 0xFF, count: 6))
+        #expect(classic.keys[.madKeyA].key == [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5])
+        #expect(classic.keys[.nfcKeyA].key == [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7])
         #expect(classic.factoryTrailer.count == 16)
-        #expect(classic.manufacturerField(named: "SAK")?.offset == 5)
+        #expect(classic.manufacturerBlock[.sak].offset == 5)
         let block0: [UInt8] = [0x3E, 0x39, 0xAB, 0x7F, 0xD3, 0x88, 0x04, 0x00] + Array(repeating: 0, count: 8)
-        let uid = classic.manufacturerField(named: "UID")!.bytes(in: block0)!
-        #expect([ChipTables.bcc(uid)] == classic.manufacturerField(named: "BCC")!.bytes(in: block0))
+        let uid = classic.manufacturerBlock[.uid].bytes(in: block0)!
+        #expect([ChipTables.bcc(uid)] == classic.manufacturerBlock[.bcc].bytes(in: block0))
     }
 }
 
@@ -103,7 +103,7 @@ struct MADTests {
         #expect(mad.mad2.sector == 16 && mad.mad2.blocks == [64, 65, 66] && mad.mad2.aidCount == 23)
         #expect(mad.gpbMAD1 == 0xC1 && mad.gpbMAD2 == 0xC2)
         #expect(mad.nfcAID == [0x03, 0xE1])
-        #expect(mad.administrativeAID(named: "free") == [0x00, 0x00])
+        #expect(mad.administrativeAIDs[.free].aid == [0x00, 0x00])
         #expect(mad.madSectorTrailer.accessBits == [0x78, 0x77, 0x88])
         // MAD1 + AIDs fill the two blocks exactly: 2 + 15 × 2 = 32 bytes.
         #expect(mad.firstAIDByte + mad.mad1.aidCount * 2 == mad.mad1.blocks.count * ChipTables.classic.blockSize)

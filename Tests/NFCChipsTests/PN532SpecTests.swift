@@ -54,18 +54,18 @@ struct PN532SpecTests {
     }
 
     @Test("status codes, names and libnfc errors")
-    func statuses() throws {
+    func statuses() {
         let names = ["success", "timeout", "crcError", "parityError", "bitCountError", "framingError", "bitCollision",
                      "bufferTooSmall", "bufferOverflow", "rfTimeout", "rfProtocolError", "temperatureError",
                      "internalBufferOverflow", "invalidParameter", "depUnsupportedCommand", "depInvalidFormat",
                      "mifareAuthenticationError", "uidCheckByteWrong", "depInvalidDeviceState", "operationNotAllowed",
                      "commandNotAcceptable", "targetReleased", "cardIdMismatch", "cardDisappeared", "nfcid3Mismatch",
                      "overCurrent", "nadMissing"]
-        #expect(pn532.statuses.map(\.name) == names)
+        #expect(pn532.statuses.map(\.name.rawValue) == names)
         #expect(Set(pn532.statuses.map(\.code)).count == names.count)
-        #expect(pn532.status(named: "timeout")?.code == 0x01)
-        #expect(pn532.status(named: "timeout")?.libnfcError == "NFC_ERFTRANS")
-        let auth = try #require(pn532.status(named: "mifareAuthenticationError"))
+        #expect(pn532.statuses[.timeout].code == 0x01)
+        #expect(pn532.statuses[.timeout].libnfcError == "NFC_ERFTRANS")
+        let auth = pn532.statuses[.mifareAuthenticationError]
         #expect(auth.code == 0x14 && auth.libnfcError == "NFC_EMFCAUTHFAIL" && auth.libnfcErrorCode == -30)
         #expect(pn532.status(code: 0x29)?.libnfcError == "NFC_ETGRELEASED")
         #expect(pn532.status(code: 0x2B)?.libnfcError == "NFC_ETGRELEASED")
@@ -74,32 +74,30 @@ struct PN532SpecTests {
     }
 
     @Test("registers that change behaviour")
-    func registers() throws {
-        let expected: [(String, UInt16, String, UInt8)] = [
-            ("TxMode", 0x6302, "TxCRCEn", 0x80), ("RxMode", 0x6303, "RxCRCEn", 0x80),
-            ("ManualRCV", 0x630D, "ParityDisable", 0x10), ("Status2", 0x6338, "MFCrypto1On", 0x08),
-            ("Control", 0x633C, "RxLastBits", 0x07), ("BitFraming", 0x633D, "TxLastBits", 0x07),
+    func registers() {
+        let expected: [(UInt16, PN532RegisterBitName, UInt8)] = [
+            (0x6302, .txCRCEn, 0x80), (0x6303, .rxCRCEn, 0x80), (0x630D, .parityDisable, 0x10),
+            (0x6338, .mfCrypto1On, 0x08), (0x633C, .rxLastBits, 0x07), (0x633D, .txLastBits, 0x07),
         ]
-        for (name, address, bit, mask) in expected {
-            let register = try #require(pn532.register(named: name))
+        for (address, bit, mask) in expected {
+            let register = pn532.registers[bit.register]
             #expect(register.address == address)
-            #expect(register.bit(named: bit)?.mask == mask, "\(name).\(bit)")
+            #expect(register.bits[bit].mask == mask, "\(bit.register.rawValue).\(bit.rawValue)")
             #expect(pn532.registerCache.addresses.contains(address))
         }
         #expect(pn532.registerCache.addresses == 0x6301...0x633E)
-        let rxLastBits = try #require(pn532.register(named: "Control")?.bit(named: "RxLastBits"))
-        #expect(rxLastBits.value(in: 0x14) == 4)
-        #expect(pn532.register(named: "BitFraming")?.bit(named: "RxAlign")?.value(in: 0x70) == 7)
+        #expect(pn532.registers[.control].bits[.rxLastBits].value(in: 0x14) == 4)
+        #expect(pn532.registers[.bitFraming].bits[.rxAlign].value(in: 0x70) == 7)
     }
 
     @Test("command options")
     func options() {
-        #expect(pn532.listPassiveTargetModulations.option(code: 0x00)?.name == "iso14443A106")
-        #expect(pn532.rfConfigurationItems.option(named: "rfField")?.code == 0x01)
-        #expect(pn532.rfConfigurationItems.option(named: "maxRetries")?.code == 0x05)
-        #expect(pn532.samModes.option(named: "normal")?.code == 0x01)
-        #expect(pn532.parameterFlags.option(named: "automaticRATS")?.code == 0x10)
-        #expect(pn532.diagnoseTests.option(named: "attentionRequest")?.code == 0x06)
+        #expect(pn532.listPassiveTargetModulations.option(code: 0x00)?.name == .iso14443A106)
+        #expect(pn532.rfConfigurationItems[.rfField].code == 0x01)
+        #expect(pn532.rfConfigurationItems[.maxRetries].code == 0x05)
+        #expect(pn532.samModes[.normal].code == 0x01)
+        #expect(pn532.parameterFlags[.automaticRATS].code == 0x10)
+        #expect(pn532.diagnoseTests[.attentionRequest].code == 0x06)
     }
 
     @Test("timing model constants")

@@ -41,9 +41,9 @@ struct ISO14443ATests {
         #expect(iso.cascadeAnswers(uid: [1, 2, 3, 4])?.first == [1, 2, 3, 4, 4])
         #expect(iso.cascadeAnswers(uid: Array(repeating: 0, count: 10))?.count == 3)
         #expect(iso.cascadeAnswers(uid: [1, 2, 3]) == nil)
-        #expect(iso.frame(named: "REQA")?.bytes == [0x26] && iso.frame(named: "REQA")?.bits == 7)
-        #expect(iso.frame(named: "WUPA")?.bytes == [0x52])
-        #expect(iso.frame(named: "HLTA")?.bytes == [0x50, 0x00])
+        #expect(iso.frames[.reqa].bytes == [0x26] && iso.frames[.reqa].bits == 7)
+        #expect(iso.frames[.wupa].bytes == [0x52])
+        #expect(iso.frames[.hlta].bytes == [0x50, 0x00])
         #expect(iso.selectCodes == [0x93, 0x95, 0x97] && iso.cascadeTag == 0x88 && iso.ack == 0x0A)
     }
 }
@@ -56,9 +56,9 @@ struct Type2Tests {
     func ccAndTLVs() throws {
         #expect(type2.capabilityContainer.magic == 0xE1)
         #expect(type2.capabilityContainer.formatted(dataAreaBytes: 144) == [0xE1, 0x10, 0x12, 0x00])
-        #expect(type2.tlv(named: .ndef)?.type == 0x03)
-        #expect(type2.tlv(named: .null)?.lengthField == TLVLengthField.none)
-        #expect(type2.tlv(named: .terminator)?.type == 0xFE)
+        #expect(type2.tlvs[.ndef].type == 0x03)
+        #expect(type2.tlvs[.null].lengthField == TLVLengthField.none)
+        #expect(type2.tlvs[.terminator].type == 0xFE)
         #expect(type2.tlv(type: 0x01)?.fixedLength == 3)
         #expect(type2.emptyNDEF == [0x03, 0x00, 0xFE])
         #expect(type2.tlvLength.encode(254) == [0xFE])
@@ -84,9 +84,9 @@ struct Type2Tests {
     func acknowledgements() throws {
         #expect(NAKCode(rawValue: 0x0A)?.isACK == true)
         let nak = try #require(NAKCode(rawValue: 0x00))
-        #expect(!nak.isACK && nak.name == "invalidArgument")
-        #expect(NAKCode(rawValue: 0x01)?.name == "parityOrCRCError")
-        #expect(NAKCode(rawValue: 0x05)?.name == "eepromWriteError")
+        #expect(!nak.isACK && nak.name == .invalidArgument)
+        #expect(NAKCode(rawValue: 0x01)?.name == .parityOrCRCError)
+        #expect(NAKCode(rawValue: 0x05)?.name == .eepromWriteError)
         #expect(NAKCode(rawValue: 0x04)?.spec.caveat?.verified == false)
         #expect(NAKCode(rawValue: 0x07) == nil)
     }
@@ -102,15 +102,15 @@ struct Type4Tests {
         #expect(type4.application(version: "1.0")?.aid.last == 0x00)
         #expect(type4.ccFileID == 0xE103 && type4.defaultNDEFFileID == 0xE104)
         let cc = type4.exampleCC
-        #expect(type4.ccField(named: "CCLEN")?.value(in: cc) == 15)
-        #expect(type4.ccField(named: "ndefFileID")?.value(in: cc) == 0xE104)
-        #expect(type4.ccField(named: "maxNDEFFileSize")?.value(in: cc) == 0xFFFE)
-        #expect(type4.ccField(named: "writeAccess")?.value(in: cc) == Int(type4.accessGranted))
-        #expect(type4.ccField(named: "writeAccess")?.value(in: [0x00]) == nil)
-        #expect(type4.statusWord(named: "success")?.bytes == [0x90, 0x00])
+        #expect(type4.ccFields[.ccLength].value(in: cc) == 15)
+        #expect(type4.ccFields[.ndefFileID].value(in: cc) == 0xE104)
+        #expect(type4.ccFields[.maxNDEFFileSize].value(in: cc) == 0xFFFE)
+        #expect(type4.ccFields[.writeAccess].value(in: cc) == Int(type4.accessGranted))
+        #expect(type4.ccFields[.writeAccess].value(in: [0x00]) == nil)
+        #expect(type4.statusWords[.success].bytes == [0x90, 0x00])
         for code: UInt16 in [0x6700, 0x6982, 0x6A82, 0x6A86] { #expect(type4.statusWord(code: code) != nil) }
-        #expect(type4.command(named: "READ_BINARY")?.header == [0x00, 0xB0])
-        #expect(type4.command(named: "SELECT_APPLICATION")?.header == [0x00, 0xA4, 0x04, 0x00])
+        #expect(type4.commands[.readBinary].header == [0x00, 0xB0])
+        #expect(type4.commands[.selectApplication].header == [0x00, 0xA4, 0x04, 0x00])
         #expect(type4.isoDep.rNAK == 0xB2)
     }
 }
@@ -137,8 +137,8 @@ struct URIAndSignatureTests {
             #expect(key.publicKey.count == 33 && key.publicKey.first == 0x04, "\(key.name)")
             for vector in key.testVectors { #expect(vector.uid.count == 7 && vector.signature.count == 32) }
         }
-        #expect(ChipTables.originalitySignatureKey(for: .ntag215)?.name == "ntag21x")
-        #expect(ChipTables.originalitySignatureKey(for: .ultralightEV1MF0UL11)?.name == "ultralightEV1")
+        #expect(ChipTables.originalitySignatureKey(for: .ntag215)?.name == .ntag21x)
+        #expect(ChipTables.originalitySignatureKey(for: .ultralightEV1MF0UL11)?.name == .ultralightEV1)
         #expect(ChipTables.originalitySignatureKey(for: .classic1k) == nil)
     }
 }

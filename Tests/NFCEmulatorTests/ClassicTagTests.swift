@@ -144,7 +144,7 @@ struct PN532ClassicExchangeTests {
     func authentication() throws {
         var chip = try listedChip()
         #expect(exchange(&chip, 0x40, [0x01, 0x60, 0x04] + Classic.transportKey + Classic.uid) == [0x00])
-        #expect(chip.registers.flag("Status2", "MFCrypto1On"))
+        #expect(chip.registers.flag(.mfCrypto1On))
         #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x04]) == [0x00] + [UInt8](repeating: 0, count: 16))
         #expect(exchange(&chip, 0x40, [0x01, 0x61, 0x04] + Classic.keyB + Classic.uid) == [0x14])
         #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x04]) == [0x01], "no answer from a card out of ACTIVE")

@@ -40,7 +40,7 @@ struct PN532ControllerTests {
         var chip = PN532Controller()
         #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x80, 0xFF, 0xFF, 0x5A]) == [])
         #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x00])
-        #expect(chip.registers.flag("TxMode", "TxCRCEn"))
+        #expect(chip.registers.flag(.txCRCEn))
     }
 
     @Test("an unknown command or bad parameters get ACK then the error frame; a bad checksum only the error frame")
@@ -109,7 +109,7 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA8]) == [0x00, 0x11, 0x22] + ChipTables.crcA([0x11, 0x22]))
         #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA9]) == [0x01], "a bad CRC_A gets no answer")
         #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0] + ChipTables.crcA([0xA2, 0x04, 0, 0, 0, 0])) == [0x00, 0x0A])
-        #expect(chip.registers.field("Control", "RxLastBits") == 4)
+        #expect(chip.registers.field(.rxLastBits) == 4)
     }
 
     @Test("RFConfiguration field off resets every tag; InRelease and InDeselect halt the target")

@@ -106,7 +106,7 @@ struct EmulatorSignatureTests {
 
     @Test("a replayed signature is answered as given; the verifier accepts a published NXP pair")
     func replay() throws {
-        let key = try #require(ChipTables.originalitySignatures.key(named: "ntag21x"))
+        let key = ChipTables.originalitySignatures.keys[.ntag21x]
         let vector = try #require(key.testVectors.first)
         #expect(SignatureVerifier.verify(signature: vector.signature, uid: vector.uid, publicKey: key.publicKey),
                 "the test's verifier itself works")

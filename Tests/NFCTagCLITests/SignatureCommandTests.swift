@@ -23,7 +23,7 @@ struct SignatureCommandTests {
 
         let nxp = try jsonObject(try runTool(["signature", "--json"], on: emulator))
         #expect(nxp["valid"] as? Bool == false)
-        #expect(nxp["key"] as? String == ChipTables.originalitySignatureKey(for: .ntag215)?.name)
+        #expect(nxp["key"] as? String == ChipTables.originalitySignatureKey(for: .ntag215)?.name.rawValue)
     }
 
     @Test("the key `nfctag emulate --print-signing-key` prints verifies the emulated tag's signature")

@@ -63,7 +63,7 @@ struct TagAccessGateTests {
                     // The NDEF TLV in the dump is one of the messages, whole (the dump never
                     // sees a write half done, nor a page read across a poll).
                     let data = pages[4...].flatMap { $0 }
-                    #expect(data.first == ChipTables.type2.tlv(named: .ndef)?.type)
+                    #expect(data.first == ChipTables.type2.tlvs[.ndef].type)
                     let length = Int(data[1])
                     let body = Array(data[2..<(2 + min(length, data.count - 2))])
                     ndefBytes.withLock { $0.append(body) }
@@ -91,7 +91,7 @@ struct TagAccessGateTests {
             let spec = ChipTables.spec(for: .classic1k)
             let authenticate = try #require(spec.command(.authenticateKeyA)).code
             let read = try #require(spec.command(.read)).code
-            let key = try #require(ChipTables.classic.key(named: "factoryDefault")).key
+            let key = ChipTables.classic.keys[.factoryDefault].key
             let emulated = try #require(harness.emulator.tags.first as? ClassicTag)
             for sector in 0..<16 {
                 let blocks = try await device.withExclusiveTagAccess { () async throws -> [[UInt8]] in

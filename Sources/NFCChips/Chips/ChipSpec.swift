@@ -31,7 +31,7 @@ public struct ChipSpec: DatasheetValue {
     /// The one-way counters.
     public var counters: [CounterSpec]
     /// The name of the originality-signature key in ``ChipTables/originalitySignatures``.
-    public var originalitySignatureKey: String?
+    public var originalitySignatureKey: OriginalitySignatureKeyName?
     /// The 3DES authentication (Ultralight C).
     public var ultralightCAuthentication: UltralightCAuthenticationSpec?
     /// Write timing.

@@ -49,11 +49,6 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     /// The total memory in bytes.
     public var totalBytes: Int { pageCount * pageSize }
 
-    /// The identification field called `name` (`UID0-2`, `BCC0`, `UID3-6`, `BCC1`, `internal`).
-    public func identificationField(named name: String) -> MemoryField? {
-        identification.first { $0.name == name }
-    }
-
     /// The factory content of `page`, if the table knows it.
     public func factoryContent(ofPage page: Int) -> [UInt8]? {
         factoryPages.first { $0.page == page }?.bytes

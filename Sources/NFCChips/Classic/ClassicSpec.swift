@@ -2,7 +2,8 @@
 ///
 /// ```swift
 /// let classic = ChipTables.classic
-/// classic.key(named: "nfcKeyA")?.key                     // D3 F7 D3 F7 D3 F7
+/// classic.keys[.nfcKeyA].key                            // D3 F7 D3 F7 D3 F7
+/// classic.trailer[.accessBits].offset                    // 6
 /// classic.dataBlockCondition(for: .init(c1: true, c2: false, c3: false))?.write // .keyB
 /// classic.mad.nfcAID                                     // [0x03, 0xE1]
 /// ```
@@ -12,9 +13,9 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     /// Bytes per block.
     public var blockSize: Int
     /// Block 0 fields.
-    public var manufacturerBlock: [ByteRangeField]
+    public var manufacturerBlock: NamedTable<ByteRangeField<ClassicManufacturerFieldName>>
     /// Sector trailer fields.
-    public var trailer: [ByteRangeField]
+    public var trailer: NamedTable<ByteRangeField<ClassicTrailerFieldName>>
     /// The access-bit byte layout in words (decoded by ``AccessConditions``).
     public var accessBitLayout: String
     /// Which blocks of a 16-block sector share an access-bit group.
@@ -24,7 +25,7 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     /// Sector-trailer access conditions (MF1S50 Table 7).
     public var trailerConditions: [TrailerCondition]
     /// Default and well-known keys.
-    public var keys: [ClassicKey]
+    public var keys: NamedTable<ClassicKey>
     /// The trailer as shipped: `FF×6 FF 07 80 69 FF×6`.
     @Hex public var factoryTrailer: [UInt8]
     /// The value-block layout in words.
@@ -34,7 +35,7 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     /// The value-block layout as offsets.
     public var valueBlockLayout: ClassicValueBlockLayout
     /// The 4-bit ACK / NAK codes of a Classic card.
-    public var acknowledgements: [AcknowledgementSpec]
+    public var acknowledgements: NamedTable<AcknowledgementSpec<ClassicAcknowledgementName>>
     /// Trailer of a read/write NFC (NDEF) sector.
     public var nfcSectorTrailer: ClassicTrailerTemplate
     /// Trailer of a read-only NFC sector.
@@ -48,12 +49,6 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     /// The MIFARE Application Directory.
     public var mad: MADSpec
 
-    /// The key called `name` (`factoryDefault`, `madKeyA`, `nfcKeyA`, …).
-    public func key(named name: String) -> ClassicKey? { keys.first { $0.name == name } }
-    /// The trailer field called `name` (`keyA`, `accessBits`, `generalPurposeByte`, `keyB`).
-    public func trailerField(named name: String) -> ByteRangeField? { trailer.first { $0.name == name } }
-    /// The manufacturer-block field called `name` (`UID`, `BCC`, `SAK`, `ATQA`, `manufacturerData`).
-    public func manufacturerField(named name: String) -> ByteRangeField? { manufacturerBlock.first { $0.name == name } }
     /// The data-block rights for `bits`.
     public func dataBlockCondition(for bits: AccessBits) -> DataBlockCondition? {
         dataBlockConditions.first { $0.bits == bits.code }
@@ -69,10 +64,64 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
     }
 }
 
-/// A named run of bytes inside a block.
-public struct ByteRangeField: Codable, Equatable, Sendable {
+/// The fields of a MIFARE Classic block 0; the raw values are the names in
+/// `datasheets/mifare-classic.json`.
+public enum ClassicManufacturerFieldName: String, TableName {
+    /// The 4-byte UID.
+    case uid = "UID"
+    /// The BCC of the UID.
+    case bcc = "BCC"
+    /// The SAK.
+    case sak = "SAK"
+    /// The ATQA.
+    case atqa = "ATQA"
+    /// The manufacturer data.
+    case manufacturerData
+}
+
+/// The fields of a MIFARE Classic sector trailer; the raw values are the names in
+/// `datasheets/mifare-classic.json`.
+public enum ClassicTrailerFieldName: String, TableName {
+    /// Key A (never readable).
+    case keyA
+    /// The three access-bit bytes.
+    case accessBits
+    /// The general-purpose byte (GPB).
+    case generalPurposeByte
+    /// Key B (readable under some access conditions).
+    case keyB
+}
+
+/// The well-known MIFARE Classic keys; the raw values are the names in
+/// `datasheets/mifare-classic.json`.
+public enum ClassicKeyName: String, TableName {
+    /// The transport key, key A and B of a blank card.
+    case factoryDefault
+    /// The public key A of MAD sectors.
+    case madKeyA
+    /// The public key A of NFC Forum (NDEF) sectors.
+    case nfcKeyA
+    /// A MAD key B in common use.
+    case madKeyBExample
+    /// A MAD key B seen in the field.
+    case madKeyBExample2
+}
+
+/// The ACK and NAK codes of a MIFARE Classic card; the raw values are the names in
+/// `datasheets/mifare-classic.json`.
+public enum ClassicAcknowledgementName: String, TableName {
+    /// `A`: ACK, command accepted.
+    case ack
+    /// `4`: operation not allowed (access conditions, bad address, not a value block).
+    case notAllowed
+    /// `5`: transmission or EEPROM error.
+    case transmissionError
+}
+
+/// A named run of bytes inside a block; `Name` names the block's fields.
+public struct ByteRangeField<Name: TableName>: NamedEntry {
     /// Its name.
-    public var name: String
+    public var name: Name
     /// The first byte.
     public var offset: Int
     /// The number of bytes.
@@ -162,9 +211,9 @@ public struct TrailerCondition: Codable, Equatable, Sendable {
 }
 
 /// A well-known key.
-public struct ClassicKey: Codable, Equatable, Sendable {
+public struct ClassicKey: NamedEntry {
     /// Its name.
-    public var name: String
+    public var name: ClassicKeyName
     /// The 6 key bytes.
     @Hex public var key: [UInt8]
     /// Where it is used.

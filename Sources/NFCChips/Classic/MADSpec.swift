@@ -4,6 +4,7 @@
 /// let mad = ChipTables.classic.mad
 /// mad.crc([0x01] + Array(repeating: [0x03, 0xE1], count: 15).flatMap { $0 }) // 0x14
 /// mad.gpbMAD1   // 0xC1
+/// mad.administrativeAIDs[.free].aid   // [0x00, 0x00]
 /// ```
 public struct MADSpec: Codable, Equatable, Sendable {
     /// Where it comes from.
@@ -25,7 +26,7 @@ public struct MADSpec: Codable, Equatable, Sendable {
     /// The NFC Forum AID `03E1` as stored (`03 E1`).
     @Hex public var nfcAID: [UInt8]
     /// Administrative AIDs (free, defect, reserved, …) as stored.
-    public var administrativeAIDs: [MADAdministrativeAID]
+    public var administrativeAIDs: NamedTable<MADAdministrativeAID>
     /// How AIDs are stored, in words.
     public var aidByteOrder: String
     /// GPB of sector 0 with MAD1 (`C1`).
@@ -33,7 +34,7 @@ public struct MADSpec: Codable, Equatable, Sendable {
     /// GPB of sector 0 with MAD2 (`C2`).
     @Hex public var gpbMAD2: UInt8
     /// GPB bits DA, MA, ADV.
-    public var gpbBits: [MADGPBBit]
+    public var gpbBits: NamedTable<MADGPBBit>
     /// The recommended MAD sector trailer.
     public var madSectorTrailer: ClassicTrailerTemplate
     /// The trailer of a read-only MAD sector (data `010` read-only, trailer `110` frozen);
@@ -42,11 +43,6 @@ public struct MADSpec: Codable, Equatable, Sendable {
 
     /// The MAD CRC-8 over `bytes` (info byte + all AID bytes).
     public func crc(_ bytes: [UInt8]) -> UInt8 { crc.crc8(bytes) }
-
-    /// The administrative AID called `name` (`free`, `defect`, …).
-    public func administrativeAID(named name: String) -> [UInt8]? {
-        administrativeAIDs.first { $0.name == name }?.aid
-    }
 }
 
 /// One MAD directory.
@@ -77,18 +73,46 @@ public struct MADDirectory: Codable, Equatable, Sendable {
     }
 }
 
+/// The administrative AIDs of the MAD; the raw values are the names in
+/// `datasheets/mifare-classic.json`.
+public enum MADAdministrativeAIDName: String, TableName {
+    /// `00 00`: the sector is free.
+    case free
+    /// `01 00`: the sector is defect.
+    case defect
+    /// `02 00`: the sector is reserved.
+    case reserved
+    /// `03 00`: the sector holds additional directory information.
+    case additionalDirectoryInfo
+    /// `04 00`: the sector holds card-holder information.
+    case cardHolderInfo
+    /// `05 00`: not applicable (past the card's last sector).
+    case notApplicable
+}
+
 /// An administrative AID.
-public struct MADAdministrativeAID: Codable, Equatable, Sendable {
+public struct MADAdministrativeAID: NamedEntry {
     /// The 2 bytes as stored.
     @Hex public var aid: [UInt8]
     /// Its name.
-    public var name: String
+    public var name: MADAdministrativeAIDName
+}
+
+/// The bits of the MAD general-purpose byte; the raw values are the names in
+/// `datasheets/mifare-classic.json`.
+public enum MADGPBBitName: String, TableName {
+    /// `DA`: a MAD is present.
+    case madAvailable = "DA"
+    /// `MA`: multi-application card.
+    case multiApplication = "MA"
+    /// `ADV`: the MAD version (1 or 2).
+    case madVersion = "ADV"
 }
 
 /// A bit of the MAD general-purpose byte.
-public struct MADGPBBit: Codable, Equatable, Sendable {
+public struct MADGPBBit: NamedEntry {
     /// `DA`, `MA` or `ADV`.
-    public var name: String
+    public var name: MADGPBBitName
     /// Its mask.
     @Hex public var mask: UInt8
     /// What it means.

@@ -520,7 +520,7 @@ extension GeneratedTables {
                 )
             ),
         ],
-        originalitySignatureKey: "ntag21x",
+        originalitySignatureKey: OriginalitySignatureKeyName.ntag21x,
         ultralightCAuthentication: nil,
         timing: ChipTimingSpec(
             eepromWriteMsPerPage: 4.1,

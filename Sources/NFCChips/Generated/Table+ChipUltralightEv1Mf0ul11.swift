@@ -491,7 +491,7 @@ extension GeneratedTables {
                 caveat: nil
             ),
         ],
-        originalitySignatureKey: "ultralightEV1",
+        originalitySignatureKey: OriginalitySignatureKeyName.ultralightEV1,
         ultralightCAuthentication: nil,
         timing: ChipTimingSpec(
             eepromWriteMsPerPage: 4.1,

@@ -16,68 +16,70 @@ extension GeneratedTables {
             verified: true,
             note: "nfc-reference.md §1."
         ),
-        frames: [
-            ISO14443AFrameSpec(
-                name: "REQA",
-                bytes: [0x26],
-                bits: 7,
-                answer: "ATQA (2 bytes, LSB first); only a tag in IDLE answers"
-            ),
-            ISO14443AFrameSpec(
-                name: "WUPA",
-                bytes: [0x52],
-                bits: 7,
-                answer: "ATQA; wakes a tag from IDLE or HALT"
-            ),
-            ISO14443AFrameSpec(
-                name: "ANTICOLLISION_CL1",
-                bytes: [0x93, 0x20],
-                bits: nil,
-                answer: "4 UID bytes (or CT + 3) + BCC, no CRC"
-            ),
-            ISO14443AFrameSpec(
-                name: "ANTICOLLISION_CL2",
-                bytes: [0x95, 0x20],
-                bits: nil,
-                answer: "4 UID bytes + BCC, no CRC"
-            ),
-            ISO14443AFrameSpec(
-                name: "ANTICOLLISION_CL3",
-                bytes: [0x97, 0x20],
-                bits: nil,
-                answer: "4 UID bytes + BCC, no CRC"
-            ),
-            ISO14443AFrameSpec(
-                name: "SELECT_CL1",
-                bytes: [0x93, 0x70],
-                bits: nil,
-                answer: "SAK + CRC_A; the request carries 4 UID/CT bytes + BCC + CRC_A"
-            ),
-            ISO14443AFrameSpec(
-                name: "SELECT_CL2",
-                bytes: [0x95, 0x70],
-                bits: nil,
-                answer: "SAK + CRC_A"
-            ),
-            ISO14443AFrameSpec(
-                name: "SELECT_CL3",
-                bytes: [0x97, 0x70],
-                bits: nil,
-                answer: "SAK + CRC_A"
-            ),
-            ISO14443AFrameSpec(
-                name: "HLTA",
-                bytes: [0x50, 0x00],
-                bits: nil,
-                answer: "none; the tag goes to HALT (frame with CRC: 50 00 57 CD)"
-            ),
-            ISO14443AFrameSpec(
-                name: "RATS",
-                bytes: [0xE0],
-                bits: nil,
-                answer: "ATS (ISO-DEP only); NTAG / Ultralight do not support it"
-            ),
-        ],
+        frames: NamedTable<ISO14443AFrameSpec>(
+            entries: [
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.reqa,
+                    bytes: [0x26],
+                    bits: 7,
+                    answer: "ATQA (2 bytes, LSB first); only a tag in IDLE answers"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.wupa,
+                    bytes: [0x52],
+                    bits: 7,
+                    answer: "ATQA; wakes a tag from IDLE or HALT"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.anticollisionCL1,
+                    bytes: [0x93, 0x20],
+                    bits: nil,
+                    answer: "4 UID bytes (or CT + 3) + BCC, no CRC"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.anticollisionCL2,
+                    bytes: [0x95, 0x20],
+                    bits: nil,
+                    answer: "4 UID bytes + BCC, no CRC"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.anticollisionCL3,
+                    bytes: [0x97, 0x20],
+                    bits: nil,
+                    answer: "4 UID bytes + BCC, no CRC"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.selectCL1,
+                    bytes: [0x93, 0x70],
+                    bits: nil,
+                    answer: "SAK + CRC_A; the request carries 4 UID/CT bytes + BCC + CRC_A"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.selectCL2,
+                    bytes: [0x95, 0x70],
+                    bits: nil,
+                    answer: "SAK + CRC_A"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.selectCL3,
+                    bytes: [0x97, 0x70],
+                    bits: nil,
+                    answer: "SAK + CRC_A"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.hlta,
+                    bytes: [0x50, 0x00],
+                    bits: nil,
+                    answer: "none; the tag goes to HALT (frame with CRC: 50 00 57 CD)"
+                ),
+                ISO14443AFrameSpec(
+                    name: ISO14443AFrameName.rats,
+                    bytes: [0xE0],
+                    bits: nil,
+                    answer: "ATS (ISO-DEP only); NTAG / Ultralight do not support it"
+                ),
+            ]
+        ),
         selectCodes: [0x93, 0x95, 0x97],
         anticollisionNVB: 0x20,
         selectNVB: 0x70,

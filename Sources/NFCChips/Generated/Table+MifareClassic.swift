@@ -18,55 +18,59 @@ extension GeneratedTables {
             note: "nfc-reference.md §6."
         ),
         blockSize: 16,
-        manufacturerBlock: [
-            ByteRangeField(
-                name: "UID",
-                offset: 0,
-                length: 4
-            ),
-            ByteRangeField(
-                name: "BCC",
-                offset: 4,
-                length: 1
-            ),
-            ByteRangeField(
-                name: "SAK",
-                offset: 5,
-                length: 1
-            ),
-            ByteRangeField(
-                name: "ATQA",
-                offset: 6,
-                length: 2
-            ),
-            ByteRangeField(
-                name: "manufacturerData",
-                offset: 8,
-                length: 8
-            ),
-        ],
-        trailer: [
-            ByteRangeField(
-                name: "keyA",
-                offset: 0,
-                length: 6
-            ),
-            ByteRangeField(
-                name: "accessBits",
-                offset: 6,
-                length: 3
-            ),
-            ByteRangeField(
-                name: "generalPurposeByte",
-                offset: 9,
-                length: 1
-            ),
-            ByteRangeField(
-                name: "keyB",
-                offset: 10,
-                length: 6
-            ),
-        ],
+        manufacturerBlock: NamedTable<ByteRangeField<ClassicManufacturerFieldName>>(
+            entries: [
+                ByteRangeField<ClassicManufacturerFieldName>(
+                    name: ClassicManufacturerFieldName.uid,
+                    offset: 0,
+                    length: 4
+                ),
+                ByteRangeField<ClassicManufacturerFieldName>(
+                    name: ClassicManufacturerFieldName.bcc,
+                    offset: 4,
+                    length: 1
+                ),
+                ByteRangeField<ClassicManufacturerFieldName>(
+                    name: ClassicManufacturerFieldName.sak,
+                    offset: 5,
+                    length: 1
+                ),
+                ByteRangeField<ClassicManufacturerFieldName>(
+                    name: ClassicManufacturerFieldName.atqa,
+                    offset: 6,
+                    length: 2
+                ),
+                ByteRangeField<ClassicManufacturerFieldName>(
+                    name: ClassicManufacturerFieldName.manufacturerData,
+                    offset: 8,
+                    length: 8
+                ),
+            ]
+        ),
+        trailer: NamedTable<ByteRangeField<ClassicTrailerFieldName>>(
+            entries: [
+                ByteRangeField<ClassicTrailerFieldName>(
+                    name: ClassicTrailerFieldName.keyA,
+                    offset: 0,
+                    length: 6
+                ),
+                ByteRangeField<ClassicTrailerFieldName>(
+                    name: ClassicTrailerFieldName.accessBits,
+                    offset: 6,
+                    length: 3
+                ),
+                ByteRangeField<ClassicTrailerFieldName>(
+                    name: ClassicTrailerFieldName.generalPurposeByte,
+                    offset: 9,
+                    length: 1
+                ),
+                ByteRangeField<ClassicTrailerFieldName>(
+                    name: ClassicTrailerFieldName.keyB,
+                    offset: 10,
+                    length: 6
+                ),
+            ]
+        ),
         accessBitLayout: "Cx_n = bit n of Cx (n = block 0–2, 3 = trailer). Byte 6: high nibble ¬C2₃..¬C2₀, low nibble ¬C1₃..¬C1₀. Byte 7: high nibble C1₃..C1₀, low nibble ¬C3₃..¬C3₀. Byte 8: high nibble C3₃..C3₀, low nibble C2₃..C2₀. If the inverted copies disagree the sector is blocked.",
         largeSectorAccessGroups: [
             ClassicAccessGroup(
@@ -238,44 +242,46 @@ extension GeneratedTables {
                 keyBReadable: false
             ),
         ],
-        keys: [
-            ClassicKey(
-                name: "factoryDefault",
-                key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
-                meaning: "transport key A and B",
-                caveat: nil
-            ),
-            ClassicKey(
-                name: "madKeyA",
-                key: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
-                meaning: "MAD sector public key A",
-                caveat: nil
-            ),
-            ClassicKey(
-                name: "nfcKeyA",
-                key: [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7],
-                meaning: "NFC Forum (NDEF) sector public key A",
-                caveat: nil
-            ),
-            ClassicKey(
-                name: "madKeyBExample",
-                key: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5],
-                meaning: "MAD key B commonly used",
-                caveat: DatasheetCaveat(
-                    verified: true,
-                    note: "Only in Proxmark's default key list."
-                )
-            ),
-            ClassicKey(
-                name: "madKeyBExample2",
-                key: [0x89, 0xEC, 0xA9, 0x7F, 0x8C, 0x2A],
-                meaning: "MAD key B seen in the field",
-                caveat: DatasheetCaveat(
-                    verified: true,
-                    note: "Only in Proxmark's default key list."
-                )
-            ),
-        ],
+        keys: NamedTable<ClassicKey>(
+            entries: [
+                ClassicKey(
+                    name: ClassicKeyName.factoryDefault,
+                    key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                    meaning: "transport key A and B",
+                    caveat: nil
+                ),
+                ClassicKey(
+                    name: ClassicKeyName.madKeyA,
+                    key: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
+                    meaning: "MAD sector public key A",
+                    caveat: nil
+                ),
+                ClassicKey(
+                    name: ClassicKeyName.nfcKeyA,
+                    key: [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7],
+                    meaning: "NFC Forum (NDEF) sector public key A",
+                    caveat: nil
+                ),
+                ClassicKey(
+                    name: ClassicKeyName.madKeyBExample,
+                    key: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5],
+                    meaning: "MAD key B commonly used",
+                    caveat: DatasheetCaveat(
+                        verified: true,
+                        note: "Only in Proxmark's default key list."
+                    )
+                ),
+                ClassicKey(
+                    name: ClassicKeyName.madKeyBExample2,
+                    key: [0x89, 0xEC, 0xA9, 0x7F, 0x8C, 0x2A],
+                    meaning: "MAD key B seen in the field",
+                    caveat: DatasheetCaveat(
+                        verified: true,
+                        note: "Only in Proxmark's default key list."
+                    )
+                ),
+            ]
+        ),
         factoryTrailer: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x80, 0x69, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
         valueBlock: "bytes 0–3 value (little-endian int32), 4–7 ¬value, 8–11 value, 12 address, 13 ¬address, 14 address, 15 ¬address",
         valueBlockCaveat: DatasheetCaveat(
@@ -298,35 +304,37 @@ extension GeneratedTables {
                 15,
             ]
         ),
-        acknowledgements: [
-            AcknowledgementSpec(
-                code: 0x0A,
-                name: "ack",
-                meaning: "ACK: command accepted",
-                isACK: true,
-                caveat: nil
-            ),
-            AcknowledgementSpec(
-                code: 0x04,
-                name: "notAllowed",
-                meaning: "NAK: operation not allowed (access conditions, bad address, not a value block)",
-                isACK: false,
-                caveat: DatasheetCaveat(
-                    verified: false,
-                    note: "Classic NAK meanings were not read in the MF1S50 data sheet; Proxmark's simulator sends 4 for a refused operation (nfc-reference.md §6.3, §11 item 12)."
-                )
-            ),
-            AcknowledgementSpec(
-                code: 0x05,
-                name: "transmissionError",
-                meaning: "NAK: transmission or EEPROM error",
-                isACK: false,
-                caveat: DatasheetCaveat(
-                    verified: false,
-                    note: "Proxmark labels 5 'transmission error'; not read in the data sheet."
-                )
-            ),
-        ],
+        acknowledgements: NamedTable<AcknowledgementSpec<ClassicAcknowledgementName>>(
+            entries: [
+                AcknowledgementSpec<ClassicAcknowledgementName>(
+                    code: 0x0A,
+                    name: ClassicAcknowledgementName.ack,
+                    meaning: "ACK: command accepted",
+                    isACK: true,
+                    caveat: nil
+                ),
+                AcknowledgementSpec<ClassicAcknowledgementName>(
+                    code: 0x04,
+                    name: ClassicAcknowledgementName.notAllowed,
+                    meaning: "NAK: operation not allowed (access conditions, bad address, not a value block)",
+                    isACK: false,
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "Classic NAK meanings were not read in the MF1S50 data sheet; Proxmark's simulator sends 4 for a refused operation (nfc-reference.md §6.3, §11 item 12)."
+                    )
+                ),
+                AcknowledgementSpec<ClassicAcknowledgementName>(
+                    code: 0x05,
+                    name: ClassicAcknowledgementName.transmissionError,
+                    meaning: "NAK: transmission or EEPROM error",
+                    isACK: false,
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "Proxmark labels 5 'transmission error'; not read in the data sheet."
+                    )
+                ),
+            ]
+        ),
         nfcSectorTrailer: ClassicTrailerTemplate(
             keyA: [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7],
             accessBits: [0x7F, 0x07, 0x88],
@@ -414,52 +422,56 @@ extension GeneratedTables {
             ),
             infoBytePublisherMask: 0x3F,
             nfcAID: [0x03, 0xE1],
-            administrativeAIDs: [
-                MADAdministrativeAID(
-                    aid: [0x00, 0x00],
-                    name: "free"
-                ),
-                MADAdministrativeAID(
-                    aid: [0x01, 0x00],
-                    name: "defect"
-                ),
-                MADAdministrativeAID(
-                    aid: [0x02, 0x00],
-                    name: "reserved"
-                ),
-                MADAdministrativeAID(
-                    aid: [0x03, 0x00],
-                    name: "additionalDirectoryInfo"
-                ),
-                MADAdministrativeAID(
-                    aid: [0x04, 0x00],
-                    name: "cardHolderInfo"
-                ),
-                MADAdministrativeAID(
-                    aid: [0x05, 0x00],
-                    name: "notApplicable"
-                ),
-            ],
+            administrativeAIDs: NamedTable<MADAdministrativeAID>(
+                entries: [
+                    MADAdministrativeAID(
+                        aid: [0x00, 0x00],
+                        name: MADAdministrativeAIDName.free
+                    ),
+                    MADAdministrativeAID(
+                        aid: [0x01, 0x00],
+                        name: MADAdministrativeAIDName.defect
+                    ),
+                    MADAdministrativeAID(
+                        aid: [0x02, 0x00],
+                        name: MADAdministrativeAIDName.reserved
+                    ),
+                    MADAdministrativeAID(
+                        aid: [0x03, 0x00],
+                        name: MADAdministrativeAIDName.additionalDirectoryInfo
+                    ),
+                    MADAdministrativeAID(
+                        aid: [0x04, 0x00],
+                        name: MADAdministrativeAIDName.cardHolderInfo
+                    ),
+                    MADAdministrativeAID(
+                        aid: [0x05, 0x00],
+                        name: MADAdministrativeAIDName.notApplicable
+                    ),
+                ]
+            ),
             aidByteOrder: "2 bytes little-endian: byte 0 = application code, byte 1 = function-cluster code (AID 0x03E1 is stored 03 E1; admin AID 0x0001 is stored 01 00)",
             gpbMAD1: 0xC1,
             gpbMAD2: 0xC2,
-            gpbBits: [
-                MADGPBBit(
-                    name: "DA",
-                    mask: 0x80,
-                    meaning: "MAD available"
-                ),
-                MADGPBBit(
-                    name: "MA",
-                    mask: 0x40,
-                    meaning: "multi-application card"
-                ),
-                MADGPBBit(
-                    name: "ADV",
-                    mask: 0x03,
-                    meaning: "MAD version: 01 MAD1, 10 MAD2"
-                ),
-            ],
+            gpbBits: NamedTable<MADGPBBit>(
+                entries: [
+                    MADGPBBit(
+                        name: MADGPBBitName.madAvailable,
+                        mask: 0x80,
+                        meaning: "MAD available"
+                    ),
+                    MADGPBBit(
+                        name: MADGPBBitName.multiApplication,
+                        mask: 0x40,
+                        meaning: "multi-application card"
+                    ),
+                    MADGPBBit(
+                        name: MADGPBBitName.madVersion,
+                        mask: 0x03,
+                        meaning: "MAD version: 01 MAD1, 10 MAD2"
+                    ),
+                ]
+            ),
             madSectorTrailer: ClassicTrailerTemplate(
                 keyA: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
                 accessBits: [0x78, 0x77, 0x88],

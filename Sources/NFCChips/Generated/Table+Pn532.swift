@@ -19,728 +19,758 @@ extension GeneratedTables {
             answerCodeIncrement: 1
         ),
         firmwareVersion: [0x32, 0x01, 0x06, 0x07],
-        commands: [
-            PN532CommandSpec(
-                name: PN532CommandName.diagnose,
-                code: 0x00,
-                role: PN532CommandRole.miscellaneous,
-                summary: "self-tests; test 00 echoes its data (libnfc checks the echo at open)",
-                section: "§7.2.1"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.getFirmwareVersion,
-                code: 0x02,
-                role: PN532CommandRole.miscellaneous,
-                summary: "answers IC, Ver, Rev, Support",
-                section: "§7.2.2"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.getGeneralStatus,
-                code: 0x04,
-                role: PN532CommandRole.miscellaneous,
-                summary: "last error, field present, number of targets and per-target bit rates",
-                section: "§7.2.3"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.readRegister,
-                code: 0x06,
-                role: PN532CommandRole.miscellaneous,
-                summary: "(ADR hi, ADR lo)* -> one value per address (no status byte on the PN532)",
-                section: "§7.2.4"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.writeRegister,
-                code: 0x08,
-                role: PN532CommandRole.miscellaneous,
-                summary: "(ADR hi, ADR lo, value)* -> empty answer",
-                section: "§7.2.5"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.readGPIO,
-                code: 0x0C,
-                role: PN532CommandRole.miscellaneous,
-                summary: "answers P3, P7 and I0I1",
-                section: "§7.2.6"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.writeGPIO,
-                code: 0x0E,
-                role: PN532CommandRole.miscellaneous,
-                summary: "writes P3 and P7 (bit 7 = validate)",
-                section: "§7.2.7"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.setSerialBaudRate,
-                code: 0x10,
-                role: PN532CommandRole.miscellaneous,
-                summary: "empty answer; the host ACKs, then both sides switch speed",
-                section: "§7.2.8"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.setParameters,
-                code: 0x12,
-                role: PN532CommandRole.miscellaneous,
-                summary: "sets the parameter flags; empty answer",
-                section: "§7.2.9"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.samConfiguration,
-                code: 0x14,
-                role: PN532CommandRole.miscellaneous,
-                summary: "Mode, Timeout (50 ms units), IRQ; empty answer",
-                section: "§7.2.10"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.powerDown,
-                code: 0x16,
-                role: PN532CommandRole.miscellaneous,
-                summary: "WakeUpEnable [GenerateIRQ] -> status",
-                section: "§7.2.11"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.rfConfiguration,
-                code: 0x32,
-                role: PN532CommandRole.rfCommunication,
-                summary: "CfgItem, ConfigurationData…; empty answer",
-                section: "§7.3.1"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.rfRegulationTest,
-                code: 0x58,
-                role: PN532CommandRole.rfCommunication,
-                summary: "continuous transmission for regulation tests; no answer",
-                section: "§7.3.2"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inJumpForDEP,
-                code: 0x56,
-                role: PN532CommandRole.initiator,
-                summary: "ActPass, BR, Next, [PassiveInitiatorData] [NFCID3i] [Gi] -> status, target data",
-                section: "§7.3.3"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inJumpForPSL,
-                code: 0x46,
-                role: PN532CommandRole.initiator,
-                summary: "as InJumpForDEP, followed by a PSL",
-                section: "§7.3.4"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inListPassiveTarget,
-                code: 0x4A,
-                role: PN532CommandRole.initiator,
-                summary: "MaxTg, BrTy, [InitiatorData] -> NbTg, TargetData…",
-                section: "§7.3.5"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inATR,
-                code: 0x50,
-                role: PN532CommandRole.initiator,
-                summary: "Tg, Next, [NFCID3i] [Gi] -> status, ATR_RES",
-                section: "§7.3.6"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inPSL,
-                code: 0x4E,
-                role: PN532CommandRole.initiator,
-                summary: "Tg, BRit, BRti -> status",
-                section: "§7.3.7"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inDataExchange,
-                code: 0x40,
-                role: PN532CommandRole.initiator,
-                summary: "Tg, DataOut… -> status, DataIn… (CRC and MIFARE Classic auth handled by the chip)",
-                section: "§7.3.8"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inCommunicateThru,
-                code: 0x42,
-                role: PN532CommandRole.initiator,
-                summary: "DataOut… -> status, DataIn… (raw; CRC per TxMode / RxMode bit 7)",
-                section: "§7.3.9"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inDeselect,
-                code: 0x44,
-                role: PN532CommandRole.initiator,
-                summary: "Tg -> status",
-                section: "§7.3.10"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inRelease,
-                code: 0x52,
-                role: PN532CommandRole.initiator,
-                summary: "Tg -> status",
-                section: "§7.3.11"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inSelect,
-                code: 0x54,
-                role: PN532CommandRole.initiator,
-                summary: "Tg -> status",
-                section: "§7.3.12"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.inAutoPoll,
-                code: 0x60,
-                role: PN532CommandRole.initiator,
-                summary: "PollNr, Period, Type… -> NbTg, (Type, Len, TargetData)…",
-                section: "§7.3.13"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgInitAsTarget,
-                code: 0x8C,
-                role: PN532CommandRole.target,
-                summary: "target mode: configure as target and wait for activation",
-                section: "§7.3.14"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgSetGeneralBytes,
-                code: 0x92,
-                role: PN532CommandRole.target,
-                summary: "target mode: general bytes of ATR_RES",
-                section: "§7.3.15"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgGetData,
-                code: 0x86,
-                role: PN532CommandRole.target,
-                summary: "target mode: data from the initiator",
-                section: "§7.3.16"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgSetData,
-                code: 0x8E,
-                role: PN532CommandRole.target,
-                summary: "target mode: data to the initiator",
-                section: "§7.3.17"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgSetMetaData,
-                code: 0x94,
-                role: PN532CommandRole.target,
-                summary: "target mode: data with the MI bit",
-                section: "§7.3.18"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgGetInitiatorCommand,
-                code: 0x88,
-                role: PN532CommandRole.target,
-                summary: "target mode: raw command from the initiator",
-                section: "§7.3.19"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgResponseToInitiator,
-                code: 0x90,
-                role: PN532CommandRole.target,
-                summary: "target mode: answer to the raw command",
-                section: "§7.3.20"
-            ),
-            PN532CommandSpec(
-                name: PN532CommandName.tgGetTargetStatus,
-                code: 0x8A,
-                role: PN532CommandRole.target,
-                summary: "target mode: state and bit rates",
-                section: "§7.3.21"
-            ),
-        ],
-        statuses: [
-            PN532StatusSpec(
-                code: 0x00,
-                name: "success",
-                meaning: "no error",
-                libnfcError: "NFC_SUCCESS",
-                libnfcErrorCode: 0
-            ),
-            PN532StatusSpec(
-                code: 0x01,
-                name: "timeout",
-                meaning: "time out: the target has not answered (also a tag NAK in InDataExchange)",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x02,
-                name: "crcError",
-                meaning: "CRC error detected by the CIU (also a 4-bit ACK/NAK in raw mode with RX CRC on)",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x03,
-                name: "parityError",
-                meaning: "parity error detected by the CIU",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x04,
-                name: "bitCountError",
-                meaning: "erroneous bit count during ISO 14443-3A anticollision / select",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x05,
-                name: "framingError",
-                meaning: "framing error during a MIFARE operation",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x06,
-                name: "bitCollision",
-                meaning: "abnormal bit collision during bitwise anticollision at 106 kbit/s",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x07,
-                name: "bufferTooSmall",
-                meaning: "communication buffer size insufficient",
-                libnfcError: "NFC_ECHIP",
-                libnfcErrorCode: -90
-            ),
-            PN532StatusSpec(
-                code: 0x09,
-                name: "bufferOverflow",
-                meaning: "RF buffer overflow detected by the CIU (CIU_Error BufferOvfl)",
-                libnfcError: "NFC_ECHIP",
-                libnfcErrorCode: -90
-            ),
-            PN532StatusSpec(
-                code: 0x0A,
-                name: "rfTimeout",
-                meaning: "active mode: the counterpart did not switch its RF field on in time",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x0B,
-                name: "rfProtocolError",
-                meaning: "RF protocol error (CIU_Error ProtocolErr)",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x0D,
-                name: "temperatureError",
-                meaning: "overheating: the antenna drivers were switched off",
-                libnfcError: "NFC_ECHIP",
-                libnfcErrorCode: -90
-            ),
-            PN532StatusSpec(
-                code: 0x0E,
-                name: "internalBufferOverflow",
-                meaning: "internal buffer overflow",
-                libnfcError: "NFC_ECHIP",
-                libnfcErrorCode: -90
-            ),
-            PN532StatusSpec(
-                code: 0x10,
-                name: "invalidParameter",
-                meaning: "invalid parameter (range, format…)",
-                libnfcError: "NFC_EINVARG",
-                libnfcErrorCode: -2
-            ),
-            PN532StatusSpec(
-                code: 0x12,
-                name: "depUnsupportedCommand",
-                meaning: "DEP: the target does not support the command received from the initiator",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x13,
-                name: "depInvalidFormat",
-                meaning: "DEP, MIFARE or ISO 14443-4: the data format does not match the specification",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x14,
-                name: "mifareAuthenticationError",
-                meaning: "MIFARE authentication error (the card halts)",
-                libnfcError: "NFC_EMFCAUTHFAIL",
-                libnfcErrorCode: -30
-            ),
-            PN532StatusSpec(
-                code: 0x23,
-                name: "uidCheckByteWrong",
-                meaning: "ISO 14443-3: UID check byte (BCC) is wrong",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x25,
-                name: "depInvalidDeviceState",
-                meaning: "DEP: invalid device state for the operation",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x26,
-                name: "operationNotAllowed",
-                meaning: "operation not allowed in this configuration (host controller interface)",
-                libnfcError: "NFC_EINVARG",
-                libnfcErrorCode: -2
-            ),
-            PN532StatusSpec(
-                code: 0x27,
-                name: "commandNotAcceptable",
-                meaning: "command not acceptable in the current context (initiator vs target, unknown target number, target in the wrong state)",
-                libnfcError: "NFC_EINVARG",
-                libnfcErrorCode: -2
-            ),
-            PN532StatusSpec(
-                code: 0x29,
-                name: "targetReleased",
-                meaning: "the PN532 as target was released by its initiator",
-                libnfcError: "NFC_ETGRELEASED",
-                libnfcErrorCode: -10
-            ),
-            PN532StatusSpec(
-                code: 0x2A,
-                name: "cardIdMismatch",
-                meaning: "ISO 14443-3B: the card ID does not match (card exchanged)",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x2B,
-                name: "cardDisappeared",
-                meaning: "ISO 14443-3B: the activated card has disappeared",
-                libnfcError: "NFC_ETGRELEASED",
-                libnfcErrorCode: -10
-            ),
-            PN532StatusSpec(
-                code: 0x2C,
-                name: "nfcid3Mismatch",
-                meaning: "NFCID3 of initiator and target differ (DEP 212/424 kbit/s passive)",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-            PN532StatusSpec(
-                code: 0x2D,
-                name: "overCurrent",
-                meaning: "over-current event detected",
-                libnfcError: "NFC_ECHIP",
-                libnfcErrorCode: -90
-            ),
-            PN532StatusSpec(
-                code: 0x2E,
-                name: "nadMissing",
-                meaning: "NAD missing in a DEP frame",
-                libnfcError: "NFC_ERFTRANS",
-                libnfcErrorCode: -20
-            ),
-        ],
-        registers: [
-            PN532RegisterSpec(
-                name: "TxMode",
-                address: 0x6302,
-                summary: "CIU_TxMode: transmission rate and framing",
-                bits: [
-                    PN532RegisterBit(
-                        name: "TxCRCEn",
-                        mask: 0x80,
-                        meaning: "the chip appends CRC_A (libnfc NP_HANDLE_CRC)"
-                    ),
-                    PN532RegisterBit(
-                        name: "TxSpeed",
-                        mask: 0x70,
-                        meaning: "transmit bit rate (000 = 106 kbit/s)"
-                    ),
-                    PN532RegisterBit(
-                        name: "TxFraming",
-                        mask: 0x03,
-                        meaning: "00 = ISO 14443A / MIFARE 106 kbit/s, 01 active, 10 FeliCa, 11 ISO 14443B"
-                    ),
-                ]
-            ),
-            PN532RegisterSpec(
-                name: "RxMode",
-                address: 0x6303,
-                summary: "CIU_RxMode: reception rate and framing",
-                bits: [
-                    PN532RegisterBit(
-                        name: "RxCRCEn",
-                        mask: 0x80,
-                        meaning: "the chip checks and strips CRC_A"
-                    ),
-                    PN532RegisterBit(
-                        name: "RxSpeed",
-                        mask: 0x70,
-                        meaning: "receive bit rate (000 = 106 kbit/s)"
-                    ),
-                    PN532RegisterBit(
-                        name: "RxNoErr",
-                        mask: 0x08,
-                        meaning: "ignore frames shorter than 4 bits"
-                    ),
-                    PN532RegisterBit(
-                        name: "RxMultiple",
-                        mask: 0x04,
-                        meaning: "keep receiving after the first frame"
-                    ),
-                    PN532RegisterBit(
-                        name: "RxFraming",
-                        mask: 0x03,
-                        meaning: "as TxFraming"
-                    ),
-                ]
-            ),
-            PN532RegisterSpec(
-                name: "TxAuto",
-                address: 0x6305,
-                summary: "CIU_TxAuto: antenna driver settings",
-                bits: [
-                    PN532RegisterBit(
-                        name: "Force100ASK",
-                        mask: 0x40,
-                        meaning: "force 100 % ASK modulation"
-                    ),
-                    PN532RegisterBit(
-                        name: "AutoWakeUp",
-                        mask: 0x20,
-                        meaning: "wake up when an RF field is detected"
-                    ),
-                    PN532RegisterBit(
-                        name: "InitialRFOn",
-                        mask: 0x04,
-                        meaning: "initial RF collision avoidance"
-                    ),
-                ]
-            ),
-            PN532RegisterSpec(
-                name: "ManualRCV",
-                address: 0x630D,
-                summary: "CIU_ManualRCV: receiver fine tuning",
-                bits: [
-                    PN532RegisterBit(
-                        name: "ParityDisable",
-                        mask: 0x10,
-                        meaning: "parity generation and check off (libnfc refuses it for transceive)"
-                    ),
-                ]
-            ),
-            PN532RegisterSpec(
-                name: "Status2",
-                address: 0x6338,
-                summary: "CIU_Status2: receiver, transmitter and Crypto1 state",
-                bits: [
-                    PN532RegisterBit(
-                        name: "MFCrypto1On",
-                        mask: 0x08,
-                        meaning: "MIFARE Crypto1 is on (after a successful Classic authentication)"
-                    ),
-                ]
-            ),
-            PN532RegisterSpec(
-                name: "Control",
-                address: 0x633C,
-                summary: "CIU_Control: miscellaneous control bits",
-                bits: [
-                    PN532RegisterBit(
-                        name: "Initiator",
-                        mask: 0x10,
-                        meaning: "the chip acts as initiator"
-                    ),
-                    PN532RegisterBit(
-                        name: "RxLastBits",
-                        mask: 0x07,
-                        meaning: "valid bits in the last received byte (0 = all 8); 4 after a 4-bit ACK/NAK in raw mode"
-                    ),
-                ]
-            ),
-            PN532RegisterSpec(
-                name: "BitFraming",
-                address: 0x633D,
-                summary: "CIU_BitFraming: bit-oriented frames",
-                bits: [
-                    PN532RegisterBit(
-                        name: "StartSend",
-                        mask: 0x80,
-                        meaning: "starts a transmission (Transceive)"
-                    ),
-                    PN532RegisterBit(
-                        name: "RxAlign",
-                        mask: 0x70,
-                        meaning: "bit position of the first received bit"
-                    ),
-                    PN532RegisterBit(
-                        name: "TxLastBits",
-                        mask: 0x07,
-                        meaning: "bits to send of the last byte (0 = all 8; 7 for short frames such as REQA)"
-                    ),
-                ]
-            ),
-        ],
+        commands: NamedTable<PN532CommandSpec>(
+            entries: [
+                PN532CommandSpec(
+                    name: PN532CommandName.diagnose,
+                    code: 0x00,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "self-tests; test 00 echoes its data (libnfc checks the echo at open)",
+                    section: "§7.2.1"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.getFirmwareVersion,
+                    code: 0x02,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "answers IC, Ver, Rev, Support",
+                    section: "§7.2.2"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.getGeneralStatus,
+                    code: 0x04,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "last error, field present, number of targets and per-target bit rates",
+                    section: "§7.2.3"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.readRegister,
+                    code: 0x06,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "(ADR hi, ADR lo)* -> one value per address (no status byte on the PN532)",
+                    section: "§7.2.4"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.writeRegister,
+                    code: 0x08,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "(ADR hi, ADR lo, value)* -> empty answer",
+                    section: "§7.2.5"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.readGPIO,
+                    code: 0x0C,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "answers P3, P7 and I0I1",
+                    section: "§7.2.6"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.writeGPIO,
+                    code: 0x0E,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "writes P3 and P7 (bit 7 = validate)",
+                    section: "§7.2.7"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.setSerialBaudRate,
+                    code: 0x10,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "empty answer; the host ACKs, then both sides switch speed",
+                    section: "§7.2.8"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.setParameters,
+                    code: 0x12,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "sets the parameter flags; empty answer",
+                    section: "§7.2.9"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.samConfiguration,
+                    code: 0x14,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "Mode, Timeout (50 ms units), IRQ; empty answer",
+                    section: "§7.2.10"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.powerDown,
+                    code: 0x16,
+                    role: PN532CommandRole.miscellaneous,
+                    summary: "WakeUpEnable [GenerateIRQ] -> status",
+                    section: "§7.2.11"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.rfConfiguration,
+                    code: 0x32,
+                    role: PN532CommandRole.rfCommunication,
+                    summary: "CfgItem, ConfigurationData…; empty answer",
+                    section: "§7.3.1"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.rfRegulationTest,
+                    code: 0x58,
+                    role: PN532CommandRole.rfCommunication,
+                    summary: "continuous transmission for regulation tests; no answer",
+                    section: "§7.3.2"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inJumpForDEP,
+                    code: 0x56,
+                    role: PN532CommandRole.initiator,
+                    summary: "ActPass, BR, Next, [PassiveInitiatorData] [NFCID3i] [Gi] -> status, target data",
+                    section: "§7.3.3"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inJumpForPSL,
+                    code: 0x46,
+                    role: PN532CommandRole.initiator,
+                    summary: "as InJumpForDEP, followed by a PSL",
+                    section: "§7.3.4"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inListPassiveTarget,
+                    code: 0x4A,
+                    role: PN532CommandRole.initiator,
+                    summary: "MaxTg, BrTy, [InitiatorData] -> NbTg, TargetData…",
+                    section: "§7.3.5"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inATR,
+                    code: 0x50,
+                    role: PN532CommandRole.initiator,
+                    summary: "Tg, Next, [NFCID3i] [Gi] -> status, ATR_RES",
+                    section: "§7.3.6"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inPSL,
+                    code: 0x4E,
+                    role: PN532CommandRole.initiator,
+                    summary: "Tg, BRit, BRti -> status",
+                    section: "§7.3.7"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inDataExchange,
+                    code: 0x40,
+                    role: PN532CommandRole.initiator,
+                    summary: "Tg, DataOut… -> status, DataIn… (CRC and MIFARE Classic auth handled by the chip)",
+                    section: "§7.3.8"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inCommunicateThru,
+                    code: 0x42,
+                    role: PN532CommandRole.initiator,
+                    summary: "DataOut… -> status, DataIn… (raw; CRC per TxMode / RxMode bit 7)",
+                    section: "§7.3.9"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inDeselect,
+                    code: 0x44,
+                    role: PN532CommandRole.initiator,
+                    summary: "Tg -> status",
+                    section: "§7.3.10"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inRelease,
+                    code: 0x52,
+                    role: PN532CommandRole.initiator,
+                    summary: "Tg -> status",
+                    section: "§7.3.11"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inSelect,
+                    code: 0x54,
+                    role: PN532CommandRole.initiator,
+                    summary: "Tg -> status",
+                    section: "§7.3.12"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.inAutoPoll,
+                    code: 0x60,
+                    role: PN532CommandRole.initiator,
+                    summary: "PollNr, Period, Type… -> NbTg, (Type, Len, TargetData)…",
+                    section: "§7.3.13"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgInitAsTarget,
+                    code: 0x8C,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: configure as target and wait for activation",
+                    section: "§7.3.14"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgSetGeneralBytes,
+                    code: 0x92,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: general bytes of ATR_RES",
+                    section: "§7.3.15"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgGetData,
+                    code: 0x86,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: data from the initiator",
+                    section: "§7.3.16"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgSetData,
+                    code: 0x8E,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: data to the initiator",
+                    section: "§7.3.17"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgSetMetaData,
+                    code: 0x94,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: data with the MI bit",
+                    section: "§7.3.18"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgGetInitiatorCommand,
+                    code: 0x88,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: raw command from the initiator",
+                    section: "§7.3.19"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgResponseToInitiator,
+                    code: 0x90,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: answer to the raw command",
+                    section: "§7.3.20"
+                ),
+                PN532CommandSpec(
+                    name: PN532CommandName.tgGetTargetStatus,
+                    code: 0x8A,
+                    role: PN532CommandRole.target,
+                    summary: "target mode: state and bit rates",
+                    section: "§7.3.21"
+                ),
+            ]
+        ),
+        statuses: NamedTable<PN532StatusSpec>(
+            entries: [
+                PN532StatusSpec(
+                    code: 0x00,
+                    name: PN532StatusName.success,
+                    meaning: "no error",
+                    libnfcError: "NFC_SUCCESS",
+                    libnfcErrorCode: 0
+                ),
+                PN532StatusSpec(
+                    code: 0x01,
+                    name: PN532StatusName.timeout,
+                    meaning: "time out: the target has not answered (also a tag NAK in InDataExchange)",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x02,
+                    name: PN532StatusName.crcError,
+                    meaning: "CRC error detected by the CIU (also a 4-bit ACK/NAK in raw mode with RX CRC on)",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x03,
+                    name: PN532StatusName.parityError,
+                    meaning: "parity error detected by the CIU",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x04,
+                    name: PN532StatusName.bitCountError,
+                    meaning: "erroneous bit count during ISO 14443-3A anticollision / select",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x05,
+                    name: PN532StatusName.framingError,
+                    meaning: "framing error during a MIFARE operation",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x06,
+                    name: PN532StatusName.bitCollision,
+                    meaning: "abnormal bit collision during bitwise anticollision at 106 kbit/s",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x07,
+                    name: PN532StatusName.bufferTooSmall,
+                    meaning: "communication buffer size insufficient",
+                    libnfcError: "NFC_ECHIP",
+                    libnfcErrorCode: -90
+                ),
+                PN532StatusSpec(
+                    code: 0x09,
+                    name: PN532StatusName.bufferOverflow,
+                    meaning: "RF buffer overflow detected by the CIU (CIU_Error BufferOvfl)",
+                    libnfcError: "NFC_ECHIP",
+                    libnfcErrorCode: -90
+                ),
+                PN532StatusSpec(
+                    code: 0x0A,
+                    name: PN532StatusName.rfTimeout,
+                    meaning: "active mode: the counterpart did not switch its RF field on in time",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x0B,
+                    name: PN532StatusName.rfProtocolError,
+                    meaning: "RF protocol error (CIU_Error ProtocolErr)",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x0D,
+                    name: PN532StatusName.temperatureError,
+                    meaning: "overheating: the antenna drivers were switched off",
+                    libnfcError: "NFC_ECHIP",
+                    libnfcErrorCode: -90
+                ),
+                PN532StatusSpec(
+                    code: 0x0E,
+                    name: PN532StatusName.internalBufferOverflow,
+                    meaning: "internal buffer overflow",
+                    libnfcError: "NFC_ECHIP",
+                    libnfcErrorCode: -90
+                ),
+                PN532StatusSpec(
+                    code: 0x10,
+                    name: PN532StatusName.invalidParameter,
+                    meaning: "invalid parameter (range, format…)",
+                    libnfcError: "NFC_EINVARG",
+                    libnfcErrorCode: -2
+                ),
+                PN532StatusSpec(
+                    code: 0x12,
+                    name: PN532StatusName.depUnsupportedCommand,
+                    meaning: "DEP: the target does not support the command received from the initiator",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x13,
+                    name: PN532StatusName.depInvalidFormat,
+                    meaning: "DEP, MIFARE or ISO 14443-4: the data format does not match the specification",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x14,
+                    name: PN532StatusName.mifareAuthenticationError,
+                    meaning: "MIFARE authentication error (the card halts)",
+                    libnfcError: "NFC_EMFCAUTHFAIL",
+                    libnfcErrorCode: -30
+                ),
+                PN532StatusSpec(
+                    code: 0x23,
+                    name: PN532StatusName.uidCheckByteWrong,
+                    meaning: "ISO 14443-3: UID check byte (BCC) is wrong",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x25,
+                    name: PN532StatusName.depInvalidDeviceState,
+                    meaning: "DEP: invalid device state for the operation",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x26,
+                    name: PN532StatusName.operationNotAllowed,
+                    meaning: "operation not allowed in this configuration (host controller interface)",
+                    libnfcError: "NFC_EINVARG",
+                    libnfcErrorCode: -2
+                ),
+                PN532StatusSpec(
+                    code: 0x27,
+                    name: PN532StatusName.commandNotAcceptable,
+                    meaning: "command not acceptable in the current context (initiator vs target, unknown target number, target in the wrong state)",
+                    libnfcError: "NFC_EINVARG",
+                    libnfcErrorCode: -2
+                ),
+                PN532StatusSpec(
+                    code: 0x29,
+                    name: PN532StatusName.targetReleased,
+                    meaning: "the PN532 as target was released by its initiator",
+                    libnfcError: "NFC_ETGRELEASED",
+                    libnfcErrorCode: -10
+                ),
+                PN532StatusSpec(
+                    code: 0x2A,
+                    name: PN532StatusName.cardIdMismatch,
+                    meaning: "ISO 14443-3B: the card ID does not match (card exchanged)",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x2B,
+                    name: PN532StatusName.cardDisappeared,
+                    meaning: "ISO 14443-3B: the activated card has disappeared",
+                    libnfcError: "NFC_ETGRELEASED",
+                    libnfcErrorCode: -10
+                ),
+                PN532StatusSpec(
+                    code: 0x2C,
+                    name: PN532StatusName.nfcid3Mismatch,
+                    meaning: "NFCID3 of initiator and target differ (DEP 212/424 kbit/s passive)",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+                PN532StatusSpec(
+                    code: 0x2D,
+                    name: PN532StatusName.overCurrent,
+                    meaning: "over-current event detected",
+                    libnfcError: "NFC_ECHIP",
+                    libnfcErrorCode: -90
+                ),
+                PN532StatusSpec(
+                    code: 0x2E,
+                    name: PN532StatusName.nadMissing,
+                    meaning: "NAD missing in a DEP frame",
+                    libnfcError: "NFC_ERFTRANS",
+                    libnfcErrorCode: -20
+                ),
+            ]
+        ),
+        registers: NamedTable<PN532RegisterSpec>(
+            entries: [
+                PN532RegisterSpec(
+                    name: PN532RegisterName.txMode,
+                    address: 0x6302,
+                    summary: "CIU_TxMode: transmission rate and framing",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.txCRCEn,
+                                mask: 0x80,
+                                meaning: "the chip appends CRC_A (libnfc NP_HANDLE_CRC)"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.txSpeed,
+                                mask: 0x70,
+                                meaning: "transmit bit rate (000 = 106 kbit/s)"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.txFraming,
+                                mask: 0x03,
+                                meaning: "00 = ISO 14443A / MIFARE 106 kbit/s, 01 active, 10 FeliCa, 11 ISO 14443B"
+                            ),
+                        ]
+                    )
+                ),
+                PN532RegisterSpec(
+                    name: PN532RegisterName.rxMode,
+                    address: 0x6303,
+                    summary: "CIU_RxMode: reception rate and framing",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxCRCEn,
+                                mask: 0x80,
+                                meaning: "the chip checks and strips CRC_A"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxSpeed,
+                                mask: 0x70,
+                                meaning: "receive bit rate (000 = 106 kbit/s)"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxNoErr,
+                                mask: 0x08,
+                                meaning: "ignore frames shorter than 4 bits"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxMultiple,
+                                mask: 0x04,
+                                meaning: "keep receiving after the first frame"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxFraming,
+                                mask: 0x03,
+                                meaning: "as TxFraming"
+                            ),
+                        ]
+                    )
+                ),
+                PN532RegisterSpec(
+                    name: PN532RegisterName.txAuto,
+                    address: 0x6305,
+                    summary: "CIU_TxAuto: antenna driver settings",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.force100ASK,
+                                mask: 0x40,
+                                meaning: "force 100 % ASK modulation"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.autoWakeUp,
+                                mask: 0x20,
+                                meaning: "wake up when an RF field is detected"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.initialRFOn,
+                                mask: 0x04,
+                                meaning: "initial RF collision avoidance"
+                            ),
+                        ]
+                    )
+                ),
+                PN532RegisterSpec(
+                    name: PN532RegisterName.manualRCV,
+                    address: 0x630D,
+                    summary: "CIU_ManualRCV: receiver fine tuning",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.parityDisable,
+                                mask: 0x10,
+                                meaning: "parity generation and check off (libnfc refuses it for transceive)"
+                            ),
+                        ]
+                    )
+                ),
+                PN532RegisterSpec(
+                    name: PN532RegisterName.status2,
+                    address: 0x6338,
+                    summary: "CIU_Status2: receiver, transmitter and Crypto1 state",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.mfCrypto1On,
+                                mask: 0x08,
+                                meaning: "MIFARE Crypto1 is on (after a successful Classic authentication)"
+                            ),
+                        ]
+                    )
+                ),
+                PN532RegisterSpec(
+                    name: PN532RegisterName.control,
+                    address: 0x633C,
+                    summary: "CIU_Control: miscellaneous control bits",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.initiator,
+                                mask: 0x10,
+                                meaning: "the chip acts as initiator"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxLastBits,
+                                mask: 0x07,
+                                meaning: "valid bits in the last received byte (0 = all 8); 4 after a 4-bit ACK/NAK in raw mode"
+                            ),
+                        ]
+                    )
+                ),
+                PN532RegisterSpec(
+                    name: PN532RegisterName.bitFraming,
+                    address: 0x633D,
+                    summary: "CIU_BitFraming: bit-oriented frames",
+                    bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
+                        entries: [
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.startSend,
+                                mask: 0x80,
+                                meaning: "starts a transmission (Transceive)"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.rxAlign,
+                                mask: 0x70,
+                                meaning: "bit position of the first received bit"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.txLastBits,
+                                mask: 0x07,
+                                meaning: "bits to send of the last byte (0 = all 8; 7 for short frames such as REQA)"
+                            ),
+                        ]
+                    )
+                ),
+            ]
+        ),
         registerCache: PN532RegisterRange(
             first: 0x6301,
             last: 0x633E
         ),
-        listPassiveTargetModulations: [
-            PN532Option(
-                code: 0x00,
-                name: "iso14443A106",
-                meaning: "106 kbit/s type A (ISO/IEC 14443 Type A, MIFARE)"
-            ),
-            PN532Option(
-                code: 0x01,
-                name: "felica212",
-                meaning: "212 kbit/s FeliCa polling"
-            ),
-            PN532Option(
-                code: 0x02,
-                name: "felica424",
-                meaning: "424 kbit/s FeliCa polling"
-            ),
-            PN532Option(
-                code: 0x03,
-                name: "iso14443B106",
-                meaning: "106 kbit/s type B (ISO/IEC 14443-3B)"
-            ),
-            PN532Option(
-                code: 0x04,
-                name: "jewel106",
-                meaning: "106 kbit/s Innovision Jewel"
-            ),
-        ],
-        rfConfigurationItems: [
-            PN532Option(
-                code: 0x01,
-                name: "rfField",
-                meaning: "1 byte: bit 0 RF on, bit 1 automatic RF collision avoidance; off resets every tag"
-            ),
-            PN532Option(
-                code: 0x02,
-                name: "variousTimings",
-                meaning: "3 bytes: RFU, ATR_RES timeout, retry timeout (non-DEP)"
-            ),
-            PN532Option(
-                code: 0x04,
-                name: "maxRetryCOM",
-                meaning: "1 byte: MaxRtyCOM, retries of InCommunicateThru / InDataExchange"
-            ),
-            PN532Option(
-                code: 0x05,
-                name: "maxRetries",
-                meaning: "3 bytes: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation (FF = forever; libnfc sends FF FF FF)"
-            ),
-            PN532Option(
-                code: 0x0A,
-                name: "analogTypeA106",
-                meaning: "11 bytes: analog settings for 106 kbit/s type A"
-            ),
-            PN532Option(
-                code: 0x0B,
-                name: "analogTypeA212424",
-                meaning: "8 bytes: analog settings for 212/424 kbit/s"
-            ),
-            PN532Option(
-                code: 0x0C,
-                name: "analogTypeB",
-                meaning: "3 bytes: analog settings for type B"
-            ),
-            PN532Option(
-                code: 0x0D,
-                name: "analogISO14443_4",
-                meaning: "9 bytes: analog settings for 212/424/848 kbit/s ISO/IEC 14443-4"
-            ),
-        ],
-        samModes: [
-            PN532Option(
-                code: 0x01,
-                name: "normal",
-                meaning: "normal mode: the SAM is not used (libnfc sends 14 01 17 00 at open)"
-            ),
-            PN532Option(
-                code: 0x02,
-                name: "virtualCard",
-                meaning: "virtual card: the PN532 and SAM appear as one contactless card"
-            ),
-            PN532Option(
-                code: 0x03,
-                name: "wiredCard",
-                meaning: "wired card: the host talks to the SAM"
-            ),
-            PN532Option(
-                code: 0x04,
-                name: "dualCard",
-                meaning: "dual card: the PN532 and the SAM are both visible"
-            ),
-        ],
-        parameterFlags: [
-            PN532Option(
-                code: 0x01,
-                name: "nadUsed",
-                meaning: "fNADUsed: use NAD in DEP / ISO-DEP"
-            ),
-            PN532Option(
-                code: 0x02,
-                name: "didUsed",
-                meaning: "fDIDUsed: use DID"
-            ),
-            PN532Option(
-                code: 0x04,
-                name: "automaticATRRes",
-                meaning: "fAutomaticATR_RES: answer ATR_REQ automatically"
-            ),
-            PN532Option(
-                code: 0x10,
-                name: "automaticRATS",
-                meaning: "fAutomaticRATS: send RATS for ISO 14443-4 targets (libnfc sets 0x14)"
-            ),
-            PN532Option(
-                code: 0x20,
-                name: "iso14443_4PICC",
-                meaning: "fISO14443-4_PICC: emulate an ISO 14443-4 card"
-            ),
-            PN532Option(
-                code: 0x40,
-                name: "removePrePostAmble",
-                meaning: "fRemovePrePostAmble: no preamble / postamble on the host link"
-            ),
-        ],
-        diagnoseTests: [
-            PN532Option(
-                code: 0x00,
-                name: "communicationLine",
-                meaning: "echo of the data (libnfc sends \"libnfc\" and compares)"
-            ),
-            PN532Option(
-                code: 0x01,
-                name: "rom",
-                meaning: "ROM checksum test"
-            ),
-            PN532Option(
-                code: 0x02,
-                name: "ram",
-                meaning: "RAM test"
-            ),
-            PN532Option(
-                code: 0x04,
-                name: "pollingTarget",
-                meaning: "polling test to a target"
-            ),
-            PN532Option(
-                code: 0x05,
-                name: "echoBack",
-                meaning: "echo-back test in target mode"
-            ),
-            PN532Option(
-                code: 0x06,
-                name: "attentionRequest",
-                meaning: "attention request / card presence: 00 present, 01 absent"
-            ),
-            PN532Option(
-                code: 0x07,
-                name: "selfAntenna",
-                meaning: "antenna self-test"
-            ),
-        ],
+        listPassiveTargetModulations: NamedTable<PN532Option<PN532ModulationName>>(
+            entries: [
+                PN532Option<PN532ModulationName>(
+                    code: 0x00,
+                    name: PN532ModulationName.iso14443A106,
+                    meaning: "106 kbit/s type A (ISO/IEC 14443 Type A, MIFARE)"
+                ),
+                PN532Option<PN532ModulationName>(
+                    code: 0x01,
+                    name: PN532ModulationName.felica212,
+                    meaning: "212 kbit/s FeliCa polling"
+                ),
+                PN532Option<PN532ModulationName>(
+                    code: 0x02,
+                    name: PN532ModulationName.felica424,
+                    meaning: "424 kbit/s FeliCa polling"
+                ),
+                PN532Option<PN532ModulationName>(
+                    code: 0x03,
+                    name: PN532ModulationName.iso14443B106,
+                    meaning: "106 kbit/s type B (ISO/IEC 14443-3B)"
+                ),
+                PN532Option<PN532ModulationName>(
+                    code: 0x04,
+                    name: PN532ModulationName.jewel106,
+                    meaning: "106 kbit/s Innovision Jewel"
+                ),
+            ]
+        ),
+        rfConfigurationItems: NamedTable<PN532Option<PN532RFConfigurationItemName>>(
+            entries: [
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x01,
+                    name: PN532RFConfigurationItemName.rfField,
+                    meaning: "1 byte: bit 0 RF on, bit 1 automatic RF collision avoidance; off resets every tag"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x02,
+                    name: PN532RFConfigurationItemName.variousTimings,
+                    meaning: "3 bytes: RFU, ATR_RES timeout, retry timeout (non-DEP)"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x04,
+                    name: PN532RFConfigurationItemName.maxRetryCOM,
+                    meaning: "1 byte: MaxRtyCOM, retries of InCommunicateThru / InDataExchange"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x05,
+                    name: PN532RFConfigurationItemName.maxRetries,
+                    meaning: "3 bytes: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation (FF = forever; libnfc sends FF FF FF)"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x0A,
+                    name: PN532RFConfigurationItemName.analogTypeA106,
+                    meaning: "11 bytes: analog settings for 106 kbit/s type A"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x0B,
+                    name: PN532RFConfigurationItemName.analogTypeA212424,
+                    meaning: "8 bytes: analog settings for 212/424 kbit/s"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x0C,
+                    name: PN532RFConfigurationItemName.analogTypeB,
+                    meaning: "3 bytes: analog settings for type B"
+                ),
+                PN532Option<PN532RFConfigurationItemName>(
+                    code: 0x0D,
+                    name: PN532RFConfigurationItemName.analogISO14443_4,
+                    meaning: "9 bytes: analog settings for 212/424/848 kbit/s ISO/IEC 14443-4"
+                ),
+            ]
+        ),
+        samModes: NamedTable<PN532Option<PN532SAMModeName>>(
+            entries: [
+                PN532Option<PN532SAMModeName>(
+                    code: 0x01,
+                    name: PN532SAMModeName.normal,
+                    meaning: "normal mode: the SAM is not used (libnfc sends 14 01 17 00 at open)"
+                ),
+                PN532Option<PN532SAMModeName>(
+                    code: 0x02,
+                    name: PN532SAMModeName.virtualCard,
+                    meaning: "virtual card: the PN532 and SAM appear as one contactless card"
+                ),
+                PN532Option<PN532SAMModeName>(
+                    code: 0x03,
+                    name: PN532SAMModeName.wiredCard,
+                    meaning: "wired card: the host talks to the SAM"
+                ),
+                PN532Option<PN532SAMModeName>(
+                    code: 0x04,
+                    name: PN532SAMModeName.dualCard,
+                    meaning: "dual card: the PN532 and the SAM are both visible"
+                ),
+            ]
+        ),
+        parameterFlags: NamedTable<PN532Option<PN532ParameterFlagName>>(
+            entries: [
+                PN532Option<PN532ParameterFlagName>(
+                    code: 0x01,
+                    name: PN532ParameterFlagName.nadUsed,
+                    meaning: "fNADUsed: use NAD in DEP / ISO-DEP"
+                ),
+                PN532Option<PN532ParameterFlagName>(
+                    code: 0x02,
+                    name: PN532ParameterFlagName.didUsed,
+                    meaning: "fDIDUsed: use DID"
+                ),
+                PN532Option<PN532ParameterFlagName>(
+                    code: 0x04,
+                    name: PN532ParameterFlagName.automaticATRRes,
+                    meaning: "fAutomaticATR_RES: answer ATR_REQ automatically"
+                ),
+                PN532Option<PN532ParameterFlagName>(
+                    code: 0x10,
+                    name: PN532ParameterFlagName.automaticRATS,
+                    meaning: "fAutomaticRATS: send RATS for ISO 14443-4 targets (libnfc sets 0x14)"
+                ),
+                PN532Option<PN532ParameterFlagName>(
+                    code: 0x20,
+                    name: PN532ParameterFlagName.iso14443_4PICC,
+                    meaning: "fISO14443-4_PICC: emulate an ISO 14443-4 card"
+                ),
+                PN532Option<PN532ParameterFlagName>(
+                    code: 0x40,
+                    name: PN532ParameterFlagName.removePrePostAmble,
+                    meaning: "fRemovePrePostAmble: no preamble / postamble on the host link"
+                ),
+            ]
+        ),
+        diagnoseTests: NamedTable<PN532Option<PN532DiagnoseTestName>>(
+            entries: [
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x00,
+                    name: PN532DiagnoseTestName.communicationLine,
+                    meaning: "echo of the data (libnfc sends \"libnfc\" and compares)"
+                ),
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x01,
+                    name: PN532DiagnoseTestName.rom,
+                    meaning: "ROM checksum test"
+                ),
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x02,
+                    name: PN532DiagnoseTestName.ram,
+                    meaning: "RAM test"
+                ),
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x04,
+                    name: PN532DiagnoseTestName.pollingTarget,
+                    meaning: "polling test to a target"
+                ),
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x05,
+                    name: PN532DiagnoseTestName.echoBack,
+                    meaning: "echo-back test in target mode"
+                ),
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x06,
+                    name: PN532DiagnoseTestName.attentionRequest,
+                    meaning: "attention request / card presence: 00 present, 01 absent"
+                ),
+                PN532Option<PN532DiagnoseTestName>(
+                    code: 0x07,
+                    name: PN532DiagnoseTestName.selfAntenna,
+                    meaning: "antenna self-test"
+                ),
+            ]
+        ),
         autoPollTargetTypes: [
             PN532AutoPollType(
                 code: 0x00,
@@ -909,18 +939,20 @@ extension GeneratedTables {
                 baud: 1288000
             ),
         ],
-        rfFieldBits: [
-            PN532RegisterBit(
-                name: "RFOn",
-                mask: 0x01,
-                meaning: "the RF field is switched on"
-            ),
-            PN532RegisterBit(
-                name: "AutoRFCA",
-                mask: 0x02,
-                meaning: "automatic RF collision avoidance"
-            ),
-        ],
+        rfFieldBits: NamedTable<PN532RegisterBit<PN532RFFieldBitName>>(
+            entries: [
+                PN532RegisterBit<PN532RFFieldBitName>(
+                    name: PN532RFFieldBitName.rfOn,
+                    mask: 0x01,
+                    meaning: "the RF field is switched on"
+                ),
+                PN532RegisterBit<PN532RFFieldBitName>(
+                    name: PN532RFFieldBitName.autoRFCA,
+                    mask: 0x02,
+                    meaning: "automatic RF collision avoidance"
+                ),
+            ]
+        ),
         gpioWriteValidateMask: 0x80,
         timing: PN532TimingSpec(
             uartBaud: 115200,

@@ -32,50 +32,52 @@ extension GeneratedTables {
             readOnlyAccessByte: 0x0F
         ),
         dataAreaStartByte: 16,
-        tlvs: [
-            TLVSpec(
-                name: TLVName.null,
-                type: 0x00,
-                lengthField: TLVLengthField.none,
-                fixedLength: nil,
-                meaning: "padding; a single byte"
-            ),
-            TLVSpec(
-                name: TLVName.lockControl,
-                type: 0x01,
-                lengthField: TLVLengthField.fixed,
-                fixedLength: 3,
-                meaning: "where the dynamic lock bits are"
-            ),
-            TLVSpec(
-                name: TLVName.memoryControl,
-                type: 0x02,
-                lengthField: TLVLengthField.fixed,
-                fixedLength: 3,
-                meaning: "a reserved memory area"
-            ),
-            TLVSpec(
-                name: TLVName.ndef,
-                type: 0x03,
-                lengthField: TLVLengthField.variable,
-                fixedLength: nil,
-                meaning: "the NDEF message (length 0 = empty)"
-            ),
-            TLVSpec(
-                name: TLVName.proprietary,
-                type: 0xFD,
-                lengthField: TLVLengthField.variable,
-                fixedLength: nil,
-                meaning: "vendor data"
-            ),
-            TLVSpec(
-                name: TLVName.terminator,
-                type: 0xFE,
-                lengthField: TLVLengthField.none,
-                fixedLength: nil,
-                meaning: "end of the TLV area; a single byte"
-            ),
-        ],
+        tlvs: NamedTable<TLVSpec>(
+            entries: [
+                TLVSpec(
+                    name: TLVName.null,
+                    type: 0x00,
+                    lengthField: TLVLengthField.none,
+                    fixedLength: nil,
+                    meaning: "padding; a single byte"
+                ),
+                TLVSpec(
+                    name: TLVName.lockControl,
+                    type: 0x01,
+                    lengthField: TLVLengthField.fixed,
+                    fixedLength: 3,
+                    meaning: "where the dynamic lock bits are"
+                ),
+                TLVSpec(
+                    name: TLVName.memoryControl,
+                    type: 0x02,
+                    lengthField: TLVLengthField.fixed,
+                    fixedLength: 3,
+                    meaning: "a reserved memory area"
+                ),
+                TLVSpec(
+                    name: TLVName.ndef,
+                    type: 0x03,
+                    lengthField: TLVLengthField.variable,
+                    fixedLength: nil,
+                    meaning: "the NDEF message (length 0 = empty)"
+                ),
+                TLVSpec(
+                    name: TLVName.proprietary,
+                    type: 0xFD,
+                    lengthField: TLVLengthField.variable,
+                    fixedLength: nil,
+                    meaning: "vendor data"
+                ),
+                TLVSpec(
+                    name: TLVName.terminator,
+                    type: 0xFE,
+                    lengthField: TLVLengthField.none,
+                    fixedLength: nil,
+                    meaning: "end of the TLV area; a single byte"
+                ),
+            ]
+        ),
         tlvLength: TLVLengthSpec(
             threeByteMarker: 0xFF,
             shortMaximum: 254,
@@ -92,46 +94,48 @@ extension GeneratedTables {
                 note: "From nfcpy and a vendor forum post, not the spec text. On NTAG215/216 it points into user memory (pages 80/DE); use the chip's dynamic lock page instead (nfc-reference.md §4.2, §11 item 11)."
             )
         ),
-        acknowledgements: [
-            AcknowledgementSpec(
-                code: 0x0A,
-                name: "ack",
-                meaning: "ACK: command done",
-                isACK: true,
-                caveat: nil
-            ),
-            AcknowledgementSpec(
-                code: 0x00,
-                name: "invalidArgument",
-                meaning: "NAK: invalid argument (bad page address); emulators also use it for access denied and wrong password",
-                isACK: false,
-                caveat: nil
-            ),
-            AcknowledgementSpec(
-                code: 0x01,
-                name: "parityOrCRCError",
-                meaning: "NAK: parity or CRC error",
-                isACK: false,
-                caveat: nil
-            ),
-            AcknowledgementSpec(
-                code: 0x04,
-                name: "authenticationLimitReached",
-                meaning: "NAK: authentication counter overflow (AUTHLIM reached)",
-                isACK: false,
-                caveat: DatasheetCaveat(
-                    verified: false,
-                    note: "Sent by the Flipper emulator when AUTHLIM is reached; Proxmark calls 4 \"not allowed\"; the NTAG213F Rev 3.1 table lists only A/0/1/5 (nfc-reference.md §11 item 2)."
-                )
-            ),
-            AcknowledgementSpec(
-                code: 0x05,
-                name: "eepromWriteError",
-                meaning: "NAK: EEPROM write error",
-                isACK: false,
-                caveat: nil
-            ),
-        ],
+        acknowledgements: NamedTable<AcknowledgementSpec<Type2AcknowledgementName>>(
+            entries: [
+                AcknowledgementSpec<Type2AcknowledgementName>(
+                    code: 0x0A,
+                    name: Type2AcknowledgementName.ack,
+                    meaning: "ACK: command done",
+                    isACK: true,
+                    caveat: nil
+                ),
+                AcknowledgementSpec<Type2AcknowledgementName>(
+                    code: 0x00,
+                    name: Type2AcknowledgementName.invalidArgument,
+                    meaning: "NAK: invalid argument (bad page address); emulators also use it for access denied and wrong password",
+                    isACK: false,
+                    caveat: nil
+                ),
+                AcknowledgementSpec<Type2AcknowledgementName>(
+                    code: 0x01,
+                    name: Type2AcknowledgementName.parityOrCRCError,
+                    meaning: "NAK: parity or CRC error",
+                    isACK: false,
+                    caveat: nil
+                ),
+                AcknowledgementSpec<Type2AcknowledgementName>(
+                    code: 0x04,
+                    name: Type2AcknowledgementName.authenticationLimitReached,
+                    meaning: "NAK: authentication counter overflow (AUTHLIM reached)",
+                    isACK: false,
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "Sent by the Flipper emulator when AUTHLIM is reached; Proxmark calls 4 \"not allowed\"; the NTAG213F Rev 3.1 table lists only A/0/1/5 (nfc-reference.md §11 item 2)."
+                    )
+                ),
+                AcknowledgementSpec<Type2AcknowledgementName>(
+                    code: 0x05,
+                    name: Type2AcknowledgementName.eepromWriteError,
+                    meaning: "NAK: EEPROM write error",
+                    isACK: false,
+                    caveat: nil
+                ),
+            ]
+        ),
         acknowledgementSource: DatasheetSource(
             document: "NXP NTAG213F/216F data sheet (doc 262231)",
             revision: "Rev. 3.1",

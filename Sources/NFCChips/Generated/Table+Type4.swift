@@ -30,68 +30,70 @@ extension GeneratedTables {
         ],
         ccFileID: 0xE103,
         defaultNDEFFileID: 0xE104,
-        ccFields: [
-            Type4CCField(
-                name: "CCLEN",
-                offset: 0,
-                length: 2,
-                meaning: "CC length: 7 + 8 × file controls (000F)"
-            ),
-            Type4CCField(
-                name: "mappingVersion",
-                offset: 2,
-                length: 1,
-                meaning: "20 = 2.0 (10 and 30 also valid)"
-            ),
-            Type4CCField(
-                name: "MLe",
-                offset: 3,
-                length: 2,
-                meaning: "maximum R-APDU data size"
-            ),
-            Type4CCField(
-                name: "MLc",
-                offset: 5,
-                length: 2,
-                meaning: "maximum C-APDU data size"
-            ),
-            Type4CCField(
-                name: "T",
-                offset: 7,
-                length: 1,
-                meaning: "04 NDEF File Control TLV (05 proprietary, 06 extended NDEF in 3.0)"
-            ),
-            Type4CCField(
-                name: "L",
-                offset: 8,
-                length: 1,
-                meaning: "06 (08 for T = 06)"
-            ),
-            Type4CCField(
-                name: "ndefFileID",
-                offset: 9,
-                length: 2,
-                meaning: "NDEF file identifier"
-            ),
-            Type4CCField(
-                name: "maxNDEFFileSize",
-                offset: 11,
-                length: 2,
-                meaning: "maximum NDEF file size including NLEN (4 bytes for T = 06)"
-            ),
-            Type4CCField(
-                name: "readAccess",
-                offset: 13,
-                length: 1,
-                meaning: "00 = granted"
-            ),
-            Type4CCField(
-                name: "writeAccess",
-                offset: 14,
-                length: 1,
-                meaning: "00 = granted, FF = no write (read-only)"
-            ),
-        ],
+        ccFields: NamedTable<Type4CCField>(
+            entries: [
+                Type4CCField(
+                    name: Type4CCFieldName.ccLength,
+                    offset: 0,
+                    length: 2,
+                    meaning: "CC length: 7 + 8 × file controls (000F)"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.mappingVersion,
+                    offset: 2,
+                    length: 1,
+                    meaning: "20 = 2.0 (10 and 30 also valid)"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.mle,
+                    offset: 3,
+                    length: 2,
+                    meaning: "maximum R-APDU data size"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.mlc,
+                    offset: 5,
+                    length: 2,
+                    meaning: "maximum C-APDU data size"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.fileControlType,
+                    offset: 7,
+                    length: 1,
+                    meaning: "04 NDEF File Control TLV (05 proprietary, 06 extended NDEF in 3.0)"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.fileControlLength,
+                    offset: 8,
+                    length: 1,
+                    meaning: "06 (08 for T = 06)"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.ndefFileID,
+                    offset: 9,
+                    length: 2,
+                    meaning: "NDEF file identifier"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.maxNDEFFileSize,
+                    offset: 11,
+                    length: 2,
+                    meaning: "maximum NDEF file size including NLEN (4 bytes for T = 06)"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.readAccess,
+                    offset: 13,
+                    length: 1,
+                    meaning: "00 = granted"
+                ),
+                Type4CCField(
+                    name: Type4CCFieldName.writeAccess,
+                    offset: 14,
+                    length: 1,
+                    meaning: "00 = granted, FF = no write (read-only)"
+                ),
+            ]
+        ),
         ndefFileControlTag: 0x04,
         extendedNDEFFileControlTag: 0x06,
         accessGranted: 0x00,
@@ -116,70 +118,74 @@ extension GeneratedTables {
             note: "A project choice: the T4T specification leaves the frame waiting time to the tag (FWI in the ATS, ISO/IEC 14443-4 §7.2, up to about 5 s); 500 ms covers the DESFire-like tags and the emulator. Reading FWI per tag would settle it."
         ),
         exampleCC: [0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0xFF, 0xFE, 0x00, 0x00],
-        statusWords: [
-            StatusWordSpec(
-                code: 0x9000,
-                name: "success",
-                meaning: "command completed"
-            ),
-            StatusWordSpec(
-                code: 0x6700,
-                name: "wrongLength",
-                meaning: "wrong length"
-            ),
-            StatusWordSpec(
-                code: 0x6982,
-                name: "securityStatusNotSatisfied",
-                meaning: "security status not satisfied"
-            ),
-            StatusWordSpec(
-                code: 0x6A82,
-                name: "fileNotFound",
-                meaning: "file or application not found"
-            ),
-            StatusWordSpec(
-                code: 0x6A86,
-                name: "incorrectP1P2",
-                meaning: "incorrect parameters P1-P2"
-            ),
-            StatusWordSpec(
-                code: 0x6A00,
-                name: "noInformation",
-                meaning: "wrong parameters P1-P2, no further information (libnfc's emulator uses it for an unknown file)"
-            ),
-            StatusWordSpec(
-                code: 0x6D00,
-                name: "insNotSupported",
-                meaning: "instruction code not supported or invalid"
-            ),
-            StatusWordSpec(
-                code: 0x6E00,
-                name: "claNotSupported",
-                meaning: "class not supported"
-            ),
-        ],
-        commands: [
-            APDUSpec(
-                name: "SELECT_APPLICATION",
-                header: [0x00, 0xA4, 0x04, 0x00],
-                layout: "00 A4 04 00 07 <AID> 00"
-            ),
-            APDUSpec(
-                name: "SELECT_FILE",
-                header: [0x00, 0xA4, 0x00, 0x0C],
-                layout: "00 A4 00 0C 02 <file ID> (P2 = 00 for mapping 1.0)"
-            ),
-            APDUSpec(
-                name: "READ_BINARY",
-                header: [0x00, 0xB0],
-                layout: "00 B0 <offset hi> <offset lo> <Le ≤ MLe>"
-            ),
-            APDUSpec(
-                name: "UPDATE_BINARY",
-                header: [0x00, 0xD6],
-                layout: "00 D6 <offset hi> <offset lo> <Lc ≤ MLc> <data>"
-            ),
-        ],
+        statusWords: NamedTable<StatusWordSpec>(
+            entries: [
+                StatusWordSpec(
+                    code: 0x9000,
+                    name: Type4StatusWordName.success,
+                    meaning: "command completed"
+                ),
+                StatusWordSpec(
+                    code: 0x6700,
+                    name: Type4StatusWordName.wrongLength,
+                    meaning: "wrong length"
+                ),
+                StatusWordSpec(
+                    code: 0x6982,
+                    name: Type4StatusWordName.securityStatusNotSatisfied,
+                    meaning: "security status not satisfied"
+                ),
+                StatusWordSpec(
+                    code: 0x6A82,
+                    name: Type4StatusWordName.fileNotFound,
+                    meaning: "file or application not found"
+                ),
+                StatusWordSpec(
+                    code: 0x6A86,
+                    name: Type4StatusWordName.incorrectP1P2,
+                    meaning: "incorrect parameters P1-P2"
+                ),
+                StatusWordSpec(
+                    code: 0x6A00,
+                    name: Type4StatusWordName.noInformation,
+                    meaning: "wrong parameters P1-P2, no further information (libnfc's emulator uses it for an unknown file)"
+                ),
+                StatusWordSpec(
+                    code: 0x6D00,
+                    name: Type4StatusWordName.insNotSupported,
+                    meaning: "instruction code not supported or invalid"
+                ),
+                StatusWordSpec(
+                    code: 0x6E00,
+                    name: Type4StatusWordName.claNotSupported,
+                    meaning: "class not supported"
+                ),
+            ]
+        ),
+        commands: NamedTable<APDUSpec>(
+            entries: [
+                APDUSpec(
+                    name: APDUName.selectApplication,
+                    header: [0x00, 0xA4, 0x04, 0x00],
+                    layout: "00 A4 04 00 07 <AID> 00"
+                ),
+                APDUSpec(
+                    name: APDUName.selectFile,
+                    header: [0x00, 0xA4, 0x00, 0x0C],
+                    layout: "00 A4 00 0C 02 <file ID> (P2 = 00 for mapping 1.0)"
+                ),
+                APDUSpec(
+                    name: APDUName.readBinary,
+                    header: [0x00, 0xB0],
+                    layout: "00 B0 <offset hi> <offset lo> <Le ≤ MLe>"
+                ),
+                APDUSpec(
+                    name: APDUName.updateBinary,
+                    header: [0x00, 0xD6],
+                    layout: "00 D6 <offset hi> <offset lo> <Lc ≤ MLc> <data>"
+                ),
+            ]
+        ),
         isoDep: ISODEPSpec(
             iBlock: 0x02,
             blockNumberBit: 0x01,

@@ -1,5 +1,5 @@
 /// One PN532 command: its name, code and where the manual describes it.
-public struct PN532CommandSpec: Codable, Equatable, Sendable {
+public struct PN532CommandSpec: NamedEntry {
     /// The command's UM0701 name.
     public var name: PN532CommandName
     /// The command code (the byte after the TFI `D4`); the answer carries `code + 1`.

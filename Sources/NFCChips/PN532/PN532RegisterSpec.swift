@@ -1,24 +1,124 @@
 /// One PN532 register (CIU register or SFR) that changes how the chip behaves.
-public struct PN532RegisterSpec: Codable, Equatable, Sendable {
+///
+/// ```swift
+/// let txMode = ChipTables.pn532.registers[.txMode]
+/// txMode.address              // 0x6302
+/// txMode.bits[.txCRCEn].mask  // 0x80
+/// ```
+public struct PN532RegisterSpec: NamedEntry {
     /// The register name as UM0701 / libnfc write it, e.g. `TxMode`.
-    public var name: String
+    public var name: PN532RegisterName
     /// The 16-bit address used by ReadRegister / WriteRegister.
     @Hex public var address: UInt16
     /// What the register controls.
     public var summary: String
-    /// The bit fields that matter for libnfc and the emulator.
-    public var bits: [PN532RegisterBit]
+    /// The bit fields that matter for libnfc and the emulator: exactly the
+    /// ``PN532RegisterBitName``s whose ``PN532RegisterBitName/register`` is this register.
+    public var bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>
+}
 
-    /// The bit field called `name`, if the table lists it.
-    public func bit(named name: String) -> PN532RegisterBit? {
-        bits.first { $0.name == name }
+extension PN532RegisterSpec {
+    /// Decodes a register and checks that its bits are the ones ``PN532RegisterName/bits`` lists.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(PN532RegisterName.self, forKey: .name)
+        _address = try container.decode(Hex<UInt16>.self, forKey: .address)
+        summary = try container.decode(String.self, forKey: .summary)
+        let bitsDecoder = try container.superDecoder(forKey: .bits)
+        bits = try NamedTable(checking: [PN532RegisterBit<PN532RegisterBitName>](from: bitsDecoder),
+                              against: name.bits, at: bitsDecoder.codingPath)
     }
 }
 
-/// A bit field inside a PN532 register.
-public struct PN532RegisterBit: Codable, Equatable, Sendable {
+/// The PN532 registers the tables describe; the raw values are the names in
+/// `datasheets/pn532.json` (UM0701 / libnfc spelling).
+public enum PN532RegisterName: String, TableName {
+    /// CIU_TxMode: transmission rate and framing.
+    case txMode = "TxMode"
+    /// CIU_RxMode: reception rate and framing.
+    case rxMode = "RxMode"
+    /// CIU_TxAuto: antenna driver settings.
+    case txAuto = "TxAuto"
+    /// CIU_ManualRCV: receiver fine tuning.
+    case manualRCV = "ManualRCV"
+    /// CIU_Status2: receiver, transmitter and Crypto1 state.
+    case status2 = "Status2"
+    /// CIU_Control: miscellaneous control bits.
+    case control = "Control"
+    /// CIU_BitFraming: bit-oriented frames.
+    case bitFraming = "BitFraming"
+
+    /// The bit fields the register's table lists.
+    public var bits: [PN532RegisterBitName] { PN532RegisterBitName.allCases.filter { $0.register == self } }
+}
+
+/// The bit fields of the PN532 registers, each in the table of its ``register``; the raw
+/// values are the names in `datasheets/pn532.json`.
+public enum PN532RegisterBitName: String, TableName {
+    /// TxMode: the chip appends CRC_A.
+    case txCRCEn = "TxCRCEn"
+    /// TxMode: the transmit bit rate.
+    case txSpeed = "TxSpeed"
+    /// TxMode: the framing.
+    case txFraming = "TxFraming"
+    /// RxMode: the chip checks and strips CRC_A.
+    case rxCRCEn = "RxCRCEn"
+    /// RxMode: the receive bit rate.
+    case rxSpeed = "RxSpeed"
+    /// RxMode: ignore frames shorter than 4 bits.
+    case rxNoErr = "RxNoErr"
+    /// RxMode: keep receiving after the first frame.
+    case rxMultiple = "RxMultiple"
+    /// RxMode: the framing.
+    case rxFraming = "RxFraming"
+    /// TxAuto: force 100 % ASK modulation.
+    case force100ASK = "Force100ASK"
+    /// TxAuto: wake up when an RF field is detected.
+    case autoWakeUp = "AutoWakeUp"
+    /// TxAuto: initial RF collision avoidance.
+    case initialRFOn = "InitialRFOn"
+    /// ManualRCV: parity generation and check off.
+    case parityDisable = "ParityDisable"
+    /// Status2: MIFARE Crypto1 is on.
+    case mfCrypto1On = "MFCrypto1On"
+    /// Control: the chip acts as initiator.
+    case initiator = "Initiator"
+    /// Control: valid bits in the last received byte.
+    case rxLastBits = "RxLastBits"
+    /// BitFraming: starts a transmission.
+    case startSend = "StartSend"
+    /// BitFraming: bit position of the first received bit.
+    case rxAlign = "RxAlign"
+    /// BitFraming: bits to send of the last byte.
+    case txLastBits = "TxLastBits"
+
+    /// The register whose table holds the bit.
+    public var register: PN532RegisterName {
+        switch self {
+        case .txCRCEn, .txSpeed, .txFraming: .txMode
+        case .rxCRCEn, .rxSpeed, .rxNoErr, .rxMultiple, .rxFraming: .rxMode
+        case .force100ASK, .autoWakeUp, .initialRFOn: .txAuto
+        case .parityDisable: .manualRCV
+        case .mfCrypto1On: .status2
+        case .initiator, .rxLastBits: .control
+        case .startSend, .rxAlign, .txLastBits: .bitFraming
+        }
+    }
+}
+
+/// The bits of the RFConfiguration item `rfField` (ConfigurationData byte 0); the raw values
+/// are the names in `datasheets/pn532.json`.
+public enum PN532RFFieldBitName: String, TableName {
+    /// The RF field is switched on.
+    case rfOn = "RFOn"
+    /// Automatic RF collision avoidance.
+    case autoRFCA = "AutoRFCA"
+}
+
+/// A bit field inside a PN532 register or configuration byte; `Name` names the fields.
+public struct PN532RegisterBit<Name: TableName>: NamedEntry {
     /// The field name, e.g. `TxCRCEn`.
-    public var name: String
+    public var name: Name
     /// The field's bits inside the register byte, e.g. `0x80`.
     @Hex public var mask: UInt8
     /// What the field does when set.

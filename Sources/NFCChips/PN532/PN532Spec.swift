@@ -5,8 +5,9 @@
 /// let pn532 = ChipTables.pn532
 /// pn532.code(.inDataExchange)                 // 0x40
 /// pn532.command(code: 0x4A)?.name             // .inListPassiveTarget
-/// pn532.status(named: "timeout")?.code        // 0x01
-/// pn532.register(named: "TxMode")?.address    // 0x6302
+/// pn532.statuses[.timeout].code               // 0x01
+/// pn532.registers[.txMode].address            // 0x6302
+/// pn532.parameterFlags[.automaticRATS].code   // 0x10
 /// ```
 public struct PN532Spec: Codable, Equatable, Sendable {
     /// Frame constants.
@@ -14,29 +15,29 @@ public struct PN532Spec: Codable, Equatable, Sendable {
     /// The GetFirmwareVersion answer data: IC `32`, version 1.6, support `07`.
     @Hex public var firmwareVersion: [UInt8]
     /// The command set (UM0701 §7.1, Table 11).
-    public var commands: [PN532CommandSpec]
+    public var commands: NamedTable<PN532CommandSpec>
     /// The status codes (UM0701 §7.1, Table 12) and the libnfc errors they become.
-    public var statuses: [PN532StatusSpec]
+    public var statuses: NamedTable<PN532StatusSpec>
     /// CIU registers whose bits change behaviour.
-    public var registers: [PN532RegisterSpec]
+    public var registers: NamedTable<PN532RegisterSpec>
     /// The register range libnfc caches (0x6301–0x633E).
     public var registerCache: PN532RegisterRange
     /// BrTy values of InListPassiveTarget.
-    public var listPassiveTargetModulations: [PN532Option]
+    public var listPassiveTargetModulations: NamedTable<PN532Option<PN532ModulationName>>
     /// Items of RFConfiguration.
-    public var rfConfigurationItems: [PN532Option]
+    public var rfConfigurationItems: NamedTable<PN532Option<PN532RFConfigurationItemName>>
     /// Modes of SAMConfiguration.
-    public var samModes: [PN532Option]
+    public var samModes: NamedTable<PN532Option<PN532SAMModeName>>
     /// Flags of SetParameters.
-    public var parameterFlags: [PN532Option]
+    public var parameterFlags: NamedTable<PN532Option<PN532ParameterFlagName>>
     /// Tests of Diagnose.
-    public var diagnoseTests: [PN532Option]
+    public var diagnoseTests: NamedTable<PN532Option<PN532DiagnoseTestName>>
     /// Target types of InAutoPoll (UM0701 §7.3.13).
     public var autoPollTargetTypes: [PN532AutoPollType]
     /// Speed codes of SetSerialBaudRate (UM0701 §7.2.8).
     public var serialBaudRates: [PN532BaudRate]
     /// The bits of the RFConfiguration item `rfField` (ConfigurationData byte 0).
-    public var rfFieldBits: [PN532RegisterBit]
+    public var rfFieldBits: NamedTable<PN532RegisterBit<PN532RFFieldBitName>>
     /// The bit of each WriteGPIO byte that says the port is to be written (UM0701 §7.2.7).
     @Hex public var gpioWriteValidateMask: UInt8
     /// The timing model.
@@ -44,33 +45,17 @@ public struct PN532Spec: Codable, Equatable, Sendable {
     /// Where the table comes from.
     public var source: DatasheetSource
 
-    /// The code of command `name`. Every ``PN532CommandName`` is in the table
-    /// (a test checks it), so this never fails for a valid table.
-    public func code(_ name: PN532CommandName) -> UInt8 {
-        guard let command = commands.first(where: { $0.name == name }) else {
-            preconditionFailure("datasheets/pn532.json lacks \(name.rawValue)")
-        }
-        return command.code
-    }
+    /// The code of command `name` (`commands[name].code`).
+    public func code(_ name: PN532CommandName) -> UInt8 { commands[name].code }
 
     /// The command with code `code`, or `nil` for an unknown code.
     public func command(code: UInt8) -> PN532CommandSpec? {
         commands.first { $0.code == code }
     }
 
-    /// The status called `named` (camelCase, e.g. `"timeout"`).
-    public func status(named name: String) -> PN532StatusSpec? {
-        statuses.first { $0.name == name }
-    }
-
     /// The status with code `code`.
     public func status(code: UInt8) -> PN532StatusSpec? {
         statuses.first { $0.code == code }
-    }
-
-    /// The register called `named` (e.g. `"TxMode"`).
-    public func register(named name: String) -> PN532RegisterSpec? {
-        registers.first { $0.name == name }
     }
 
     /// The register at `address`, if the table describes it.

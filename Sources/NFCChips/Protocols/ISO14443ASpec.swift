@@ -4,12 +4,13 @@
 /// ChipTables.crcA([0x30, 0x00])                      // [0x02, 0xA8]
 /// ChipTables.iso14443a.bcc([0x88, 0x04, 0x47, 0x5E]) // 0x95
 /// ChipTables.iso14443a.cascadeAnswers(uid: uid7)     // [[88 u0 u1 u2 BCC0], [u3 u4 u5 u6 BCC1]]
+/// ChipTables.iso14443a.frames[.reqa].bytes           // [0x26]
 /// ```
 public struct ISO14443ASpec: DatasheetValue {
     /// Where it comes from.
     public var source: DatasheetSource
     /// REQA, WUPA, ANTICOLLISION, SELECT, HLTA, RATS.
-    public var frames: [ISO14443AFrameSpec]
+    public var frames: NamedTable<ISO14443AFrameSpec>
     /// SEL codes of cascade levels 1, 2, 3 (`93 95 97`).
     @Hex public var selectCodes: [UInt8]
     /// NVB of an ANTICOLLISION command (`20`).
@@ -42,9 +43,6 @@ public struct ISO14443ASpec: DatasheetValue {
     /// Why the fallback timeout is a choice rather than a datasheet value.
     public var fallbackTimeoutCaveat: DatasheetCaveat?
 
-    /// The frame called `name` (e.g. `REQA`).
-    public func frame(named name: String) -> ISO14443AFrameSpec? { frames.first { $0.name == name } }
-
     /// CRC_A of `bytes`, LSB first (2 bytes).
     public func crc(_ bytes: [UInt8]) -> [UInt8] { crcA.crc16LSBFirst(bytes) }
 
@@ -70,10 +68,34 @@ public struct ISO14443ASpec: DatasheetValue {
     }
 }
 
+/// The activation frames; the raw values are the names in `datasheets/iso14443a.json`.
+public enum ISO14443AFrameName: String, TableName {
+    /// `26` (7 bits): REQA, answered by a tag in IDLE.
+    case reqa = "REQA"
+    /// `52` (7 bits): WUPA, answered in IDLE or HALT.
+    case wupa = "WUPA"
+    /// `93 20`: ANTICOLLISION, cascade level 1.
+    case anticollisionCL1 = "ANTICOLLISION_CL1"
+    /// `95 20`: ANTICOLLISION, cascade level 2.
+    case anticollisionCL2 = "ANTICOLLISION_CL2"
+    /// `97 20`: ANTICOLLISION, cascade level 3.
+    case anticollisionCL3 = "ANTICOLLISION_CL3"
+    /// `93 70`: SELECT, cascade level 1.
+    case selectCL1 = "SELECT_CL1"
+    /// `95 70`: SELECT, cascade level 2.
+    case selectCL2 = "SELECT_CL2"
+    /// `97 70`: SELECT, cascade level 3.
+    case selectCL3 = "SELECT_CL3"
+    /// `50 00`: HLTA.
+    case hlta = "HLTA"
+    /// `E0`: RATS, answered with the ATS by ISO-DEP tags.
+    case rats = "RATS"
+}
+
 /// One activation frame.
-public struct ISO14443AFrameSpec: Codable, Equatable, Sendable {
+public struct ISO14443AFrameSpec: NamedEntry {
     /// The frame's name, e.g. `REQA`.
-    public var name: String
+    public var name: ISO14443AFrameName
     /// Its bytes (without CRC_A).
     @Hex public var bytes: [UInt8]
     /// Bits of a short frame (7 for REQA / WUPA); `nil` for whole bytes.

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// if let answer = NAKCode(rawValue: 0x00) {
-///     print(answer.name, answer.meaning) // invalidArgument, "NAK: invalid argument …"
+///     print(answer.name.rawValue, answer.meaning) // invalidArgument, "NAK: invalid argument …"
 /// }
 /// NAKCode(rawValue: 0x0A)?.isACK       // true
 /// NAKCode(rawValue: 0x07)              // nil: not in the table
@@ -18,19 +18,19 @@ public struct NAKCode: RawRepresentable, Hashable, Sendable, CustomStringConvert
     }
 
     /// The table entry.
-    public var spec: AcknowledgementSpec {
+    public var spec: AcknowledgementSpec<Type2AcknowledgementName> {
         guard let spec = ChipTables.type2.acknowledgement(code: rawValue) else {
             preconditionFailure("NAKCode \(rawValue) was checked against the table")
         }
         return spec
     }
 
-    /// The camelCase name, e.g. `invalidArgument`.
-    public var name: String { spec.name }
+    /// The name, e.g. ``Type2AcknowledgementName/invalidArgument``.
+    public var name: Type2AcknowledgementName { spec.name }
     /// What the code means.
     public var meaning: String { spec.meaning }
     /// Whether this is the ACK.
     public var isACK: Bool { spec.isACK }
     /// `0x0 invalidArgument: …`.
-    public var description: String { "0x\(String(rawValue, radix: 16, uppercase: true)) \(name): \(meaning)" }
+    public var description: String { "0x\(String(rawValue, radix: 16, uppercase: true)) \(name.rawValue): \(meaning)" }
 }

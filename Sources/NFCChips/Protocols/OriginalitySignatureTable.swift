@@ -1,7 +1,7 @@
 /// NXP originality-signature keys (ECDSA on secp128r1) and verified examples.
 ///
 /// ```swift
-/// let key = ChipTables.originalitySignatures.key(named: "ntag21x")!
+/// let key = ChipTables.originalitySignatures.keys[.ntag21x]
 /// key.publicKey.count // 33 (uncompressed point 04 ‖ X ‖ Y)
 /// ```
 public struct OriginalitySignatureTable: DatasheetValue {
@@ -14,16 +14,24 @@ public struct OriginalitySignatureTable: DatasheetValue {
     /// What is signed.
     public var message: String
     /// The keys.
-    public var keys: [OriginalitySignatureKey]
+    public var keys: NamedTable<OriginalitySignatureKey>
+}
 
-    /// The key called `name` (`ntag21x`, `ultralightEV1`, `nxpGeneric`).
-    public func key(named name: String) -> OriginalitySignatureKey? { keys.first { $0.name == name } }
+/// The originality-signature keys; the raw values are the names in
+/// `datasheets/originality-signatures.json` and in a chip file's `originalitySignatureKey`.
+public enum OriginalitySignatureKeyName: String, TableName {
+    /// NTAG21x (AN11350).
+    case ntag21x
+    /// MIFARE Ultralight EV1 (AN11341).
+    case ultralightEV1
+    /// The generic "NXP Public key" TagInfo lists.
+    case nxpGeneric
 }
 
 /// One public key.
-public struct OriginalitySignatureKey: Codable, Equatable, Sendable {
+public struct OriginalitySignatureKey: NamedEntry {
     /// Its name.
-    public var name: String
+    public var name: OriginalitySignatureKeyName
     /// Which document publishes it.
     public var description: String
     /// The uncompressed public point `04 ‖ X ‖ Y`.

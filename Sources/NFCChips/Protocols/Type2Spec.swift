@@ -3,7 +3,7 @@
 /// ```swift
 /// let t2 = ChipTables.type2
 /// t2.capabilityContainer.magic     // 0xE1
-/// t2.tlv(named: .ndef)?.type       // 0x03
+/// t2.tlvs[.ndef].type             // 0x03
 /// t2.emptyNDEF                     // [03 00 FE]
 /// t2.lockControlArea(value: [0xA0, 0x0C, 0x34]) // byte 160, 12 bits, 8 bytes per bit
 /// ```
@@ -15,7 +15,7 @@ public struct Type2Spec: DatasheetValue {
     /// The byte where the TLV area starts (16 = page 4).
     public var dataAreaStartByte: Int
     /// The TLV types.
-    public var tlvs: [TLVSpec]
+    public var tlvs: NamedTable<TLVSpec>
     /// How TLV lengths are encoded.
     public var tlvLength: TLVLengthSpec
     /// The layout of Lock / Memory Control TLV values, in words.
@@ -25,18 +25,18 @@ public struct Type2Spec: DatasheetValue {
     /// Where dynamic lock bits are when no Lock Control TLV says so.
     public var defaultDynamicLock: DefaultDynamicLockRule
     /// ACK and NAK codes of the Type 2 / NXP family.
-    public var acknowledgements: [AcknowledgementSpec]
+    public var acknowledgements: NamedTable<AcknowledgementSpec<Type2AcknowledgementName>>
     /// Where the ACK / NAK codes come from.
     public var acknowledgementSource: DatasheetSource
     /// The static lock bits (page 2, bytes 2–3), the same on NTAG21x and the Ultralight family.
     public var staticLock: StaticLockLayout
 
-    /// The TLV type called `name`.
-    public func tlv(named name: TLVName) -> TLVSpec? { tlvs.first { $0.name == name } }
     /// The TLV type with type byte `type`.
     public func tlv(type: UInt8) -> TLVSpec? { tlvs.first { $0.type == type } }
     /// The ACK / NAK with 4-bit code `code`.
-    public func acknowledgement(code: UInt8) -> AcknowledgementSpec? { acknowledgements.first { $0.code == code } }
+    public func acknowledgement(code: UInt8) -> AcknowledgementSpec<Type2AcknowledgementName>? {
+        acknowledgements.first { $0.code == code }
+    }
 
     /// Decodes a Lock or Memory Control TLV value (3 bytes): where the area is and how big.
     /// Returns `nil` when the value is not 3 bytes long.
@@ -115,7 +115,7 @@ public struct Type2CapabilityContainer: Codable, Equatable, Sendable {
 }
 
 /// The names of Type 2 TLV types.
-public enum TLVName: String, Codable, CaseIterable, Sendable {
+public enum TLVName: String, TableName {
     /// `00`: padding, no length.
     case null = "NULL"
     /// `01`: Lock Control.
@@ -131,7 +131,7 @@ public enum TLVName: String, Codable, CaseIterable, Sendable {
 }
 
 /// One TLV type.
-public struct TLVSpec: Codable, Equatable, Sendable {
+public struct TLVSpec: NamedEntry {
     /// Its name.
     public var name: TLVName
     /// The type byte.
@@ -183,12 +183,27 @@ public struct DefaultDynamicLockRule: Codable, Equatable, Sendable {
     public var caveat: DatasheetCaveat?
 }
 
-/// A 4-bit ACK or NAK code.
-public struct AcknowledgementSpec: Codable, Equatable, Sendable {
+/// The ACK and NAK codes of the Type 2 / NXP family; the raw values are the names in
+/// `datasheets/type2.json`.
+public enum Type2AcknowledgementName: String, TableName {
+    /// `A`: ACK, command done.
+    case ack
+    /// `0`: invalid argument (bad page address); emulators also use it for access denied.
+    case invalidArgument
+    /// `1`: parity or CRC error.
+    case parityOrCRCError
+    /// `4`: authentication counter overflow (AUTHLIM reached).
+    case authenticationLimitReached
+    /// `5`: EEPROM write error.
+    case eepromWriteError
+}
+
+/// A 4-bit ACK or NAK code of a table whose codes `Name` names (Type 2 or MIFARE Classic).
+public struct AcknowledgementSpec<Name: TableName>: NamedEntry {
     /// The 4-bit code.
     @Hex public var code: UInt8
     /// A camelCase name.
-    public var name: String
+    public var name: Name
     /// What it means.
     public var meaning: String
     /// `true` for ACK.

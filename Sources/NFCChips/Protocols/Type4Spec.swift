@@ -4,7 +4,8 @@
 /// let t4 = ChipTables.type4
 /// t4.application(version: "2.0")?.aid   // D2 76 00 00 85 01 01
 /// t4.ccFileID                           // 0xE103
-/// t4.statusWord(named: "success")?.code // 0x9000
+/// t4.statusWords[.success].code        // 0x9000
+/// t4.commands[.readBinary].header       // [0x00, 0xB0]
 /// ```
 public struct Type4Spec: DatasheetValue {
     /// Where it comes from.
@@ -16,7 +17,7 @@ public struct Type4Spec: DatasheetValue {
     /// The usual NDEF file ID (`E104`); the CC names the real one.
     @Hex public var defaultNDEFFileID: UInt16
     /// The CC file fields (offsets and lengths; multi-byte fields are big-endian).
-    public var ccFields: [Type4CCField]
+    public var ccFields: NamedTable<Type4CCField>
     /// T of the NDEF File Control TLV (`04`).
     @Hex public var ndefFileControlTag: UInt8
     /// T of the extended NDEF File Control TLV in mapping 3.0 (`06`).
@@ -54,22 +55,16 @@ public struct Type4Spec: DatasheetValue {
     /// A typical CC file.
     @Hex public var exampleCC: [UInt8]
     /// ISO 7816-4 status words used by the mapping.
-    public var statusWords: [StatusWordSpec]
+    public var statusWords: NamedTable<StatusWordSpec>
     /// The APDU headers used by the mapping.
-    public var commands: [APDUSpec]
+    public var commands: NamedTable<APDUSpec>
     /// ISO-DEP block bytes.
     public var isoDep: ISODEPSpec
 
     /// The application for mapping `version` (`"2.0"` or `"1.0"`).
     public func application(version: String) -> Type4Application? { applications.first { $0.version == version } }
-    /// The CC field called `name` (`CCLEN`, `MLe`, `MLc`, `ndefFileID`, `maxNDEFFileSize`…).
-    public func ccField(named name: String) -> Type4CCField? { ccFields.first { $0.name == name } }
-    /// The status word called `name`.
-    public func statusWord(named name: String) -> StatusWordSpec? { statusWords.first { $0.name == name } }
     /// The status word with value `code` (SW1 SW2).
     public func statusWord(code: UInt16) -> StatusWordSpec? { statusWords.first { $0.code == code } }
-    /// The APDU called `name` (`SELECT_APPLICATION`, `SELECT_FILE`, `READ_BINARY`, `UPDATE_BINARY`).
-    public func command(named name: String) -> APDUSpec? { commands.first { $0.name == name } }
 }
 
 /// One NDEF Tag Application version.
@@ -83,9 +78,9 @@ public struct Type4Application: Codable, Equatable, Sendable {
 }
 
 /// A field of the Type 4 CC file.
-public struct Type4CCField: Codable, Equatable, Sendable {
+public struct Type4CCField: NamedEntry {
     /// Its name.
-    public var name: String
+    public var name: Type4CCFieldName
     /// Byte offset in the CC file.
     public var offset: Int
     /// Length in bytes.
@@ -101,11 +96,11 @@ public struct Type4CCField: Codable, Equatable, Sendable {
 }
 
 /// An ISO 7816-4 status word.
-public struct StatusWordSpec: Codable, Equatable, Sendable {
+public struct StatusWordSpec: NamedEntry {
     /// SW1 SW2 as a 16-bit value.
     @Hex public var code: UInt16
     /// A camelCase name.
-    public var name: String
+    public var name: Type4StatusWordName
     /// What it means.
     public var meaning: String
 
@@ -114,13 +109,70 @@ public struct StatusWordSpec: Codable, Equatable, Sendable {
 }
 
 /// An APDU used by the Type 4 mapping.
-public struct APDUSpec: Codable, Equatable, Sendable {
+public struct APDUSpec: NamedEntry {
     /// Its name.
-    public var name: String
+    public var name: APDUName
     /// The fixed header bytes (CLA INS [P1 P2]).
     @Hex public var header: [UInt8]
     /// The full layout in words.
     public var layout: String
+}
+
+/// The fields of the Type 4 CC file; the raw values are the names in `datasheets/type4.json`.
+public enum Type4CCFieldName: String, TableName {
+    /// `CCLEN`: the length of the CC file.
+    case ccLength = "CCLEN"
+    /// The mapping version (`20` = 2.0).
+    case mappingVersion
+    /// `MLe`: the largest R-APDU data field.
+    case mle = "MLe"
+    /// `MLc`: the largest C-APDU data field.
+    case mlc = "MLc"
+    /// `T` of the NDEF File Control TLV (`04`, or `06` for an extended NDEF file).
+    case fileControlType = "T"
+    /// `L` of the NDEF File Control TLV.
+    case fileControlLength = "L"
+    /// The NDEF file's ID.
+    case ndefFileID
+    /// The NDEF file's maximum size, NLEN included.
+    case maxNDEFFileSize
+    /// Read access (`00` = granted).
+    case readAccess
+    /// Write access (`00` = granted, `FF` = read-only).
+    case writeAccess
+}
+
+/// The ISO 7816-4 status words of the Type 4 mapping; the raw values are the names in
+/// `datasheets/type4.json`.
+public enum Type4StatusWordName: String, TableName {
+    /// `9000`: command completed.
+    case success
+    /// `6700`: wrong length.
+    case wrongLength
+    /// `6982`: security status not satisfied.
+    case securityStatusNotSatisfied
+    /// `6A82`: file or application not found.
+    case fileNotFound
+    /// `6A86`: incorrect parameters P1-P2.
+    case incorrectP1P2
+    /// `6A00`: wrong parameters P1-P2, no further information.
+    case noInformation
+    /// `6D00`: instruction not supported.
+    case insNotSupported
+    /// `6E00`: class not supported.
+    case claNotSupported
+}
+
+/// The APDUs of the Type 4 mapping; the raw values are the names in `datasheets/type4.json`.
+public enum APDUName: String, TableName {
+    /// `00 A4 04 00`: SELECT by AID (the NDEF Tag Application).
+    case selectApplication = "SELECT_APPLICATION"
+    /// `00 A4 00 0C`: SELECT by file ID.
+    case selectFile = "SELECT_FILE"
+    /// `00 B0`: READ BINARY.
+    case readBinary = "READ_BINARY"
+    /// `00 D6`: UPDATE BINARY.
+    case updateBinary = "UPDATE_BINARY"
 }
 
 /// ISO-DEP (ISO/IEC 14443-4) block bytes.

@@ -96,7 +96,7 @@ public struct DeviceTagTransport: TagTransport {
         guard let command = ChipTables.spec(for: .classic1k).command(name)?.code else {
             throw .reader(reason: "no \(name.rawValue) command in the MIFARE Classic table")
         }
-        let uidBytes = ChipTables.classic.manufacturerField(named: "UID")?.length ?? target.uid.count
+        let uidBytes = ChipTables.classic.manufacturerBlock[.uid].length
         let frame = [command, block] + key + target.uid.suffix(uidBytes)
         _ = try await transceive(frame, framing: .standard, timeout: .milliseconds(100))
     }

@@ -57,7 +57,7 @@ extension Type2Commands {
     /// After a refused PWD_AUTH: selects the tag again and works out how many attempts are left.
     func remainingAttemptsAfterFailure(nak code: UInt8) async throws(TagCommandError) -> RemainingAttempts {
         try await transport.reselectTag()
-        if NAKCode(rawValue: code)?.name == Self.authenticationLimitNAKName { return .exhausted }
+        if NAKCode(rawValue: code)?.name == .authenticationLimitReached { return .exhausted }
         guard let field = memory.configuration?.field(.authLimit) else { return .unknown }
         do {
             let bytes = try await read(page: field.page)
@@ -68,7 +68,4 @@ extension Type2Commands {
             return .unknown
         }
     }
-
-    /// The name of the NAK that means "AUTHLIM reached" in the Type 2 ACK / NAK table.
-    static let authenticationLimitNAKName = "authenticationLimitReached"
 }

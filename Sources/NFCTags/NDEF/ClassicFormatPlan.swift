@@ -159,12 +159,10 @@ struct ClassicFormatPlan: Sendable, Equatable {
     private mutating func addTrailer(_ target: [UInt8], entry: SurveyedSector, keys: ClassicKeyRing, madSector: Bool,
                                      geometry: ClassicGeometry, stage: Stage) throws(NDEFTagError) {
         let state = entry.state
-        let classic = ChipTables.classic
-        guard let block = geometry.trailerBlock(ofSector: state.sector),
-              let keyAField = classic.trailerField(named: "keyA"), let accessField = classic.trailerField(named: "accessBits"),
-              let gpbField = classic.trailerField(named: "generalPurposeByte") else { throw .tagNotWritable }
-        if keyAField.bytes(in: target) == state.keyA, accessField.bytes(in: target) == state.access.accessBytes,
-           gpbField.bytes(in: target)?.first == state.generalPurposeByte {
+        guard let block = geometry.trailerBlock(ofSector: state.sector) else { throw .tagNotWritable }
+        let fields = ChipTables.classic.trailer
+        if fields[.keyA].bytes(in: target) == state.keyA, fields[.accessBits].bytes(in: target) == state.access.accessBytes,
+           fields[.generalPurposeByte].bytes(in: target)?.first == state.generalPurposeByte {
             return
         }
         guard let keyType = state.trailerWriteKey else {

@@ -39,7 +39,7 @@ extension ClassicNDEFDriver {
             let state = try Self.sectorState(write.sector, keyA: newKeyA, trailer: trailer, step: .verify(page: write.block))
             if state.access.accessBytes != expected.accessBits || state.generalPurposeByte != expected.generalPurposeByte {
                 throw .tagUpdateFailure(step: .verify(page: write.block), state: .previousMessageIntact,
-                                        reason: .verificationMismatch(offset: try trailerAddress(of: write.sector, field: "accessBits")))
+                                        reason: .verificationMismatch(offset: try trailerAddress(of: write.sector, field: .accessBits)))
             }
         }
     }

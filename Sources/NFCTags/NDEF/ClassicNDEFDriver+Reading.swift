@@ -26,7 +26,7 @@ extension ClassicNDEFDriver {
         let sector0 = surveyed0.state
         let mad1 = surveyed0.data
         snapshot.madSector = sector0
-        let gpbAddress = try trailerAddress(of: mad.mad1.sector, field: "generalPurposeByte")
+        let gpbAddress = try trailerAddress(of: mad.mad1.sector, field: .generalPurposeByte)
         guard let version = try MADTable.version(gpb: sector0.generalPurposeByte, address: gpbAddress, spec: mad) else {
             snapshot.notFormatted = .invalidApplicationDirectory(offset: gpbAddress, reason: .missing)
             return snapshot
@@ -155,8 +155,8 @@ extension ClassicNDEFDriver {
     /// Decodes a trailer as read (keys hidden) into a sector state opened with key A.
     static func sectorState(_ sector: Int, keyA: [UInt8], trailer: [UInt8], step: NDEFTagStep) throws(NDEFTagError) -> ClassicSectorState {
         let classic = ChipTables.classic
-        guard let accessField = classic.trailerField(named: "accessBits"), let gpbField = classic.trailerField(named: "generalPurposeByte"),
-              let accessBytes = accessField.bytes(in: trailer), let gpb = gpbField.bytes(in: trailer)?.first else {
+        guard let accessBytes = classic.trailer[.accessBits].bytes(in: trailer),
+              let gpb = classic.trailer[.generalPurposeByte].bytes(in: trailer)?.first else {
             throw .unexpectedResponse(step: step, description: "a sector trailer is \(classic.blockSize) bytes, got \(trailer.count)")
         }
         let access: AccessConditions
@@ -169,11 +169,11 @@ extension ClassicNDEFDriver {
     }
 
     /// The tag byte address of a trailer field of `sector`.
-    func trailerAddress(of sector: Int, field name: String) throws(NDEFTagError) -> Int {
-        guard let block = geometry.trailerBlock(ofSector: sector), let field = classic.trailerField(named: name) else {
-            throw .unsupportedTag(reason: "the Classic table lacks the trailer field \(name)")
+    func trailerAddress(of sector: Int, field name: ClassicTrailerFieldName) throws(NDEFTagError) -> Int {
+        guard let block = geometry.trailerBlock(ofSector: sector) else {
+            throw .unsupportedTag(reason: "sector \(sector) is not on this chip")
         }
-        return block * geometry.blockSize + field.offset
+        return block * geometry.blockSize + classic.trailer[name].offset
     }
 
     /// Whether `sector` holds a MAD (sector 0, or 16 on a 4K).

@@ -41,15 +41,9 @@ struct ClassicKeyRing: Sendable, Equatable {
     var nfcKeyB: [UInt8]
 
     init(_ keys: ClassicNDEFKeys, classic: ClassicSpec) throws(NDEFTagError) {
-        func key(_ name: String) throws(NDEFTagError) -> [UInt8] {
-            guard let key = classic.key(named: name)?.key else {
-                throw .unsupportedTag(reason: "the MIFARE Classic table has no key named \(name)")
-            }
-            return key
-        }
-        madKeyA = try key("madKeyA")
-        nfcKeyA = try key("nfcKeyA")
-        transportKey = try key("factoryDefault")
+        madKeyA = classic.keys[.madKeyA].key
+        nfcKeyA = classic.keys[.nfcKeyA].key
+        transportKey = classic.keys[.factoryDefault].key
         let length = transportKey.count
         for given in [keys.madKeyB, keys.nfcKeyB].compactMap({ $0 }) where given.count != length {
             throw .unsupportedTag(reason: "a MIFARE Classic key is \(length) bytes, got \(given.count)")

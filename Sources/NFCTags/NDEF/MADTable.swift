@@ -29,10 +29,7 @@ struct MADTable: Sendable, Equatable {
     /// The MAD version the sector 0 GPB at `address` announces; `nil` when its DA bit is
     /// clear (no MAD: the card is not NDEF-formatted).
     static func version(gpb: UInt8, address: Int, spec: MADSpec) throws(NDEFTagError) -> Version? {
-        guard let available = spec.gpbBits.first(where: { $0.name == "DA" })?.mask,
-              let versionMask = spec.gpbBits.first(where: { $0.name == "ADV" })?.mask else {
-            throw .unsupportedTag(reason: "the MAD table lacks the GPB bits DA / ADV")
-        }
+        let available = spec.gpbBits[.madAvailable].mask, versionMask = spec.gpbBits[.madVersion].mask
         guard gpb & available != 0 else { return nil }
         switch gpb & versionMask {
         case spec.gpbMAD1 & versionMask: return .mad1
@@ -75,7 +72,7 @@ struct MADTable: Sendable, Equatable {
     /// covers that are not in `applications` are free.
     static func directoryBytes(_ directory: MADDirectory, infoByte: UInt8, applications: [Int: [UInt8]],
                                spec: MADSpec) -> [UInt8] {
-        let free = spec.administrativeAID(named: "free") ?? [0, 0]
+        let free = spec.administrativeAIDs[.free].aid
         var bytes = [UInt8](repeating: 0, count: spec.firstAIDByte + 2 * directory.aidCount)
         bytes[spec.infoByte] = infoByte
         for index in 0..<directory.aidCount {

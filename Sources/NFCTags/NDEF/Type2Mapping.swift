@@ -19,8 +19,8 @@ struct Type2Mapping: Sendable, Equatable {
     var memoryControlTLV: UInt8
     var ndefTLV: UInt8
     var terminatorTLV: UInt8
-    /// The value length of Lock and Memory Control TLVs (3).
-    var controlTLVLength: Int
+    /// The value length of Lock and Memory Control TLVs (3): the Lock Control TLV's fixed length.
+    var controlTLVLength: Int?
     /// The first byte of a 3-byte length field (`FF`).
     var threeByteLengthMarker: UInt8
     /// The largest length in the 1-byte form (254).
@@ -44,17 +44,13 @@ struct Type2Mapping: Sendable, Equatable {
     static let standard: Type2Mapping = {
         let spec = ChipTables.type2
         let cc = spec.capabilityContainer
-        func type(_ name: TLVName) -> UInt8 {
-            guard let tlv = spec.tlv(named: name) else { preconditionFailure("datasheets/type2.json lacks the \(name) TLV") }
-            return tlv.type
-        }
         return Type2Mapping(
             magic: cc.magic, supportedMajorVersion: UInt8(cc.supportedMajorVersion),
             dataAreaUnitBytes: cc.dataAreaUnitBytes, writeAccessNone: cc.writeAccessNone,
             dataAreaStartByte: spec.dataAreaStartByte,
-            nullTLV: type(.null), lockControlTLV: type(.lockControl), memoryControlTLV: type(.memoryControl),
-            ndefTLV: type(.ndef), terminatorTLV: type(.terminator),
-            controlTLVLength: spec.tlv(named: .lockControl)?.fixedLength ?? 3,
+            nullTLV: spec.tlvs[.null].type, lockControlTLV: spec.tlvs[.lockControl].type,
+            memoryControlTLV: spec.tlvs[.memoryControl].type, ndefTLV: spec.tlvs[.ndef].type,
+            terminatorTLV: spec.tlvs[.terminator].type, controlTLVLength: spec.tlvs[.lockControl].fixedLength,
             threeByteLengthMarker: spec.tlvLength.threeByteMarker,
             shortLengthMaximum: spec.tlvLength.shortMaximum, longLengthMaximum: spec.tlvLength.longMaximum,
             staticLockAllValue: spec.staticLock.lockAllValue,

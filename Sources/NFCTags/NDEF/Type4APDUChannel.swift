@@ -12,19 +12,9 @@ struct Type4APDUChannel: Sendable {
         var statusWord: UInt16
     }
 
-    var success: UInt16 {
-        guard let word = spec.statusWord(named: "success") else { preconditionFailure("datasheets/type4.json lacks the success status word") }
-        return word.code
-    }
-    var fileNotFound: UInt16? { spec.statusWord(named: "fileNotFound")?.code }
-    var securityNotSatisfied: UInt16? { spec.statusWord(named: "securityStatusNotSatisfied")?.code }
-
-    private func header(_ name: String) throws(NDEFTagError) -> [UInt8] {
-        guard let command = spec.command(named: name) else {
-            throw .unsupportedTag(reason: "datasheets/type4.json lacks the \(name) APDU")
-        }
-        return command.header
-    }
+    var success: UInt16 { spec.statusWords[.success].code }
+    var fileNotFound: UInt16 { spec.statusWords[.fileNotFound].code }
+    var securityNotSatisfied: UInt16 { spec.statusWords[.securityStatusNotSatisfied].code }
 
     /// Sends one APDU and splits off the status word.
     func send(_ apdu: [UInt8], step: NDEFTagStep) async throws(NDEFTagError) -> Answer {
@@ -50,12 +40,12 @@ struct Type4APDUChannel: Sendable {
     }
 
     func selectApplication(_ application: Type4Application) async throws(NDEFTagError) -> Answer {
-        let apdu = try header("SELECT_APPLICATION") + [UInt8(application.aid.count)] + application.aid + [spec.selectApplicationLe]
+        let apdu = spec.commands[.selectApplication].header + [UInt8(application.aid.count)] + application.aid + [spec.selectApplicationLe]
         return try await send(apdu, step: .selectApplication)
     }
 
     func selectFile(_ fileID: [UInt8], application: Type4Application, step: NDEFTagStep) async throws(NDEFTagError) {
-        var apdu = try header("SELECT_FILE")
+        var apdu = spec.commands[.selectFile].header
         apdu[spec.p2Index] = application.selectFileP2
         _ = try require(try await send(apdu + [UInt8(fileID.count)] + fileID, step: step), step: step)
     }
@@ -69,7 +59,7 @@ struct Type4APDUChannel: Sendable {
             guard position <= spec.maximumBinaryOffset else {
                 throw .unsupportedTag(reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need READ BINARY with odd INS")
             }
-            let apdu = try header("READ_BINARY") + [UInt8(position >> 8), UInt8(position & 0xFF), UInt8(length)]
+            let apdu = spec.commands[.readBinary].header + [UInt8(position >> 8), UInt8(position & 0xFF), UInt8(length)]
             let data = try require(try await send(apdu, step: step(position)), step: step(position))
             guard !data.isEmpty, data.count <= length else {
                 throw .unexpectedResponse(step: step(position), description: "expected \(length) bytes, found \(data.count)")
@@ -85,6 +75,6 @@ struct Type4APDUChannel: Sendable {
         guard offset <= spec.maximumBinaryOffset else {
             throw .unsupportedTag(reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need UPDATE BINARY with odd INS")
         }
-        return try header("UPDATE_BINARY") + [UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)] + data
+        return spec.commands[.updateBinary].header + [UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)] + data
     }
 }

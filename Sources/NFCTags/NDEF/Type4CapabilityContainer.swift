@@ -24,49 +24,45 @@ struct Type4CapabilityContainer: Sendable, Equatable {
 
     /// Bytes of the CC file to read for a File Control TLV of `tag`.
     static func length(forControlTag tag: UInt8, spec: Type4Spec) -> Int {
-        let short = (spec.ccField(named: "writeAccess").map { $0.offset + $0.length }) ?? 15
+        let writeAccess = spec.ccFields[.writeAccess]
+        let short = writeAccess.offset + writeAccess.length
         return tag == spec.extendedNDEFFileControlTag ? short + 2 : short
     }
 
     /// Parses the CC file bytes; offsets in errors count from the start of the file.
     init(bytes: [UInt8], spec: Type4Spec) throws(NDEFTagError) {
-        func field(_ name: String) throws(NDEFTagError) -> Type4CCField {
-            guard let field = spec.ccField(named: name) else {
-                throw .unsupportedTag(reason: "datasheets/type4.json lacks the CC field \(name)")
-            }
-            return field
-        }
+        let fields = spec.ccFields
         func value(_ field: Type4CCField, length: Int? = nil, shift: Int = 0) throws(NDEFTagError) -> Int {
             let count = length ?? field.length
             let offset = field.offset + shift
             guard offset + count <= bytes.count else {
-                throw .invalidCapabilityContainer(offset: offset, reason: .malformed("the CC file ends inside \(field.name)"))
+                throw .invalidCapabilityContainer(offset: offset, reason: .malformed("the CC file ends inside \(field.name.rawValue)"))
             }
             return bytes[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
         }
-        let tag = UInt8(try value(try field("T")))
+        let tag = UInt8(try value(fields[.fileControlType]))
         guard tag == spec.ndefFileControlTag || tag == spec.extendedNDEFFileControlTag else {
-            throw .invalidCapabilityContainer(offset: try field("T").offset, reason: .malformed("expected an NDEF File Control TLV, found type \(tag)"))
+            throw .invalidCapabilityContainer(offset: fields[.fileControlType].offset, reason: .malformed("expected an NDEF File Control TLV, found type \(tag)"))
         }
         isExtended = tag == spec.extendedNDEFFileControlTag
-        version = UInt8(try value(try field("mappingVersion")))
+        version = UInt8(try value(fields[.mappingVersion]))
         guard spec.supportedMajorVersions.contains(Int(version >> 4)) else {
-            throw .invalidCapabilityContainer(offset: try field("mappingVersion").offset, reason: .unsupportedVersion(version))
+            throw .invalidCapabilityContainer(offset: fields[.mappingVersion].offset, reason: .unsupportedVersion(version))
         }
-        maximumReadLength = try value(try field("MLe"))
-        maximumWriteLength = try value(try field("MLc"))
-        let fileID = try field("ndefFileID")
+        maximumReadLength = try value(fields[.mle])
+        maximumWriteLength = try value(fields[.mlc])
+        let fileID = fields[.ndefFileID]
         ndefFileID = Array(bytes[fileID.offset..<min(bytes.count, fileID.offset + fileID.length)])
-        let size = try field("maxNDEFFileSize")
+        let size = fields[.maxNDEFFileSize]
         let sizeLength = isExtended ? spec.extendedMaxFileSizeLength : size.length
         maximumFileSize = try value(size, length: sizeLength)
         let extra = sizeLength - size.length
-        let read = try field("readAccess"), write = try field("writeAccess")
+        let read = fields[.readAccess], write = fields[.writeAccess]
         readAccess = UInt8(try value(read, shift: extra))
         writeAccess = UInt8(try value(write, shift: extra))
         lengthFieldSize = isExtended ? spec.extendedNLENLength : spec.nlenLength
         guard maximumReadLength > 0, maximumWriteLength > 0 else {
-            throw .invalidCapabilityContainer(offset: try field("MLe").offset, reason: .malformed("MLe and MLc must be positive"))
+            throw .invalidCapabilityContainer(offset: fields[.mle].offset, reason: .malformed("MLe and MLc must be positive"))
         }
         guard maximumFileSize >= lengthFieldSize else {
             throw .invalidCapabilityContainer(offset: size.offset, reason: .invalidSize(maximumFileSize))

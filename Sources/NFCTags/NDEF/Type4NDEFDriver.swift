@@ -127,7 +127,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
         try await channel.selectFile(Self.fileID(spec.ccFileID), application: application, step: .selectCapabilityContainerFile)
         let short = Type4CapabilityContainer.length(forControlTag: spec.ndefFileControlTag, spec: spec)
         var ccBytes = try await channel.readBinary(offset: 0, count: short, chunk: short) { _ in .readCapabilityContainerFile }
-        let tagOffset = spec.ccField(named: "T")?.offset ?? 7
+        let tagOffset = spec.ccFields[.fileControlType].offset
         if ccBytes.count > tagOffset, ccBytes[tagOffset] == spec.extendedNDEFFileControlTag {
             let full = Type4CapabilityContainer.length(forControlTag: ccBytes[tagOffset], spec: spec)
             ccBytes += try await channel.readBinary(offset: short, count: full - short, chunk: full) { _ in .readCapabilityContainerFile }

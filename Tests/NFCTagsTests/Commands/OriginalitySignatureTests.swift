@@ -29,7 +29,7 @@ struct OriginalitySignatureTests {
         var badUID = uid
         badUID[6] ^= 0x80
         #expect(try OriginalitySignature.verify(uid: badUID, signature: signature, chip: .ntag215) == .invalid)
-        let ev1Key = try #require(ChipTables.originalitySignatures.key(named: "ultralightEV1"))
+        let ev1Key = ChipTables.originalitySignatures.keys[.ultralightEV1]
         #expect(try OriginalitySignature.verify(uid: uid, signature: signature, publicKey: ev1Key.publicKey) == .invalid)
     }
 
@@ -54,7 +54,7 @@ struct OriginalitySignatureTests {
                                             steps: [.send("3C 00", answer: signature), .send("3C 00", answer: signature)])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         #expect(try await tag.verifyOriginality().verification == .valid(keyName: "ntag21x"))
-        let ev1Key = try #require(ChipTables.originalitySignatures.key(named: "ultralightEV1")).publicKey
+        let ev1Key = ChipTables.originalitySignatures.keys[.ultralightEV1].publicKey
         #expect(try await tag.verifyOriginality(publicKey: ev1Key).verification == .invalid)
         #expect(await transport.problems == [])
     }

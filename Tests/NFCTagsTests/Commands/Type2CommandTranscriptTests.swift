@@ -63,7 +63,7 @@ struct Type2CommandTranscriptTests {
         let transport = TranscriptTransport(steps: [.send("A2 04 01 02 03 04", nak: 0x0)])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         await #expect(throws: TagCommandError.nak(code: 0, command: .write)) { try await tag.write(page: 4, bytes: [1, 2, 3, 4]) }
-        #expect(TagCommandError.nak(code: 0, command: .write).nakCode?.name == "invalidArgument")
+        #expect(TagCommandError.nak(code: 0, command: .write).nakCode?.name == .invalidArgument)
     }
 
     @Test("COMPATIBILITY_WRITE sends A0 AA, then 16 bytes (4 data + 12 zeros), each acknowledged")

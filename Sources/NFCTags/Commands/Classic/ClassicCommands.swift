@@ -38,7 +38,7 @@ public struct ClassicCommands: Sendable {
     /// ``TagCommandError/authenticationFailed(remainingAttempts:)`` (Classic keys have no limit).
     public func authenticate(block: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagCommandError) {
         let address = try address(block)
-        let keyLength = ChipTables.classic.trailerField(named: "keyA")?.length ?? key.count
+        let keyLength = ChipTables.classic.trailer[.keyA].length
         guard key.count == keyLength else { throw .invalidArgument("Classic keys are \(keyLength) bytes, got \(key.count)") }
         do {
             try await transport.authenticateClassic(block: address, keyType: keyType, key: key)

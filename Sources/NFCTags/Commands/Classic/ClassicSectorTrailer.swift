@@ -28,16 +28,16 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
 
     /// Decodes 16 bytes; invalid access bits throw ``TagCommandError/unusableTrailer(_:)``.
     public init(bytes: [UInt8]) throws(TagCommandError) {
-        let fields = try Self.fields()
-        guard bytes.count == ChipTables.classic.blockSize, let keyA = fields.keyA.bytes(in: bytes),
-              let accessBytes = fields.access.bytes(in: bytes), let gpb = fields.gpb.bytes(in: bytes)?.first,
-              let keyB = fields.keyB.bytes(in: bytes) else {
+        let fields = ChipTables.classic.trailer
+        guard bytes.count == ChipTables.classic.blockSize, let keyA = fields[.keyA].bytes(in: bytes),
+              let accessBytes = fields[.accessBits].bytes(in: bytes), let gpb = fields[.generalPurposeByte].bytes(in: bytes)?.first,
+              let keyB = fields[.keyB].bytes(in: bytes) else {
             throw .unusableTrailer([.wrongLength(bytes.count)])
         }
         do {
             access = try AccessConditions(accessBytes: accessBytes)
         } catch .inversionMismatch(let byte, let bit) {
-            throw .unusableTrailer([.invalidAccessBits(byte: fields.access.offset + byte, bit: bit)])
+            throw .unusableTrailer([.invalidAccessBits(byte: fields[.accessBits].offset + byte, bit: bit)])
         } catch {
             throw .unusableTrailer([.wrongLength(accessBytes.count)])
         }
@@ -49,15 +49,15 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
     /// The 16 bytes of the block.
     public var bytes: [UInt8] {
         get throws(TagCommandError) {
-            let fields = try Self.fields()
-            guard keyA.count == fields.keyA.length, keyB.count == fields.keyB.length else {
-                throw .invalidArgument("Classic keys are \(fields.keyA.length) bytes")
+            let fields = ChipTables.classic.trailer
+            guard keyA.count == fields[.keyA].length, keyB.count == fields[.keyB].length else {
+                throw .invalidArgument("Classic keys are \(fields[.keyA].length) bytes")
             }
             var block = [UInt8](repeating: 0, count: ChipTables.classic.blockSize)
-            block.replaceSubrange(fields.keyA.offset..<(fields.keyA.offset + fields.keyA.length), with: keyA)
-            block.replaceSubrange(fields.access.offset..<(fields.access.offset + fields.access.length), with: access.accessBytes)
-            block[fields.gpb.offset] = generalPurposeByte
-            block.replaceSubrange(fields.keyB.offset..<(fields.keyB.offset + fields.keyB.length), with: keyB)
+            block.replaceSubrange(fields[.keyA].offset..<(fields[.keyA].offset + fields[.keyA].length), with: keyA)
+            block.replaceSubrange(fields[.accessBits].offset..<(fields[.accessBits].offset + fields[.accessBits].length), with: access.accessBytes)
+            block[fields[.generalPurposeByte].offset] = generalPurposeByte
+            block.replaceSubrange(fields[.keyB].offset..<(fields[.keyB].offset + fields[.keyB].length), with: keyB)
             return block
         }
     }
@@ -97,14 +97,5 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
     /// Whether a right can be exercised with a key that can authenticate.
     private func usable(_ right: ClassicKeyRight) -> Bool {
         right.allows(NFCChips.ClassicKeyType.a) || (isKeyBUsable && right.allows(NFCChips.ClassicKeyType.b))
-    }
-
-    private static func fields() throws(TagCommandError) -> (keyA: ByteRangeField, access: ByteRangeField, gpb: ByteRangeField, keyB: ByteRangeField) {
-        let classic = ChipTables.classic
-        guard let keyA = classic.trailerField(named: "keyA"), let access = classic.trailerField(named: "accessBits"),
-              let gpb = classic.trailerField(named: "generalPurposeByte"), let keyB = classic.trailerField(named: "keyB") else {
-            throw .invalidArgument("the Classic table lacks the trailer layout")
-        }
-        return (keyA, access, gpb, keyB)
     }
 }

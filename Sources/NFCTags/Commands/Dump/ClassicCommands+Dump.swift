@@ -43,8 +43,8 @@ extension ClassicCommands {
             }
             var keysOfSector = ClassicSectorKeys(sector: sector, keyA: keyType == .a ? key : nil, keyB: keyType == .b ? key : nil)
             let trailer = first + count - 1
-            if var bytes = blocks[trailer], let keyAField = ChipTables.classic.trailerField(named: "keyA"),
-               let keyBField = ChipTables.classic.trailerField(named: "keyB") {
+            if var bytes = blocks[trailer] {
+                let keyAField = ChipTables.classic.trailer[.keyA], keyBField = ChipTables.classic.trailer[.keyB]
                 if let keyA = keysOfSector.keyA { bytes.replaceSubrange(keyAField.offset..<(keyAField.offset + keyAField.length), with: keyA) }
                 if let keyB = keysOfSector.keyB { bytes.replaceSubrange(keyBField.offset..<(keyBField.offset + keyBField.length), with: keyB) }
                 else if let readable = try? ClassicSectorTrailer(bytes: bytes), !readable.isKeyBUsable { keysOfSector.keyB = readable.keyB }

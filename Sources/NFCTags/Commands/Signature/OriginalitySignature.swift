@@ -11,7 +11,7 @@ public enum OriginalitySignature {
     /// Verifies `signature` for `uid` with the chip's published key from the tables.
     public static func verify(uid: [UInt8], signature: [UInt8], chip: Chip) throws(TagCommandError) -> SignatureVerification {
         guard let key = ChipTables.originalitySignatureKey(for: chip) else { return .noKeyKnown }
-        return try verify(uid: uid, signature: signature, publicKey: key.publicKey, keyName: key.name)
+        return try verify(uid: uid, signature: signature, publicKey: key.publicKey, keyName: key.name.rawValue)
     }
 
     /// Verifies `signature` for `uid` with `publicKey` (uncompressed point `04 ‖ X ‖ Y`).
