@@ -40,6 +40,9 @@ public struct Field: Sendable {
 
     private var slots: [Slot] = []
     private var nextHandle = 1
+    /// Tags that left the field, with their memory as they left it (a tag torn away by a
+    /// fault too), one per UID; a tag put back into the field leaves this list.
+    public private(set) var departedTags: [any EmulatedTag] = []
     /// Whether the reader's RF field is on.
     public private(set) var isPowered = false
 
@@ -61,6 +64,7 @@ public struct Field: Sendable {
         nextHandle += 1
         var tag = tag
         tag.fieldReset()
+        departedTags.removeAll { $0.identity.uid == tag.identity.uid }
         slots.append(Slot(handle: handle, tag: tag, state: .idle))
         return handle
     }
@@ -71,6 +75,8 @@ public struct Field: Sendable {
         guard let index = index(of: handle) else { return nil }
         var tag = slots.remove(at: index).tag
         tag.fieldReset()
+        departedTags.removeAll { $0.identity.uid == tag.identity.uid }
+        departedTags.append(tag)
         return tag
     }
 

@@ -169,8 +169,15 @@ public final class PN532Emulator: Sendable {
     /// The tags now in the field, in the order they entered.
     public var tags: [any EmulatedTag] { withField { field in field.handles.compactMap { field.tag($0) } } }
 
-    /// Calls `observer` with every tag in the field after each host command that changed
-    /// a tag's memory or counters (on the emulator's thread; keep it short).
+    /// Every tag this emulator has served: those in the field, then those that left it
+    /// (torn away by a fault, or removed) with their memory as they left.
+    public var allTags: [any EmulatedTag] {
+        withField { field in field.handles.compactMap { field.tag($0) } + field.departedTags }
+    }
+
+    /// Calls `observer` with ``allTags`` after each host command that changed a tag's
+    /// memory or counters, or took a tag out of the field (on the emulator's thread; keep
+    /// it short).
     public func observeTagChanges(_ observer: @escaping @Sendable ([any EmulatedTag]) -> Void) {
         tagObserver.withLock { $0 = observer }
     }
@@ -183,10 +190,13 @@ public final class PN532Emulator: Sendable {
         }
         let (output, delay, unplug, touchedTags) = state.withLock { state in
             let framesBefore = state.controller.statistics.framesToTags
+            let tagsBefore = state.controller.field.handles.count
             let output = state.controller.receive(bytes)
             let delay = faults.answerDelay + (isRealTime ? state.controller.lastExchangeDuration : .zero)
             let unplug = state.controller.unplugRequested
+            // A frame reached a tag, or a tag left the field (a fault tore it away).
             let touched = state.controller.statistics.framesToTags != framesBefore
+                || state.controller.field.handles.count != tagsBefore
             return (output, delay, unplug, touched)
         }
         if delay > .zero, !output.isEmpty { Self.sleep(delay) }
@@ -200,7 +210,7 @@ public final class PN532Emulator: Sendable {
 
     private func reportTagChanges() {
         guard let observer = tagObserver.withLock({ $0 }) else { return }
-        let tags = self.tags
+        let tags = allTags
         let snapshots = tags.compactMap(TagSnapshot.init(of:))
         let changed = lastSnapshots.withLock { last -> Bool in
             defer { last = snapshots }

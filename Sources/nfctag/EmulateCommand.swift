@@ -136,11 +136,13 @@ enum EmulateCommand {
         for await _ in stopSignals { break }
         let statistics = emulator.statistics
         emulator.stop()
-        if let path = options.statePath { save(emulator.tags, to: path) }
+        if let path = options.statePath { save(emulator.allTags, to: path) }
         if let path = options.statsPath { writeStatistics(statistics, to: path) }
     }
 
-    /// The state file: every tag's content, rewritten after each change.
+    /// The state file: the content of every tag the emulator served, rewritten after each
+    /// change — a tag that left the field (torn away by `--fault tear-after`) included, as
+    /// the tear left it; the next `emulate --state` puts every tag back into the field.
     struct StateFile: Codable {
         var tags: [TagSnapshot]
     }

@@ -136,6 +136,26 @@ struct EmulateCommandTests {
         #expect(second.stop() == 0)
     }
 
+    @Test("--state keeps a tag torn away by --fault tear-after: the file holds it as the tear left it, a restart with the same --tag serves it")
+    func stateKeepsTornTag() throws {
+        let state = temporaryPath("torn-state.json")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        // A long message: the tag leaves the field part-way through its writes.
+        let text = String(repeating: "torn ", count: 60)
+        let first = try Emulation(["--tag", "ntag215", "--state", state, "--fault", "tear-after=20"])
+        let write = try ToolRunner.run(["write", "--device", first.firstLine, "--timeout", "3", "--text", text])
+        #expect(write.status != 0, "the write cannot succeed on a tag torn away: \(write.stdout) \(write.stderr)")
+        #expect(first.stop() == 0)
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any]
+        let tags = try #require(saved?["tags"] as? [[String: Any]])
+        #expect(tags.compactMap { $0["tag"] as? String } == ["ntag215"], "the torn tag is kept: \(tags)")
+        // The same --tag list is accepted, and the tag is back in the field as the tear left it.
+        let second = try Emulation(["--tag", "ntag215", "--state", state])
+        let read = try ToolRunner.run(["read", "--device", second.firstLine, "--timeout", "3"])
+        #expect(!read.stdout.contains(text), "a torn write never reads back as the whole message")
+        #expect(second.stop() == 0)
+    }
+
     @Test("two tags are listed; --print-signing-key prints the public point; bad arguments exit 2")
     func tagsKeyAndErrors() throws {
         let emulation = try Emulation(["--tag", "ntag215", "classic1k", "--realtime"])
