@@ -148,10 +148,16 @@ extension PN532Controller {
 
     mutating func autoPoll(_ data: [UInt8]) -> Outcome {
         guard data.count >= 3 else { return .syntaxError }
+        let (pollCount, period) = (Int(data[0]), Int(data[1]))
         let types = Array(data.dropFirst(2))
         if let answer = autoPollAnswer(types: types) { return .answer(answer) }
-        // PollNr FF polls until a tag comes (UM0701 §7.3.13); otherwise report none found.
-        guard data[0] == 0xFF else { return .answer([0]) }
+        // PollNr FF polls until a tag comes (UM0701 §7.3.13); otherwise report none found,
+        // after every asked type's slot has lasted Period × 150 ms, PollNr times (§7.3.13;
+        // libnfc's nfc-poll announces the same total: PollNr × Period × 150 ms × types).
+        guard pollCount == 0xFF else {
+            statistics.modelledTime += .milliseconds(spec.timing.autoPollPeriodUnitMs * period * types.count * pollCount)
+            return .answer([0])
+        }
         pendingAutoPoll = types
         return .deferred
     }
@@ -165,10 +171,16 @@ extension PN532Controller {
             .filter { !$0.dep && $0.modulation == typeA }
         guard !asked.isEmpty else { return nil }
         let listed = activateTargets(maximumCount: Self.maximumTargetCount, uidFilter: nil)
-        // Each target is reported with the first asked type it answers to.
+        // Each target is reported with the first asked type it answers to. An earlier type
+        // slot the target does not qualify for (ISO 14443-4A for an NTAG) activated it and
+        // passed on: one more activation each. ASSUMPTION (no source seen): the slot ends
+        // with that activation rather than lasting its Period × 150 ms; HardwareTests'
+        // "InAutoPoll with a tag" scenario times it on a real PN532.
         let answered = listed.compactMap { target -> [UInt8]? in
             let isoDEP = target.identity.sak & ChipTables.iso14443a.sakISO14443_4Bit != 0
-            guard let type = asked.first(where: { !$0.isoDEPOnly || isoDEP }) else { return nil }
+            guard let slot = asked.firstIndex(where: { !$0.isoDEPOnly || isoDEP }) else { return nil }
+            let type = asked[slot]
+            statistics.modelledTime += activationAirTime(target) * slot
             let data = targetData(target)
             return [type.code, UInt8(data.count)] + data
         }

@@ -17,7 +17,7 @@ func startEmulator(_ tags: [any EmulatedTag], link: Bool = false) throws -> PN53
     return emulator
 }
 
-func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 
 let ntag215UID: [UInt8] = [0x04, 0x51, 0x62, 0x73, 0x84, 0x95, 0xA6]
 

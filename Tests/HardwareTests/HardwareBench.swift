@@ -109,11 +109,6 @@ final class HardwareReader: Sendable {
     }
 }
 
-/// Lowercase hex.
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
-}
-
 /// Bytes from hex digits, nil when the text is not hex.
 func bytes(fromHex text: String) -> [UInt8]? {
     let digits = Array(text.utf8)

@@ -32,7 +32,7 @@ extension HardwareInTheLoop {
             let device = try await reader.connect()
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
             #expect(!session.uid.isEmpty)
-            print("[hil] \(reader.connectionString): tag \(hex(session.uid)) identified as \(session.chip?.rawValue ?? "unknown") (\(session.identification))")
+            print("[hil] \(reader.connectionString): tag \(session.uid.hexString()) identified as \(session.chip?.rawValue ?? "unknown") (\(session.identification))")
             if reader.emulator != nil {
                 #expect(session.chip?.rawValue == name, "the emulated \(name) was identified as \(String(describing: session.chip))")
             }
@@ -94,7 +94,7 @@ extension HardwareInTheLoop {
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no READ_SIG")
                 }
                 let report = try await ntag.verifyOriginality(publicKey: reader.signingKey)
-                print("[hil] signature \(hex(report.signature)): \(report.verification)")
+                print("[hil] signature \(report.signature.hexString()): \(report.verification)")
                 #expect(report.uid == session.uid)
                 if case .noKeyKnown = report.verification {
                     try Test.cancel("no originality key is known for \(chip.rawValue)")

@@ -190,6 +190,27 @@ struct PN532TableDrivenCommandTests {
         #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x00])?.prefix(2) == [0x01, 0x00])
     }
 
+    @Test("InAutoPoll's modelled time: an empty field costs PollNr × Period × 150 ms per asked type; a slot the tag does not qualify for costs one activation")
+    func autoPollTiming() {
+        func modelled(_ tags: [any EmulatedTag], _ poll: [UInt8]) -> (answer: [UInt8]?, time: Duration) {
+            var chip = PN532Controller(field: Field(tags: tags))
+            let before = chip.statistics.modelledTime
+            let answer = exchange(&chip, 0x60, poll)
+            return (answer, chip.statistics.modelledTime - before)
+        }
+        // libnfc's poll with NP_AUTO_ISO14443_4: PollNr 1, Period 1, ISO 14443-4A then MIFARE.
+        let empty = modelled([], [0x01, 0x01, 0x20, 0x10])
+        #expect(empty.answer == [0x00])
+        #expect(empty.time >= .milliseconds(300) && empty.time < .milliseconds(320), "\(empty.time)")
+        #expect(modelled([], [0x02, 0x03, 0x10]).time >= .milliseconds(900), "2 × 3 × 150 ms")
+        // An NTAG found in the second slot costs one activation more than when asked alone.
+        let ntag = ScriptedTag(uid: ntagUID, atqa: 0x0044, sak: 0x00)
+        let both = modelled([ntag], [0x01, 0x01, 0x20, 0x10]), alone = modelled([ntag], [0x01, 0x01, 0x10])
+        #expect(both.answer?.prefix(2) == [0x01, 0x10])
+        let extra = both.time - alone.time
+        #expect(extra > .milliseconds(1) && extra < .milliseconds(5), "one activation of a 7-byte UID: \(extra)")
+    }
+
     @Test("SetSerialBaudRate: a known code is answered and the modelled UART speed changes on the host's ACK")
     func serialBaudRate() {
         var chip = PN532Controller()

@@ -10,7 +10,7 @@ struct ProtectCommandTests {
     static let spec = ChipTables.spec(for: .ntag215)
     static let memory = spec.memory!
 
-    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 
     /// `raw` READ of the first user page.
     func readFirstUserPage(_ emulator: PN532Emulator, password: String? = nil) throws -> ToolRunner.Result {

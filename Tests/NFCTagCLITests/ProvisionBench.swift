@@ -34,7 +34,7 @@ final class ProvisionBench {
 
     static func uid(_ number: UInt8) -> [UInt8] { [0x04, number, 0x20, 0x30, 0x40, 0x50, 0x60] }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 
     /// A tag whose capability container says read-only (NFC Forum Type 2: write access 0x0F).
     static func readOnlyTag(_ number: UInt8) throws -> Type2Tag {

@@ -32,7 +32,7 @@ struct RawCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let ntag215 = ChipTables.spec(for: .ntag215)
 
-    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 
     @Test("GET_VERSION answers the table's version bytes; --json carries them too")
     func getVersion() throws {

@@ -8,7 +8,7 @@ import Testing
 struct SignatureCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 
-    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 
     @Test("valid with the emulator's own key (given as --public-key), not valid with NXP's")
     func emulatorKey() throws {

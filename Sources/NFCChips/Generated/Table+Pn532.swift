@@ -963,10 +963,11 @@ extension GeneratedTables {
             airFramingBits: 2,
             frameDelayTimeLastBitOneCarrierCycles: 1236,
             frameDelayTimeLastBitZeroCarrierCycles: 1172,
+            autoPollPeriodUnitMs: 150,
             source: DatasheetSource(
                 document: "ISO/IEC 14443-3 as quoted by NXP NTAG213F/216F data sheet (doc 262231)",
                 revision: "Rev. 3.1",
-                section: "§1.1 (106 kbit/s), §8.2 (frame sizes), §9.2 (FDT n = 9); UART 8N1 per UM0701-02 §6.1",
+                section: "§1.1 (106 kbit/s), §8.2 (frame sizes), §9.2 (FDT n = 9); UART 8N1 per UM0701-02 §6.1; InAutoPoll Period unit per UM0701-02 §7.3.13 (and libnfc examples/nfc-poll.c, which announces PollNr × Period × 150 ms per modulation)",
                 checkedAgainst: [
                     "project reference nfc-reference.md §2.5, §2.11",
                 ],

@@ -22,6 +22,9 @@ public struct PN532TimingSpec: Codable, Equatable, Sendable {
     public var frameDelayTimeLastBitOneCarrierCycles: Int
     /// Frame delay time when the last reader bit is 0: (9·128 + 20) cycles.
     public var frameDelayTimeLastBitZeroCarrierCycles: Int
+    /// InAutoPoll's Period unit (UM0701-02 §7.3.13: Period 1…15 "in units of 150 ms"): the
+    /// time one asked target type's slot lasts when no target of that type answers.
+    public var autoPollPeriodUnitMs: Int
     /// Where the numbers come from.
     public var source: DatasheetSource
 

@@ -125,7 +125,6 @@ actor ClassicTagTransport: TagTransport {
     private static let write = ChipTables.spec(for: .classic1k).command(.write)
 
     static func hex(_ bytes: [UInt8], separator: String = " ") -> String {
-        bytes.map { String($0 >> 4, radix: 16, uppercase: true) + String($0 & 0x0F, radix: 16, uppercase: true) }
-            .joined(separator: separator)
+        bytes.hexString(uppercase: true, separator: separator)
     }
 }

@@ -139,9 +139,4 @@ actor TranscriptTransport: TagTransport {
 }
 
 /// `"30 04"`: bytes as upper-case hex for test messages.
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
-    }.joined(separator: " ")
-}
+func hex(_ bytes: [UInt8]) -> String { bytes.hexString(uppercase: true, separator: " ") }
