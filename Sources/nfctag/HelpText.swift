@@ -10,6 +10,7 @@ enum HelpText {
           ndef decode HEX|-     decode an NDEF message (hex argument, or - for stdin)
           readers [--watch]     the NFC readers on this host
           monitor               connect and stream reader and tag events until Ctrl-C
+          reset                 reset ("reboot") a wedged reader; its firmware afterwards
           emulate --tag TAG…    serve an emulated PN532 with tags on a pseudo-terminal
           scan [--watch]        tags in the field: UID, ATQA, SAK, chip, NDEF status
           info                  one tag in depth: memory, NDEF, locks, configuration, signature
@@ -349,6 +350,21 @@ enum HelpText {
         Examples:
           nfctag restore tag.json
           nfctag restore tag.json --include-config --json
+        """
+
+    static let reset = """
+        nfctag reset — reset ("reboot") a wedged reader
+
+        Usage: nfctag reset [--device CONNSTRING] [--json]
+
+        Powers the reader chip down where it allows, closes the reader and opens it again
+        (NFCDevice.reset()), then prints the firmware it reports and the time taken. A reader
+        that cannot be reset — gone, or silent after the reset — exits 1 with the reason.
+        With --json: {"reset": true, "firmware": TEXT, "ms": N}.
+
+        Examples:
+          nfctag reset --device pn532_uart:/dev/ttyUSB0
+          nfctag reset --json
         """
 
     static let raw = """

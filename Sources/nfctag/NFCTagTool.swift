@@ -27,6 +27,8 @@ enum NFCTagTool {
                 try await ReadersCommand.run(&parser, output: &output)
             case "monitor":
                 try await MonitorCommand.run(&parser, output: &output)
+            case "reset":
+                try await ResetCommand.run(&parser, output: &output)
             case "protect":
                 try await ProtectCommand.run(&parser, output: &output)
             case "unprotect":

@@ -23,6 +23,36 @@ struct ReaderCommandsTests {
         #expect((reader["firmware"] as? String)?.contains("PN532") == true, "\(reader)")
     }
 
+    @Test("reset reopens the reader and reports its firmware and the time; --json as the contract says")
+    func resetReportsFirmware() throws {
+        let emulator = try PN532Emulator(tags: [])
+        try emulator.start()
+        defer { emulator.stop() }
+        let text = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--timeout", "3"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Reset \(emulator.connectionString) in "), "\(text.stdout)")
+        #expect(text.stdout.contains("firmware PN532 v1.6"), "\(text.stdout)")
+        let json = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--json", "--timeout", "3"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["reset"] as? Bool == true)
+        #expect(object["firmware"] as? String == "PN532 v1.6")
+        #expect((object["ms"] as? Int).map { $0 >= 0 } == true, "\(object)")
+    }
+
+    @Test("reset of a reader that goes away while it resets exits 1 and says so")
+    func resetOfVanishingReader() throws {
+        // Unplugged after libnfc's open sequence, before the reopen of the reset.
+        var faults = FaultPlan()
+        faults.unplugAfterFrames = 16
+        let emulator = try PN532Emulator(tags: [], faults: faults)
+        try emulator.start()
+        defer { emulator.stop() }
+        let result = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--timeout", "2"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.hasPrefix("nfctag reset: \(emulator.connectionString) could not be reset"), "\(result.stderr)")
+    }
+
     @Test("readers with nothing to find exits 3 and says how to get a reader")
     func readersNoneFound() throws {
         let result = try ToolRunner.run(["readers", "--timeout", "1"], environment: ["LIBNFC_AUTO_SCAN": "false"])
