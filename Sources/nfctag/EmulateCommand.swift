@@ -1,8 +1,8 @@
 import Foundation
 import NFCEmulator
+import NFCTagKit
 #if canImport(Glibc)
 import Glibc
-import NFCTagKit
 #endif
 
 /// `nfctag emulate --tag TAG… [--link PATH] [--state FILE] [--realtime] [--fault SPEC]

@@ -1,7 +1,7 @@
 import Foundation
+import NFCTagKit
 #if canImport(Glibc)
 import Glibc
-import NFCTagKit
 #endif
 
 /// The station's tally and what it tells the person at the reader, on stderr: on a

@@ -1,6 +1,6 @@
+import NFCTagKit
 #if canImport(Glibc)
 import Glibc
-import NFCTagKit
 #endif
 
 /// Builds NDEF records from the record options of `ndef encode` (and, later, `write` and
