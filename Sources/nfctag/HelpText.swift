@@ -26,6 +26,7 @@ enum HelpText {
           restore FILE          write a memory image back (user memory only by default)
           raw HEX               send one command to the tag, print the answer
           provision RECORD…     batch station: write, verify, protect, lock tag after tag
+          report LOG…           merge provisioning logs: per station, duplicates, failures
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]
@@ -352,6 +353,26 @@ enum HelpText {
           nfctag restore tag.json --include-config --json
         """
 
+    static let report = """
+        nfctag report — merge the provisioning logs of many stations
+
+        Usage: nfctag report LOG… [--json]
+
+        Reads the JSON lines that 'provision --log' writes (any number of files, from any
+        number of stations) and prints the shift at a glance: per station the tags done,
+        the tags whose last attempt failed, the skipped ones and the tags per minute (from
+        the station's first and last line); the lines per outcome; the tags written more
+        than once (at two stations, or twice); and the failed tags with their last step. A
+        tag that failed and later succeeded is not failed. Lines without a station count
+        under "". With --json: {"stations": {NAME: {"ok", "failed", "skipped", "per_minute"}},
+        "outcomes": {RESULT: N}, "duplicates": [{"uid", "stations", "count"}],
+        "failed": [{"uid", "station", "step"}]}.
+
+        Examples:
+          nfctag report line-1.jsonl line-2.jsonl
+          nfctag report shift/*.jsonl --json | jq '.duplicates'
+        """
+
     static let reset = """
         nfctag reset — reset ("reboot") a wedged reader
 
@@ -392,7 +413,7 @@ extension HelpText {
         nfctag provision — a batch station: provision tag after tag
 
         Usage: nfctag provision RECORD… [--lock] [--protect --password HEX8 …] [--count N]
-                                [--log FILE] [--again]
+                                [--log FILE] [--again] [--station NAME]
 
         For each tag presented alone: identify it, write the message (tear-safe), read it
         back and compare, then with --protect set the password, with --lock lock it for
@@ -414,6 +435,8 @@ extension HelpText {
                                 tags do not count); without it, run until Ctrl-C
           --log FILE            append one JSON line per tag (created if missing)
           --again               provision tags the log lists as done
+          --station NAME        this station's name, in every log line and the summary
+                                ('nfctag report' merges the logs of many stations)
           --password HEX8       without --protect: the password the tags already have
                                 (PWD_AUTH before writing; --pack HEX4 checks the PACK)
         Progress (done, failed, skipped, per minute) goes to stderr: one line redrawn on a

@@ -1,9 +1,13 @@
+import Foundation
+
 /// A JSON document with ordered object keys, so that the tool's output reads in the
 /// order the contract lists its fields.
 enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number with one decimal (rates: `9.8`).
+    case decimal(Double)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -24,6 +28,7 @@ enum JSONValue: Equatable, Sendable {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
+        case .decimal(let value): out += value.isFinite ? String(format: "%.1f", value) : "null"
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let values):
             out += "["

@@ -59,6 +59,8 @@ enum NFCTagTool {
                 try await FormatCommand.run(&parser, output: &output)
             case "provision":
                 try await ProvisionCommand.run(&parser, output: &output)
+            case "report":
+                try ReportCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

@@ -15,6 +15,11 @@ struct Output: Sendable {
         line(value.serialized())
     }
 
+    /// A note for the person (a warning, a prompt) on stderr.
+    func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
     /// An error on stderr: the summary first, then each detail line indented.
     func error(_ error: ToolError) {
         var text = error.summary + "\n"

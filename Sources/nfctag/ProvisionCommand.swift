@@ -25,7 +25,7 @@ enum ProvisionCommand {
             let (uids, unreadable) = try ProvisionLog.provisionedUIDs(in: path)
             provisioned = uids
             if unreadable > 0 {
-                note("Warning: \(unreadable) line\(unreadable == 1 ? "" : "s") of \(path) could not be read and \(unreadable == 1 ? "was" : "were") ignored.")
+                output.note("Warning: \(unreadable) line\(unreadable == 1 ? "" : "s") of \(path) could not be read and \(unreadable == 1 ? "was" : "were") ignored.")
             }
             log = try ProvisionLog(path: path)
         }
@@ -34,18 +34,20 @@ enum ProvisionCommand {
         var configuration = ConnectionConfiguration()
         configuration.reconnection.timeout = .seconds(1800)
         configuration.reconnection.maximumAttempts = 100_000
+        configuration.station = options.station
         let (device, info) = try await ReaderSelection.connect(globals, configuration: configuration)
 
         let steps = options.plannedActions.joined(separator: ", ")
         let already = provisioned.isEmpty ? "" : " \(provisioned.count) tag\(provisioned.count == 1 ? "" : "s") in the log will be skipped\(options.again ? " — no: --again" : "")."
-        note("Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tag\($0 == 1 ? "" : "s")" } ?? "").\(already) Ctrl-C ends.")
+        output.note("Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tag\($0 == 1 ? "" : "s")" } ?? "").\(already) Ctrl-C ends.")
 
         let stop = StopRequest()
         let trap = SignalTrap {
             if stop.request() > 1 { exit(130) }
         }
         var station = ProvisionStation(device: device, options: options, output: output, log: log, stop: stop,
-                                       timeout: .seconds(globals.timeout), provisioned: provisioned)
+                                       timeout: .seconds(globals.timeout), provisioned: provisioned,
+                                       progress: ProvisionProgress(station: await device.station))
         let ending: ProvisionStation.Ending
         do throws(ToolError) {
             ending = try await station.run()
@@ -80,10 +82,5 @@ enum ProvisionCommand {
                             summary: "nfctag provision: \(progress.failed) tag\(progress.failed == 1 ? "" : "s") failed",
                             detail: ["Present \(progress.failed == 1 ? "it" : "them") again to retry (the log says what each holds)."])
         }
-    }
-
-    /// A line for the person at the station, on stderr.
-    private static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

@@ -19,6 +19,8 @@ struct ProvisionOptions {
     var logPath: String?
     /// Provision tags the log (or this run) already lists as done.
     var again = false
+    /// `--station NAME`: written into every log line and the summary.
+    var station: String?
     /// Without `--protect`: `--password` (and `--pack`) open tags that are already
     /// protected — PWD_AUTH before writing.
     var authentication: (password: [UInt8], pack: [UInt8]?)?
@@ -71,6 +73,10 @@ struct ProvisionOptions {
                 options.count = count
             case "--log": options.logPath = try parser.value(for: token)
             case "--again": options.again = true
+            case "--station":
+                let name = try parser.value(for: token)
+                guard !name.isEmpty else { throw .usage("nfctag provision: --station takes a name") }
+                options.station = name
             default: throw .usage("nfctag provision: unknown option '\(token)'", "Run 'nfctag provision --help'.")
             }
         }

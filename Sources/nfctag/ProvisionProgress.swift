@@ -15,13 +15,16 @@ struct ProvisionProgress {
     private(set) var skipped = 0
     /// UIDs (hex) whose last attempt failed.
     private(set) var failedUIDs: Set<String> = []
+    /// `--station NAME`, named in the summary.
+    let station: String?
     private let started = ContinuousClock.now
     private let isTerminal: Bool
     private var prompt = ""
 
     var failed: Int { failedUIDs.count }
 
-    init() {
+    init(station: String? = nil) {
+        self.station = station
         isTerminal = isatty(STDERR_FILENO) == 1
     }
 
@@ -77,14 +80,14 @@ struct ProvisionProgress {
     /// The summary as text (several lines).
     var summaryText: String {
         let time = String(format: "%.1f", elapsedSeconds)
-        return "Provisioned \(done) tag\(done == 1 ? "" : "s") in \(time) s (\(String(format: "%.1f", perMinute)) per minute); "
+        return (station.map { "Station \($0): " } ?? "") + "Provisioned \(done) tag\(done == 1 ? "" : "s") in \(time) s (\(String(format: "%.1f", perMinute)) per minute); "
             + "\(failed) failed, \(skipped) skipped."
     }
 
     /// The summary as one JSON object.
     func summaryJSON(interrupted: Bool) -> JSONValue {
-        .object([
-            ("summary", .bool(true)), ("done", .int(done)), ("failed", .int(failed)), ("skipped", .int(skipped)),
+        .object([("summary", .bool(true))] + (station.map { [("station", JSONValue.string($0))] } ?? []) + [
+            ("done", .int(done)), ("failed", .int(failed)), ("skipped", .int(skipped)),
             ("failed_uids", .array(failedUIDs.sorted().map(JSONValue.string))),
             ("per_minute", .int(Int(perMinute.rounded()))), ("seconds", .int(Int(elapsedSeconds.rounded()))),
             ("interrupted", .bool(interrupted)),

@@ -34,12 +34,16 @@ struct ProvisionRecord {
     var milliseconds: Int
     var failure: Failure?
     var time = Date()
+    /// `--station NAME`, when given.
+    var station: String?
 
-    /// The JSON object of the log and of `--json`: `time`, `uid`, `chip`, `result`,
-    /// `actions`, `ms`, and for a failure `step`, `error` and `state`.
+    /// The JSON object of the log and of `--json`: `time`, `station` (when given), `uid`,
+    /// `chip`, `result`, `actions`, `ms`, and for a failure `step`, `error` and `state`.
     var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("time", .string(Self.timestamp(time))), ("uid", .string(uid.hexString())), ("chip", .string(chip)),
+        var members: [(String, JSONValue)] = [("time", .string(Self.timestamp(time)))]
+        if let station { members.append(("station", .string(station))) }
+        members += [
+            ("uid", .string(uid.hexString())), ("chip", .string(chip)),
             ("result", .string(result.rawValue)), ("actions", .array(actions.map(JSONValue.string))), ("ms", .int(milliseconds)),
         ]
         if let failure {

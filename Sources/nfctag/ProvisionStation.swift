@@ -29,7 +29,7 @@ struct ProvisionStation {
     let timeout: Duration
     /// UIDs (hex) provisioned before (the log) or during this run.
     var provisioned: Set<String>
-    var progress = ProvisionProgress()
+    var progress: ProvisionProgress
     /// The tag that left the field mid-step, and how many times in a row: it is retried
     /// without waiting for its removal, twice at most (a tag that only seems to leave is
     /// then waited out like any other).
@@ -106,6 +106,8 @@ struct ProvisionStation {
 
     /// Logs `record`, prints it (stdout) and counts it.
     private mutating func report(_ record: ProvisionRecord) throws(ToolError) {
+        var record = record
+        record.station = progress.station
         try log?.append(record.json)
         progress.clearLine()
         if output.json {

@@ -31,6 +31,39 @@ struct ProvisionCommandTests {
         #expect(tool.standardError.contains("done 3 · failed 0 · skipped 0"), "\(tool.standardError)")
     }
 
+    @Test("--station NAME is in every log line and the summary; nfctag report merges two stations' logs")
+    func stationsAndReport() async throws {
+        let first = try ProvisionBench()
+        let one = try first.start(["--count", "2", "--json", "--station", "line-1"])
+        for number: UInt8 in 1...2 {
+            let (record, _) = try await first.present(try ProvisionBench.tag(number), number: number, to: one, expecting: "ok")
+            #expect(record["station"] as? String == "line-1")
+        }
+        let summary = try await first.summary(one)
+        #expect(summary["station"] as? String == "line-1")
+        #expect(await one.exitStatus() == 0, "\(one.standardError)")
+        #expect(try first.logLines().allSatisfy { $0["station"] as? String == "line-1" })
+        // A second station writes tag 2 again (its own log does not know it), then tag 3.
+        let second = try ProvisionBench()
+        let two = try second.start(["--count", "2", "--json", "--station", "line-2"])
+        _ = try await second.present(try ProvisionBench.tag(2), number: 2, to: two, expecting: "ok")
+        _ = try await second.present(try ProvisionBench.tag(3), number: 3, to: two, expecting: "ok")
+        #expect(await two.exitStatus() == 0, "\(two.standardError)")
+
+        let report = try ToolRunner.run(["report", first.logPath, second.logPath, "--json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let stations = try #require(object["stations"] as? [String: [String: Any]])
+        #expect(stations["line-1"]?["ok"] as? Int == 2 && stations["line-2"]?["ok"] as? Int == 2, "\(stations)")
+        #expect((object["outcomes"] as? [String: Int])?["ok"] == 4)
+        let duplicates = try #require(object["duplicates"] as? [[String: Any]])
+        #expect(duplicates.count == 1)
+        #expect(duplicates.first?["uid"] as? String == ProvisionBench.hex(ProvisionBench.uid(2)))
+        #expect(duplicates.first?["stations"] as? [String] == ["line-1", "line-2"])
+        #expect(duplicates.first?["count"] as? Int == 2)
+        #expect((object["failed"] as? [Any])?.isEmpty == true)
+    }
+
     @Test("a tag the log lists as ok is skipped and left untouched; --again provisions it")
     func skipsLoggedTags() async throws {
         let bench = try ProvisionBench()

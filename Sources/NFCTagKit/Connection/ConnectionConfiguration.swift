@@ -22,6 +22,11 @@ public struct ConnectionConfiguration: Sendable {
     /// at the old one fails (a USB address changes on every plug-in; see
     /// ``NFCReader/relocated(among:)``). The default is libusb's; nil only tries the old address.
     public var usbHotPlug: (any USBHotPlugBackend)? = LibUSBHotPlug()
+    /// The station this reader serves — a packing line's position, a kiosk's name — as a
+    /// payment terminal has its location: a label that travels with the reader into what an
+    /// app records (``NFCDevice/station``; `nfctag provision --station` writes it into every
+    /// log line). NFCTagKit does not interpret it.
+    public var station: String?
 
     /// The defaults: automatic reconnection on, liveness every 500 ms, last reader saved.
     public init() {}

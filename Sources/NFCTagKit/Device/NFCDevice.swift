@@ -89,6 +89,9 @@ public actor NFCDevice {
         eventBroadcast.stream()
     }
 
+    /// The station label of the connection's ``ConnectionConfiguration/station``, if any.
+    public var station: String? { configuration.station }
+
     /// True when a reader is open.
     public var isConnected: Bool { handle != nil }
 
