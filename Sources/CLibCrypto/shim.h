@@ -1,4 +1,4 @@
-// OpenSSL libcrypto: ECDSA on secp128r1 (originality signatures), 3DES (Ultralight C).
+// OpenSSL libcrypto: ECDSA on secp128r1 (originality signatures), 3DES (Ultralight C), HMAC-SHA256 (per-tag passwords, through EVP_Q_mac).
 #ifndef NFCTAGKIT_CLIBCRYPTO_SHIM_H
 #define NFCTAGKIT_CLIBCRYPTO_SHIM_H
 #include <stddef.h>

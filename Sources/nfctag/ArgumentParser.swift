@@ -1,3 +1,4 @@
+import NFCTagKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,6 +65,13 @@ struct ArgumentParser {
                 throw .usage("nfctag: --password-env \(name): the environment variable is not set")
             }
             globals.password = try GlobalOptions.password(fromHex: text, source: "$\(name)")
+        case "--password-derive-env":
+            // The master secret comes only from the environment: never an argument, never printed.
+            let name = try value(for: token)
+            guard let secret = getenv(name).map({ String(cString: $0) }), !secret.isEmpty else {
+                throw .usage("nfctag: --password-derive-env \(name): the environment variable is not set")
+            }
+            globals.passwordDerivation = TagPasswordDerivation(secret: Array(secret.utf8))
         default:
             return false
         }
@@ -81,6 +89,30 @@ struct GlobalOptions: Sendable {
     var timeout: Double = 10
     /// PWD_AUTH password (4 bytes) to present before the operation.
     var password: [UInt8]?
+    /// `--password-derive-env VAR`: each tag's password and PACK derived from its UID.
+    var passwordDerivation: TagPasswordDerivation?
+
+    /// Whether a password was given, fixed or derived.
+    var hasPassword: Bool { password != nil || passwordDerivation != nil }
+
+    /// The password for the tag with `uid` and the PACK it must answer: derived, or
+    /// `--password` with `pack` (`--pack`, if given).
+    func credentials(forUID uid: [UInt8], pack: [UInt8]?) -> (password: [UInt8], pack: [UInt8]?)? {
+        if let passwordDerivation {
+            let derived = DerivedPasswords.credentials(passwordDerivation, uid: uid)
+            return (derived.password, derived.pack)
+        }
+        return password.map { ($0, pack) }
+    }
+
+    /// Refuses `--password` with `--password-derive-env`, and `--pack` with a derived password
+    /// (the derivation gives the PACK).
+    func checkPasswordOptions(command: String?, packGiven: Bool) throws(ToolError) {
+        guard passwordDerivation != nil else { return }
+        let prefix = "nfctag" + (command.map { " " + $0 } ?? "")
+        if password != nil { throw .usage("\(prefix): give --password or --password-derive-env, not both") }
+        if packGiven { throw .usage("\(prefix): --pack comes from the derivation with --password-derive-env; leave it out") }
+    }
 
     static func password(fromHex text: String, source: String) throws(ToolError) -> [UInt8] {
         guard let bytes = Hex.decode(text), bytes.count == 4 else {

@@ -14,6 +14,7 @@ enum ChipSession {
     ///   - pack: the PACK the tag must answer to `--password` (`--pack`).
     static func run<Result>(_ globals: GlobalOptions, command: String, authenticate: Bool = true, pack: [UInt8]? = nil,
                             _ body: (TagSession) async throws(ToolError) -> Result) async throws(ToolError) -> Result {
+        try globals.checkPasswordOptions(command: command, packGiven: pack != nil)
         var configuration = ConnectionConfiguration()
         // One-shot commands: a lost reader is reported at once, not waited for.
         configuration.reconnection.isEnabled = false
@@ -23,8 +24,8 @@ enum ChipSession {
             let session: TagSession
             do {
                 session = try await TagSession.connect(on: device, timeout: .seconds(globals.timeout))
-                if authenticate, let password = globals.password {
-                    try await session.type2Tag().authenticate(password: password, expectedPACK: pack)
+                if authenticate, let credentials = globals.credentials(forUID: session.uid, pack: pack) {
+                    try await session.type2Tag().authenticate(password: credentials.password, expectedPACK: credentials.pack)
                 }
             } catch {
                 throw failure(error, command: command, timeout: globals.timeout)
@@ -71,6 +72,8 @@ enum ChipSession {
     static func advice(for state: TagPasswordState) -> [String] {
         state.requirements.compactMap { requirement in
             switch requirement {
+            case .password(let bytes) where DerivedPasswords.contains(bytes):
+                "With its derived password: nfctag unprotect --password-derive-env VAR (the same secret)"
             case .password(let bytes) where bytes.count == 4:
                 "With password \(bytes.hexString()): nfctag unprotect --password \(bytes.hexString())"
             case .noPassword: "If it requires no password, run protect again."

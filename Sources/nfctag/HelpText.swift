@@ -33,6 +33,8 @@ enum HelpText {
           --json                machine-readable output on stdout
           --timeout SECONDS     how long to wait for a reader or a tag (default 10)
           --password HEX8       PWD_AUTH before the operation (or --password-env VAR)
+          --password-derive-env VAR  each tag's own PWD / PACK, derived from the secret in
+                                $VAR and the tag's UID (derivation v1; see the README)
           --help                help for the tool or a command
 
         Exit codes: 0 success · 1 failed · 2 usage or malformed input · 3 no reader

@@ -1,4 +1,5 @@
 import NFCTagKit
+import Synchronization
 
 // How the command line words a tag's password state: the secrets as it prints every byte
 // string (lower-case hex, no separators), so that a line can be pasted back as --password.
@@ -23,9 +24,29 @@ extension PasswordRequirement {
     var words: String {
         switch self {
         case .noPassword: "no password"
+        case .password(let bytes) where DerivedPasswords.contains(bytes):
+            "its derived password (\(TagPasswordDerivation.v1Name))"
         case .password(let bytes):
             bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ? "the Ultralight C key \(bytes.hexString())" : "password \(bytes.hexString())"
         case .unknownPassword: "an unknown password"
         }
+    }
+}
+
+/// The passwords this run derived (`--password-derive-env`): the tool never prints them,
+/// it names them "its derived password" — one tag's password must not end up in a terminal
+/// log any more than the secret.
+enum DerivedPasswords {
+    private static let passwords = Mutex<Set<[UInt8]>>([])
+
+    /// The credentials `derivation` gives the tag with `uid`, remembered as not to be printed.
+    static func credentials(_ derivation: TagPasswordDerivation, uid: [UInt8]) -> (password: [UInt8], pack: [UInt8]) {
+        let credentials = derivation.credentials(forUID: uid)
+        passwords.withLock { _ = $0.insert(credentials.password) }
+        return credentials
+    }
+
+    static func contains(_ password: [UInt8]) -> Bool {
+        passwords.withLock { $0.contains(password) }
     }
 }

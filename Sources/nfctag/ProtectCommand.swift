@@ -8,6 +8,7 @@ import NFCTagKit
 enum ProtectCommand {
     struct Options {
         var pack: [UInt8] = [0x00, 0x00]
+        var packGiven = false
         var fromPage: Int?
         var readProtect = false
         var authLimit = 0
@@ -22,7 +23,9 @@ enum ProtectCommand {
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             switch token {
-            case "--pack": options.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+            case "--pack":
+                options.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+                options.packGiven = true
             case "--from-page": options.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--read-protect": options.readProtect = true
             case "--auth-limit": options.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
@@ -39,11 +42,16 @@ enum ProtectCommand {
             output.line(HelpText.protect)
             return
         }
-        guard let password = parser.globals.password else {
-            throw .usage("nfctag protect: give the new password with --password HEX8 (or --password-env VAR)")
+        let globals = parser.globals
+        try globals.checkPasswordOptions(command: "protect", packGiven: options.packGiven)
+        guard globals.hasPassword else {
+            throw .usage("nfctag protect: give the new password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)")
         }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "protect", authenticate: false) { session throws(ToolError) in
+        try await ChipSession.run(globals, command: "protect", authenticate: false) { session throws(ToolError) in
+            var options = options
+            guard let (password, pack) = globals.credentials(forUID: session.uid, pack: options.pack) else { return }
+            options.pack = pack ?? options.pack
             let ntag: NFCType2Tag
             do throws(TagSessionError) {
                 ntag = try session.type2Tag()
@@ -78,12 +86,12 @@ enum ProtectCommand {
                     ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
                     ("protected_from", .int(page)), ("read_protected", .bool(options.readProtect)),
                     ("auth_limit", .int(options.authLimit)), ("config_locked", .bool(options.lockConfiguration)),
-                    ("pack", .string(options.pack.hexString())),
+                    ("pack", .string(globals.passwordDerivation == nil ? options.pack.hexString() : TagPasswordDerivation.v1Name)),
                 ]))
             } else {
                 let access = options.readProtect ? "reads and writes" : "writes"
                 printer.line("Protected \(ChipSession.chipName(session)) \(session.uid.hexString()) from page \(page) on (\(access)); "
-                             + "\(state.sentence); PACK \(options.pack.hexString()); "
+                             + "\(state.sentence); PACK \(globals.passwordDerivation == nil ? options.pack.hexString() : "derived"); "
                              + (options.authLimit == 0 ? "wrong passwords are not limited." : "\(options.authLimit) wrong passwords lock it for good."))
             }
         }

@@ -24,6 +24,21 @@ struct ProvisionOptions {
     /// Without `--protect`: `--password` (and `--pack`) open tags that are already
     /// protected — PWD_AUTH before writing.
     var authentication: (password: [UInt8], pack: [UInt8]?)?
+    /// `--password-derive-env VAR`: the password and PACK of `--protect` (or of the
+    /// authentication) are each tag's own, derived from its UID (``resolved(forUID:)``).
+    var passwordDerivation: TagPasswordDerivation?
+
+    /// The options for the tag with `uid`: with a derivation, its own password and PACK in
+    /// place of the station's.
+    func resolved(forUID uid: [UInt8]) -> ProvisionOptions {
+        guard let passwordDerivation else { return self }
+        let derived = DerivedPasswords.credentials(passwordDerivation, uid: uid)
+        var options = self
+        options.protection?.password = derived.password
+        options.protection?.pack = derived.pack
+        if options.authentication != nil { options.authentication = (derived.password, derived.pack) }
+        return options
+    }
 
     /// `--protect` and its options, as `nfctag protect` takes them.
     struct Protection {
@@ -82,11 +97,15 @@ struct ProvisionOptions {
         }
         if parser.helpRequested { return options }
         options.message = try message(records: records, hex: hexMessage)
+        let globals = parser.globals
+        try globals.checkPasswordOptions(command: "provision", packGiven: packGiven)
+        options.passwordDerivation = globals.passwordDerivation
         if protect {
-            guard let password = parser.globals.password else {
-                throw .usage("nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR)")
+            guard globals.hasPassword else {
+                throw .usage("nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR, or --password-derive-env VAR for a password per tag)")
             }
-            protection.password = password
+            // With a derivation each tag's own password takes this place (resolved(forUID:)).
+            protection.password = globals.password ?? []
             options.protection = protection
             let irreversible = (protection.authLimit > 0 ? ["--auth-limit \(protection.authLimit)"] : [])
                 + (protection.lockConfiguration ? ["--lock-config"] : [])
@@ -94,8 +113,8 @@ struct ProvisionOptions {
                 throw .usage("nfctag provision refused: \(irreversible.joined(separator: " and ")) cannot be undone — add --yes-irreversible",
                              "Nothing was written. 'nfctag protect … --dry-run' shows the plan on one tag.")
             }
-        } else if let password = parser.globals.password {
-            options.authentication = (password, packGiven ? protection.pack : nil)
+        } else if globals.hasPassword {
+            options.authentication = (globals.password ?? [], packGiven ? protection.pack : nil)
         }
         if !protect, protection.fromPage != nil || protection.readProtect || protection.authLimit > 0 || protection.lockConfiguration {
             throw .usage("nfctag provision: --from-page, --read-protect, --auth-limit and --lock-config need --protect")

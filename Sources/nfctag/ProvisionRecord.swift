@@ -36,6 +36,8 @@ struct ProvisionRecord {
     var time = Date()
     /// `--station NAME`, when given.
     var station: String?
+    /// How the tag's password came about (`derived-v1`), never the password itself.
+    var password: String?
 
     /// The JSON object of the log and of `--json`: `time`, `station` (when given), `uid`,
     /// `chip`, `result`, `actions`, `ms`, and for a failure `step`, `error` and `state`.
@@ -46,6 +48,7 @@ struct ProvisionRecord {
             ("uid", .string(uid.hexString())), ("chip", .string(chip)),
             ("result", .string(result.rawValue)), ("actions", .array(actions.map(JSONValue.string))), ("ms", .int(milliseconds)),
         ]
+        if let password { members.append(("password", .string(password))) }
         if let failure {
             members += [("step", .string(failure.step)), ("error", .string(failure.message)), ("state", .string(failure.state))]
             if failure.readerLost { members.append(("reader_lost", .bool(true))) }

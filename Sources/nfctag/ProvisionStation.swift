@@ -69,7 +69,7 @@ struct ProvisionStation {
     /// the loop must stop.
     private mutating func handle(_ target: ISO14443ATarget) async throws(ToolError) -> Ending? {
         progress.show("Hold the tag still — provisioning \(target.uid.hexString())")
-        let job = ProvisionJob(device: device, options: options, timeout: timeout, target: target)
+        let job = ProvisionJob(device: device, options: options.resolved(forUID: target.uid), timeout: timeout, target: target)
         let done = options.again ? [] : provisioned
         let outcome = await job.run { done.contains($0) }
         switch outcome {
@@ -108,6 +108,9 @@ struct ProvisionStation {
     private mutating func report(_ record: ProvisionRecord) throws(ToolError) {
         var record = record
         record.station = progress.station
+        if options.passwordDerivation != nil, options.protection != nil || options.authentication != nil {
+            record.password = TagPasswordDerivation.v1Name
+        }
         try log?.append(record.json)
         progress.clearLine()
         if output.json {

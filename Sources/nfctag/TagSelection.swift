@@ -39,8 +39,10 @@ struct TagConnection {
 enum TagSelection {
     /// Opens the reader and begins an NDEF session on it.
     static func beginSession(_ globals: GlobalOptions, options: TagOptions) async throws(ToolError) -> (NFCDevice, NDEFSession) {
+        try globals.checkPasswordOptions(command: nil, packGiven: options.pack != nil)
         let (device, _) = try await ReaderSelection.connect(globals)
-        let configuration = NDEFSessionConfiguration(password: globals.password, expectedPACK: options.pack)
+        var configuration = NDEFSessionConfiguration(password: globals.password, expectedPACK: options.pack)
+        configuration.passwordDerivation = globals.passwordDerivation
         let session = NDEFSession(device: device, configuration: configuration)
         do {
             try await session.begin()

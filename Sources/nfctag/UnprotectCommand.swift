@@ -22,11 +22,14 @@ enum UnprotectCommand {
             output.line(HelpText.unprotect)
             return
         }
-        guard let password = parser.globals.password else {
-            throw .usage("nfctag unprotect: give the tag's password with --password HEX8 (or --password-env VAR)")
+        let globals = parser.globals
+        try globals.checkPasswordOptions(command: "unprotect", packGiven: pack != nil)
+        guard globals.hasPassword else {
+            throw .usage("nfctag unprotect: give the tag's password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)")
         }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
+        try await ChipSession.run(globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
+            guard let (password, pack) = globals.credentials(forUID: session.uid, pack: pack) else { return }
             do throws(TagSessionError) {
                 if dryRun {
                     let plan = try await session.type2Tag().planPasswordRemoval(current: password, expectedPACK: pack, resetPassword: resetPassword)

@@ -51,6 +51,40 @@ struct ProtectCommandTests {
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
     }
 
+    @Test("--password-derive-env: the tag's own PWD / PACK (derivation v1) protect and open it; the secret and the password are never printed")
+    func derivedPassword() throws {
+        let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid)])
+        defer { emulator.stop() }
+        let secret = ["STATION_SECRET": "Grüße, Station 7"]
+        // HMAC-SHA256("Grüße, Station 7", "nfctagkit-pwd-v1" ‖ 04475ed29c3980), by Python's hmac.
+        let (password, pack) = ("98733b60", "b03d")
+        let protect = try runTool(["protect", "--password-derive-env", "STATION_SECRET", "--read-protect", "--json"],
+                                  on: emulator, environment: secret)
+        #expect(protect.status == 0, "\(protect.stderr)")
+        #expect(try jsonObject(protect)["pack"] as? String == "derived-v1")
+        for text in [protect.stdout, protect.stderr] {
+            #expect(!text.contains(password) && !text.contains("Grüße"), "\(text)")
+        }
+        #expect(try auth0(emulator) == Self.memory.firstUserPage)
+        // The bytes are derivation v1's: the plain options open the tag with them, PACK checked.
+        #expect(try readFirstUserPage(emulator).status == 1)
+        #expect(try runTool(["raw", "3004", "--password", password, "--pack", pack], on: emulator).status == 0)
+        #expect(try runTool(["raw", "3004", "--password-derive-env", "STATION_SECRET"], on: emulator, environment: secret).status == 0)
+        // Another secret derives another password: refused.
+        #expect(try runTool(["raw", "3004", "--password-derive-env", "STATION_SECRET"], on: emulator,
+                            environment: ["STATION_SECRET": "another"]).status == 1)
+        // Both password options, or a PACK beside the derivation, are usage errors; so is an unset variable.
+        #expect(try runTool(["raw", "3004", "--password", password, "--password-derive-env", "STATION_SECRET"],
+                            on: emulator, environment: secret).status == 2)
+        #expect(try runTool(["raw", "3004", "--pack", pack, "--password-derive-env", "STATION_SECRET"],
+                            on: emulator, environment: secret).status == 2)
+        #expect(try runTool(["raw", "3004", "--password-derive-env", "NFCTAG_UNSET_VARIABLE"], on: emulator).status == 2)
+        let unprotect = try runTool(["unprotect", "--password-derive-env", "STATION_SECRET"], on: emulator, environment: secret)
+        #expect(unprotect.status == 0, "\(unprotect.stderr)")
+        #expect(!unprotect.stdout.contains(password), "\(unprotect.stdout)")
+        #expect(try readFirstUserPage(emulator).status == 0)
+    }
+
     @Test("unprotect with a wrong password fails (exit 1); with the right one AUTH0 is back and reads need nothing")
     func unprotect() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid)])

@@ -47,9 +47,9 @@ final class ProvisionBench {
     }
 
     /// `nfctag provision --uri URL ARGS --device … --timeout 3`, running.
-    func start(_ arguments: [String], log: Bool = true) throws -> RunningTool {
+    func start(_ arguments: [String], log: Bool = true, environment: [String: String] = [:]) throws -> RunningTool {
         try RunningTool(["provision", "--uri", Self.url] + arguments + (log ? ["--log", logPath] : [])
-                        + ["--device", emulator.connectionString, "--timeout", "3"])
+                        + ["--device", emulator.connectionString, "--timeout", "3"], environment: environment)
     }
 
     /// Waits for the `--json` line of `uid` with `result`, parsed.

@@ -64,6 +64,25 @@ struct ProvisionCommandTests {
         #expect((object["failed"] as? [Any])?.isEmpty == true)
     }
 
+    @Test("--protect --password-derive-env: each tag gets its own derived PWD / PACK; the log says derived-v1, never a password")
+    func derivedPasswords() async throws {
+        let bench = try ProvisionBench()
+        let tool = try bench.start(["--count", "1", "--json", "--protect", "--password-derive-env", "LINE_SECRET"],
+                                   environment: ["LINE_SECRET": "line secret"])
+        let (record, tag) = try await bench.present(try ProvisionBench.tag(1), number: 1, to: tool, expecting: "ok")
+        #expect(record["password"] as? String == "derived-v1")
+        #expect(record["actions"] as? [String] == ["write", "verify", "protect"])
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+        // HMAC-SHA256("line secret", "nfctagkit-pwd-v1" ‖ 04 01 20 30 40 50 60), by Python's hmac.
+        let password = try #require(ChipTables.spec(for: .ntag215).memory?.configuration?.password)
+        #expect(tag.page(password.pwdPage) == [0x73, 0xEB, 0xA5, 0x9D])
+        #expect(tag.page(password.packPage).prefix(2) == [0xEA, 0xA3])
+        let logText = try String(contentsOfFile: bench.logPath, encoding: .utf8)
+        for text in [logText, tool.output.joined(separator: "\n"), tool.standardError] {
+            #expect(!text.contains("73eba59d") && !text.contains("line secret"), "\(text)")
+        }
+    }
+
     @Test("a tag the log lists as ok is skipped and left untouched; --again provisions it")
     func skipsLoggedTags() async throws {
         let bench = try ProvisionBench()

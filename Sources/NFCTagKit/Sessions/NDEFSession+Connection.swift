@@ -45,7 +45,7 @@ extension NDEFSession {
         connectionCounter += 1
         let base = DeviceTagTransport(device: device, target: tag.target)
         let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base, chip: tag.chip,
-                                             configuration: configuration)
+                                             credentials: configuration.credentials(forUID: tag.uid))
         let driver: Result<any NDEFTagDriver, NDEFTagError>
         if let chip = tag.chip {
             do {
@@ -124,12 +124,12 @@ extension NDEFSession {
 
     /// PWD_AUTH with the configured password, PACK checked.
     private func authenticate(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
-        guard let password = configuration.password else { return }
+        guard let credentials = configuration.credentials(forUID: tag.detected.uid) else { return }
         guard let commands = tag.commands else {
             throw .unsupportedTag(reason: "\(tag.detected.chipName) has no PWD_AUTH password")
         }
         do {
-            _ = try await commands.authenticate(password: password, expectedPACK: configuration.expectedPACK)
+            _ = try await commands.authenticate(password: credentials.password, expectedPACK: credentials.expectedPACK)
         } catch {
             throw NDEFSessionError(error, readerLoss: await readerLoss())
         }

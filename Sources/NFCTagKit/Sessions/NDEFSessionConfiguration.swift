@@ -24,6 +24,9 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     /// ``NDEFSessionError/packMismatch(expected:received:)`` (a clone, or the wrong tag).
     /// `nil` accepts any PACK of the right length.
     public var expectedPACK: [UInt8]?
+    /// Per-tag passwords: when set, each tag's PWD and PACK are derived from its UID
+    /// (``TagPasswordDerivation``) and take the place of ``password`` and ``expectedPACK``.
+    public var passwordDerivation: TagPasswordDerivation?
 
     /// The defaults: poll every 150 ms, wait 1 s after several tags, keep polling, no password.
     ///
@@ -40,5 +43,15 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         self.password = password
         self.expectedPACK = expectedPACK
+    }
+
+    /// The PWD_AUTH password and the PACK to expect from the tag with `uid`: derived when
+    /// ``passwordDerivation`` is set, else ``password`` and ``expectedPACK``.
+    public func credentials(forUID uid: [UInt8]) -> (password: [UInt8], expectedPACK: [UInt8]?)? {
+        if let passwordDerivation {
+            let derived = passwordDerivation.credentials(forUID: uid)
+            return (derived.password, derived.pack)
+        }
+        return password.map { ($0, expectedPACK) }
     }
 }

@@ -45,14 +45,13 @@ struct NDEFSessionTransport: TagTransport {
 }
 
 extension NDEFSessionTransport {
-    /// The session transport for a tag of `chip`, re-authenticating with the
-    /// configuration's password when the chip has PWD_AUTH.
-    init(base: any TagTransport, chip: Chip?, configuration: NDEFSessionConfiguration) {
+    /// The session transport for a tag of `chip`, re-authenticating with `credentials`
+    /// (the tag's password and PACK) when the chip has PWD_AUTH.
+    init(base: any TagTransport, chip: Chip?, credentials: (password: [UInt8], expectedPACK: [UInt8]?)?) {
         self.base = base
-        if let chip, let password = configuration.password,
-           let command = ChipTables.spec(for: chip).command(.passwordAuthenticate) {
+        if let chip, let credentials, let command = ChipTables.spec(for: chip).command(.passwordAuthenticate) {
             let timeout = Duration.milliseconds(command.timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs)
-            self.password = (command.code, timeout, password, configuration.expectedPACK)
+            self.password = (command.code, timeout, credentials.password, credentials.expectedPACK)
         }
     }
 }

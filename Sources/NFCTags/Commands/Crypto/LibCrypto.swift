@@ -1,8 +1,8 @@
 import CLibCrypto
 
 /// The only door to OpenSSL's libcrypto: ECDSA verification on a named curve (originality
-/// signatures) and a CBC block cipher without padding (Ultralight C 3DES). Everything else
-/// in `NFCTags` stays free of C.
+/// signatures), a CBC block cipher without padding (Ultralight C 3DES) and HMAC-SHA256
+/// (per-tag passwords). Everything else in `NFCTags` stays free of C.
 enum LibCrypto {
     /// The outcome of an ECDSA check.
     enum Verification: Equatable {
@@ -51,5 +51,24 @@ enum LibCrypto {
             }
         }
         return ok == 1 ? output : nil
+    }
+
+    /// HMAC-SHA256 of `message` under `key` (RFC 2104, FIPS 180-4): 32 bytes, or `nil`
+    /// when OpenSSL refuses.
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: 32)
+        var length = 0
+        let result = key.withUnsafeBufferPointer { keyBytes in
+            message.withUnsafeBufferPointer { data in
+                output.withUnsafeMutableBufferPointer { out in
+                    // A zero-length key still needs a valid pointer.
+                    withUnsafeBytes(of: UInt8(0)) { empty in
+                        EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, keyBytes.baseAddress.map(UnsafeRawPointer.init) ?? empty.baseAddress,
+                                  keyBytes.count, data.baseAddress, data.count, out.baseAddress, out.count, &length)
+                    }
+                }
+            }
+        }
+        return result != nil && length == output.count ? output : nil
     }
 }
