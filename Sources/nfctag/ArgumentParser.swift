@@ -65,6 +65,8 @@ struct ArgumentParser {
                 throw .usage("nfctag: --password-env \(name): the environment variable is not set")
             }
             globals.password = try GlobalOptions.password(fromHex: text, source: "$\(name)")
+        case "--ultralight-c-key":
+            globals.ultralightCKey = try GlobalOptions.ultralightCKey(fromHex: value(for: token), source: token)
         case "--password-derive-env":
             // The master secret comes only from the environment: never an argument, never printed.
             let name = try value(for: token)
@@ -91,6 +93,17 @@ struct GlobalOptions: Sendable {
     var password: [UInt8]?
     /// `--password-derive-env VAR`: each tag's password and PACK derived from its UID.
     var passwordDerivation: TagPasswordDerivation?
+
+    /// `--ultralight-c-key HEX32`: the Ultralight C 3DES key to authenticate with first.
+    var ultralightCKey: [UInt8]?
+
+    static func ultralightCKey(fromHex text: String, source: String) throws(ToolError) -> [UInt8] {
+        let length = ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ?? 0
+        guard let bytes = Hex.decode(text), bytes.count == length else {
+            throw .usage("nfctag: \(source) must be \(length) bytes as \(2 * length) hex digits")
+        }
+        return bytes
+    }
 
     /// Whether a password was given, fixed or derived.
     var hasPassword: Bool { password != nil || passwordDerivation != nil }

@@ -24,7 +24,9 @@ enum ChipSession {
             let session: TagSession
             do {
                 session = try await TagSession.connect(on: device, timeout: .seconds(globals.timeout))
-                if authenticate, let credentials = globals.credentials(forUID: session.uid, pack: pack) {
+                if authenticate, let key = globals.ultralightCKey {
+                    try await session.ultralightCTag().authenticate(key: key)
+                } else if authenticate, let credentials = globals.credentials(forUID: session.uid, pack: pack) {
                     try await session.type2Tag().authenticate(password: credentials.password, expectedPACK: credentials.pack)
                 }
             } catch {

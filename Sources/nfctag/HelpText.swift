@@ -35,6 +35,7 @@ enum HelpText {
           --password HEX8       PWD_AUTH before the operation (or --password-env VAR)
           --password-derive-env VAR  each tag's own PWD / PACK, derived from the secret in
                                 $VAR and the tag's UID (derivation v1; see the README)
+          --ultralight-c-key HEX32   Ultralight C: 3DES authentication with this key first
           --help                help for the tool or a command
 
         Exit codes: 0 success · 1 failed · 2 usage or malformed input · 3 no reader
@@ -244,6 +245,12 @@ enum HelpText {
         Usage: nfctag protect --password HEX8 [--pack HEX4] [--from-page N] [--read-protect]
                               [--auth-limit N] [--lock-config] [--current-password HEX8]
                               [--yes-irreversible] [--dry-run]
+               nfctag protect --ultralight-c-key KEY32 [--new-ultralight-c-key NEW32]
+                              [--from-page N] [--read-protect] [--dry-run]
+
+        Ultralight C: --ultralight-c-key proves the tag's 3DES key, then sets AUTH0 (and AUTH1:
+        writes only, or reads too with --read-protect); with --new-ultralight-c-key it changes
+        the key instead (a cut between two key pages: the error names the key that opens it).
 
         Writes PWD and PACK first, proves them with PWD_AUTH (PACK checked), then writes
         AUTH0 last and reads the configuration back: a cut at any point never leaves a tag

@@ -16,6 +16,8 @@ enum ProtectCommand {
         var currentPassword: [UInt8]?
         var consent: IrreversibleConsent = []
         var dryRun = false
+        /// `--new-ultralight-c-key HEX32`: change the Ultralight C key to this one.
+        var newUltralightCKey: [UInt8]?
     }
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
@@ -34,6 +36,8 @@ enum ProtectCommand {
                 options.currentPassword = try ChipSession.bytes(try parser.value(for: token), count: 4, option: token)
             case "--yes-irreversible": options.consent = [.authenticationLimit, .configurationLock]
             case "--dry-run": options.dryRun = true
+            case "--new-ultralight-c-key":
+                options.newUltralightCKey = try GlobalOptions.ultralightCKey(fromHex: try parser.value(for: token), source: token)
             default: throw .usage("nfctag protect: unknown option '\(token)'", "Run 'nfctag protect --help'.")
             }
         }
@@ -43,6 +47,13 @@ enum ProtectCommand {
             return
         }
         let globals = parser.globals
+        if let key = globals.ultralightCKey {
+            try await UltralightCProtection.protect(globals, key: key, options: options, output: output)
+            return
+        }
+        if options.newUltralightCKey != nil {
+            throw .usage("nfctag protect: --new-ultralight-c-key needs the current key: --ultralight-c-key HEX32")
+        }
         try globals.checkPasswordOptions(command: "protect", packGiven: options.packGiven)
         guard globals.hasPassword else {
             throw .usage("nfctag protect: give the new password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)")

@@ -43,6 +43,7 @@ enum TagSelection {
         let (device, _) = try await ReaderSelection.connect(globals)
         var configuration = NDEFSessionConfiguration(password: globals.password, expectedPACK: options.pack)
         configuration.passwordDerivation = globals.passwordDerivation
+        configuration.ultralightCKey = globals.ultralightCKey
         let session = NDEFSession(device: device, configuration: configuration)
         do {
             try await session.begin()

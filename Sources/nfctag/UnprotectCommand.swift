@@ -23,6 +23,10 @@ enum UnprotectCommand {
             return
         }
         let globals = parser.globals
+        if let key = globals.ultralightCKey {
+            try await UltralightCProtection.unprotect(globals, key: key, dryRun: dryRun, output: output)
+            return
+        }
         try globals.checkPasswordOptions(command: "unprotect", packGiven: pack != nil)
         guard globals.hasPassword else {
             throw .usage("nfctag unprotect: give the tag's password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)")

@@ -142,3 +142,76 @@ struct ProtectCommandTests {
         #expect(try auth0(emulator) <= lastPage)
     }
 }
+
+/// `protect` / `unprotect` / `read` / `write` with `--ultralight-c-key` on an emulated Ultralight C.
+@Suite("nfctag and the Ultralight C key", .serialized, .timeLimit(.minutes(2)))
+struct UltralightCCommandTests {
+    static let uid: [UInt8] = [0x04, 0x5C, 0x11, 0x22, 0x33, 0x44, 0x55]
+    static let spec = ChipTables.spec(for: .ultralightC)
+    static let factoryKey = spec.ultralightCAuthentication!.defaultKey.hexString()
+    static let newKey = "00112233445566778899aabbccddeeff"
+
+    func auth0(_ emulator: PN532Emulator) throws -> Int {
+        let field = try #require(Self.spec.memory?.configuration?.field(.auth0))
+        return Int(try #require(field.value(in: try type2Tag(emulator).page(field.page))))
+    }
+
+    @Test("protect sets AUTH0 with the key proven; write and read need the key; a key change; unprotect with the new key")
+    func protectChangeUnprotect() throws {
+        let emulator = try startEmulator([try Type2Tag(chip: .ultralightC, uid: Self.uid)])
+        defer { emulator.stop() }
+        let memory = try #require(Self.spec.memory)
+        #expect(try runTool(["format"], on: emulator).status == 0, "a blank Ultralight C gets its NDEF structure first")
+        let dry = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--dry-run"], on: emulator)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try auth0(emulator) > memory.lastPage, "the dry run wrote")
+        let protect = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--json"], on: emulator)
+        #expect(protect.status == 0, "\(protect.stderr)")
+        #expect(try jsonObject(protect)["protected_from"] as? Int == memory.firstUserPage)
+        #expect(try auth0(emulator) == memory.firstUserPage)
+        // Writes need the key now (AUTH1: writes only); with it, an NDEF write and read work.
+        let refused = try runTool(["write", "--text", "ulc"], on: emulator)
+        #expect(refused.status == 1 && !refused.stderr.contains("not NDEF-formatted"), "\(refused.stderr)")
+        let write = try runTool(["write", "--text", "ulc", "--ultralight-c-key", Self.factoryKey], on: emulator)
+        #expect(write.status == 0, "\(write.stderr)")
+        let read = try runTool(["read", "--ultralight-c-key", Self.factoryKey, "--json"], on: emulator)
+        #expect(read.status == 0 && read.stdout.contains("ulc"), "\(read.stdout) \(read.stderr)")
+        // Key change: the old key is refused afterwards, the new one opens the tag.
+        let change = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
+        #expect(change.status == 0, "\(change.stderr)")
+        #expect(change.stdout.contains("key changed"), "\(change.stdout)")
+        #expect(try runTool(["write", "--text", "old", "--ultralight-c-key", Self.factoryKey], on: emulator).status == 1)
+        #expect(try runTool(["write", "--text", "new", "--ultralight-c-key", Self.newKey], on: emulator).status == 0)
+        let unprotect = try runTool(["unprotect", "--ultralight-c-key", Self.newKey], on: emulator)
+        #expect(unprotect.status == 0, "\(unprotect.stderr)")
+        #expect(try auth0(emulator) > memory.lastPage)
+        #expect(try runTool(["write", "--text", "open"], on: emulator).status == 0)
+    }
+
+    @Test("a key change cut between two key pages: the tag is tried with each possible key and the error names the one that opens it")
+    func keyChangeCut() throws {
+        // The second key page refuses its WRITE: pages 1 (new) and 2–4 (old) make a mixed key.
+        let secondKeyPage = try #require(Self.spec.ultralightCAuthentication).firstKeyPage + 1
+        let emulator = try PN532Emulator(tags: [try Type2Tag(chip: .ultralightC, uid: Self.uid)],
+                                         faults: try FaultPlan(parsing: ["nak-page=\(secondKeyPage)"]))
+        try emulator.start()
+        defer { emulator.stop() }
+        let change = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
+        #expect(change.status == 1)
+        #expect(change.stderr.contains("The tag opens with a mix of both keys' pages"), "\(change.stderr)")
+        // The key it names opens the tag.
+        let mixed = try #require(change.stderr.components(separatedBy: "pages: ").last?.prefix(32)).description
+        #expect(try runTool(["unprotect", "--ultralight-c-key", mixed], on: emulator).status == 0)
+    }
+
+    @Test("a wrong key is refused (exit 1) and nothing changes; a malformed key is a usage error; --new-… needs the current key")
+    func refusals() throws {
+        let emulator = try startEmulator([try Type2Tag(chip: .ultralightC, uid: Self.uid)])
+        defer { emulator.stop() }
+        let before = try type2Tag(emulator).memory
+        #expect(try runTool(["protect", "--ultralight-c-key", Self.newKey], on: emulator).status == 1)
+        #expect(try type2Tag(emulator).memory == before)
+        #expect(try runTool(["protect", "--ultralight-c-key", "0011"], on: emulator).status == 2)
+        #expect(try runTool(["protect", "--new-ultralight-c-key", Self.newKey], on: emulator).status == 2)
+    }
+}

@@ -45,12 +45,13 @@ extension NDEFSession {
         connectionCounter += 1
         let base = DeviceTagTransport(device: device, target: tag.target)
         let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base, chip: tag.chip,
-                                             credentials: configuration.credentials(forUID: tag.uid))
+                                             credentials: configuration.credentials(forUID: tag.uid),
+                                             ultralightCKey: configuration.ultralightCKey)
         let driver: Result<any NDEFTagDriver, NDEFTagError>
         if let chip = tag.chip {
             do {
                 driver = .success(try NDEFTagDrivers.driver(for: chip, transport: transport,
-                                                            passwordAuthenticated: transport.password != nil))
+                                                            passwordAuthenticated: transport.password != nil || transport.ultralightC != nil))
             } catch {
                 driver = .failure(error)
             }
@@ -122,8 +123,18 @@ extension NDEFSession {
         }
     }
 
-    /// PWD_AUTH with the configured password, PACK checked.
+    /// PWD_AUTH with the configured password, PACK checked; on an Ultralight C, 3DES
+    /// authentication with the configured key.
     private func authenticate(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
+        if let key = configuration.ultralightCKey, let chip = tag.detected.chip, ChipTables.spec(for: chip).family == .ultralightC {
+            guard let commands = tag.commands else { return }
+            do {
+                try await commands.authenticate(ultralightCKey: key)
+            } catch {
+                throw NDEFSessionError(error, readerLoss: await readerLoss())
+            }
+            return
+        }
         guard let credentials = configuration.credentials(forUID: tag.detected.uid) else { return }
         guard let commands = tag.commands else {
             throw .unsupportedTag(reason: "\(tag.detected.chipName) has no PWD_AUTH password")

@@ -27,6 +27,10 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     /// Per-tag passwords: when set, each tag's PWD and PACK are derived from its UID
     /// (``TagPasswordDerivation``) and take the place of ``password`` and ``expectedPACK``.
     public var passwordDerivation: TagPasswordDerivation?
+    /// The 16-byte 3DES key (cipher order) an Ultralight C authenticates with after
+    /// connecting (and again after every re-selection), for tags whose NDEF area AUTH0 / AUTH1
+    /// protect. Other chips ignore it.
+    public var ultralightCKey: [UInt8]?
 
     /// The defaults: poll every 150 ms, wait 1 s after several tags, keep polling, no password.
     ///

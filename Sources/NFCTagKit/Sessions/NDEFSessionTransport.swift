@@ -11,6 +11,8 @@ struct NDEFSessionTransport: TagTransport {
     let base: any TagTransport
     /// PWD_AUTH to send after a re-selection, with the PACK to expect (nil: not checked).
     var password: (code: UInt8, timeout: Duration, password: [UInt8], expectedPACK: [UInt8]?)?
+    /// The Ultralight C commands and key to authenticate with after a re-selection.
+    var ultralightC: (commands: Type2Commands, key: [UInt8])?
 
     var target: TagTarget { base.target }
     var maximumFrameLength: Int { base.maximumFrameLength }
@@ -24,6 +26,17 @@ struct NDEFSessionTransport: TagTransport {
     /// meets the refusal with its own step); a lost tag or reader is.
     func reselect() async throws(TagTransportError) {
         try await base.reselect()
+        if let ultralightC {
+            do {
+                try await ultralightC.commands.authenticate(ultralightCKey: ultralightC.key)
+            } catch .transport(let error) {
+                throw error
+            } catch {
+                // A refused key: the caller's next protected command meets the refusal.
+                try await base.reselect()
+            }
+            return
+        }
         guard let password else { return }
         let answer: TagResponse
         do {
@@ -47,8 +60,14 @@ struct NDEFSessionTransport: TagTransport {
 extension NDEFSessionTransport {
     /// The session transport for a tag of `chip`, re-authenticating with `credentials`
     /// (the tag's password and PACK) when the chip has PWD_AUTH.
-    init(base: any TagTransport, chip: Chip?, credentials: (password: [UInt8], expectedPACK: [UInt8]?)?) {
+    init(base: any TagTransport, chip: Chip?, credentials: (password: [UInt8], expectedPACK: [UInt8]?)?,
+         ultralightCKey: [UInt8]? = nil) {
         self.base = base
+        if let chip, let ultralightCKey, ChipTables.spec(for: chip).family == .ultralightC,
+           let commands = try? Type2Commands(transport: base, chip: chip) {
+            ultralightC = (commands, ultralightCKey)
+            return
+        }
         if let chip, let credentials, let command = ChipTables.spec(for: chip).command(.passwordAuthenticate) {
             let timeout = Duration.milliseconds(command.timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs)
             self.password = (command.code, timeout, credentials.password, credentials.expectedPACK)

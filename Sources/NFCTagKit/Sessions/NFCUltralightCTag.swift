@@ -25,7 +25,18 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
         }
     }
 
+    /// The key change as a dry run: the steps and what the tag requires before and after.
+    /// Authenticates with `currentKey` to check it; writes nothing.
+    public func planKeyChange(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagSessionError) -> PasswordFlowPlan {
+        let commands = try session.type2(.changeUltralightCKey)
+        return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
+            try await commands.planUltralightCKeyChange(from: currentKey, to: newKey)
+        }
+    }
+
     /// Changes the key: proves `currentKey`, writes the key pages, proves `newKey`.
+    /// Cut between two frames, it fails with ``TagSessionError/interrupted(operation:tagNowRequires:cause:)``
+    /// naming both keys, most likely first — never a key nobody knows.
     ///
     /// - Returns: what the tag requires now (the new key).
     @discardableResult
@@ -33,6 +44,15 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
         let commands = try session.type2(.changeUltralightCKey)
         return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
             try await commands.changeUltralightCKey(from: currentKey, to: newKey)
+        }
+    }
+
+    /// The AUTH0 / AUTH1 change as a dry run (authenticates with `key` to read the
+    /// configuration; writes nothing).
+    public func planProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagSessionError) -> PasswordFlowPlan {
+        let commands = try session.type2(.setUltralightCProtection)
+        return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
+            try await commands.planUltralightCProtection(from: page, writesOnly: writesOnly, key: key)
         }
     }
 
