@@ -44,6 +44,21 @@ struct Type2TagLockAndMirrorTests {
         #expect(tag.page(0x06) == [0, 0, 0, 0], "memory itself is unchanged")
     }
 
+    @Test("counter mirror, the data sheet's example: counter 00 3F 31 reads as ASCII 003F31 through READ and FAST_READ alike")
+    func counterMirrorDatasheetExample() throws {
+        var tag = try freshNTAG215()
+        // MIRROR_CONF 10 (counter), MIRROR_BYTE 00, STRG_MOD_EN; MIRROR_PAGE 05; NFC_CNT_EN.
+        #expect(tag.receive(NTAG.write(0x83, [0x84, 0x00, 0x05, 0xFF])).reply == NTAG.ack)
+        #expect(tag.receive(NTAG.write(0x84, [0x10, 0x05, 0x00, 0x00])).reply == NTAG.ack)
+        tag.nfcCounter = 0x3F30   // the first READ after power-up counts once (the example shows 3F31)
+        tag.fieldReset()
+        guard case let .bytes(read) = tag.receive(NTAG.read(0x05)).reply else { Issue.record("READ must answer data"); return }
+        #expect(Array(read.prefix(6)) == Array("003F31".utf8), "\(read)")
+        guard case let .bytes(fast) = tag.receive([0x3A, 0x05, 0x06]).reply else { Issue.record("FAST_READ must answer data"); return }
+        #expect(Array(fast.prefix(6)) == Array("003F31".utf8), "\(fast)")
+        #expect(fast.count == 8)
+    }
+
     @Test("the counter mirror is hidden while NFC_CNT_PWD_PROT is set and no password was given")
     func counterMirrorProtected() throws {
         var tag = try freshNTAG215()

@@ -76,6 +76,46 @@ public final class NDEFSessionTag: Sendable {
         }
     }
 
+    /// Writes `template`'s URL (``NTAGMirrorTemplate``: `{uid}`, `{counter}` or
+    /// `{uid}x{counter}` as ASCII zeros) tear-safely and verified, then points the NTAG21x's
+    /// ASCII mirror at the zeros — MIRROR_CONF, MIRROR_PAGE, MIRROR_BYTE, and NFC_CNT_EN
+    /// when the counter is mirrored — so every later read shows the live UID and counter.
+    ///
+    /// Where the zeros will lie is worked out from the tag before anything is written: a
+    /// mirror that would leave the user memory (into the lock or configuration pages) or
+    /// straddle reserved bytes is refused with ``NDEFSessionError/unsupportedTag(reason:)``
+    /// and nothing is written. Authenticate first (``NDEFSessionConfiguration/password``)
+    /// when the configuration is write-protected.
+    ///
+    /// ```swift
+    /// let template = try NTAGMirrorTemplate(uri: "https://example.com/t?{uid}x{counter}", chip: tag.chip!)
+    /// try await tag.writeNDEF(mirroring: template)
+    /// ```
+    public func writeNDEF(mirroring template: NTAGMirrorTemplate,
+                          progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }) async throws(NDEFSessionError) {
+        guard let commands, let configurationPage = commands.memory.configuration?.pages.first else {
+            throw .unsupportedTag(reason: "\(detected.chipName) has no ASCII mirror")
+        }
+        try await session.perform(on: self, exclusive: true) { driver throws(NDEFTagError) in
+            guard let type2 = driver as? Type2NDEFDriver else {
+                throw .unsupportedTag(reason: "\(self.detected.chipName) has no ASCII mirror")
+            }
+            let (page, byte) = try await type2.mirrorPlacement(for: template)
+            try await driver.writeMessage(template.message, options: NDEFWriteOptions(), progress: progress)
+            do throws(TagCommandError) {
+                var configuration = try await commands.readConfiguration()
+                configuration.mirrorConfiguration = template.mirrorConfiguration
+                configuration.mirrorPage = page
+                configuration.mirrorByte = UInt8(byte)
+                if template.mirrorsCounter { configuration.isNFCCounterEnabled = true }
+                try await commands.writeConfiguration(configuration)
+            } catch {
+                throw .readerFailure(step: .readConfiguration(page: configurationPage),
+                                     reason: "the message is written and verified, but the mirror is not set: \(error)")
+            }
+        }
+    }
+
     /// Makes the NDEF data **permanently** read-only — this cannot be undone.
     ///
     /// Refused with ``NDEFSessionError/notVerified`` unless the message now on the tag was
