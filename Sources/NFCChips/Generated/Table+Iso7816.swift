@@ -93,6 +93,14 @@ extension GeneratedTables {
                     caveat: nil
                 ),
                 ISO7816StatusWordSpec(
+                    name: ISO7816StatusWordName.conditionsNotSatisfied,
+                    code: 0x6985,
+                    mask: 0xFFFF,
+                    kind: ISO7816StatusKind.error,
+                    meaning: "conditions of use not satisfied (e.g. GET RESPONSE with no data waiting)",
+                    caveat: nil
+                ),
+                ISO7816StatusWordSpec(
                     name: ISO7816StatusWordName.fileNotFound,
                     code: 0x6A82,
                     mask: 0xFFFF,

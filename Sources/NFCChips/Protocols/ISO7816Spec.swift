@@ -98,6 +98,8 @@ public enum ISO7816StatusWordName: String, TableName {
     case wrongLength
     /// `6982`: security status not satisfied.
     case securityStatusNotSatisfied
+    /// `6985`: conditions of use not satisfied.
+    case conditionsNotSatisfied
     /// `6A82`: file or application not found.
     case fileNotFound
     /// `6A86`: incorrect parameters P1-P2.
