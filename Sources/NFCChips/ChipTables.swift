@@ -30,6 +30,9 @@ public enum ChipTables {
     /// ISO/IEC 14443-3A activation, CRC_A and BCC.
     public static let iso14443a: ISO14443ASpec = GeneratedTables.iso14443a
 
+    /// ISO/IEC 7816-4 APDUs: length encodings, status words, GET RESPONSE.
+    public static let iso7816: ISO7816Spec = GeneratedTables.iso7816
+
     /// The NFC Forum Type 2 mapping: CC, TLVs, ACK / NAK.
     public static let type2: Type2Spec = GeneratedTables.type2
 

@@ -194,19 +194,3 @@ extension PN532Controller {
         return [lastError]
     }
 }
-
-extension PN532Controller {
-    /// InDataExchange with an ISO-DEP target: the chip wraps the data in an I-block with
-    /// its block number, sends it, and returns the INF of the I-block that comes back.
-    /// (Chaining is not split by frame size: the model's frames carry any length.)
-    mutating func isoDEPExchange(_ data: [UInt8], target: ListedTarget) -> [UInt8] {
-        let iso = ChipTables.type4.isoDep
-        guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail(.commandNotAcceptable) }
-        let frame = [iso.iBlock | targets[index].isoDEPBlockNumber] + data
-        let answer = exchangeWithTag(frame, target.handle)
-        statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
-        guard case let .bytes(block) = answer.reply, let pcb = block.first, iso.isIBlock(pcb) else { return fail(.timeout) }
-        targets[index].isoDEPBlockNumber ^= iso.blockNumberBit
-        return [status(.success)] + block.dropFirst()
-    }
-}

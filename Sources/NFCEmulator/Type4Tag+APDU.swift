@@ -20,14 +20,18 @@ extension Type4Tag {
         return "\(byte >> 4).\(byte & 0x0F)"
     }
 
-    /// Answers one C-APDU with data and a status word.
-    mutating func respond(to apdu: [UInt8]) -> [UInt8] {
-        guard apdu.count >= 4 else { return statusWord(.wrongLength) }
+    /// Answers one C-APDU with data and a status word. Any command but GET RESPONSE drops
+    /// an answer still waiting for it.
+    mutating func respond(to bytes: [UInt8]) -> [UInt8] {
+        guard let apdu = ReceivedAPDU(bytes) else { return statusWord(.wrongLength) }
         let selectApplication = header(.selectApplication), selectFile = header(.selectFile)
         let readBinary = header(.readBinary), updateBinary = header(.updateBinary)
-        guard apdu[0] == selectApplication[0] else { return statusWord(.claNotSupported) }
-        switch apdu[1] {
-        case selectApplication[1] where apdu[2] == selectApplication[2]: return selectByName(apdu)
+        let getResponseHeader = ChipTables.iso7816.commands[.getResponse].header
+        guard apdu.header[0] == selectApplication[0] else { return statusWord(.claNotSupported) }
+        if apdu.header[1] == getResponseHeader[1] { return getResponse(apdu) }
+        waitingResponse = []
+        switch apdu.header[1] {
+        case selectApplication[1] where apdu.header[2] == selectApplication[2]: return selectByName(apdu)
         case selectFile[1]: return selectByFileID(apdu)
         case readBinary[1]: return readBinaryFile(apdu)
         case updateBinary[1]: return updateBinaryFile(apdu)
@@ -35,16 +39,8 @@ extension Type4Tag {
         }
     }
 
-    /// The body of a case-3/4 APDU (Lc and its data), or `nil` when Lc does not fit.
-    func commandData(_ apdu: [UInt8]) -> [UInt8]? {
-        guard apdu.count >= 5 else { return nil }
-        let length = Int(apdu[4])
-        guard apdu.count == 5 + length || apdu.count == 6 + length else { return nil }
-        return Array(apdu[5..<(5 + length)])
-    }
-
-    mutating func selectByName(_ apdu: [UInt8]) -> [UInt8] {
-        guard let name = commandData(apdu) else { return statusWord(.wrongLength) }
+    mutating func selectByName(_ apdu: ReceivedAPDU) -> [UInt8] {
+        let name = apdu.data
         let version = mappingVersion
         guard name == type4.application(version: version)?.aid else {
             applicationSelected = false
@@ -56,12 +52,13 @@ extension Type4Tag {
         return statusWord(.success)
     }
 
-    mutating func selectByFileID(_ apdu: [UInt8]) -> [UInt8] {
+    mutating func selectByFileID(_ apdu: ReceivedAPDU) -> [UInt8] {
         let version = mappingVersion
-        guard apdu[2] == header(.selectFile)[2], apdu[3] == type4.application(version: version)?.selectFileP2 else {
+        guard apdu.header[2] == header(.selectFile)[2], apdu.header[3] == type4.application(version: version)?.selectFileP2 else {
             return statusWord(.incorrectP1P2)
         }
-        guard let data = commandData(apdu), data.count == 2 else { return statusWord(.wrongLength) }
+        let data = apdu.data
+        guard data.count == 2 else { return statusWord(.wrongLength) }
         let id = UInt16(data[0]) << 8 | UInt16(data[1])
         guard applicationSelected, id == type4.ccFileID || id == UInt16(ccValue(.ndefFileID)) else {
             return statusWord(.fileNotFound)
@@ -76,23 +73,14 @@ extension Type4Tag {
         return selectedFile == type4.ccFileID ? capabilityContainer : ndefFile
     }
 
-    func readBinaryFile(_ apdu: [UInt8]) -> [UInt8] {
-        guard let content = selectedContent else { return statusWord(.fileNotFound) }
-        guard apdu.count == 5 else { return statusWord(.wrongLength) }
-        let offset = Int(apdu[2]) << 8 | Int(apdu[3])
-        let expected = apdu[4] == 0 ? 256 : Int(apdu[4])
-        guard expected <= ccValue(.mle) else { return statusWord(.wrongLength) }
-        guard offset < content.count else { return statusWord(.incorrectP1P2) }
-        return Array(content[offset..<min(content.count, offset + expected)]) + statusWord(.success)
-    }
-
-    mutating func updateBinaryFile(_ apdu: [UInt8]) -> [UInt8] {
+    mutating func updateBinaryFile(_ apdu: ReceivedAPDU) -> [UInt8] {
         guard let selectedFile else { return statusWord(.fileNotFound) }
-        guard let data = commandData(apdu), !data.isEmpty, data.count <= ccValue(.mlc) else { return statusWord(.wrongLength) }
+        let data = apdu.data
+        guard !data.isEmpty, data.count <= ccValue(.mlc) else { return statusWord(.wrongLength) }
         guard selectedFile != type4.ccFileID, ccValue(.writeAccess) == Int(type4.accessGranted) else {
             return statusWord(.securityStatusNotSatisfied)
         }
-        let offset = Int(apdu[2]) << 8 | Int(apdu[3])
+        let offset = Int(apdu.header[2]) << 8 | Int(apdu.header[3])
         guard offset + data.count <= ndefFile.count else { return statusWord(.incorrectP1P2) }
         ndefFile.replaceSubrange(offset..<(offset + data.count), with: data)
         return statusWord(.success)

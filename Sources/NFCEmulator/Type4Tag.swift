@@ -6,9 +6,11 @@ import NFCChips
 /// On air it speaks ISO-DEP blocks: I-blocks carry the APDUs (the PN532 wraps and
 /// unwraps them for InDataExchange once it has sent RATS), R(NAK) is answered as
 /// ISO/IEC 14443-4 says (libnfc's presence check sends `B2`), S(DESELECT) halts it, and a
-/// raw RATS (`E0 xx`) gets the ATS. The application has a CC file and an NDEF file;
-/// SELECT, READ BINARY and UPDATE BINARY answer with the mapping's status words, and a
-/// read-only tag refuses updates.
+/// raw RATS (`E0 xx`) gets the ATS, and an answer longer than the reader's frame size goes
+/// in chained I-blocks. The application has a CC file and an NDEF file; SELECT, READ
+/// BINARY and UPDATE BINARY answer with the mapping's status words, and a read-only tag
+/// refuses updates. Extended-length APDUs, `61xx` with GET RESPONSE and `6Cxx` follow the
+/// model choices in `Type4Tag+Extended.swift`.
 ///
 /// ```swift
 /// var tag = try Type4Tag(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], readOnly: false)
@@ -39,6 +41,11 @@ public struct Type4Tag: EmulatedTag {
     var lastBlock: [UInt8]?
     /// APDU bytes of a chained I-block sequence still arriving.
     var chainedAPDU: [UInt8] = []
+    /// Answer bytes of a chained I-block sequence not yet sent: an answer longer than the
+    /// reader's FSD goes in blocks, each sent when the reader ACKs the one before.
+    var chainedAnswer: [UInt8] = []
+    /// Answer data waiting for GET RESPONSE (`61xx`).
+    var waitingResponse: [UInt8] = []
     /// Whether the NDEF Tag Application is selected.
     var applicationSelected = false
     /// The selected file ID.
@@ -91,16 +98,37 @@ public struct Type4Tag: EmulatedTag {
             if pcb & iso.chainingBit != 0 { return send([iso.rACK | blockNumber]) }
             let apdu = chainedAPDU
             chainedAPDU = []
-            return send([iso.iBlock | blockNumber] + respond(to: apdu))
+            return sendAnswer(respond(to: apdu))
         }
         if iso.isRBlock(pcb) {
-            if pcb & iso.rNAKBit != 0, pcb & iso.blockNumberBit == blockNumber, let lastBlock { return .bytes(lastBlock) }
+            let number = pcb & iso.blockNumberBit
+            if pcb & iso.rNAKBit != 0, number == blockNumber, let lastBlock { return .bytes(lastBlock) }
+            if pcb & iso.rNAKBit == 0, !chainedAnswer.isEmpty {
+                // ISO/IEC 14443-4 §7.5.4: an R(ACK) with the PICC's own number asks for the
+                // last block again; with the other number it continues the chain.
+                if number == blockNumber, let lastBlock { return .bytes(lastBlock) }
+                blockNumber = number
+                return sendAnswer(chainedAnswer)
+            }
             return send([iso.rACK | blockNumber])
         }
         if pcb == iso.sDeselect, frame.count == 1 {
             return TagAnswer(reply: .bytes([iso.sDeselect]), leavesActiveState: true, entersHalt: true)
         }
         return .silence
+    }
+
+    /// Sends answer bytes in one I-block, or the first part with the chaining bit when they
+    /// are longer than the reader's frame (FSD from the FSDI of the table's RATS).
+    private mutating func sendAnswer(_ answer: [UInt8]) -> TagAnswer {
+        let iso = type4.isoDep
+        let size = iso.maximumINF(frameSizeIndex: iso.readerFSDI)
+        guard answer.count > size else {
+            chainedAnswer = []
+            return send([iso.iBlock | blockNumber] + answer)
+        }
+        chainedAnswer = Array(answer.dropFirst(size))
+        return send([iso.iBlock | iso.chainingBit | blockNumber] + answer.prefix(size))
     }
 
     private mutating func send(_ block: [UInt8]) -> TagAnswer {
@@ -112,6 +140,7 @@ public struct Type4Tag: EmulatedTag {
         blockNumber = type4.isoDep.blockNumberBit
         lastBlock = nil
         chainedAPDU = []
+        chainedAnswer = []
     }
 
     /// The RF field went off: volatile state is lost.
@@ -122,5 +151,6 @@ public struct Type4Tag: EmulatedTag {
         resetBlockState()
         applicationSelected = false
         selectedFile = nil
+        waitingResponse = []
     }
 }

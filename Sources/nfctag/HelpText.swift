@@ -25,6 +25,7 @@ enum HelpText {
           dump [--out FILE]     the whole memory image as JSON
           restore FILE          write a memory image back (user memory only by default)
           raw HEX               send one command to the tag, print the answer
+          apdu HEX…             send ISO 7816-4 APDUs to an ISO-DEP tag, print each answer
           provision RECORD…     batch station: write, verify, protect, lock tag after tag
           report LOG…           merge provisioning logs: per station, duplicates, failures
 
@@ -414,6 +415,28 @@ enum HelpText {
         Examples:
           nfctag raw 3004          # READ page 4
           nfctag raw 60 --json     # GET_VERSION
+        """
+
+    static let apdu = """
+        nfctag apdu — send ISO 7816-4 APDUs to an ISO-DEP tag
+
+        Usage: nfctag apdu HEX [HEX…]
+
+        Sends each APDU (CLA INS P1 P2 [Lc data] [Le], short or extended lengths) in order
+        and prints one line per answer: the data in hex, SW1SW2 and its meaning. A 61xx
+        answer is followed by GET RESPONSE and the parts joined; a 6Cxx answer makes the
+        APDU go again with the Le the tag named. The reader chains ISO-DEP blocks; an APDU
+        longer than one reader exchange is refused (exit 2).
+        With --json: one object per line and APDU,
+        {"apdu": HEX, "data": HEX, "sw": "9000", "meaning": TEXT}.
+        Exit 0 when every status word is 9000 or 9100; 1 when one is not, and for a tag
+        without ISO-DEP (NTAG, Ultralight, MIFARE Classic).
+
+        \(chipCommon)
+
+        Examples:
+          nfctag apdu 00A4040007D276000085010100                  # SELECT the NDEF application
+          nfctag apdu 00A4040007D276000085010100 00A4000C02E103 00B000000F --json
         """
 }
 

@@ -43,6 +43,8 @@ enum NFCTagTool {
                 try await RestoreCommand.run(&parser, output: &output)
             case "raw":
                 try await RawCommand.run(&parser, output: &output)
+            case "apdu":
+                try await APDUCommand.run(&parser, output: &output)
             case "emulate":
                 try await EmulateCommand.run(&parser, output: &output)
             case "scan":

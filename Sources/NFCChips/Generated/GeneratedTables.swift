@@ -20,6 +20,7 @@ enum GeneratedTables {
     /// Every table by its path relative to datasheets/ (for the consistency test).
     static let byPath: [String: any DatasheetValue] = [
         "iso14443a.json": iso14443a,
+        "iso7816.json": iso7816,
         "mifare-classic.json": mifareClassic,
         "originality-signatures.json": originalitySignatures,
         "pn532.json": pn532,

@@ -194,7 +194,27 @@ extension GeneratedTables {
             rNAK: 0xB2,
             sWTX: 0xF2,
             sDeselect: 0xC2,
-            rNAKBit: 0x10
+            rNAKBit: 0x10,
+            frameSizes: [
+                16,
+                24,
+                32,
+                40,
+                48,
+                64,
+                96,
+                128,
+                256,
+            ],
+            frameOverhead: 3,
+            atsFormatByteIndex: 1,
+            fsciMask: 0x0F,
+            defaultFSCI: 2,
+            readerFSDI: 8,
+            readerFSDICaveat: DatasheetCaveat(
+                verified: false,
+                note: "ISO/IEC 14443-4 §5.1 (RATS parameter byte, FSDI in the high nibble; table FSDI/FSCI 0-8 = 16…256 bytes) and §5.2.4 (T0, FSCI in the low nibble). FSDI 8 (RATS E0 80, FSD 256) is what PN532 readers are seen to send in public sniff traces, not a value UM0701-02 states; a RATS captured from a real PN532 would settle it."
+            )
         )
     )
 }

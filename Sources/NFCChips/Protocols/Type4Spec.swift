@@ -193,9 +193,38 @@ public struct ISODEPSpec: Codable, Equatable, Sendable {
     @Hex public var sDeselect: UInt8
     /// The bit that makes an R-block an R(NAK).
     @Hex public var rNAKBit: UInt8
+    /// FSC / FSD in bytes by FSCI / FSDI 0…8 (ISO/IEC 14443-4 §5.1): the longest frame,
+    /// PCB and CRC_A included, that the other side accepts.
+    public var frameSizes: [Int]
+    /// Bytes of a block around its INF: PCB and CRC_A (3; no CID, no NAD).
+    public var frameOverhead: Int
+    /// Index of the format byte T0 in the ATS (after TL).
+    public var atsFormatByteIndex: Int
+    /// The bits of T0 holding FSCI.
+    @Hex public var fsciMask: UInt8
+    /// FSCI of a tag whose ATS has no T0 (2: 32 bytes, ISO/IEC 14443-4 §5.2.3).
+    public var defaultFSCI: Int
+    /// FSDI the reader (PN532) announces in its RATS.
+    public var readerFSDI: Int
+    /// Why ``readerFSDI`` is less certain than the table.
+    public var readerFSDICaveat: DatasheetCaveat?
 
     /// Whether `pcb` is an I-block (block number and chaining bits ignored).
     public func isIBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | chainingBit) == iBlock }
     /// Whether `pcb` is an R-block, ACK or NAK (block number ignored).
     public func isRBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | rNAKBit) == rACK }
+
+    /// The most INF bytes one block carries to a side whose frame-size index is `index`
+    /// (FSCI, FSDI); indices above the table count as its largest.
+    public func maximumINF(frameSizeIndex index: Int) -> Int {
+        frameSizes[max(0, min(index, frameSizes.count - 1))] - frameOverhead
+    }
+
+    /// The most INF bytes one block carries to the tag whose ATS is `ats` (FSCI from T0,
+    /// ``defaultFSCI`` when the ATS has no T0).
+    public func maximumINF(toTagWithATS ats: [UInt8]) -> Int {
+        guard ats.count > atsFormatByteIndex else { return maximumINF(frameSizeIndex: defaultFSCI) }
+        return maximumINF(frameSizeIndex: Int(ats[atsFormatByteIndex] & fsciMask))
+    }
+
 }

@@ -39,6 +39,7 @@ public enum DatasheetCatalog {
     /// The fixed tables at the top of `datasheets/`.
     public static let tables: [Table] = [
         table("iso14443a", as: ISO14443ASpec.self),
+        table("iso7816", as: ISO7816Spec.self),
         table("mifare-classic", as: ClassicSpec.self),
         table("originality-signatures", as: OriginalitySignatureTable.self),
         table("pn532", as: PN532Spec.self),

@@ -13,6 +13,8 @@ public enum TagSessionOperation: String, Sendable, Hashable, CaseIterable, Custo
     case identify
     /// A raw command from the caller.
     case send
+    /// An ISO 7816-4 APDU to an ISO-DEP tag, with its GET RESPONSE and Le retries.
+    case sendAPDU
     /// READ, FAST_READ.
     case read
     /// WRITE, COMPATIBILITY_WRITE.
@@ -66,6 +68,7 @@ public enum TagSessionOperation: String, Sendable, Hashable, CaseIterable, Custo
         case .connect: "connecting to the tag"
         case .identify: "identifying the chip"
         case .send: "sending the raw command"
+        case .sendAPDU: "sending the APDU"
         case .read: "reading pages"
         case .write: "writing a page"
         case .getVersion: "reading the version (GET_VERSION)"

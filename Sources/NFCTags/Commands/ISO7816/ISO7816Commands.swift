@@ -1,0 +1,84 @@
+import NFCChips
+
+/// ISO/IEC 7816-4 APDUs to an ISO-DEP tag over a ``TagTransport`` (the reader carries the
+/// ISO-DEP blocks: ``TagFraming/standard``).
+///
+/// ``send(_:timeout:)`` hands back the whole answer, as Core NFC's
+/// `NFCISO7816Tag.sendCommand(apdu:)` does:
+/// - `61xx` (more data): GET RESPONSE (`00 C0 00 00 xx`, `xx` = SW2) is sent until the tag
+///   gives a final status word; the data of every part is concatenated.
+/// - `6Cxx` (wrong Le): the same command is sent again once with Le = `xx` (`00` = 256).
+///
+/// ISO-DEP chaining is the reader's: a PN532 splits one InDataExchange into I-blocks of
+/// the tag's frame size and gathers the tag's chained answer (UM0701-02 §7.3.8). What one
+/// InDataExchange carries is the limit for one APDU here: libnfc's
+/// `nfc_initiator_transceive_bytes` always sends Tg = 1 without the MI bit, so the host
+/// cannot chain a longer command, and a longer APDU is refused before anything is sent.
+///
+/// ```swift
+/// let iso = ISO7816Commands(transport: transport)
+/// let answer = try await iso.send(try APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x00]))
+/// ```
+public struct ISO7816Commands: Sendable {
+    /// The link to the tag.
+    public let transport: any TagTransport
+
+    /// Commands over `transport`.
+    public init(transport: any TagTransport) {
+        self.transport = transport
+    }
+
+    /// Sends `apdu` and returns the complete answer (after GET RESPONSE and Le retries).
+    ///
+    /// - Parameter timeout: how long one exchange may take (`nil`: the Type 4 mapping's APDU timeout).
+    /// - Throws: ``TagCommandError/invalidArgument(_:)`` for an APDU longer than one reader
+    ///   exchange; ``TagCommandError/invalidAnswer(command:bytes:offset:expected:)`` for an
+    ///   answer without a status word, or more data than an extended Ne; transport errors.
+    public func send(_ apdu: APDU, timeout: Duration? = nil) async throws(TagCommandError) -> APDUResponse {
+        let iso = ChipTables.iso7816
+        let timeout = timeout ?? .milliseconds(ChipTables.type4.commandTimeoutMs)
+        var command = apdu
+        var data: [UInt8] = []
+        var retriedLe = false
+        while true {
+            let answer = try await exchange(command, timeout: timeout)
+            let status = answer.status?.name
+            if status == .wrongLe, !retriedLe {
+                retriedLe = true
+                command = try rebuilt { () throws(APDUFormatError) in try command.withExpectedResponseLength(count(answer.sw2)) }
+                continue
+            }
+            data += answer.data
+            guard data.count <= iso.extendedMaximumNe else {
+                throw .invalidAnswer(command: nil, bytes: answer.data, offset: 0,
+                                     expected: "at most \(iso.extendedMaximumNe) bytes of data in all (GET RESPONSE kept giving more)")
+            }
+            guard status == .bytesAvailable else { return APDUResponse(data: data, sw1: answer.sw1, sw2: answer.sw2) }
+            retriedLe = false
+            let header = iso.commands[.getResponse].header
+            command = try rebuilt { () throws(APDUFormatError) in
+                try APDU(cla: header[0], ins: header[1], p1: header[2], p2: header[3], expectedResponseLength: count(answer.sw2))
+            }
+        }
+    }
+
+    /// The count SW2 gives in `61xx` and `6Cxx` (`00` = 256).
+    private func count(_ sw2: UInt8) -> Int { sw2 == 0 ? ChipTables.iso7816.shortMaximumNe : Int(sw2) }
+
+    private func rebuilt(_ build: () throws(APDUFormatError) -> APDU) throws(TagCommandError) -> APDU {
+        do { return try build() } catch { throw .invalidArgument(error.description) }
+    }
+
+    /// One APDU, one answer split into data and status word.
+    private func exchange(_ apdu: APDU, timeout: Duration) async throws(TagCommandError) -> APDUResponse {
+        let bytes = apdu.bytes
+        guard bytes.count <= transport.maximumFrameLength else {
+            throw .invalidArgument("the APDU has \(bytes.count) bytes; the reader carries at most \(transport.maximumFrameLength) in one exchange (libnfc does not chain a longer command)")
+        }
+        let answer = try await transport.exchange(bytes, command: nil, framing: .standard, timeout: timeout)
+        guard case .bytes(let raw) = answer, let response = APDUResponse(bytes: raw) else {
+            throw .invalidAnswer(command: nil, bytes: answer.bytes, offset: 0, expected: "data and a status word SW1 SW2")
+        }
+        return response
+    }
+}
