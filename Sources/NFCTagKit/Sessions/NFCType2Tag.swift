@@ -95,7 +95,7 @@ extension NFCType2Tag {
 
     /// The name of the NXP key the tables hold for this chip, `nil` when none is known.
     public var originalityKeyName: String? {
-        chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name }
+        chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name.rawValue }
     }
 }
 
