@@ -35,6 +35,23 @@ struct PN532ControllerTests {
         #expect(chip.receive(hostFrame(0x12, [0x14])) == ackFrame + chipFrame(0x12))
     }
 
+    /// nfcpy's open (clf/pn53x.py `diagnose("line")`): Diagnose 00 with 262 counting bytes, an
+    /// extended frame of LEN 265 (TFI, command code, 263 data bytes), must come back byte for
+    /// byte: the PN532 takes 265 bytes per frame (AN10449 §1).
+    @Test("the longest Diagnose echo, LEN 265 in an extended frame, comes back whole")
+    func maximalDiagnoseEcho() {
+        var chip = PN532Controller()
+        let data: [UInt8] = [0x00] + (0..<262).map { UInt8(truncatingIfNeeded: $0) }
+        func extended(_ tfi: UInt8, _ code: UInt8) -> [UInt8] {
+            let body = [tfi, code] + data
+            let high = UInt8(body.count >> 8), low = UInt8(truncatingIfNeeded: body.count)
+            return [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body + [0 &- body.reduce(0, &+), 0x00]
+        }
+        let request = extended(0xD4, 0x00)
+        #expect(Array(request[5...7]) == [0x01, 0x09, 0xF6], "LEN 265")
+        #expect(chip.receive(request) == ackFrame + extended(0xD5, 0x01))
+    }
+
     @Test("registers: any address is stored and read back, two at a time, with no status byte")
     func registers() {
         var chip = PN532Controller()

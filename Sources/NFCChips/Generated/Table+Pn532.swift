@@ -14,7 +14,7 @@ extension GeneratedTables {
             errorFrame: [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00],
             extendedLengthMarker: [0xFF, 0xFF],
             normalFrameMaximumLength: 255,
-            maximumDataLength: 262,
+            maximumDataLength: 263,
             wakeUpPreamble: [0x55, 0x55],
             answerCodeIncrement: 1
         ),
@@ -985,7 +985,7 @@ extension GeneratedTables {
                 "project note pn532-emulation.md",
             ],
             verified: true,
-            note: "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02."
+            note: "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02. frame.maximumDataLength is 263: a frame carries at most 265 bytes after LEN (TFI, command code, 263 data bytes), both ways: AN10449 PN532 application note §1 (\"up to 265 bytes sent in one frame from the host controller to the PN532\"), UM0701-02 §6.2.1.3 extended information frame, libnfc pn53x-internal.h PN53x_EXTENDED_FRAME__DATA_MAX_LEN 264 (command code + data), nfcpy clf/pn532.py host_command_frame_max_size 265, whose Diagnose line test at every open sends 263 data bytes and requires the same 263 back (clf/pn53x.py diagnose)."
         )
     )
 }
