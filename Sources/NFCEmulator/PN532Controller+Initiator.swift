@@ -31,6 +31,9 @@ extension PN532Controller {
         targets.removeAll()
         currentTarget = nil
         registers.setField(.mfCrypto1On, to: 0)
+        // The firmware sets the CIU up for 106 kbit/s type A itself: TxMode and RxMode read 80
+        // after an InListPassiveTarget on a real PN532 (Tests/Transcripts/nfcpy-issue-131.json).
+        registers.configureForTypeAActivation()
         let rats = parameterFlags & spec.parameterFlags[.automaticRATS].code != 0
         var found = Set<Field.TagHandle>()
         while targets.count < maximumCount {
@@ -77,6 +80,7 @@ extension PN532Controller {
             return fail(.commandNotAcceptable)
         }
         currentTarget = target.number
+        noteTransmission()
         let frame = Array(data.dropFirst())
         if target.hasATS { return isoDEPExchange(frame, target: target) }
         if let request = mifareAuthentication(frame, target: target) {
@@ -96,6 +100,7 @@ extension PN532Controller {
 
     mutating func communicateThru(_ data: [UInt8]) -> [UInt8]? {
         guard !data.isEmpty else { return nil }
+        noteTransmission()
         registers.setField(.rxLastBits, to: 0)
         var frame = data
         if !registers.flag(.txCRCEn) {
@@ -141,6 +146,7 @@ extension PN532Controller {
               field.activate(uidFilter: target.identity.uid, excluding: [], wakeHalted: true) == target.handle else {
             return fail(.timeout)
         }
+        registers.configureForTypeAActivation()
         targets[index].isDeselected = false
         currentTarget = tg
         return [status(.success)]
@@ -174,6 +180,13 @@ extension PN532Controller {
         }
         guard !answered.isEmpty else { return nil }
         return [UInt8(answered.count)] + answered.flatMap { $0 }
+    }
+
+    /// The firmware clears TxAuto's CAOn when it transmits to a target: written 4b, TxAuto
+    /// reads 43 after an InCommunicateThru on a real PN532 (nfcpy-issue-131.json). Which
+    /// transmissions clear it is assumed: every InDataExchange and InCommunicateThru.
+    mutating func noteTransmission() {
+        registers.setField(.caOn, to: 0)
     }
 
     /// Records `name` as the last error and returns it as the answer's status byte.

@@ -56,8 +56,23 @@ struct PN532ControllerTests {
     func registers() {
         var chip = PN532Controller()
         #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x80, 0xFF, 0xFF, 0x5A]) == [])
-        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x00])
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x80], "RxMode as at power-up")
         #expect(chip.registers.flag(.txCRCEn))
+    }
+
+    /// nfcpy issue 131 (a real PN532 v1.6): after InListPassiveTarget of a 106 kbit/s type A
+    /// target TxMode and RxMode read 80, whatever the host wrote; TxAuto written 4b reads 43
+    /// once the chip has transmitted.
+    @Test("the firmware sets TxMode and RxMode to 80 at power-up and on activation, and clears TxAuto CAOn when it transmits")
+    func firmwareRegisterValues() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03]) == [0x80, 0x80], "power-up")
+        #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00, 0x63, 0x05, 0x4B]) == [])
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x00, 0x00, 0x4B], "host writes stick")
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x80, 0x80, 0x4B], "after activation")
+        _ = exchange(&chip, 0x42, [0x30, 0x00])
+        #expect(exchange(&chip, 0x06, [0x63, 0x05]) == [0x43], "CAOn cleared by the transmission")
     }
 
     @Test("an unknown command or bad parameters get ACK then the error frame; a bad checksum only the error frame")

@@ -343,17 +343,6 @@ struct TranscriptReplayTests {
     /// and which bytes differ and why the recording is believed. Each is replayed inside
     /// `withKnownIssue`; the list in the final report of issue 13 part 3 is this one.
     static let knownDisagreements: [String: String] = [
-        "nfcpy-issue-131#readregister-rxmode-after-activation": """
-            PN532: ReadRegister 6303 (CIU_RxMode) right after InListPassiveTarget of a 106 kbps type A \
-            target reads 80 on the real chip (frame bytes 13-14 '80 a4'), 00 on the emulator ('00 24'). \
-            The firmware sets RxCRCEn itself when it activates the target (TxMode reads 80 in the same log \
-            too); nfcpy never writes these bits to 1, and the emulator only stores what the host writes.
-            """,
-        "nfcpy-issue-131#readregister-modes-after-read": """
-            PN532: after WriteRegister 6305 (CIU_TxAuto) = 4b, RFConfiguration 02 and InCommunicateThru 30 00, \
-            the real chip reads TxAuto back as 43 (frame bytes 15-16 '43 61'); the emulator returns the \
-            stored 4b ('4b 59'). The firmware cleared TxAuto bit 3 (08) on its own; no host write did.
-            """,
         "nfcpy-pr-168-nordic-type4#select-ndef-app-without-le": """
             Nordic nRF52840 Type 4 tag: SELECT of the NDEF application without Le answers 02 6a 82 \
             (bytes 1-2); the emulator answers 02 90 00. The ST tag of nfcpy-issue-132 answers 90 00 to \

@@ -446,6 +446,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.txMode,
                     address: 0x6302,
                     summary: "CIU_TxMode: transmission rate and framing",
+                    powerUp: 0x80,
+                    afterTypeAActivation: 0x80,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -470,6 +472,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.rxMode,
                     address: 0x6303,
                     summary: "CIU_RxMode: reception rate and framing",
+                    powerUp: 0x80,
+                    afterTypeAActivation: 0x80,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -504,6 +508,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.txAuto,
                     address: 0x6305,
                     summary: "CIU_TxAuto: antenna driver settings",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -517,6 +523,11 @@ extension GeneratedTables {
                                 meaning: "wake up when an RF field is detected"
                             ),
                             PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.caOn,
+                                mask: 0x08,
+                                meaning: "RF collision avoidance on; the firmware clears it when it transmits to a target (nfcpy issue 131: written 4b, read back 43 after InCommunicateThru)"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
                                 name: PN532RegisterBitName.initialRFOn,
                                 mask: 0x04,
                                 meaning: "initial RF collision avoidance"
@@ -528,6 +539,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.manualRCV,
                     address: 0x630D,
                     summary: "CIU_ManualRCV: receiver fine tuning",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -542,6 +555,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.status2,
                     address: 0x6338,
                     summary: "CIU_Status2: receiver, transmitter and Crypto1 state",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -556,6 +571,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.control,
                     address: 0x633C,
                     summary: "CIU_Control: miscellaneous control bits",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -575,6 +592,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.bitFraming,
                     address: 0x633D,
                     summary: "CIU_BitFraming: bit-oriented frames",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -596,6 +615,17 @@ extension GeneratedTables {
                     )
                 ),
             ]
+        ),
+        registerValuesSource: DatasheetSource(
+            document: "Real PN532 v1.6 transcript, nfcpy issue 131 (Tests/Transcripts/nfcpy-issue-131.json)",
+            revision: nil,
+            section: "ReadRegister 6303 right after InListPassiveTarget 106A reads 80; ReadRegister 6302 6303 6305 reads 80 00 43 after nfcpy wrote 80 00 4b and sent InCommunicateThru",
+            checkedAgainst: [
+                "nfcpy clf/pn53x.py (reads RxMode after activation and only ever clears RxCRCEn)",
+                "UM0701-02 §7.3.5 (the firmware configures the CIU for the target it activates)",
+            ],
+            verified: false,
+            note: "powerUp / afterTypeAActivation: what the firmware leaves in the register. After a 106 kbit/s type A activation TxMode and RxMode read 80 (CRC on, 106 kbit/s, type A framing) on the real chip. At power-up the same values are assumed (the firmware starts as a 106 kbit/s type A initiator); no transcript reads them before the first activation. TxAuto bit 3 (CAOn) is cleared by the firmware: which command clears it (InCommunicateThru is the one in the transcript) is assumed to be any transmission to a target."
         ),
         registerCache: PN532RegisterRange(
             first: 0x6301,
