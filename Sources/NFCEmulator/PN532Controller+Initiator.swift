@@ -10,7 +10,7 @@ struct ListedTarget: Sendable, Equatable {
     var identity: TagIdentity
     /// Whether RATS was sent and an ATS is part of its target data.
     var hasATS: Bool
-    /// Whether InDeselect put it aside (HLTA sent).
+    /// Whether InDeselect put it aside (S(DESELECT) sent to an ISO-DEP target; nothing on air otherwise).
     var isDeselected = false
     /// The PCD block number of the next ISO-DEP I-block (ISO-DEP targets only).
     var isoDEPBlockNumber: UInt8 = 0
@@ -99,9 +99,14 @@ extension PN532Controller {
     }
 
     mutating func communicateThru(_ data: [UInt8]) -> [UInt8]? {
-        guard !data.isEmpty else { return nil }
-        noteTransmission()
         registers.setField(.rxLastBits, to: 0)
+        // No DataOut: the chip transmits nothing and only listens for a tag that talks first
+        // (libnfc's NFC Barcode discovery, pn53x.c, sends this in every nfc-list and retries on
+        // an RF error). No such tag is modelled, so the wait ends in a time-out (status 01),
+        // not in the syntax-error frame that libnfc logs as an application-level error.
+        guard !data.isEmpty else { return fail(.timeout) }
+        noteTransmission()
+        if let answer = rawActivation(data) { return answer }
         var frame = data
         if !registers.flag(.txCRCEn) {
             // The host sent CRC_A itself: a tag ignores a frame whose CRC is wrong.
@@ -110,8 +115,8 @@ extension PN532Controller {
             }
             frame.removeLast(2)
         }
-        guard let number = currentTarget, let target = target(numbered: number) else { return fail(.timeout) }
-        let answer = exchangeWithTag(frame, target.handle)
+        guard let handle = rawFrameTag() else { return fail(.timeout) }
+        let answer = exchangeWithTag(frame, handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         let checksCRC = registers.flag(.rxCRCEn)
         switch answer.reply {
@@ -124,11 +129,25 @@ extension PN532Controller {
         }
     }
 
+    /// InDeselect and InRelease (UM0701-02 §7.3.10, §7.3.11). On air the chip sends
+    /// S(DESELECT) to an ISO-DEP target, which then rests in HALT (ISO/IEC 14443-4); to a
+    /// MIFARE / Type 2 target it sends nothing: the tag stays ACTIVE, and the PN532 keeps the
+    /// target (InDeselect) or forgets it (InRelease). A real PN532 lists the same MIFARE
+    /// Classic again right after InDeselect (libnfc issue 476, an ACR122U log), and
+    /// libfreefare selects each listed tag by UID after libnfc's list ended with InDeselect.
+    /// The tag a raw frame reaches: the current target while it is ACTIVE, else a tag the
+    /// host activated itself with raw REQA / ANTICOLLISION / SELECT.
+    func rawFrameTag() -> Field.TagHandle? {
+        let listed = currentTarget.flatMap(target(numbered:))?.handle
+        if let listed, field.state(of: listed) == .active { return listed }
+        return field.firstActive ?? listed
+    }
+
     mutating func deselect(_ data: [UInt8], release: Bool) -> [UInt8]? {
         guard let tg = data.first else { return nil }
         let chosen = targets.filter { tg == 0 || $0.number == tg }
         guard !chosen.isEmpty || tg == 0 else { return fail(.commandNotAcceptable) }
-        for target in chosen { field.halt(target.handle) }
+        for target in chosen where target.hasATS { field.halt(target.handle) }
         if release {
             targets.removeAll { tg == 0 || $0.number == tg }
             if let current = currentTarget, target(numbered: current) == nil { currentTarget = nil }
