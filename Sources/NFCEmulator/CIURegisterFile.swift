@@ -2,7 +2,8 @@ import NFCChips
 
 /// The PN532's CIU registers and SFRs as a plain file of bytes: any address can be
 /// written and read back, as libnfc expects; the few bits that change behaviour are
-/// read through the names in the tables.
+/// read through the names in the tables. Registers start at what the firmware leaves at
+/// power-up, and the firmware rewrites some when it activates a target.
 ///
 /// ```swift
 /// var registers = CIURegisterFile(spec: ChipTables.pn532)
@@ -13,9 +14,11 @@ public struct CIURegisterFile: Sendable, Equatable {
     private let spec: PN532Spec
     private var values: [UInt16: UInt8] = [:]
 
-    /// A register file with every register at zero.
+    /// A register file at power-up: the values the firmware leaves (the tables'
+    /// ``NFCChips/PN532RegisterSpec/powerUp``), zero elsewhere.
     public init(spec: PN532Spec) {
         self.spec = spec
+        reset()
     }
 
     /// The value at `address` (zero if never written).
@@ -40,8 +43,19 @@ public struct CIURegisterFile: Sendable, Equatable {
         write((read(address) & ~field.mask) | ((value << shift) & field.mask), at: address)
     }
 
-    /// Forgets every value (power-on reset).
-    public mutating func reset() { values.removeAll() }
+    /// Forgets every value written (power-on reset): back to the firmware's power-up values.
+    public mutating func reset() {
+        values.removeAll()
+        for register in spec.registers { if let value = register.powerUp { values[register.address] = value } }
+    }
+
+    /// What the firmware writes when it activates a 106 kbit/s type A target: TxMode and
+    /// RxMode read 80 afterwards on a real PN532 (nfcpy issue 131), whatever the host wrote.
+    public mutating func configureForTypeAActivation() {
+        for register in spec.registers {
+            if let value = register.afterTypeAActivation { values[register.address] = value }
+        }
+    }
 
     private func lookUp(_ bit: PN532RegisterBitName) -> (UInt16, PN532RegisterBit<PN532RegisterBitName>) {
         let register = spec.registers[bit.register]

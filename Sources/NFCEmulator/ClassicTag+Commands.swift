@@ -36,6 +36,13 @@ extension ClassicTag {
                   [rights.keyAWrite, rights.accessBitsWrite, rights.keyBWrite].contains(where: { $0.allows(key) }) else {
                 return refused
             }
+        } else if block == 0, session != nil {
+            // A genuine card refuses its manufacturer block with a NAK and keeps its Crypto1
+            // session: libnfc 1.8.0's nfc-mfclassic probes every 4K for a direct-write card
+            // (authenticate block 0, READ it, WRITE it back) and goes on reading with the same
+            // session, without a new selection (utils/nfc-mfclassic.c is_directwrite, read_card).
+            // Assumed; the Flipper Zero emulator sends the card to sleep instead.
+            return TagAnswer(reply: .negativeAcknowledge(acknowledgement(.notAllowed)))
         } else {
             guard allows(.write, dataBlock: block) else { return refused }
         }

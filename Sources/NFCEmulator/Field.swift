@@ -1,3 +1,5 @@
+import NFCChips
+
 /// The RF field of the emulated reader and the tags inside it.
 ///
 /// Tags enter and leave at any time; each keeps its ISO/IEC 14443-3A state (IDLE, READY,
@@ -30,15 +32,17 @@ public struct Field: Sendable {
         case halt
     }
 
-    private struct Slot: Sendable {
+    struct Slot: Sendable {
         var handle: TagHandle
         var tag: any EmulatedTag
         var state: ActivationState
         /// Whether the tag was woken from HALT: an error sends it back to HALT, not IDLE.
         var wokenFromHalt = false
+        /// In READY: the cascade level (0-based) the tag's anticollision has reached.
+        var cascadeLevel = 0
     }
 
-    private var slots: [Slot] = []
+    var slots: [Slot] = []
     private var nextHandle = 1
     /// Tags that left the field, with their memory as they left it (a tag torn away by a
     /// fault too), one per UID; a tag put back into the field leaves this list.
@@ -110,16 +114,32 @@ public struct Field: Sendable {
     /// Runs REQA (or WUPA when `wakeHalted`), anticollision and SELECT, and returns the first
     /// tag that answers and matches `uidFilter` (a UID, with or without cascade tags),
     /// skipping `excluding`. The tag is left ACTIVE. Switches the field on if needed.
+    ///
+    /// A tag still ACTIVE from an earlier selection takes the request as an unexpected frame:
+    /// it drops to IDLE (HALT when it was woken from HALT) without answering (ISO/IEC 14443-3
+    /// state machine; NTAG21x data sheet §8.4.4), so a tag that was in IDLE is selected first,
+    /// and the dropped tag answers the chip's retry only when no other tag did. This is how
+    /// libnfc's list loop (`nfc_initiator_list_passive_targets`: select, InDeselect, select)
+    /// finds a second tag although InDeselect leaves a MIFARE target ACTIVE.
     public mutating func activate(uidFilter: [UInt8]?, excluding: Set<TagHandle>, wakeHalted: Bool = false) -> TagHandle? {
         setPower(true)
-        for index in slots.indices where !excluding.contains(slots[index].handle) {
-            let slot = slots[index]
-            guard slot.state != .halt || wakeHalted else { continue }
-            if let uidFilter, !Self.filter(uidFilter, matches: slot.tag.identity.uid) { continue }
-            if slot.state == .active { slots[index].tag.leaveActiveState() }
-            slots[index].wokenFromHalt = slot.state == .halt
-            slots[index].state = .active
-            return slot.handle
+        var dropped = Set<TagHandle>()
+        for index in slots.indices where !excluding.contains(slots[index].handle) && slots[index].state == .active {
+            slots[index].tag.leaveActiveState()
+            slots[index].state = slots[index].wokenFromHalt ? .halt : .idle
+            dropped.insert(slots[index].handle)
+        }
+        // The first request, then the retry (MxRtyPassiveActivation) that the dropped tags answer.
+        for retry in [false, true] {
+            for index in slots.indices where !excluding.contains(slots[index].handle)
+                && dropped.contains(slots[index].handle) == retry {
+                let slot = slots[index]
+                guard slot.state != .halt || wakeHalted else { continue }
+                if let uidFilter, !Self.filter(uidFilter, matches: slot.tag.identity.uid) { continue }
+                slots[index].wokenFromHalt = slot.state == .halt
+                slots[index].state = .active
+                return slot.handle
+            }
         }
         return nil
     }
@@ -136,6 +156,11 @@ public struct Field: Sendable {
     /// silent, as on air; a NAK or an unexpected frame drops the tag out of ACTIVE.
     public mutating func exchange(_ frame: [UInt8], with handle: TagHandle) -> TagAnswer {
         guard isPowered, let index = index(of: handle), slots[index].state == .active else { return .silence }
+        // HLTA is ISO/IEC 14443-3's, the same for every tag: no answer, and the tag rests in HALT.
+        if frame == ChipTables.iso14443a.frames[.hlta].bytes {
+            halt(handle)
+            return .halt
+        }
         let answer = slots[index].tag.receive(frame)
         if answer.leavesActiveState {
             slots[index].tag.leaveActiveState()

@@ -10,7 +10,7 @@ struct ListedTarget: Sendable, Equatable {
     var identity: TagIdentity
     /// Whether RATS was sent and an ATS is part of its target data.
     var hasATS: Bool
-    /// Whether InDeselect put it aside (HLTA sent).
+    /// Whether InDeselect put it aside (S(DESELECT) sent to an ISO-DEP target; nothing on air otherwise).
     var isDeselected = false
     /// The PCD block number of the next ISO-DEP I-block (ISO-DEP targets only).
     var isoDEPBlockNumber: UInt8 = 0
@@ -31,6 +31,9 @@ extension PN532Controller {
         targets.removeAll()
         currentTarget = nil
         registers.setField(.mfCrypto1On, to: 0)
+        // The firmware sets the CIU up for 106 kbit/s type A itself: TxMode and RxMode read 80
+        // after an InListPassiveTarget on a real PN532 (Tests/Transcripts/nfcpy-issue-131.json).
+        registers.configureForTypeAActivation()
         let rats = parameterFlags & spec.parameterFlags[.automaticRATS].code != 0
         var found = Set<Field.TagHandle>()
         while targets.count < maximumCount {
@@ -77,6 +80,7 @@ extension PN532Controller {
             return fail(.commandNotAcceptable)
         }
         currentTarget = target.number
+        noteTransmission()
         let frame = Array(data.dropFirst())
         if target.hasATS { return isoDEPExchange(frame, target: target) }
         if let request = mifareAuthentication(frame, target: target) {
@@ -95,8 +99,14 @@ extension PN532Controller {
     }
 
     mutating func communicateThru(_ data: [UInt8]) -> [UInt8]? {
-        guard !data.isEmpty else { return nil }
         registers.setField(.rxLastBits, to: 0)
+        // No DataOut: the chip transmits nothing and only listens for a tag that talks first
+        // (libnfc's NFC Barcode discovery, pn53x.c, sends this in every nfc-list and retries on
+        // an RF error). No such tag is modelled, so the wait ends in a time-out (status 01),
+        // not in the syntax-error frame that libnfc logs as an application-level error.
+        guard !data.isEmpty else { return fail(.timeout) }
+        noteTransmission()
+        if let answer = rawActivation(data) { return answer }
         var frame = data
         if !registers.flag(.txCRCEn) {
             // The host sent CRC_A itself: a tag ignores a frame whose CRC is wrong.
@@ -105,8 +115,8 @@ extension PN532Controller {
             }
             frame.removeLast(2)
         }
-        guard let number = currentTarget, let target = target(numbered: number) else { return fail(.timeout) }
-        let answer = exchangeWithTag(frame, target.handle)
+        guard let handle = rawFrameTag() else { return fail(.timeout) }
+        let answer = exchangeWithTag(frame, handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         let checksCRC = registers.flag(.rxCRCEn)
         switch answer.reply {
@@ -119,11 +129,25 @@ extension PN532Controller {
         }
     }
 
+    /// InDeselect and InRelease (UM0701-02 §7.3.10, §7.3.11). On air the chip sends
+    /// S(DESELECT) to an ISO-DEP target, which then rests in HALT (ISO/IEC 14443-4); to a
+    /// MIFARE / Type 2 target it sends nothing: the tag stays ACTIVE, and the PN532 keeps the
+    /// target (InDeselect) or forgets it (InRelease). A real PN532 lists the same MIFARE
+    /// Classic again right after InDeselect (libnfc issue 476, an ACR122U log), and
+    /// libfreefare selects each listed tag by UID after libnfc's list ended with InDeselect.
+    /// The tag a raw frame reaches: the current target while it is ACTIVE, else a tag the
+    /// host activated itself with raw REQA / ANTICOLLISION / SELECT.
+    func rawFrameTag() -> Field.TagHandle? {
+        let listed = currentTarget.flatMap(target(numbered:))?.handle
+        if let listed, field.state(of: listed) == .active { return listed }
+        return field.firstActive ?? listed
+    }
+
     mutating func deselect(_ data: [UInt8], release: Bool) -> [UInt8]? {
         guard let tg = data.first else { return nil }
         let chosen = targets.filter { tg == 0 || $0.number == tg }
         guard !chosen.isEmpty || tg == 0 else { return fail(.commandNotAcceptable) }
-        for target in chosen { field.halt(target.handle) }
+        for target in chosen where target.hasATS { field.halt(target.handle) }
         if release {
             targets.removeAll { tg == 0 || $0.number == tg }
             if let current = currentTarget, target(numbered: current) == nil { currentTarget = nil }
@@ -141,6 +165,7 @@ extension PN532Controller {
               field.activate(uidFilter: target.identity.uid, excluding: [], wakeHalted: true) == target.handle else {
             return fail(.timeout)
         }
+        registers.configureForTypeAActivation()
         targets[index].isDeselected = false
         currentTarget = tg
         return [status(.success)]
@@ -186,6 +211,13 @@ extension PN532Controller {
         }
         guard !answered.isEmpty else { return nil }
         return [UInt8(answered.count)] + answered.flatMap { $0 }
+    }
+
+    /// The firmware clears TxAuto's CAOn when it transmits to a target: written 4b, TxAuto
+    /// reads 43 after an InCommunicateThru on a real PN532 (nfcpy-issue-131.json). Which
+    /// transmissions clear it is assumed: every InDataExchange and InCommunicateThru.
+    mutating func noteTransmission() {
+        registers.setField(.caOn, to: 0)
     }
 
     /// Records `name` as the last error and returns it as the answer's status byte.

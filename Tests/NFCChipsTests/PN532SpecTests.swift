@@ -39,7 +39,7 @@ struct PN532SpecTests {
         #expect(frame.errorFrame == [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00])
         #expect(frame.startCode == [0x00, 0xFF])
         #expect(frame.hostToChipTFI == 0xD4 && frame.chipToHostTFI == 0xD5)
-        #expect(frame.maximumDataLength == 262)
+        #expect(frame.maximumDataLength == 263, "LEN 265: TFI, command code, 263 data bytes")
         #expect(pn532.firmwareVersion == [0x32, 0x01, 0x06, 0x07])
     }
 

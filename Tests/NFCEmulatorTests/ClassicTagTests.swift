@@ -64,7 +64,9 @@ struct ClassicTagTests {
     func writes() throws {
         var card = try Classic.card()
         #expect(card.authenticate(Classic.auth(.a, 0, Classic.transportKey)) == true)
-        #expect(card.receive([0xA0, 0x00]) == .nak(0x04), "manufacturer block")
+        let refusal = card.receive([0xA0, 0x00])
+        #expect(refusal.reply == .negativeAcknowledge(0x04) && !refusal.leavesActiveState, "manufacturer block: NAK, session kept")
+        #expect(card.receive([0x30, 0x00]).reply == .bytes(card.block(0)), "still authenticated")
         #expect(card.authenticate(Classic.auth(.a, 1, Classic.transportKey)) == true)
         #expect(card.receive([0xA0, 0x01]).reply == .acknowledge(0x0A))
         let answer = card.receive(Array(1...16))
@@ -166,5 +168,20 @@ struct PN532ClassicExchangeTests {
         #expect(card.value(ofBlock: 4)?.value == 10)
         #expect(card.value(ofBlock: 5)?.value == 10)
         #expect(exchange(&chip, 0x40, [0x01, 0xA0, 0x00] + [UInt8](repeating: 0, count: 16)) == [0x01], "block 0 refused")
+    }
+
+    /// libnfc 1.8.0 nfc-mfclassic on a 4K (is_directwrite): authenticate block 0, READ it,
+    /// WRITE it back; a genuine card refuses, and the tool authenticates the last trailer
+    /// next without selecting the card again.
+    @Test("after the refused block-0 WRITE of nfc-mfclassic's direct-write probe, the next authentication succeeds")
+    func directWriteProbe() throws {
+        let card = try ClassicTag(chip: .classic4k, uid: [0x3E, 0x39, 0xAB, 0x7F])
+        var chip = PN532Controller(field: Field(tags: [card]))
+        _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        let uid: [UInt8] = [0x3E, 0x39, 0xAB, 0x7F]
+        #expect(exchange(&chip, 0x40, [0x01, 0x60, 0x00] + Classic.transportKey + uid) == [0x00])
+        #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x00] + card.block(0))
+        #expect(exchange(&chip, 0x40, [0x01, 0xA0, 0x00] + card.block(0)) == [0x01], "refused")
+        #expect(exchange(&chip, 0x40, [0x01, 0x60, 0xFF] + Classic.transportKey + uid) == [0x00], "no status 14")
     }
 }

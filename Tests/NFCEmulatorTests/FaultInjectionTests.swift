@@ -60,6 +60,7 @@ struct FaultInjectionTests {
         let tag = try #require(chip.field.tag(chip.field.handles[0]) as? Type2Tag)
         #expect(tag.page(0x10) == [1, 2, 0, 0])
         _ = exchange(&chip, 0x4A, [0x01, 0x00])
+        _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])   // the activation set both CRC bits again
         #expect(exchange(&chip, 0x42, [0xA2, 0x03, 0, 0, 0, 0x0F] + ChipTables.crcA([0xA2, 0x03, 0, 0, 0, 0x0F])) == [0x00, 0x05])
         let after = try #require(chip.field.tag(chip.field.handles[0]) as? Type2Tag)
         #expect(after.page(0x03) == [0xE1, 0x10, 0x3E, 0x00], "the CC is tearing-protected")

@@ -35,12 +35,44 @@ struct PN532ControllerTests {
         #expect(chip.receive(hostFrame(0x12, [0x14])) == ackFrame + chipFrame(0x12))
     }
 
+    /// nfcpy's open (clf/pn53x.py `diagnose("line")`): Diagnose 00 with 262 counting bytes, an
+    /// extended frame of LEN 265 (TFI, command code, 263 data bytes), must come back byte for
+    /// byte: the PN532 takes 265 bytes per frame (AN10449 §1).
+    @Test("the longest Diagnose echo, LEN 265 in an extended frame, comes back whole")
+    func maximalDiagnoseEcho() {
+        var chip = PN532Controller()
+        let data: [UInt8] = [0x00] + (0..<262).map { UInt8(truncatingIfNeeded: $0) }
+        func extended(_ tfi: UInt8, _ code: UInt8) -> [UInt8] {
+            let body = [tfi, code] + data
+            let high = UInt8(body.count >> 8), low = UInt8(truncatingIfNeeded: body.count)
+            return [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body + [0 &- body.reduce(0, &+), 0x00]
+        }
+        let request = extended(0xD4, 0x00)
+        #expect(Array(request[5...7]) == [0x01, 0x09, 0xF6], "LEN 265")
+        #expect(chip.receive(request) == ackFrame + extended(0xD5, 0x01))
+    }
+
     @Test("registers: any address is stored and read back, two at a time, with no status byte")
     func registers() {
         var chip = PN532Controller()
         #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x80, 0xFF, 0xFF, 0x5A]) == [])
-        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x00])
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x80], "RxMode as at power-up")
         #expect(chip.registers.flag(.txCRCEn))
+    }
+
+    /// nfcpy issue 131 (a real PN532 v1.6): after InListPassiveTarget of a 106 kbit/s type A
+    /// target TxMode and RxMode read 80, whatever the host wrote; TxAuto written 4b reads 43
+    /// once the chip has transmitted.
+    @Test("the firmware sets TxMode and RxMode to 80 at power-up and on activation, and clears TxAuto CAOn when it transmits")
+    func firmwareRegisterValues() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03]) == [0x80, 0x80], "power-up")
+        #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00, 0x63, 0x05, 0x4B]) == [])
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x00, 0x00, 0x4B], "host writes stick")
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
+        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x80, 0x80, 0x4B], "after activation")
+        _ = exchange(&chip, 0x42, [0x30, 0x00])
+        #expect(exchange(&chip, 0x06, [0x63, 0x05]) == [0x43], "CAOn cleared by the transmission")
     }
 
     @Test("an unknown command or bad parameters get ACK then the error frame; a bad checksum only the error frame")
@@ -112,12 +144,15 @@ struct PN532ControllerTests {
         #expect(chip.registers.field(.rxLastBits) == 4)
     }
 
-    @Test("RFConfiguration field off resets every tag; InRelease and InDeselect halt the target")
+    @Test("RFConfiguration field off resets every tag; InDeselect leaves a MIFARE target ACTIVE, HLTA halts it")
     func fieldAndRelease() {
         var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
         _ = exchange(&chip, 0x4A, [0x01, 0x00])
         let handle = chip.field.handles[0]
         #expect(exchange(&chip, 0x44, [0x00]) == [0x00])
+        #expect(chip.field.state(of: handle) == .active, "InDeselect sends nothing to a MIFARE / Type 2 target")
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "listed again, as libnfc issue 476 shows")
+        #expect(exchange(&chip, 0x42, [0x50, 0x00]) == [0x01], "HLTA: no answer")
         #expect(chip.field.state(of: handle) == .halt)
         #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x00], "a halted tag ignores REQA")
         #expect(exchange(&chip, 0x32, [0x01, 0x00]) == [])
@@ -126,6 +161,40 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "field reset wakes it")
         #expect(exchange(&chip, 0x52, [0x00]) == [0x00])
         #expect(exchange(&chip, 0x16, [0xF0]) == [0x00])
+    }
+
+    /// libfreefare 0.4.0 (`freefare_get_tags`, then `mifare_*_connect`): libnfc's list loop
+    /// selects, deselects and selects again; libfreefare then selects each tag by UID.
+    @Test("after libnfc's list loop (select, InDeselect, select) the tag is found by UID and answers")
+    func libfreefareSelection() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID, script: [0x30: .bytes([0x04, 0x47])])]))
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
+        #expect(exchange(&chip, 0x44, [0x00]) == [0x00])
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "the same tag again: the loop sees it twice and stops")
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00] + ntagUID)?.first == 0x01, "selected by UID")
+        #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00])?.first == 0x00, "and it answers, no status 27")
+    }
+
+    @Test("libnfc's list loop finds two tags: a tag left ACTIVE by InDeselect drops out on REQA and the other answers")
+    func listLoopWithTwoTags() {
+        let other: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID), ScriptedTag(uid: other)]))
+        var seen: [[UInt8]] = []
+        while let answer = exchange(&chip, 0x4A, [0x01, 0x00]), answer.first == 0x01 {
+            let uid = Array(answer.suffix(7))
+            if seen.contains(uid) { break }
+            seen.append(uid)
+            _ = exchange(&chip, 0x44, [0x00])
+        }
+        #expect(seen == [ntagUID, other])
+    }
+
+    @Test("InDeselect sends S(DESELECT) to an ISO-DEP target, which rests in HALT")
+    func deselectISODEP() throws {
+        var chip = PN532Controller(field: Field(tags: [try Type4Tag(uid: T4.uid)]))
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
+        #expect(exchange(&chip, 0x44, [0x00]) == [0x00])
+        #expect(chip.field.state(of: chip.field.handles[0]) == .halt)
     }
 
     @Test("a tag that answers HLTA goes to HALT and only a wake-up (InSelect) brings it back")
@@ -230,5 +299,60 @@ struct PN532TableDrivenCommandTests {
         #expect(!chip.field.isPowered, "AutoRFCA alone does not switch the field on")
         #expect(exchange(&chip, 0x0E, [0x81, 0x7F]) == [])
         #expect(exchange(&chip, 0x0C) == [0x01, 0x00, 0x00], "P7 without its validate bit stays")
+    }
+}
+
+@Suite("InCommunicateThru carries ISO/IEC 14443-3 activation frames as libnfc's nfc-anticol sends them")
+struct PN532RawActivationTests {
+    /// CRC off both ways, parity by the chip, as nfc-anticol sets them (NP_HANDLE_CRC false).
+    func rawChip(_ tags: [any EmulatedTag]) -> PN532Controller {
+        var chip = PN532Controller(field: Field(tags: tags))
+        _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
+        return chip
+    }
+
+    func bits(_ chip: inout PN532Controller, _ count: UInt8) {
+        _ = exchange(&chip, 0x08, [0x63, 0x3D, count])
+    }
+
+    @Test("REQA (7 bits), ANTICOLLISION and SELECT of both cascade levels, then HLTA, for a 7-byte UID")
+    func sevenByteUID() {
+        var chip = rawChip([ScriptedTag(uid: ntagUID)])
+        bits(&chip, 7)
+        #expect(exchange(&chip, 0x42, [0x26]) == [0x00, 0x44, 0x00], "ATQA, least significant byte first")
+        bits(&chip, 0)
+        let level1: [UInt8] = [0x88, 0x04, 0x47, 0x5E, 0x88 ^ 0x04 ^ 0x47 ^ 0x5E]
+        #expect(exchange(&chip, 0x42, [0x93, 0x20]) == [0x00] + level1, "cascade tag and BCC")
+        let select1 = [0x93, 0x70] + level1
+        #expect(exchange(&chip, 0x42, select1 + ChipTables.crcA(select1)) == [0x00, 0x04] + ChipTables.crcA([0x04]), "SAK with the cascade bit")
+        let level2: [UInt8] = [0xD2, 0x9C, 0x39, 0x80, 0xD2 ^ 0x9C ^ 0x39 ^ 0x80]
+        #expect(exchange(&chip, 0x42, [0x95, 0x20]) == [0x00] + level2)
+        let select2 = [0x95, 0x70] + level2
+        #expect(exchange(&chip, 0x42, select2 + ChipTables.crcA(select2)) == [0x00, 0x00] + ChipTables.crcA([0x00]))
+        #expect(chip.field.state(of: chip.field.handles[0]) == .active)
+        #expect(exchange(&chip, 0x42, [0x50, 0x00] + ChipTables.crcA([0x50, 0x00])) == [0x01], "HLTA gets no answer")
+        #expect(chip.field.state(of: chip.field.handles[0]) == .halt)
+        bits(&chip, 7)
+        #expect(exchange(&chip, 0x42, [0x26]) == [0x01], "a halted tag ignores REQA")
+        #expect(exchange(&chip, 0x42, [0x52]) == [0x00, 0x44, 0x00], "WUPA wakes it")
+    }
+
+    @Test("REQA sent as 8 bits is no short frame: no answer; ANTICOLLISION with the RX CRC check on fails it")
+    func framingMatters() {
+        var chip = rawChip([ScriptedTag(uid: [0x3E, 0x39, 0xAB, 0x7F], atqa: 0x0004, sak: 0x08)])
+        #expect(exchange(&chip, 0x42, [0x26]) == [0x01])
+        bits(&chip, 7)
+        #expect(exchange(&chip, 0x42, [0x26]) == [0x00, 0x04, 0x00])
+        bits(&chip, 0)
+        _ = exchange(&chip, 0x08, [0x63, 0x03, 0x80])
+        #expect(exchange(&chip, 0x42, [0x93, 0x20]) == [0x02], "five bytes without CRC_A fail the chip's check")
+    }
+
+    /// libnfc's NFC Barcode discovery (pn53x.c) in every nfc-list: InCommunicateThru with no
+    /// data; with no tag talking first the chip reports a time-out, not a syntax error.
+    @Test("an empty InCommunicateThru times out (status 01)")
+    func emptyCommunicateThru() {
+        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
+        #expect(chip.receive(hostFrame(0x42)) == ackFrame + chipFrame(0x42, [0x01]))
     }
 }

@@ -343,30 +343,6 @@ struct TranscriptReplayTests {
     /// and which bytes differ and why the recording is believed. Each is replayed inside
     /// `withKnownIssue`; the list in the final report of issue 13 part 3 is this one.
     static let knownDisagreements: [String: String] = [
-        "nfcpy-issue-131#readregister-rxmode-after-activation": """
-            PN532: ReadRegister 6303 (CIU_RxMode) right after InListPassiveTarget of a 106 kbps type A \
-            target reads 80 on the real chip (frame bytes 13-14 '80 a4'), 00 on the emulator ('00 24'). \
-            The firmware sets RxCRCEn itself when it activates the target (TxMode reads 80 in the same log \
-            too); nfcpy never writes these bits to 1, and the emulator only stores what the host writes.
-            """,
-        "nfcpy-issue-131#readregister-modes-after-read": """
-            PN532: after WriteRegister 6305 (CIU_TxAuto) = 4b, RFConfiguration 02 and InCommunicateThru 30 00, \
-            the real chip reads TxAuto back as 43 (frame bytes 15-16 '43 61'); the emulator returns the \
-            stored 4b ('4b 59'). The firmware cleared TxAuto bit 3 (08) on its own; no host write did.
-            """,
-        "microbuilder-pn532-ultralight-memdump#read-02": """
-            MIFARE Ultralight (MF0ICU1): READ 02h answers 65 48 ff 7f on the real tag; the emulator \
-            answers 65 00 ff 7f (answer byte 1). Page 02h byte 1 is the factory 'internal' byte 48, \
-            as on the Ultralight EV1 (proxmark-issue-836) and on NTAG21x, where the emulator has it.
-            """,
-        "proxmark-issue-836-ultralight-ev1-dump#read-00": """
-            MIFARE Ultralight EV1 MF0UL11 (genuine: its signature verifies with NXP's key): READ 00h \
-            answer byte 9 (page 02h byte 1, 'internal') is 48 on the real tag, 00 on the emulator.
-            """,
-        "nxpnfclinux-issue-63-ntag216#read-e0": """
-            NTAG216: READ E0h answer byte 11, byte 3 of the dynamic lock page E2h (RFUI), is bd on the \
-            real tag (E2h reads 00 00 00 bd), 00 on the emulator's factory image.
-            """,
         "nfcpy-pr-168-nordic-type4#select-ndef-app-without-le": """
             Nordic nRF52840 Type 4 tag: SELECT of the NDEF application without Le answers 02 6a 82 \
             (bytes 1-2); the emulator answers 02 90 00. The ST tag of nfcpy-issue-132 answers 90 00 to \

@@ -9,7 +9,7 @@ struct Type2TagLockAndMirrorTests {
         var tag = try Type2Tag(chip: .ntag213, uid: ntagUID)
         #expect(tag.receive(NTAG.write(0x28, [0x00, 0x00, 0x01, 0x00])).reply == NTAG.ack, "BL 16-19 only")
         #expect(tag.receive(NTAG.write(0x28, [0x0F, 0x00, 0x00, 0x00])).reply == NTAG.ack)
-        #expect(tag.page(0x28) == [0x0C, 0x00, 0x01, 0x00], "lock bits 0–1 frozen at 0, bits 2–3 set")
+        #expect(tag.page(0x28) == [0x0C, 0x00, 0x01, 0xBD], "lock bits 0–1 frozen at 0, bits 2–3 set; RFUI byte 3 as delivered")
         #expect(tag.receive(NTAG.write(0x10, [1, 1, 1, 1])).reply == NTAG.ack, "page 16 stays writable")
         #expect(tag.receive(NTAG.write(0x14, [1, 1, 1, 1])) == NTAG.nak0, "page 20 is locked")
     }

@@ -183,3 +183,22 @@ struct Type2TagTests {
         #expect(tag.receive([0x3E, 0x02]) == .bytes([0xBD]))
     }
 }
+
+@Suite("Factory bytes the data sheets and real tags show")
+struct Type2FactoryBytesTests {
+    /// Page 02h byte 1 ("internal") reads 48 on MIFARE Ultralight MF0ICU1 and Ultralight EV1
+    /// (Tests/Transcripts: microbuilder-pn532-ultralight-memdump, proxmark-issue-836).
+    @Test("page 02h byte 1 reads 48 on Ultralight and Ultralight EV1", arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
+    func internalByte(chip: Chip) throws {
+        let tag = try Type2Tag(chip: chip, uid: ntagUID)
+        #expect(tag.page(0x02)[1] == 0x48)
+    }
+
+    /// NTAG213/215/216 data sheet Rev. 3.2 §8.5, memory content at delivery: the dynamic lock
+    /// page reads 00 00 00 BD (a real NTAG216: Tests/Transcripts/nxpnfclinux-issue-63-ntag216).
+    @Test("the NTAG21x dynamic lock page reads 00 00 00 BD as delivered", arguments: [(Chip.ntag213, 0x28), (.ntag215, 0x82), (.ntag216, 0xE2)])
+    func dynamicLockRFUI(chip: Chip, page: Int) throws {
+        let tag = try Type2Tag(chip: chip, uid: ntagUID)
+        #expect(tag.page(page) == [0x00, 0x00, 0x00, 0xBD])
+    }
+}

@@ -46,14 +46,16 @@ struct PhysicalFloorTests {
         #expect(floors.write(pages: 26) == cost.times(26))
     }
 
-    @Test("a 64-page FAST_READ answer needs the extended frame; 65 pages take two commands")
+    @Test("a 64-page FAST_READ answer needs the extended frame; 66 pages take two commands")
     func fastReadSplit() throws {
         let floors = try OperationFloors(chip: .ntag216)
-        #expect(floor.maximumFastReadPages(pageSize: 4) == 64)
+        // The frame carries 263 data bytes (LEN 265): status + 65 pages fit, 66 do not.
+        #expect(floor.maximumFastReadPages(pageSize: 4) == 65)
         let one = floors.fastRead(pages: 64)
         #expect(one.commands == 1)
         #expect(one.bytesFromReader == 6 + 9 + 3 + 1 + 256)
-        #expect(floors.fastRead(pages: 65).commands == 2)
+        #expect(floors.fastRead(pages: 65).commands == 1)
+        #expect(floors.fastRead(pages: 66).commands == 2)
     }
 
     @Test("read NDEF: 100 bytes is a READ at the CC and one FAST_READ; 800 bytes four FAST_READs")

@@ -97,13 +97,14 @@ struct Type2TranscriptTests {
     @Test("lock: CC write nibble first, then static lock bytes, then dynamic lock bytes, then read-back")
     func lock() async throws {
         let bcc1 = ntag213.page(2)[0], internalByte = ntag213.page(2)[1]
+        let rfui = ntag213.page(0x28)[3]   // the dynamic lock page's RFUI byte (BD as delivered) is kept
         let transport = TranscriptTransport(statusSteps(ntag213) + [
             .send([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F], answer: .ack),
             .send([0xA2, 0x02, bcc1, internalByte, 0xFF, 0xFF], answer: .ack),
-            .send([0xA2, 0x28, 0xFF, 0xFF, 0xFF, 0x00], answer: .ack),
+            .send([0xA2, 0x28, 0xFF, 0xFF, 0xFF, rfui], answer: .ack),
             .send([0x3A, 0x02, 0x02], answer: .bytes([bcc1, internalByte, 0xFF, 0xFF])),
             .send([0x3A, 0x03, 0x03], answer: .bytes([0xE1, 0x10, 0x12, 0x0F])),
-            .send([0x3A, 0x28, 0x28], answer: .bytes([0xFF, 0xFF, 0xFF, 0x00])),
+            .send([0x3A, 0x28, 0x28], answer: .bytes([0xFF, 0xFF, 0xFF, rfui])),
         ])
         let driver = try Type2Fixtures.driver(.ntag213, transport)
         try await driver.makeReadOnly(force: true)

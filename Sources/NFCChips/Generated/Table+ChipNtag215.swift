@@ -283,6 +283,15 @@ extension GeneratedTables {
             orWritePages: [0x02, 0x03, 0x82],
             factoryPages: [
                 PageContent(
+                    page: 0x82,
+                    bytes: [0x00, 0x00, 0x00, 0xBD],
+                    meaning: "dynamic lock bytes 0-2 clear; byte 3 (RFUI) BDh as delivered",
+                    caveat: DatasheetCaveat(
+                        verified: true,
+                        note: "NTAG213/215/216 data sheet Rev. 3.2 §8.5, memory content at delivery: the dynamic lock page reads 00 00 00 BD. A real NTAG216 reads E2h as 00 00 00 BD (Tests/Transcripts/nxpnfclinux-issue-63-ntag216.json, READ E0h answer byte 11)."
+                    )
+                ),
+                PageContent(
                     page: 0x03,
                     bytes: [0xE1, 0x10, 0x3E, 0x00],
                     meaning: "capability container (NDEF formatted, read/write)",

@@ -84,8 +84,11 @@ extension GeneratedTables {
                     page: 0x02,
                     byte: 1,
                     length: 1,
-                    factoryValue: nil,
-                    caveat: nil
+                    factoryValue: [0x48],
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "48 is read from page 02h byte 1 of real tags: a MIFARE Ultralight read by a PN532 (microBuilder MifareUltralight_MemDump readme, READ 02h = 65 48 FF 7F) and a genuine Ultralight EV1 MF0UL11 (proxmark3 issue 836 dump, READ 00h answer byte 9); the data sheet calls the byte 'internal' and gives no value (nfc-reference.md §11 item 13). Tests/Transcripts: microbuilder-pn532-ultralight-memdump, proxmark-issue-836-ultralight-ev1-dump."
+                    )
                 ),
             ],
             staticLock: MemoryField(

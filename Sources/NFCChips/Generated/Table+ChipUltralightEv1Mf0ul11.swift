@@ -104,8 +104,11 @@ extension GeneratedTables {
                     page: 0x02,
                     byte: 1,
                     length: 1,
-                    factoryValue: nil,
-                    caveat: nil
+                    factoryValue: [0x48],
+                    caveat: DatasheetCaveat(
+                        verified: false,
+                        note: "48 is read from page 02h byte 1 of a genuine Ultralight EV1 MF0UL11 (its originality signature verifies): proxmark3 issue 836 dump, READ 00h answer byte 9 (Tests/Transcripts/proxmark-issue-836-ultralight-ev1-dump.json); the same byte reads 48 on MF0ICU1 and NTAG21x. The data sheet calls the byte 'internal' and gives no value (nfc-reference.md §11 item 13)."
+                    )
                 ),
             ],
             staticLock: MemoryField(

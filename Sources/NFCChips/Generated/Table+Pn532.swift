@@ -14,7 +14,7 @@ extension GeneratedTables {
             errorFrame: [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00],
             extendedLengthMarker: [0xFF, 0xFF],
             normalFrameMaximumLength: 255,
-            maximumDataLength: 262,
+            maximumDataLength: 263,
             wakeUpPreamble: [0x55, 0x55],
             answerCodeIncrement: 1
         ),
@@ -446,6 +446,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.txMode,
                     address: 0x6302,
                     summary: "CIU_TxMode: transmission rate and framing",
+                    powerUp: 0x80,
+                    afterTypeAActivation: 0x80,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -470,6 +472,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.rxMode,
                     address: 0x6303,
                     summary: "CIU_RxMode: reception rate and framing",
+                    powerUp: 0x80,
+                    afterTypeAActivation: 0x80,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -504,6 +508,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.txAuto,
                     address: 0x6305,
                     summary: "CIU_TxAuto: antenna driver settings",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -517,6 +523,11 @@ extension GeneratedTables {
                                 meaning: "wake up when an RF field is detected"
                             ),
                             PN532RegisterBit<PN532RegisterBitName>(
+                                name: PN532RegisterBitName.caOn,
+                                mask: 0x08,
+                                meaning: "RF collision avoidance on; the firmware clears it when it transmits to a target (nfcpy issue 131: written 4b, read back 43 after InCommunicateThru)"
+                            ),
+                            PN532RegisterBit<PN532RegisterBitName>(
                                 name: PN532RegisterBitName.initialRFOn,
                                 mask: 0x04,
                                 meaning: "initial RF collision avoidance"
@@ -528,6 +539,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.manualRCV,
                     address: 0x630D,
                     summary: "CIU_ManualRCV: receiver fine tuning",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -542,6 +555,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.status2,
                     address: 0x6338,
                     summary: "CIU_Status2: receiver, transmitter and Crypto1 state",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -556,6 +571,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.control,
                     address: 0x633C,
                     summary: "CIU_Control: miscellaneous control bits",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -575,6 +592,8 @@ extension GeneratedTables {
                     name: PN532RegisterName.bitFraming,
                     address: 0x633D,
                     summary: "CIU_BitFraming: bit-oriented frames",
+                    powerUp: nil,
+                    afterTypeAActivation: nil,
                     bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>(
                         entries: [
                             PN532RegisterBit<PN532RegisterBitName>(
@@ -596,6 +615,17 @@ extension GeneratedTables {
                     )
                 ),
             ]
+        ),
+        registerValuesSource: DatasheetSource(
+            document: "Real PN532 v1.6 transcript, nfcpy issue 131 (Tests/Transcripts/nfcpy-issue-131.json)",
+            revision: nil,
+            section: "ReadRegister 6303 right after InListPassiveTarget 106A reads 80; ReadRegister 6302 6303 6305 reads 80 00 43 after nfcpy wrote 80 00 4b and sent InCommunicateThru",
+            checkedAgainst: [
+                "nfcpy clf/pn53x.py (reads RxMode after activation and only ever clears RxCRCEn)",
+                "UM0701-02 §7.3.5 (the firmware configures the CIU for the target it activates)",
+            ],
+            verified: false,
+            note: "powerUp / afterTypeAActivation: what the firmware leaves in the register. After a 106 kbit/s type A activation TxMode and RxMode read 80 (CRC on, 106 kbit/s, type A framing) on the real chip. At power-up the same values are assumed (the firmware starts as a 106 kbit/s type A initiator); no transcript reads them before the first activation. TxAuto bit 3 (CAOn) is cleared by the firmware: which command clears it (InCommunicateThru is the one in the transcript) is assumed to be any transmission to a target."
         ),
         registerCache: PN532RegisterRange(
             first: 0x6301,
@@ -986,7 +1016,7 @@ extension GeneratedTables {
                 "project note pn532-emulation.md",
             ],
             verified: true,
-            note: "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02."
+            note: "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02. frame.maximumDataLength is 263: a frame carries at most 265 bytes after LEN (TFI, command code, 263 data bytes), both ways: AN10449 PN532 application note §1 (\"up to 265 bytes sent in one frame from the host controller to the PN532\"), UM0701-02 §6.2.1.3 extended information frame, libnfc pn53x-internal.h PN53x_EXTENDED_FRAME__DATA_MAX_LEN 264 (command code + data), nfcpy clf/pn532.py host_command_frame_max_size 265, whose Diagnose line test at every open sends 263 data bytes and requires the same 263 back (clf/pn53x.py diagnose)."
         )
     )
 }

@@ -24,7 +24,8 @@ public struct PN532FrameSpec: Codable, Equatable, Sendable {
     @Hex public var extendedLengthMarker: [UInt8]
     /// The largest LEN of a normal frame (TFI + data).
     public var normalFrameMaximumLength: Int
-    /// The most data bytes (after TFI and command code) the chip sends or accepts.
+    /// The most data bytes (after TFI and command code) the chip sends or accepts: 263, a
+    /// frame of LEN 265 (AN10449 §1; nfcpy's Diagnose line test sends and gets back that many).
     public var maximumDataLength: Int
     /// The bytes a host sends to wake the chip on HSU before the first frame, `55 55`.
     @Hex public var wakeUpPreamble: [UInt8]

@@ -12,6 +12,12 @@ public struct PN532RegisterSpec: NamedEntry {
     @Hex public var address: UInt16
     /// What the register controls.
     public var summary: String
+    /// What the firmware leaves in the register at power-up; `nil` when the tables do not
+    /// know (the register then reads 00 until written).
+    @Hex public var powerUp: UInt8? = nil
+    /// What the firmware writes when it activates a 106 kbit/s type A target
+    /// (InListPassiveTarget, InAutoPoll, InSelect); `nil` when it leaves the register alone.
+    @Hex public var afterTypeAActivation: UInt8? = nil
     /// The bit fields that matter for libnfc and the emulator: exactly the
     /// ``PN532RegisterBitName``s whose ``PN532RegisterBitName/register`` is this register.
     public var bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>
@@ -24,6 +30,8 @@ extension PN532RegisterSpec {
         name = try container.decode(PN532RegisterName.self, forKey: .name)
         _address = try container.decode(Hex<UInt16>.self, forKey: .address)
         summary = try container.decode(String.self, forKey: .summary)
+        _powerUp = try container.decode(Hex<UInt8?>.self, forKey: .powerUp)
+        _afterTypeAActivation = try container.decode(Hex<UInt8?>.self, forKey: .afterTypeAActivation)
         let bitsDecoder = try container.superDecoder(forKey: .bits)
         bits = try NamedTable(checking: [PN532RegisterBit<PN532RegisterBitName>](from: bitsDecoder),
                               against: name.bits, at: bitsDecoder.codingPath)
@@ -77,6 +85,8 @@ public enum PN532RegisterBitName: String, TableName {
     case autoWakeUp = "AutoWakeUp"
     /// TxAuto: initial RF collision avoidance.
     case initialRFOn = "InitialRFOn"
+    /// TxAuto: RF collision avoidance on; the firmware clears it when it transmits.
+    case caOn = "CAOn"
     /// ManualRCV: parity generation and check off.
     case parityDisable = "ParityDisable"
     /// Status2: MIFARE Crypto1 is on.
@@ -97,7 +107,7 @@ public enum PN532RegisterBitName: String, TableName {
         switch self {
         case .txCRCEn, .txSpeed, .txFraming: .txMode
         case .rxCRCEn, .rxSpeed, .rxNoErr, .rxMultiple, .rxFraming: .rxMode
-        case .force100ASK, .autoWakeUp, .initialRFOn: .txAuto
+        case .force100ASK, .autoWakeUp, .initialRFOn, .caOn: .txAuto
         case .parityDisable: .manualRCV
         case .mfCrypto1On: .status2
         case .initiator, .rxLastBits: .control

@@ -20,6 +20,9 @@ public struct PN532Spec: Codable, Equatable, Sendable {
     public var statuses: NamedTable<PN532StatusSpec>
     /// CIU registers whose bits change behaviour.
     public var registers: NamedTable<PN532RegisterSpec>
+    /// Where the registers' firmware values (``PN532RegisterSpec/powerUp``,
+    /// ``PN532RegisterSpec/afterTypeAActivation``) and the cleared TxAuto bit come from.
+    public var registerValuesSource: DatasheetSource
     /// The register range libnfc caches (0x6301–0x633E).
     public var registerCache: PN532RegisterRange
     /// BrTy values of InListPassiveTarget.

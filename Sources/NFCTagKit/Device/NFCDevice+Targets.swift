@@ -86,12 +86,23 @@ extension NFCDevice {
         return target
     }
 
-    /// Deselects the selected tag (PN53x InDeselect, which halts a Type 2 tag): it is
-    /// not found again until it leaves and re-enters the field or ``resetField()`` —
-    /// on a packing line, the tag just processed is not picked up twice. Does nothing
-    /// when none is selected.
+    /// Deselects the selected tag and halts it: it is not found again until it leaves and
+    /// re-enters the field or ``resetField()`` — on a packing line, the tag just processed
+    /// is not picked up twice. Does nothing when none is selected.
+    ///
+    /// PN53x InDeselect sends S(DESELECT) to an ISO-DEP tag, which halts it, but nothing to a
+    /// MIFARE or Type 2 tag (UM0701-02 §7.3.10; a real PN532 lists the same card again after
+    /// it, libnfc issue 476): such a tag gets an ISO/IEC 14443-3 HLTA first, which it never
+    /// answers.
     public func deselectTarget() throws(NFCDeviceError) {
-        guard selectedTarget != nil else { return }
+        guard let target = selectedTarget else { return }
+        if target.ats.isEmpty {
+            do {
+                _ = try transceive(ChipTables.iso14443a.frames[.hlta].bytes, framing: .raw(crc: .byReader), timeout: .milliseconds(100))
+            } catch .libnfc(let cause) where cause.code == .rfTransmission || cause.code == .timeout {
+                // No answer is HLTA's success.
+            }
+        }
         selectedTarget = nil
         try withDevice { (device) throws(LibNFCError) in try LibNFC.deselectTarget(device) }
     }

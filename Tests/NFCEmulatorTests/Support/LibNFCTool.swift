@@ -6,11 +6,22 @@ import Synchronization
 enum LibNFCTool {
     struct Result {
         var status: Int32
+        /// Standard output, and standard error too unless `separateErrors` was asked for.
         var output: String
         var timedOut: Bool
+        /// Standard error, when `separateErrors` was asked for.
+        var errors = ""
     }
 
-    static func run(_ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 20) throws -> Result {
+    /// Whether `tool` is on the PATH (an outside tool may not be installed; `scripts/setup` installs them).
+    static func isInstalled(_ tool: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+
+    /// Runs `tool` (an absolute path, or a name on the PATH) with `LIBNFC_DEVICE` set to `device`.
+    static func run(_ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 20,
+                    environment extra: [String: String] = [:], separateErrors: Bool = false) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -18,10 +29,10 @@ enum LibNFCTool {
         environment["LIBNFC_DEVICE"] = device
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment["LIBNFC_LOG_LEVEL"] = "0"
-        process.environment = environment
-        let pipe = Pipe()
+        process.environment = environment.merging(extra) { $1 }
+        let pipe = Pipe(), errorPipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = pipe
+        process.standardError = separateErrors ? errorPipe : pipe
         let stdin = Pipe()
         process.standardInput = stdin
         let finished = DispatchSemaphore(value: 0)
@@ -31,13 +42,22 @@ enum LibNFCTool {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         // Drain the pipe while waiting, so a chatty tool never blocks on a full pipe.
-        let output = Mutex(Data())
+        let output = Mutex(Data()), errors = Mutex(Data())
         let drained = DispatchSemaphore(value: 0)
-        let handle = pipe.fileHandleForReading
+        let handle = pipe.fileHandleForReading, errorHandle = errorPipe.fileHandleForReading
         Thread.detachNewThread {
             let data = handle.readDataToEndOfFile()
             output.withLock { $0 = data }
             drained.signal()
+        }
+        if separateErrors {
+            Thread.detachNewThread {
+                let data = errorHandle.readDataToEndOfFile()
+                errors.withLock { $0 = data }
+                drained.signal()
+            }
+        } else {
+            try errorPipe.fileHandleForWriting.close()
         }
         var timedOut = false
         if finished.wait(timeout: .now() + timeout) == .timedOut {
@@ -46,7 +66,9 @@ enum LibNFCTool {
             finished.wait()
         }
         drained.wait()
+        if separateErrors { drained.wait() }
         let text = output.withLock { String(decoding: $0, as: UTF8.self) }
-        return Result(status: process.terminationStatus, output: text, timedOut: timedOut)
+        let errorText = errors.withLock { String(decoding: $0, as: UTF8.self) }
+        return Result(status: process.terminationStatus, output: text, timedOut: timedOut, errors: errorText)
     }
 }
