@@ -23,6 +23,10 @@ struct USBReaderTests {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LIBNFC_LOG_LEVEL"] = "0"
+        // Other suites in this process turn libnfc's scan off and name devices: the child scans.
+        environment["LIBNFC_AUTO_SCAN"] = "true"
+        environment["LIBNFC_DEVICE"] = nil
+        environment["LIBNFC_DEFAULT_DEVICE"] = nil
         for (key, value) in reader.environment(library: library) { environment[key] = value }
         process.environment = environment
         let pipe = Pipe()
