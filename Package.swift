@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .executable(name: "nfctag", targets: ["nfctag"]),
         .executable(name: "nfctag-bench", targets: ["nfctag-bench"]),
+        // The USB stand-in for libusb-0.1, loaded with LD_PRELOAD into a process that should
+        // see the emulator's USB readers (tests and `nfctag emulate --reader acr122u|pn533`).
+        .library(name: "nfctag-usb-emulation", type: .dynamic, targets: ["CUSBEmulation"]),
     ],
     targets: [
         // libnfc, as Debian's libnfc-dev ships it.
@@ -39,6 +42,10 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+
+        // The 14 libusb-0.1 functions libnfc calls, carried over a Unix socket to an emulated
+        // USB reader (C, libc only; no logic of a reader lives here).
+        .target(name: "CUSBEmulation"),
 
         // NDEF messages and records: pure Swift, Foundation only.
         .target(name: "NDEF"),

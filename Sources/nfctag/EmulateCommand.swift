@@ -19,6 +19,8 @@ enum EmulateCommand {
         var uid: [UInt8]?
         var signature: [UInt8]?
         var printSigningKey = false
+        /// `pn532` (UART, the default), `acr122u` or `pn533` (USB).
+        var reader = "pn532"
     }
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
@@ -40,6 +42,12 @@ enum EmulateCommand {
         let faults: FaultPlan
         do { faults = try FaultPlan(parsing: options.faults) } catch { throw .usage("nfctag emulate: \(error)") }
         let tags = try makeTags(options)
+        if options.reader != "pn532" {
+            guard let kind = USBReaderEmulator.Kind(rawValue: options.reader) else {
+                throw .usage("nfctag emulate: unknown reader '\(options.reader)'", "Readers: pn532 acr122u pn533")
+            }
+            return try await serveUSB(kind: kind, tags: tags, options: options, faults: faults, output: output)
+        }
         try await serve(tags: tags, options: options, faults: faults, output: output)
     }
 
@@ -54,6 +62,7 @@ enum EmulateCommand {
                 collectingTags = true
                 continue
             case "--link": options.link = try parser.value(for: token)
+            case "--reader": options.reader = try parser.value(for: token)
             case "--state": options.statePath = try parser.value(for: token)
             case "--realtime": options.realTime = true
             case "--fault": options.faults += try parser.value(for: token).split(separator: ",").map(String.init)
@@ -147,14 +156,14 @@ enum EmulateCommand {
         var tags: [TagSnapshot]
     }
 
-    private static func save(_ tags: [any EmulatedTag], to path: String) {
+    static func save(_ tags: [any EmulatedTag], to path: String) {
         guard let data = try? JSONEncoder().encode(StateFile(tags: tags.compactMap(TagSnapshot.init(of:)))) else { return }
         try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// `commands`, `bytes_to_reader` (host → emulated PN532), `bytes_from_reader`
     /// (PN532 → host), `modeled_ms`, and the frame counters.
-    private static func writeStatistics(_ statistics: EmulatorStatistics, to path: String) {
+    static func writeStatistics(_ statistics: EmulatorStatistics, to path: String) {
         let (seconds, attoseconds) = statistics.modelledTime.components
         let object: [String: Any] = [
             "commands": statistics.commands,
@@ -173,7 +182,7 @@ enum EmulateCommand {
     static let help = """
         nfctag emulate — an emulated PN532 reader with tags, on a pseudo-terminal
 
-        Usage: nfctag emulate --tag TAG… [--link PATH] [--state FILE] [--realtime]
+        Usage: nfctag emulate --tag TAG… [--reader KIND] [--link PATH] [--state FILE] [--realtime]
                               [--fault SPEC]… [--stats FILE] [--uid HEX] [--signature HEX]
                nfctag emulate --print-signing-key
 
@@ -183,7 +192,9 @@ enum EmulateCommand {
           --tag TAG…            tags in the field: ntag213 ntag215 ntag216 ultralight
                                 ultralight-ev1-mf0ul11 ultralight-ev1-mf0ul21 ultralight-c
                                 classic1k classic4k type4 (several: two are listed at once)
-          --link PATH           a stable symbolic link to the pseudo-terminal
+          --reader KIND         pn532 (UART, default), acr122u or pn533 (USB: line 1 is the
+                                connection string, line 2 the environment a client needs)
+          --link PATH           a stable symbolic link to the pseudo-terminal (USB: the socket)
           --state FILE          load tag memory from FILE if it exists; save after every change
           --realtime            answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)
           --fault SPEC          tear-after=N, nak-page=P, timeout-page=P, timeout-command=HEX,

@@ -138,7 +138,7 @@ extension NFCDevice {
         guard !command.isEmpty, command.count <= Self.maximumCommandLength else {
             throw .invalidArgument("a command has 1…\(Self.maximumCommandLength) bytes, not \(command.count)")
         }
-        let milliseconds = Self.milliseconds(timeout)
+        let milliseconds = try libnfcWait(Self.milliseconds(timeout))
         switch framing {
         case .easy:
             try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)

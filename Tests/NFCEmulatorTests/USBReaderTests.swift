@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import NFCEmulator
+
+/// The emulated USB readers through unmodified libnfc. LD_PRELOAD acts at process start,
+/// so every libnfc client here is a child process started with the reader's environment:
+/// libnfc's `nfc-list`, and the built `nfctag` (the NFCTagKit library end to end).
+@Suite(.serialized)
+struct USBReaderTests {
+    /// The test binary sits beside the package's products: the stand-in and `nfctag`.
+    static let productsDirectory: URL = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" { directory.deleteLastPathComponent() }
+        return directory
+    }()
+
+    static var library: String { productsDirectory.appendingPathComponent(USBReaderEmulator.libraryName).path }
+
+    static func run(_ arguments: [String], reader: USBReaderEmulator, timeout: Double = 30) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIBNFC_LOG_LEVEL"] = "0"
+        // Other suites in this process turn libnfc's scan off and name devices: the child scans.
+        environment["LIBNFC_AUTO_SCAN"] = "true"
+        environment["LIBNFC_DEVICE"] = nil
+        environment["LIBNFC_DEFAULT_DEVICE"] = nil
+        for (key, value) in reader.environment(library: library) { environment[key] = value }
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        if finished.wait(timeout: .now() + timeout) == .timedOut { process.terminate(); finished.wait() }
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    static func reader(_ kind: USBReaderEmulator.Kind, link: String? = nil) throws -> USBReaderEmulator {
+        let reader = try USBReaderEmulator(kind: kind, tags: [try EmulatedTagFactory.make(name: "ntag215", index: 0)], link: link)
+        reader.start()
+        return reader
+    }
+
+    @Test("the USB stand-in is built beside the products")
+    func libraryIsBuilt() {
+        #expect(FileManager.default.isReadableFile(atPath: Self.library), "\(Self.library)")
+    }
+
+    @Test("nfc-list lists the emulated reader and its tag", arguments: USBReaderEmulator.Kind.allCases)
+    func nfcListSeesReader(kind: USBReaderEmulator.Kind) throws {
+        let reader = try Self.reader(kind)
+        defer { reader.stop() }
+        let result = try Self.run(["nfc-list"], reader: reader)
+        #expect(result.status == 0, "\(result.output)")
+        let name = kind == .acr122u ? "ACS / ACR122U PICC Interface" : "SCM Micro / SCL3711-NFC&RW"
+        #expect(result.output.contains("NFC device: \(name) opened"), "\(result.output)")
+        #expect(result.output.contains("1 ISO14443A passive target(s) found"), "\(result.output)")
+        #expect(result.output.contains("04  e0  5a  11  22  33  44"), "\(result.output)")
+        let scan = try Self.run(["nfc-scan-device"], reader: reader)
+        #expect(scan.output.contains(reader.connectionString), "\(scan.output)")
+        if kind == .pn533 { #expect(try Self.run(["nfc-scan-device", "-v"], reader: reader).output.contains("PN533 v2.7")) }
+    }
+
+    @Test("NFCTagKit writes and reads a tag through the reader (nfctag in a child process)",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func libraryReadsThroughReader(kind: USBReaderEmulator.Kind) throws {
+        let reader = try Self.reader(kind)
+        defer { reader.stop() }
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let write = try Self.run([nfctag, "--device", reader.connectionString, "write", "--uri", "https://example.com/usb"], reader: reader)
+        #expect(write.status == 0, "\(write.output)")
+        let read = try Self.run([nfctag, "--device", reader.connectionString, "read", "--json"], reader: reader)
+        #expect(read.status == 0, "\(read.output)")
+        #expect(read.output.contains("\"uri\":\"https://example.com/usb\""), "\(read.output)")
+        #expect(read.output.contains("\"chip\":\"ntag215\""), "\(read.output)")
+    }
+
+    @Test("the same --link is the same reader plugged in again: a new address, the same serial")
+    func replugKeepsSerial() throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-usb-test-\(getpid()).sock").path
+        defer { try? FileManager.default.removeItem(atPath: link + ".address") }
+        let first = try Self.reader(.pn533, link: link)
+        let firstAddress = first.address, firstSerial = first.descriptor.serialNumber
+        first.stop()
+        let second = try Self.reader(.pn533, link: link)
+        defer { second.stop() }
+        #expect(second.address != firstAddress)
+        #expect(second.descriptor.serialNumber == firstSerial)
+        #expect(!firstSerial.isEmpty)
+    }
+
+    @Test("ACR122U: firmware string, PICC parameter, and ICC mute when the PN532 inside is silent")
+    func acr122uFirmwareAnswers() {
+        var reader = ACR122UReader(controller: PN532Controller())
+        func xfr(_ apdu: [UInt8]) -> [UInt8] {
+            reader.bulkOut([0x6F, UInt8(apdu.count), 0, 0, 0, 0, 7, 0, 0, 0] + apdu).first ?? []
+        }
+        #expect(Array(xfr([0xFF, 0x00, 0x48, 0x00, 0x00]).dropFirst(10)) == Array("ACR122U215".utf8))
+        #expect(Array(xfr([0xFF, 0x00, 0x51, 0x00, 0x00]).dropFirst(10)) == [0x90, 0x00])
+        #expect(reader.piccParameter == 0x00)
+        // GetFirmwareVersion through Direct Transmit: the PN532 inside answers, 90 00 after.
+        #expect(Array(xfr([0xFF, 0x00, 0x00, 0x00, 0x02, 0xD4, 0x02]).dropFirst(10)) == [0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0x90, 0x00])
+        // InAutoPoll with an empty field: the PN532 holds its answer; the firmware says ICC mute.
+        let mute = xfr([0xFF, 0x00, 0x00, 0x00, 0x05, 0xD4, 0x60, 0xFF, 0x01, 0x10])   // PollNr FF: poll for ever
+        #expect(mute == [0x80, 0, 0, 0, 0, 0, 7, 0x40, 0xFE, 0])
+    }
+
+    @Test("PN533: its firmware version, a status byte before register answers, no InAutoPoll")
+    func pn533Answers() {
+        var reader = PN533Reader(controller: PN532Controller(), serialNumber: "1")
+        let encoder = reader.controller.encoder
+        func command(_ body: [UInt8]) -> [[UInt8]] { reader.bulkOut(encoder.informationFrame([0xD4] + body)) }
+        #expect(command([0x02]) == [encoder.ack, encoder.answer(toCommand: 0x02, data: [0x33, 0x02, 0x07, 0x07])])
+        let register = command([0x06, 0x63, 0x02])
+        #expect(register.count == 2 && register[1].count == encoder.answer(toCommand: 0x06, data: [0, 0]).count)
+        #expect(Array(register[1].dropFirst(7).prefix(1)) == [0x00])
+        #expect(command([0x60, 0x01, 0x01, 0x10]) == [encoder.ack, encoder.error])
+        #expect(command([0x14, 0x01]) == [encoder.ack, encoder.error])
+    }
+}
