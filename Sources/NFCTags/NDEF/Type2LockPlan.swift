@@ -13,7 +13,7 @@ import NFCChips
 /// are left out.
 ///
 /// A write cut inside its EEPROM cycle may leave any mix of the bits it sets. On a lock
-/// page the chip does not protect against tearing (``Type2TagProfile/tearingProtectedPages``:
+/// page the chip does not protect against tearing (the table's `tearingProtectedPages`:
 /// all of them on Ultralight, Ultralight C and EV1; none on NTAG21x, whose pages 2, 3 and
 /// dynamic lock page are protected), a torn write could set a block-lock bit without the
 /// page-lock bits it freezes — those pages could then never be locked. So there the
