@@ -53,13 +53,33 @@ extension ClassicTag {
     /// WRITE, second frame: 16 bytes stored (a trailer only where its rights allow).
     mutating func writeData(_ data: [UInt8], block: Int) -> TagAnswer {
         guard data.count == geometry.blockSize else { return .nak(acknowledgement(.transmissionError)) }
-        if geometry.isTrailer(block: block) {
-            guard let (rights, key) = trailerRights(for: block) else { return refused }
-            setBlock(block, to: writtenTrailer(block, data: data, rights: rights, key: key))
-        } else {
-            setBlock(block, to: data)
-        }
+        guard let bytes = programmedBlock(data, block: block) else { return refused }
+        setBlock(block, to: bytes)
         return ack(programmingTime: blockProgrammingTime)
+    }
+
+    /// What a WRITE of `data` leaves in `block`: the data, or in a trailer the parts its
+    /// access conditions let the session write; `nil` when the trailer grants nothing.
+    func programmedBlock(_ data: [UInt8], block: Int) -> [UInt8]? {
+        guard geometry.isTrailer(block: block) else { return data }
+        guard let (rights, key) = trailerRights(for: block) else { return nil }
+        return writtenTrailer(block, data: data, rights: rights, key: key)
+    }
+
+    /// The data frame of a WRITE the card acknowledged. The Classic tables list no
+    /// tearing-protected block: a cut may leave any block, trailers included, with a mix of
+    /// old and new bits.
+    public func eepromWrite(for frame: [UInt8]) -> EEPROMWrite? {
+        guard let block = pendingWriteBlock, frame.count == geometry.blockSize,
+              let new = programmedBlock(frame, block: block) else { return nil }
+        return EEPROMWrite(address: block, old: self.block(block), new: new, isTearingProtected: false,
+                           failureCode: acknowledgement(.transmissionError))
+    }
+
+    /// Stores what the cut left and forgets the pending WRITE.
+    public mutating func interruptWrite(_ write: EEPROMWrite, leaving bytes: [UInt8]) {
+        setBlock(write.address, to: bytes)
+        pendingWriteBlock = nil
     }
 
     /// INCREMENT / DECREMENT / RESTORE, first frame: the block must be a value block the

@@ -53,11 +53,25 @@ public protocol EmulatedTag: Sendable {
     /// reports only success or failure. Returns whether the tag accepted the key; a tag
     /// that is not a MIFARE Classic never does (the default).
     mutating func authenticate(_ request: ClassicAuthentication) -> Bool
+    /// The EEPROM cycle `frame` starts if the tag carries it out now: a page or block write
+    /// the tag accepts (a Type 2 WRITE or the second COMPATIBILITY_WRITE frame, the data
+    /// frame of a Classic WRITE). `nil` for any other frame, and for tags that model no
+    /// EEPROM cycle (the default).
+    func eepromWrite(for frame: [UInt8]) -> EEPROMWrite?
+    /// The cycle of `write` stopped part way: its page or block now holds `bytes`, and the
+    /// command is over without an answer. Does nothing by default.
+    mutating func interruptWrite(_ write: EEPROMWrite, leaving bytes: [UInt8])
 }
 
 extension EmulatedTag {
     /// Not a MIFARE Classic: the Crypto1 exchange fails.
     public mutating func authenticate(_ request: ClassicAuthentication) -> Bool { false }
+
+    /// No EEPROM cycle is modelled.
+    public func eepromWrite(for frame: [UInt8]) -> EEPROMWrite? { nil }
+
+    /// No EEPROM cycle is modelled.
+    public mutating func interruptWrite(_ write: EEPROMWrite, leaving bytes: [UInt8]) {}
 }
 
 /// What the reader supplies for a MIFARE Classic authentication (InDataExchange

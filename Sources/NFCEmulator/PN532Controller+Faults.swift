@@ -12,15 +12,8 @@ extension PN532Controller {
         var hostFrames = 0
         /// Answer frames sent to the host.
         var answerFrames = 0
-        /// A Classic WRITE to an EEPROM-failure block whose data frame comes next.
-        var failingClassicWrite: (handle: Field.TagHandle, block: Int)?
-
-        static func == (lhs: FaultState, rhs: FaultState) -> Bool {
-            lhs.watchedTag == rhs.watchedTag && lhs.framesToWatchedTag == rhs.framesToWatchedTag
-                && lhs.hostFrames == rhs.hostFrames && lhs.answerFrames == rhs.answerFrames
-                && lhs.failingClassicWrite?.handle == rhs.failingClassicWrite?.handle
-                && lhs.failingClassicWrite?.block == rhs.failingClassicWrite?.block
-        }
+        /// Page writes carried out, for `tear-in-write`.
+        var pageWrites = 0
     }
 
     /// Sends `frame` to a tag, unless a planned fault answers for it.
@@ -30,17 +23,30 @@ extension PN532Controller {
             lastTagCode = code
         }
         guard countFrameToTag(handle) else { return TagAnswer(reply: .silence) }
-        if let pending = faultState.failingClassicWrite, pending.handle == handle {
-            faultState.failingClassicWrite = nil
-            return failClassicWriteData(frame, block: pending.block, handle)
-        }
+        if let answer = failEEPROMCycle(frame, handle) { return answer }
         if let code = frame.first, faults.timeoutCommands.contains(code) { return TagAnswer(reply: .silence) }
         if let page = Self.addressedPage(frame) {
             if faults.nakPages.contains(page) { return field.impose(.nak(Type2Acknowledgement.invalidArgument), on: handle) }
             if faults.timeoutPages.contains(page) { return TagAnswer(reply: .silence) }
-            if faults.eepromFailurePages.contains(page), let answer = failWrite(frame, page: page, handle) { return answer }
         }
         return field.exchange(frame, with: handle)
+    }
+
+    /// A page write the tag would carry out, when a fault strikes its EEPROM cycle:
+    /// `eeprom-fail-page` (half-written, the EEPROM-error NAK) or `tear-in-write` (torn, the
+    /// tag gone without an answer). `nil` when the frame goes to the tag as usual.
+    mutating func failEEPROMCycle(_ frame: [UInt8], _ handle: Field.TagHandle) -> TagAnswer? {
+        guard field.state(of: handle) == .active, let write = field.tag(handle)?.eepromWrite(for: frame) else { return nil }
+        if faults.eepromFailurePages.contains(write.address) {
+            _ = field.withTag(handle) { $0.interruptWrite(write, leaving: write.failedContent) }
+            return field.impose(.nak(write.failureCode), on: handle)
+        }
+        guard let tear = faults.tearInWrite else { return nil }
+        faultState.pageWrites += 1
+        guard faultState.pageWrites == tear.write else { return nil }
+        _ = field.withTag(handle) { $0.interruptWrite(write, leaving: write.tornContent(seed: tear.seed)) }
+        field.remove(handle)
+        return TagAnswer(reply: .silence)
     }
 
     /// Counts a frame for `tear-after`; `false` once the watched tag has left the field.
@@ -65,39 +71,6 @@ extension PN532Controller {
             return ["AA", "BB", "SS"].contains { command.request.contains($0) }
         }
         return addressed ? Int(frame[1]) : nil
-    }
-
-    /// A WRITE to an EEPROM-failure page of a Type 2 tag: NAK 5, the page kept when it is
-    /// tearing-protected, else half-written. A Classic WRITE is ACKed and its data frame
-    /// fails. `nil` for anything else (it goes to the tag as usual).
-    mutating func failWrite(_ frame: [UInt8], page: Int, _ handle: Field.TagHandle) -> TagAnswer? {
-        let written: Bool? = field.withTag(handle) { tag -> Bool? in
-            guard var type2 = tag as? Type2Tag, let write = type2.spec.command(.write), frame.first == write.code,
-                  frame.count == write.requestLength, type2.writeRefusal(page) == nil else { return nil }
-            if !type2.memoryMap.isTearingProtected(page) {
-                let half = type2.memoryMap.pageSize / 2
-                type2.program(Array(frame[2..<(2 + half)]) + type2.page(page)[half...], page: page)
-            }
-            tag = type2
-            return true
-        } ?? nil
-        if written == true { return field.impose(.nak(Type2Acknowledgement.eepromWriteError), on: handle) }
-        guard let classic = field.tag(handle) as? ClassicTag, let write = classic.spec.command(.write),
-              frame.first == write.code, frame.count == write.requestLength else { return nil }
-        let answer = field.exchange(frame, with: handle)
-        if case .acknowledge = answer.reply { faultState.failingClassicWrite = (handle, page) }
-        return answer
-    }
-
-    /// The data frame of a failing Classic WRITE: the first half of the block takes the new
-    /// bytes, the rest keeps the old ones, and the card answers NAK 5.
-    mutating func failClassicWriteData(_ frame: [UInt8], block: Int, _ handle: Field.TagHandle) -> TagAnswer {
-        guard let classic = field.tag(handle) as? ClassicTag, frame.count == classic.geometry.blockSize else {
-            return field.exchange(frame, with: handle)
-        }
-        let half = frame.count / 2
-        _ = field.exchange(Array(frame.prefix(half)) + classic.block(block)[half...], with: handle)
-        return field.impose(.nak(classic.acknowledgement(.transmissionError)), on: handle)
     }
 
     /// Garbles the DCS of the planned answer frame.

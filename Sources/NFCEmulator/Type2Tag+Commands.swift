@@ -47,11 +47,38 @@ extension Type2Tag {
 
     /// The second COMPATIBILITY_WRITE frame: 16 bytes, of which the first page is stored.
     mutating func compatibilityWriteData(_ frame: [UInt8], page: Int) -> TagAnswer {
-        guard let command = spec.command(.compatibilityWrite), frame.count == command.secondFrameLength ?? 16 else {
-            return .silence
-        }
+        guard isCompatibilityWriteData(frame) else { return .silence }
         program(frame, page: page)
         return .ack(Type2Acknowledgement.ack, programmingTime: programmingTime(pages: 1))
+    }
+
+    /// Whether `frame` has the length of the second COMPATIBILITY_WRITE frame.
+    func isCompatibilityWriteData(_ frame: [UInt8]) -> Bool {
+        spec.command(.compatibilityWrite).map { frame.count == $0.secondFrameLength } ?? false
+    }
+
+    /// The page a WRITE, or the second COMPATIBILITY_WRITE frame, programs now (the
+    /// Ultralight C counter page, whose WRITE adds to a counter, is not modelled as a cycle).
+    public func eepromWrite(for frame: [UInt8]) -> EEPROMWrite? {
+        guard pendingUltralightCChallenge == nil else { return nil }
+        let page: Int, data: [UInt8]
+        if let pending = pendingCompatibilityWritePage {
+            guard isCompatibilityWriteData(frame) else { return nil }
+            (page, data) = (pending, frame)
+        } else {
+            guard let write = spec.command(.write), frame.first == write.code, frame.count == write.requestLength,
+                  writeRefusal(Int(frame[1])) == nil else { return nil }
+            (page, data) = (Int(frame[1]), Array(frame[2...]))
+        }
+        guard page != pageCounter?.page else { return nil }
+        return EEPROMWrite(address: page, old: self.page(page), new: programmedBytes(data, page: page),
+                           isTearingProtected: memoryMap.isTearingProtected(page), failureCode: Type2Acknowledgement.eepromWriteError)
+    }
+
+    /// Stores what the cut left and forgets a pending COMPATIBILITY_WRITE.
+    public mutating func interruptWrite(_ write: EEPROMWrite, leaving bytes: [UInt8]) {
+        setPage(write.address, to: bytes)
+        pendingCompatibilityWritePage = nil
     }
 
     /// READ_CNT: the NFC counter (NTAG21x) or one of the EV1 counters, LSB first.

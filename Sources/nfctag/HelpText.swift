@@ -191,8 +191,8 @@ enum HelpText {
 
         Records as in 'ndef encode' (--uri, --text, --mime, --external, --smart-poster,
         --empty), or the encoded message with --hex. The write is tear-safe (NDEF length
-        0 first, then the body, then the real length) and only pages that change are
-        written unless --full. Written pages are always read back; --no-verify skips the
+        0 first, then the body, then the real length in a write of its own) and only pages
+        that change are written unless --full. Written pages are always read back; --no-verify skips the
         final read of the whole message. A progress bar goes to stderr on a terminal.
         A message too big for the tag, or a read-only tag, is refused before anything is
         written. --json prints {"uid","chip","length","written","total","verified"}.

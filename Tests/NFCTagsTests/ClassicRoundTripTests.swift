@@ -76,8 +76,8 @@ struct ClassicRoundTripTests {
         #expect(writes.value == 0)
         #expect(await transport.log.allSatisfy { !$0.hasPrefix("A0") })
         try await driver.writeMessage(message, options: NDEFWriteOptions(fullWrite: true)) { writes.set($0.total) }
-        // 03 64 + 100 bytes + FE = 103 bytes over 7 blocks, plus the clear of the length block.
-        #expect(writes.value == 8)
+        // 03 64 + 100 bytes + FE = 103 bytes over 7 blocks, plus the clear and the commit of the length block.
+        #expect(writes.value == 9)
         #expect(try await driver.readMessage() == message)
     }
 

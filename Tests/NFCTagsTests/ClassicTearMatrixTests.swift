@@ -145,7 +145,8 @@ struct ClassicTearMatrixTests {
             try await driver.makeReadOnly(force: false)
         } check: { context, _, _, outcome, tag in
             if case .failure(let error) = outcome {
-                #expect(Type2TearMatrixTests.state(of: error) == .previousMessageIntact, "\(context): \(error)")
+                // Unknown when a trailer write went unanswered: it may have been torn mid-cycle.
+                #expect([.previousMessageIntact, .unknown].contains(Type2TearMatrixTests.state(of: error)), "\(context): \(error)")
             }
             let transport = ClassicTagTransport(tag: tag)
             let again = try ClassicFixtures.driver(.classic1k, transport)

@@ -42,11 +42,12 @@ struct Type2TranscriptTests {
         #expect(await transport.remaining == 0)
     }
 
-    @Test("write of an 8-byte URI message: reads as far as the empty TLV, body pages, then the length page, then the read-back")
+    @Test("write of an 8-byte URI message: reads as far as the empty TLV, body pages (the length page's message byte with length 0), then the length alone, then the read-back")
     func write() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         #expect(try message.encoded() == [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62])
         let transport = TranscriptTransport(partialReadSteps(ntag213) + [
+            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
@@ -61,6 +62,7 @@ struct Type2TranscriptTests {
     func nakOnCommit() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         let transport = TranscriptTransport(partialReadSteps(ntag213) + [
+            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
@@ -83,6 +85,7 @@ struct Type2TranscriptTests {
         // reads from page 2 to the byte after the old message (page 6).
         let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + partialReadSteps(tag, dataEnd: 6) + [
             .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
+            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
             .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
             .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
             .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),

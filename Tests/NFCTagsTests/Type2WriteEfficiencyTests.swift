@@ -38,7 +38,7 @@ struct Type2WriteEfficiencyTests {
         #expect(frames.filter { $0.first == fastReadCode }.count == 3)  // lock bytes and CC, the message, configuration
     }
 
-    @Test("fullWrite writes every page of the TLV even when nothing changes")
+    @Test("fullWrite writes every page of the TLV even when nothing changes (the length page three times: clear, body, length)")
     func fullWrite() async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag215))
         let driver = try Type2Fixtures.driver(.ntag215, transport)
@@ -47,7 +47,22 @@ struct Type2WriteEfficiencyTests {
         let before = await transport.frames(withCode: writeCode).count
         try await driver.writeMessage(message, options: NDEFWriteOptions(fullWrite: true)) { _ in }
         let writes = Array(await transport.frames(withCode: writeCode).dropFirst(before)).map { Int($0[1]) }
-        #expect(writes == [4] + Array(5...12) + [4])
+        #expect(writes == [4] + Array(4...12) + [4])
+    }
+
+    @Test("the length commit changes the length byte alone: message bytes in the length page go first, with length 0")
+    func commitIsTheLengthAlone() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag215))
+        let driver = try Type2Fixtures.driver(.ntag215, transport)
+        try await driver.writeMessage(NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/old").record]))
+        let before = await transport.frames(withCode: writeCode).count
+        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 40))   // D2 0A … where D1 01 … was
+        let writes = Array(await transport.frames(withCode: writeCode).dropFirst(before))
+        let pages = writes.map { Int($0[1]) }
+        #expect(pages.first == 4 && pages.dropFirst().first == 4 && pages.last == 4, "\(pages)")
+        #expect(writes.first?[2...5] == [0x03, 0x00, 0xD1, 0x01])   // clear: only the length changes
+        #expect(writes.dropFirst().first?[2...5] == [0x03, 0x00, 0xD2, 0x0A])   // body: the message start, length 0
+        #expect(writes.last?[2...5] == [0x03, 40, 0xD2, 0x0A])   // commit: only the length changes
     }
 
     @Test("progress counts every acknowledged write up to the total")

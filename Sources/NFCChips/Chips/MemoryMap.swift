@@ -34,8 +34,10 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     @Hex public var orWritePages: [UInt8]
     /// Factory content of pages that ship with a known value.
     public var factoryPages: [PageContent]
-    /// Pages whose WRITE is tearing-protected: a write cut short by the field leaves the
-    /// old content, never a mix (NTAG21x: pages 2, 3 and the dynamic lock page).
+    /// Pages whose WRITE is tearing-protected: a write cut short by the field, even inside
+    /// its EEPROM cycle, leaves the whole old or the whole new content, never a mix
+    /// (NTAG21x: pages 2, 3 and the dynamic lock page — NTAG213F/216F data sheet Rev. 3.1
+    /// §10.5; `nil`: the chip lists none, so any page may be left with mixed bits).
     @Hex public var tearingProtectedPages: [UInt8]?
     /// Where the map comes from.
     public var source: DatasheetSource

@@ -119,7 +119,11 @@ struct ClassicFormatPlan: Sendable, Equatable {
     }
 
     /// What the tag holds when write `index` failed (`mayHave`: it may have reached the tag).
+    /// A trailer write that may have reached the card leaves it `unknown`: cut inside its
+    /// EEPROM cycle, the trailer holds mixed keys and access bits, and the sector may be
+    /// blocked or locked to keys nobody knows, beyond repair.
     func state(failedAt index: Int, mayHaveReachedTag mayHave: Bool) -> NDEFTagContentState {
+        if mayHave, writes[index].isTrailer { return .unknown }
         switch stages[index] {
         case .clear:
             return mayHave ? .unknown : .previousMessageIntact

@@ -15,15 +15,19 @@ extension ClassicNDEFDriver {
     /// - Throws: ``NDEFTagError/notVerified`` unless the message on the tag was read back and
     ///   verified by this driver (or `force`); ``NDEFTagError/authenticationRequired(step:)``
     ///   when key B is refused; otherwise errors with state
-    ///   ``NDEFTagContentState/previousMessageIntact`` (the message is never touched).
+    ///   ``NDEFTagContentState/previousMessageIntact`` (the message is never touched) —
+    ///   except ``NDEFTagContentState/unknown`` when a trailer write may have reached the
+    ///   card unanswered: cut inside its EEPROM cycle, a trailer keeps a mix of old and new
+    ///   access bits whose inverted copies disagree, which blocks the sector — and its part
+    ///   of the message — for good (``ClassicLockPlan``).
     public func makeReadOnly(force: Bool) async throws(NDEFTagError) {
         let snapshot = try await readSnapshot()
         let (bytes, _) = try snapshot.messageBytes()
         guard force || verifiedMessage == bytes else { throw .notVerified }
         let plan = try ClassicLockPlan(snapshot: snapshot, keys: keys, geometry: geometry, classic: classic)
         for write in plan.writes {
-            try await perform(write, keyRefusal: .authenticationRequired(step: .authenticateSector(write.sector))) { _ in
-                .previousMessageIntact
+            try await perform(write, keyRefusal: .authenticationRequired(step: .authenticateSector(write.sector))) { mayHave in
+                mayHave ? .unknown : .previousMessageIntact
             }
         }
         for write in plan.writes {

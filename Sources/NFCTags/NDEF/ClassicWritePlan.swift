@@ -7,8 +7,15 @@
 /// 1. `clearLength`: the block holding the NDEF TLV length byte gets length `00` (and the
 ///    block holding the type byte `03`, length block first), so a reader sees an empty
 ///    message;
-/// 2. `body`: every other changed block — never the length or type block;
-/// 3. `commit`: the length block with the real length (one block write).
+/// 2. `body`: every other changed block — the length block too when its other bytes
+///    change, with the length still `00`; never the type block;
+/// 3. `commit`: the length block with the real length, in which nothing but the length
+///    byte changes (one block write).
+///
+/// A 16-byte length block holds up to 14 message bytes; a commit that wrote them too could,
+/// cut inside its EEPROM cycle, read back as a valid message with wrong bytes. With the
+/// length alone in the commit a torn one reads as empty, new, or a prefix that never
+/// decodes (``Type2WritePlan`` says why).
 ///
 /// Each write names the sector and the key type the snapshot found may write it.
 struct ClassicWritePlan: Sendable, Equatable {
@@ -52,6 +59,8 @@ struct ClassicWritePlan: Sendable, Equatable {
         var cleared = current
         cleared[indexes[0]] = mapping.ndefTLV
         cleared[indexes[1]] = 0
+        var staged = final
+        staged[indexes[1]] = 0
 
         func block(_ image: [UInt8], _ position: Int) -> [UInt8] { Array(image[area.streamRange(ofBlockAt: position)]) }
         let typePosition = indexes[0] / size
@@ -63,12 +72,12 @@ struct ClassicWritePlan: Sendable, Equatable {
             }
         }
         let spanned = Array(Set(indexes.map { $0 / size })).sorted()
-        for position in spanned where position != lengthPosition && position != typePosition {
-            if fullWrite || block(final, position) != block(cleared, position) {
-                writes.append(BlockWrite(block: area.blocks[position], bytes: block(final, position), phase: .body))
+        for position in spanned where position == lengthPosition || position != typePosition {
+            if fullWrite || block(staged, position) != block(cleared, position) {
+                writes.append(BlockWrite(block: area.blocks[position], bytes: block(staged, position), phase: .body))
             }
         }
-        if fullWrite || block(final, lengthPosition) != block(cleared, lengthPosition) {
+        if fullWrite || block(final, lengthPosition) != block(staged, lengthPosition) {
             writes.append(BlockWrite(block: area.blocks[lengthPosition], bytes: block(final, lengthPosition), phase: .commit))
         }
         // Nothing changes at all: no write is needed, not even the clear.

@@ -18,7 +18,11 @@ public enum NDEFTagContentState: Sendable, Hashable, CustomStringConvertible {
     /// back did not complete, so it is not verified.
     case newMessageUnverified
     /// The tag may hold the previous message, an empty one, or the new one (a write that
-    /// could have changed it got no answer): read it again before anything else.
+    /// could have changed it got no answer): read it again before anything else. The write
+    /// may have been cut inside its EEPROM cycle, so the read may also find the message torn
+    /// (``NDEFTagError/invalidNDEF(offset:reason:)``; writing a message repairs it) — never a
+    /// valid message with wrong bytes — or, after a torn MIFARE Classic sector trailer, a
+    /// sector that no longer opens (beyond repair).
     case unknown
 }
 

@@ -19,6 +19,8 @@ struct Type2TagProfile: Sendable, Equatable {
     var staticLockByte: Int
     /// The dynamic lock bytes, when the chip has them.
     var dynamicLock: DynamicLock?
+    /// Pages whose write the chip protects against tearing (old or new, never a mix).
+    var tearingProtectedPages: Set<Int>
     /// Password or key protection (AUTH0), when the chip has it.
     var protection: Protection?
     /// The CC a format writes when the chip ships without one (`E1 10 size 00`).
@@ -46,6 +48,8 @@ struct Type2TagProfile: Sendable, Equatable {
         var pagesPerLockBit: Int
         var lockBitCount: Int
         var lockAllValue: [UInt8]
+        /// The block-lock bits among the lock bytes (set bits), as far as the tables know them.
+        var blockLockBits: [UInt8]
 
         /// The (byte, mask) of the lock bit covering `page`, or `nil`.
         func lockBit(forPage page: Int) -> (byte: Int, mask: UInt8)? {
@@ -116,11 +120,18 @@ extension Type2TagProfile {
             capabilityContainerPage: memory.capabilityContainer.page,
             staticLockPage: memory.staticLock.page,
             staticLockByte: memory.staticLock.byte,
-            dynamicLock: memory.dynamicLock.map {
-                DynamicLock(page: $0.page, byteCount: $0.byteCount, firstLockedPage: $0.firstLockedPage,
-                            lastLockedPage: $0.lastLockedPage, pagesPerLockBit: $0.pagesPerLockBit,
-                            lockBitCount: $0.lockBitCount, lockAllValue: $0.lockAllValue)
+            dynamicLock: memory.dynamicLock.map { spec in
+                var blockLockBits = [UInt8](repeating: 0, count: spec.byteCount)
+                for lockBit in 0..<spec.lockBitCount {
+                    if let (byte, mask) = spec.blockLockBit(freezingLockBit: lockBit), byte < blockLockBits.count {
+                        blockLockBits[byte] |= mask
+                    }
+                }
+                return DynamicLock(page: spec.page, byteCount: spec.byteCount, firstLockedPage: spec.firstLockedPage,
+                                   lastLockedPage: spec.lastLockedPage, pagesPerLockBit: spec.pagesPerLockBit,
+                                   lockBitCount: spec.lockBitCount, lockAllValue: spec.lockAllValue, blockLockBits: blockLockBits)
             },
+            tearingProtectedPages: Set((memory.tearingProtectedPages ?? []).map(Int.init)),
             protection: protection,
             factoryCapabilityContainer: factoryCC.first == mapping.magic
                 ? factoryCC : mapping.formattedCapabilityContainer(memory.userBytes),

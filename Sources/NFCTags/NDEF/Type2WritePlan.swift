@@ -4,11 +4,20 @@
 /// Phases (T2T write procedure, with the length byte as the single commit point):
 /// 1. `clearLength`: the NDEF TLV length byte becomes `00` (and the type byte `03`), so a
 ///    reader sees an empty message; the length page is written before the type page, so
-///    until both are done the tag reads as before.
+///    until both are done the tag reads as before. Nothing else changes in these pages.
 /// 2. `body`: every other changed page (the rest of the length field, the message, the
-///    Terminator) — never the length or type page, so the tag reads as empty throughout.
-/// 3. `commit`: the length page with the real length (one page write: the 1-byte length,
-///    or the `FF` marker of the 3-byte form whose other two bytes the body phase wrote).
+///    Terminator) — the length page too when its other bytes change, with the length still
+///    `00`; never the type page. The tag reads as empty throughout.
+/// 3. `commit`: the length page with the real length, in which nothing but the length
+///    byte changes (the 1-byte length, or the `FF` marker of the 3-byte form).
+///
+/// Why the commit changes the length alone: a write cut inside its EEPROM cycle leaves
+/// each bit of the page from the old or the new value. A torn commit then leaves a length
+/// whose bits are each `0` or the new length's — the tag reads as empty, as the new
+/// message, or as a prefix of it, and a prefix never decodes (its last record lacks ME or
+/// runs past the length; over a 3-byte form's length bytes the first byte lacks MB). Had
+/// the commit carried message bytes, a torn one could read as a valid message with wrong
+/// bytes (the tear-in-write matrix found a type length `0A` torn to `02`: type `te`).
 struct Type2WritePlan: Sendable, Equatable {
     typealias Phase = NDEFWritePhase
 
@@ -52,6 +61,8 @@ struct Type2WritePlan: Sendable, Equatable {
         var cleared = memory
         cleared[addresses[0]] = mapping.ndefTLV
         cleared[addresses[1]] = 0
+        var staged = final
+        staged[addresses[1]] = 0
 
         func page(_ image: [UInt8], _ page: Int) -> [UInt8] {
             Array(image[(page * pageSize)..<((page + 1) * pageSize)])
@@ -66,12 +77,12 @@ struct Type2WritePlan: Sendable, Equatable {
             }
         }
         let spanned = Array(Set(addresses.map { $0 / pageSize })).sorted()
-        for bodyPage in spanned where bodyPage != lengthPage && bodyPage != typePage {
-            if fullWrite || !snapshot.isKnown(page: bodyPage) || page(final, bodyPage) != page(cleared, bodyPage) {
-                writes.append(PageWrite(page: bodyPage, bytes: page(final, bodyPage), phase: .body))
+        for bodyPage in spanned where bodyPage == lengthPage || bodyPage != typePage {
+            if fullWrite || !snapshot.isKnown(page: bodyPage) || page(staged, bodyPage) != page(cleared, bodyPage) {
+                writes.append(PageWrite(page: bodyPage, bytes: page(staged, bodyPage), phase: .body))
             }
         }
-        if fullWrite || page(final, lengthPage) != page(cleared, lengthPage) {
+        if fullWrite || page(final, lengthPage) != page(staged, lengthPage) {
             writes.append(PageWrite(page: lengthPage, bytes: page(final, lengthPage), phase: .commit))
         }
         // Nothing changes at all: no write is needed, not even the clear.

@@ -10,7 +10,8 @@ import NFCEmulator
 ///
 /// Every exchange — frame, authentication, re-selection — is logged (``log``) and counted
 /// for tear injection: ``cut(after:mode:)`` lets `k` more exchanges through, then the
-/// card leaves the field; ``bringBack()`` puts it back with the same memory.
+/// card leaves the field; ``bringBack()`` puts it back with the same memory. ``tear(_:)``
+/// cuts a block write off inside its EEPROM cycle instead (the emulator's `tear-in-write`).
 actor ClassicTagTransport: TagTransport {
     /// When the cut exchange is lost.
     enum CutMode: Sendable, CaseIterable {
@@ -30,6 +31,9 @@ actor ClassicTagTransport: TagTransport {
     private var cutMode: CutMode = .beforeDelivery
     private var inField = true
     private var active = true
+    /// Block writes (EEPROM cycles) the card started, the torn one included.
+    private(set) var pageWrites = 0
+    private var writeTear: WriteTear?
 
     init(tag: ClassicTag) {
         self.tag = tag
@@ -46,9 +50,16 @@ actor ClassicTagTransport: TagTransport {
         cutMode = mode
     }
 
+    /// The `tear.write`-th block write from now on is cut off mid-cycle, and the card leaves.
+    func tear(_ tear: WriteTear) {
+        writeTear = tear
+        pageWrites = 0
+    }
+
     /// The card comes back into the field: memory kept, authentication lost, selected again.
     func bringBack() {
         remainingBeforeCut = nil
+        writeTear = nil
         inField = true
         active = true
         tag.fieldReset()
@@ -77,6 +88,7 @@ actor ClassicTagTransport: TagTransport {
         log.append(Self.hex(frame))
         guard active else { throw .timeout }
         guard let answer = onAir(frame) else {
+            guard inField else { throw .tagLost }
             active = false
             tag.leaveActiveState()
             throw .timeout
@@ -87,8 +99,9 @@ actor ClassicTagTransport: TagTransport {
     /// The frame on air (split in two for WRITE); `nil` for a NAK or silence.
     private func onAir(_ frame: [UInt8]) -> TagResponse? {
         if let write = Self.write, frame.first == write.code, let second = write.secondFrameLength, frame.count == write.requestLength + second {
-            guard case .acknowledge = tag.receive(Array(frame.prefix(write.requestLength))).reply,
-                  case .acknowledge = tag.receive(Array(frame.dropFirst(write.requestLength))).reply else { return nil }
+            let data = Array(frame.dropFirst(write.requestLength))
+            guard case .acknowledge = tag.receive(Array(frame.prefix(write.requestLength))).reply, !tearsNow(data),
+                  case .acknowledge = tag.receive(data).reply else { return nil }
             return .ack
         }
         let answer = tag.receive(frame)
@@ -97,6 +110,18 @@ actor ClassicTagTransport: TagTransport {
         case .acknowledge: return .ack
         case .negativeAcknowledge, .silence: return nil
         }
+    }
+
+    /// Counts a block write; true when it is the planned tear: the block keeps the torn
+    /// content and the card leaves the field.
+    private func tearsNow(_ data: [UInt8]) -> Bool {
+        guard let write = tag.eepromWrite(for: data) else { return false }
+        pageWrites += 1
+        guard let tear = writeTear, pageWrites == tear.write else { return false }
+        tag.interruptWrite(write, leaving: write.tornContent(seed: tear.seed))
+        inField = false
+        tag.fieldReset()
+        return true
     }
 
     func reselect() async throws(TagTransportError) {

@@ -9,6 +9,10 @@ import NFCEmulator
 /// field": every later call throws ``TagTransportError/tagLost``. ``bringBack()`` puts it
 /// back (field reset, same memory) and selects it.
 ///
+/// ``tear(_:)`` cuts a page write off inside its EEPROM cycle instead (the emulator's
+/// `tear-in-write` fault): the page keeps ``EEPROMWrite/tornContent(seed:)`` and the tag
+/// leaves the field without answering.
+///
 /// Like a real reader it models the tag's activation state: after a NAK or silence the
 /// tag is no longer ACTIVE and ignores frames (they time out) until ``reselect()``.
 /// What happens to the exchange at which an emulated tag leaves the field.
@@ -39,6 +43,9 @@ actor EmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
     private(set) var frames: [[UInt8]] = []
     /// Exchanges so far (frames and re-selections).
     private(set) var exchanges = 0
+    /// Page writes (EEPROM cycles) the tag started, the torn one included.
+    private(set) var pageWrites = 0
+    private var writeTear: WriteTear?
     private var remainingBeforeCut: Int?
     private var cutMode: CutMode = .beforeDelivery
     private var inField = true
@@ -65,9 +72,16 @@ actor EmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
         cutMode = mode
     }
 
+    /// The `tear.write`-th page write from now on is cut off mid-cycle, and the tag leaves.
+    func tear(_ tear: WriteTear) {
+        writeTear = tear
+        pageWrites = 0
+    }
+
     /// The tag comes back into the field: volatile state reset, memory kept, selected again.
     func bringBack() {
         remainingBeforeCut = nil
+        writeTear = nil
         inField = true
         active = true
         tag.fieldReset()
@@ -105,6 +119,14 @@ actor EmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
         }
         guard active else { throw .timeout }
         frames.append(frame)
+        if let write = tag.eepromWrite(for: frame) {
+            pageWrites += 1
+            if let tear = writeTear, pageWrites == tear.write {
+                tag.interruptWrite(write, leaving: write.tornContent(seed: tear.seed))
+                leaveField()
+                throw .tagLost
+            }
+        }
         let answer = tag.receive(frame)
         if answer.leavesActiveState {
             active = false

@@ -2,8 +2,10 @@ import NFCChips
 
 /// The pure state machine that runs a ``PasswordFlowPlan``: it says what to send next and
 /// keeps track of what the tag requires, pessimistically. When a write is sent and its
-/// ACK never comes (the tag left the field), both the old and the new value stay possible;
-/// a NAK means the write did not happen.
+/// ACK never comes (the tag left the field), both the old and the new value stay possible
+/// — and, on a page the chip does not protect against tearing, a mix of their bits (the
+/// field may have dropped inside the EEPROM cycle): a secret written there becomes one
+/// nobody knows. A NAK means the write did not happen.
 ///
 /// The driver loop is short:
 ///
@@ -43,11 +45,14 @@ public struct PasswordFlowMachine: Sendable, Hashable {
     /// The index of the next step.
     public private(set) var position = 0
     private var failure: TagCommandError?
+    /// Pages whose write the chip protects against tearing (from its table).
+    private let tearingProtectedPages: [UInt8]
 
     /// A machine at the start of `plan`.
     public init(plan: PasswordFlowPlan) {
         steps = plan.steps
         state = plan.initialState
+        tearingProtectedPages = ChipTables.spec(for: plan.chip).memory?.tearingProtectedPages ?? []
     }
 
     /// The next thing to do.
@@ -63,7 +68,9 @@ public struct PasswordFlowMachine: Sendable, Hashable {
         let step = steps[position]
         switch outcome {
         case .failed(let error):
-            if case .write = step.action, !Self.certainlyNotWritten(error) { applyPossibly(step.effect) }
+            if case .write(let page, _) = step.action, !Self.certainlyNotWritten(error) {
+                applyPossibly(step.effect, torn: !tearingProtectedPages.contains { Int($0) == page })
+            }
             stop(error)
         case .pack(let pack):
             if case .authenticate(_, let expected?) = step.action, expected != pack {
@@ -104,10 +111,10 @@ public struct PasswordFlowMachine: Sendable, Hashable {
         position += 1
     }
 
-    private mutating func applyPossibly(_ effect: PasswordFlowStep.Effect) {
+    private mutating func applyPossibly(_ effect: PasswordFlowStep.Effect, torn: Bool) {
         switch effect {
         case .none: break
-        case .setsSecret(let secret): state = state.possiblySettingSecret(secret)
+        case .setsSecret(let secret): state = state.possiblySettingSecret(secret, torn: torn)
         case .setsProtection(let protected): state = state.possiblySettingProtection(protected)
         }
     }

@@ -7,6 +7,34 @@ import NFCChips
 /// freezes AUTH0's page), then a read-back. Until AUTH0 is written the tag needs no
 /// password; after it, the new one. Removal writes AUTH0 back to its default first and
 /// only then resets PWD / PACK.
+///
+/// ## Pages a tear inside a write can leave beyond repair
+///
+/// A field that drops inside a page's EEPROM cycle (about 4 ms) leaves each bit of the page
+/// old or new, except on the pages the chip table lists as tearing-protected
+/// (``NFCChips/MemoryMap/tearingProtectedPages``: NTAG213/215/216 pages 2, 3 and the dynamic
+/// lock page, NTAG213F/216F data sheet §10.5; none on Ultralight, Ultralight C and
+/// Ultralight EV1). No page these flows write is protected:
+/// - **PWD** (NTAG21x, EV1): a torn password is one nobody knows. Harmless while AUTH0
+///   protects nothing — hence PWD / PACK before AUTH0 when protecting, AUTH0 before PWD /
+///   PACK when removing — but beyond repair when the tag is already protected (a password
+///   change): ``PasswordFlowMachine`` then lists ``PasswordRequirement/unknownPassword``.
+///   The window is the PWD write itself; the chip allows no smaller one.
+/// - **Ultralight C key pages**: the same for the 3DES key (``Type2Commands/planUltralightCKeyChange(from:to:)``),
+///   beyond repair when AUTH0 covers the key pages.
+/// - **PACK**: a torn PACK makes PWD_AUTH answer another PACK; rewritable with the password.
+/// - **CFG0** (AUTH0 with MIRROR and MIRROR_PAGE; Ultralight C AUTH0 and AUTH1): only AUTH0
+///   changes in these flows, and the other bytes keep their value; a torn AUTH0 protects
+///   from another page or from none — both stay listed, with the known password.
+///   Rewritable with the password.
+/// - **CFG1** (ACCESS: PROT, CFGLCK, NFC_CNT_EN, AUTHLIM): torn, PROT and AUTHLIM may hold
+///   mixed bits (rewritable); CFGLCK comes in a write of its own, last, so a torn one is
+///   set or not — once set, CFG0 and CFG1 are frozen for good.
+///
+/// The NDEF lock writes (CC, static and dynamic lock bytes) are one-way and can be finished
+/// by locking again (`Type2LockPlan` writes page-lock before block-lock bits where the
+/// chip does not protect the page); a MIFARE Classic sector trailer torn by a format or a
+/// lock may block its sector for good (`ClassicFormatPlan`, `ClassicLockPlan`).
 public enum PasswordFlowPlanner {
     /// The protection flow for a tag whose configuration is `current`.
     ///

@@ -6,8 +6,10 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     case noPassword
     /// This secret opens the tag: a 4-byte PWD, or a 16-byte Ultralight C key (cipher order).
     case password([UInt8])
-    /// The tag is protected with a secret the caller never gave (should never be reported
-    /// by a flow that started from a known state).
+    /// The tag is protected with a secret nobody knows: one the caller never gave, or one a
+    /// secret write (PWD, an Ultralight C key page) left when it went unanswered while the
+    /// protection was active — cut inside its EEPROM cycle, the page holds a mix of the old
+    /// and the new secret's bits. Beyond repair.
     case unknownPassword
 
     /// `no password`, `password 12 34 56 78`, `the Ultralight C key 49 45 …`, `an unknown password`.
@@ -32,8 +34,9 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 public struct TagPasswordState: Sendable, Hashable, CustomStringConvertible {
-    /// Secrets the tag may hold, most likely first; `nil` is a secret the caller never gave
-    /// (harmless while no page is protected).
+    /// Secrets the tag may hold, most likely first; `nil` is a secret nobody knows — one the
+    /// caller never gave, or a mix of old and new bits a torn write left (harmless while no
+    /// page is protected).
     public var possibleSecrets: [[UInt8]?]
     /// Whether the protection may be active (`true`), inactive (`false`), or either.
     public var possibleProtection: [Bool]
@@ -74,10 +77,12 @@ public struct TagPasswordState: Sendable, Hashable, CustomStringConvertible {
     /// Whether every possible requirement is one the caller can satisfy.
     public var isKnownToCaller: Bool { !requirements.contains(.unknownPassword) }
 
-    /// The state after a secret write that may or may not have reached the tag.
-    func possiblySettingSecret(_ secret: [UInt8]) -> TagPasswordState {
+    /// The state after a secret write that may or may not have reached the tag; `torn`: it
+    /// may also have been cut inside its EEPROM cycle, leaving a secret nobody knows.
+    func possiblySettingSecret(_ secret: [UInt8], torn: Bool) -> TagPasswordState {
         var state = self
         state.possibleSecrets = [secret] + possibleSecrets.filter { $0 != secret }
+        if torn, !state.possibleSecrets.contains(where: { $0 == nil }) { state.possibleSecrets.append(nil) }
         return state
     }
 
