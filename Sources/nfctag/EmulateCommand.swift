@@ -198,7 +198,8 @@ enum EmulateCommand {
           --state FILE          load tag memory from FILE if it exists; save after every change
           --realtime            answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)
           --fault SPEC          tear-after=N, nak-page=P, timeout-page=P, timeout-command=HEX,
-                                eeprom-fail-page=P, garble-after=N, unplug-after=N, slow=MS
+                                eeprom-fail-page=P, garble-after=N, unplug-after=N, slow=MS,
+                                first-answer-delay=MS, max-baud=N
           --stats FILE          on exit, JSON: commands, bytes_to_reader, bytes_from_reader, modeled_ms
           --uid HEX             the first tag's UID (to replay a real tag)
           --signature HEX       the first tag's READ_SIG answer (32 bytes)
