@@ -13,6 +13,8 @@
 /// | `garble-after=N` | the Nth answer frame to the host carries a wrong checksum |
 /// | `unplug-after=N` | the reader is unplugged after N command frames from the host |
 /// | `slow=MS` | every answer to the host is held back MS milliseconds |
+/// | `first-answer-delay=MS` | the first answer after each plug-in is held back MS milliseconds (a slow USB-serial adapter) |
+/// | `max-baud=N` | SetSerialBaudRate to more than N baud gets the error frame (a chip that refuses the speed) |
 ///
 /// Page numbers and counts are decimal, or hex with `0x`.
 ///
@@ -54,6 +56,10 @@ public struct FaultPlan: Sendable, Equatable {
     public var unplugAfterFrames: Int?
     /// How long every answer to the host is held back.
     public var answerDelay: Duration = .zero
+    /// How long the first answer after each plug-in is held back.
+    public var firstAnswerDelay: Duration = .zero
+    /// The fastest serial speed SetSerialBaudRate accepts; faster ones get the error frame.
+    public var maximumSerialSpeed: Int?
 
     /// No faults.
     public init() {}
@@ -87,6 +93,8 @@ public struct FaultPlan: Sendable, Equatable {
         case "garble-after": garbleAnswerFrame = number
         case "unplug-after": unplugAfterFrames = number
         case "slow": answerDelay = .milliseconds(number)
+        case "first-answer-delay": firstAnswerDelay = .milliseconds(number)
+        case "max-baud": maximumSerialSpeed = number
         default: throw FaultSpecError(spec: spec)
         }
     }
@@ -144,6 +152,7 @@ public struct FaultSpecError: Error, Equatable, Sendable, CustomStringConvertibl
     /// What was wrong and what is accepted.
     public var description: String {
         "unknown fault '\(spec)': expected tear-after=N, tear-in-write=N[:SEED], nak-page=P, timeout-page=P, "
-            + "timeout-command=HEX, eeprom-fail-page=P, garble-after=N, unplug-after=N or slow=MS"
+            + "timeout-command=HEX, eeprom-fail-page=P, garble-after=N, unplug-after=N, slow=MS, "
+            + "first-answer-delay=MS or max-baud=N"
     }
 }

@@ -147,6 +147,7 @@ public struct PN532Controller: Sendable {
             statistics.commands += 1
             statistics.commandsByCode[code, default: 0] += 1
             lastCommandCode = code
+            pendingBaud = nil   // only the ACK right after the answer commits a speed
             countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil
@@ -259,7 +260,8 @@ public struct PN532Controller: Sendable {
             pendingAutoPoll = nil
         default:
             // SetSerialBaudRate: the new speed applies once the host has ACKed the answer.
-            guard data.count == 1, let rate = spec.serialBaudRates.first(where: { $0.code == data[0] }) else { return nil }
+            guard data.count == 1, let rate = spec.serialBaudRates.first(where: { $0.code == data[0] }),
+                  rate.baud <= faults.maximumSerialSpeed ?? rate.baud else { return nil }
             pendingBaud = rate.baud
         }
         return []

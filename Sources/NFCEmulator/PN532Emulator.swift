@@ -20,6 +20,8 @@ public final class PN532Emulator: Sendable {
         var controller: PN532Controller
         var session: SerialSession?
         var isRunning = false
+        /// Whether the chip has answered since this plug-in (for ``FaultPlan/firstAnswerDelay``).
+        var hasAnswered = false
     }
 
     private let state: Mutex<State>
@@ -124,6 +126,7 @@ public final class PN532Emulator: Sendable {
         let (old, running) = state.withLock { state -> (SerialSession?, Bool) in
             let old = state.session
             state.session = session
+            state.hasAnswered = false
             var field = state.controller.field
             field.setPower(false)
             let faultState = state.controller.faultState   // a fault fires once per emulator, not per plug-in
@@ -192,7 +195,11 @@ public final class PN532Emulator: Sendable {
             let framesBefore = state.controller.statistics.framesToTags
             let tagsBefore = state.controller.field.handles.count
             let output = state.controller.receive(bytes)
-            let delay = faults.answerDelay + (isRealTime ? state.controller.lastExchangeDuration : .zero)
+            var delay = faults.answerDelay + (isRealTime ? state.controller.lastExchangeDuration : .zero)
+            if !output.isEmpty, !state.hasAnswered {
+                state.hasAnswered = true
+                delay += faults.firstAnswerDelay
+            }
             let unplug = state.controller.unplugRequested
             // A frame reached a tag, or a tag left the field (a fault tore it away).
             let touched = state.controller.statistics.framesToTags != framesBefore

@@ -46,7 +46,8 @@ final class BenchReader: Sendable {
         configuration.reconnection.maximumDelay = .milliseconds(200)
         configuration.reconnection.maximumAttempts = 50
         configuration.reconnection.timeout = .seconds(20)
-        try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader"),
+        // The floors are computed at 115 200 baud: the speed is written so that no switch happens.
+        try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader:115200"),
                                  configuration: configuration)
         return BenchReader(emulator: emulator, device: device, directory: directory)
     }

@@ -199,11 +199,12 @@ enum EmulateCommand {
           --realtime            answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)
           --fault SPEC          tear-after=N, tear-in-write=N[:SEED], nak-page=P, timeout-page=P,
                                 timeout-command=HEX, eeprom-fail-page=P, garble-after=N,
-                                unplug-after=N, slow=MS. tear-after cuts between frames;
-                                tear-in-write cuts the Nth page write mid-cycle (the tag
-                                leaves without an answer, the page keeps seeded old/new bits,
-                                a tearing-protected page all old or all new); eeprom-fail-page
-                                leaves the tag in the field answering the EEPROM-error NAK
+                                unplug-after=N, slow=MS, first-answer-delay=MS, max-baud=N.
+                                tear-after cuts between frames; tear-in-write cuts the Nth
+                                page write mid-cycle (the tag leaves without an answer, the
+                                page keeps seeded old/new bits, a tearing-protected page all
+                                old or all new); eeprom-fail-page leaves the tag in the field
+                                answering the EEPROM-error NAK
           --stats FILE          on exit, JSON: commands, bytes_to_reader, bytes_from_reader, modeled_ms
           --uid HEX             the first tag's UID (to replay a real tag)
           --signature HEX       the first tag's READ_SIG answer (32 bytes)

@@ -2,7 +2,7 @@ import NFCTagKit
 
 /// Readers and reader events as JSON and as lines for people.
 enum ReaderRendering {
-    /// `{"connstring", "name", "kind", "serial", "firmware", "in_use"}`.
+    /// `{"connstring", "name", "kind", "serial", "firmware", "serial_speed", "in_use"}`.
     static func json(_ reader: NFCReader) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("connstring", .string(reader.connectionString)),
@@ -10,6 +10,7 @@ enum ReaderRendering {
             ("kind", .string(reader.kind.rawValue)),
             ("serial", reader.serialNumber.map(JSONValue.string) ?? .null),
             ("firmware", reader.info?.firmware.map { .string($0.description) } ?? .null),
+            ("serial_speed", reader.info?.serialSpeed.map(JSONValue.int) ?? .null),
         ]
         if let inUse = reader.inUse {
             fields.append(("in_use", .object([("reason", .string(inUse.description)), ("fix", .string(inUse.fix))])))
@@ -22,6 +23,7 @@ enum ReaderRendering {
         var parts = ["\(reader.connectionString)  \(reader.name)  [\(reader.kind.rawValue)]"]
         if let serial = reader.serialNumber { parts.append("serial \(serial)") }
         if let firmware = reader.info?.firmware { parts.append("firmware \(firmware)") }
+        if let speed = reader.info?.serialSpeed { parts.append("\(speed) baud") }
         if let inUse = reader.inUse { parts.append("IN USE — \(inUse)") }
         return parts.joined(separator: "  ")
     }

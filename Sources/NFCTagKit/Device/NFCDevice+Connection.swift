@@ -4,6 +4,7 @@ extension NFCDevice {
     /// this device is closed first; a second call while one is connecting fails with
     /// ``NFCDeviceError/connectionInProgress``.
     ///
+    /// A UART reader that does not answer at once is tried again for up to two seconds.
     /// On success the status is ``ConnectionStatus/connected``, ``ReaderEvent/connected(_:)``
     /// is emitted and the reader is saved to the configuration's ``LastReaderStore``.
     @discardableResult
@@ -18,7 +19,7 @@ extension NFCDevice {
         machine = ReconnectStateMachine(policy: configuration.reconnection)
         status = .connecting
         do {
-            let info = try openDevice(reader.connectionString)
+            let info = try openDevice(reader.connectionString, patience: Self.firstOpenPatience)
             lastLoss = nil
             apply(machine.connected())
             emit(.connected(info))
@@ -30,6 +31,10 @@ extension NFCDevice {
             throw error
         }
     }
+
+    /// How long the first open of a UART reader keeps trying: some USB-serial adapters
+    /// deliver the chip's first answer up to about a second late.
+    static let firstOpenPatience = Duration.seconds(2)
 
     /// Opens the reader at `connectionString`; see ``connect(to:configuration:)``.
     @discardableResult

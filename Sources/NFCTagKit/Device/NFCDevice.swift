@@ -30,6 +30,8 @@ public actor NFCDevice {
     var context: LibNFCContext?
     var handle: LibNFCDeviceHandle?
     var framing = FramingState()
+    /// The UART reader switched to a faster speed, switched back when it is closed.
+    var switchedPort: SwitchedPort?
 
     /// The reader this device connects (or last connected) to.
     public internal(set) var reader: NFCReader?
@@ -72,7 +74,7 @@ public actor NFCDevice {
         reconnectTask?.cancel()
         livenessTask?.cancel()
         let open = OpenLibNFCDevice(context: context, handle: handle,
-                                    connectionString: readerInfo?.connectionString)
+                                    connectionString: readerInfo?.connectionString, switchedPort: switchedPort)
         let abortSwitch = abortSwitch
         executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
         statusBroadcast.finish()
@@ -100,12 +102,64 @@ public actor NFCDevice {
     /// Opens `connectionString` with libnfc and configures it for polling; the previous
     /// device, if any, is closed first. A device that fails half-way is closed before
     /// the error is thrown.
-    func openDevice(_ connectionString: String) throws(NFCDeviceError) -> ReaderInfo {
+    ///
+    /// A `pn532_uart` reader whose connection string names no speed is switched to the
+    /// fastest speed libnfc can drive and the chip takes (460 800, else 230 400 baud), and
+    /// opened there; it is switched back to 115 200 when closed, so that the next program
+    /// finds it where libnfc expects it. A speed in the connection string is left alone.
+    /// With `patience`, a UART reader that does not answer is tried again after growing
+    /// pauses (some USB-serial adapters deliver the first answer up to a second late).
+    func openDevice(_ connectionString: String, patience: Duration = .zero) throws(NFCDeviceError) -> ReaderInfo {
         closeDevice()
         if OpenReaderRegistry.shared.contains(connectionString) {
             throw .readerInUse(ReaderInUse(holder: .otherProgram,
                                            fix: "another NFCDevice in this process has \(connectionString) open; close it first"))
         }
+        let port = UARTConnection(connectionString: connectionString)
+        var pause = Duration.milliseconds(100)
+        var waited = Duration.zero
+        while true {
+            do {
+                return try openAtFastestSpeed(connectionString, port: port)
+            } catch {
+                guard port != nil, waited + pause <= patience, case .libnfc = error else { throw error }
+                Self.sleep(pause)
+                waited += pause
+                pause *= 2
+            }
+        }
+    }
+
+    /// One attempt of ``openDevice(_:patience:)``: the speed switch (when the connection
+    /// string allows it), then the libnfc open; a speed the chip took but libnfc cannot reach
+    /// it at is switched back, and the next slower one is tried.
+    private func openAtFastestSpeed(_ connectionString: String, port: UARTConnection?) throws(NFCDeviceError) -> ReaderInfo {
+        guard let port, port.speed == nil else {
+            return try openLibNFC(connectionString, libnfcConnectionString: connectionString, serialSpeed: port?.speed)
+        }
+        let standard = PN532SerialLink.standardSpeed
+        for speed in PN532SerialLink.fasterSpeeds {
+            guard (try? PN532SerialLink.switchSpeed(path: port.path, from: standard, to: speed)) != nil else { continue }
+            if let info = try? openLibNFC(connectionString, libnfcConnectionString: port.connectionString(speed: speed),
+                                          serialSpeed: speed) {
+                return info
+            }
+            try? PN532SerialLink.switchSpeed(path: port.path, from: speed, to: standard)
+        }
+        return try openLibNFC(connectionString, libnfcConnectionString: connectionString, serialSpeed: standard)
+    }
+
+    private static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
+    /// Opens the libnfc device at `libnfcConnectionString` (which may carry the speed) for
+    /// the reader known as `connectionString`.
+    private func openLibNFC(_ connectionString: String, libnfcConnectionString: String,
+                            serialSpeed: Int?) throws(NFCDeviceError) -> ReaderInfo {
         let newContext: LibNFCContext
         do {
             newContext = try LibNFC.initialize()
@@ -115,7 +169,7 @@ public actor NFCDevice {
         let newHandle: LibNFCDeviceHandle
         let info: ReaderInfo
         do throws(LibNFCError) {
-            newHandle = try LibNFC.open(newContext, connectionString: connectionString)
+            newHandle = try LibNFC.open(newContext, connectionString: libnfcConnectionString)
             do {
                 try configureForInitiator(newHandle)
                 let name = LibNFC.name(newHandle)
@@ -124,7 +178,8 @@ public actor NFCDevice {
                     firmware = ReaderFirmware(libnfcInformation: try LibNFC.information(newHandle))
                 }
                 info = ReaderInfo(connectionString: connectionString, name: name, firmware: firmware,
-                                  supportedModulations: (try? LibNFC.supportedModulations(newHandle)) ?? [])
+                                  supportedModulations: (try? LibNFC.supportedModulations(newHandle)) ?? [],
+                                  serialSpeed: serialSpeed)
             } catch {
                 // Half-open: close before reporting.
                 LibNFC.close(newHandle)
@@ -144,6 +199,11 @@ public actor NFCDevice {
         context = newContext
         handle = newHandle
         readerInfo = info
+        switchedPort = serialSpeed.flatMap { speed in
+            UARTConnection(connectionString: libnfcConnectionString).flatMap { port in
+                speed == PN532SerialLink.standardSpeed || port.speed == nil ? nil : SwitchedPort(path: port.path, speed: speed)
+            }
+        }
         framing = FramingState()
         abortSwitch.arm(newHandle)
         lastActivity = .now
@@ -161,8 +221,10 @@ public actor NFCDevice {
 
     /// Closes the libnfc device and context. Safe to call when nothing is open.
     func closeDevice() {
-        Self.close(OpenLibNFCDevice(context: context, handle: handle, connectionString: readerInfo?.connectionString),
+        Self.close(OpenLibNFCDevice(context: context, handle: handle, connectionString: readerInfo?.connectionString,
+                                    switchedPort: switchedPort),
                    abortSwitch: abortSwitch)
+        switchedPort = nil
         handle = nil
         context = nil
         readerInfo = nil
@@ -175,6 +237,10 @@ public actor NFCDevice {
         abortSwitch.disarm()
         if let handle = open.handle { LibNFC.close(handle) }
         if let context = open.context { LibNFC.exit(context) }
+        if let port = open.switchedPort {
+            // Back to 115 200 for the next program; a reader that is gone cannot be asked.
+            try? PN532SerialLink.switchSpeed(path: port.path, from: port.speed, to: PN532SerialLink.standardSpeed)
+        }
         if let connectionString = open.connectionString { OpenReaderRegistry.shared.remove(connectionString) }
     }
 
@@ -191,6 +257,33 @@ struct OpenLibNFCDevice: Sendable {
     let context: LibNFCContext?
     let handle: LibNFCDeviceHandle?
     let connectionString: String?
+    let switchedPort: SwitchedPort?
+}
+
+/// A UART reader this device switched away from 115 200 baud, to be switched back at close.
+struct SwitchedPort: Sendable, Equatable {
+    let path: String
+    let speed: Int
+}
+
+/// A `pn532_uart` connection string taken apart: `pn532_uart:PATH` or `pn532_uart:PATH:SPEED`.
+struct UARTConnection: Sendable, Equatable {
+    var path: String
+    var speed: Int?
+
+    init?(connectionString: String) {
+        let parts = connectionString.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard ReaderKind(connectionString: connectionString) == .pn532UART, parts.count >= 2, parts.count <= 3,
+              !parts[1].isEmpty else { return nil }
+        path = parts[1]
+        if parts.count == 3 {
+            guard let speed = Int(parts[2]) else { return nil }
+            self.speed = speed
+        }
+    }
+
+    /// The connection string that opens the port at `speed`.
+    func connectionString(speed: Int) -> String { "pn532_uart:\(path):\(speed)" }
 }
 
 /// The libnfc settings last applied, so each transceive only changes what differs.

@@ -11,13 +11,19 @@ public struct ReaderInfo: Sendable, Hashable, Codable, CustomStringConvertible {
     public var firmware: ReaderFirmware?
     /// Modulations the reader supports as an initiator.
     public var supportedModulations: [Modulation]
+    /// The serial speed in baud host and reader talk at, for a UART reader (`pn532_uart`):
+    /// 460 800 or 230 400 when the reader was switched up at connect, 115 200 when it was
+    /// not, or the speed its connection string names. Nil for USB and other readers.
+    public var serialSpeed: Int?
 
     /// Creates a description.
-    public init(connectionString: String, name: String, firmware: ReaderFirmware?, supportedModulations: [Modulation]) {
+    public init(connectionString: String, name: String, firmware: ReaderFirmware?, supportedModulations: [Modulation],
+                serialSpeed: Int? = nil) {
         self.connectionString = connectionString
         self.name = name
         self.firmware = firmware
         self.supportedModulations = supportedModulations
+        self.serialSpeed = serialSpeed
     }
 
     /// `name (connection string)`.

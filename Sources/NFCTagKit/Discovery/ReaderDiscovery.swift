@@ -118,8 +118,10 @@ actor ReaderDiscovery {
             if firmware == nil, let text = try? LibNFC.information(device) {
                 firmware = ReaderFirmware(libnfcInformation: text)
             }
+            // A probe talks at the speed the connection string names (libnfc's 115 200 by default).
+            let speed = UARTConnection(connectionString: connectionString).map { $0.speed ?? PN532SerialLink.standardSpeed }
             let info = ReaderInfo(connectionString: connectionString, name: name, firmware: firmware,
-                                  supportedModulations: (try? LibNFC.supportedModulations(device)) ?? [])
+                                  supportedModulations: (try? LibNFC.supportedModulations(device)) ?? [], serialSpeed: speed)
             return NFCReader(connectionString: connectionString, name: name, info: info)
         } catch {
             guard let inUse = ReaderInUse.diagnose(connectionString: connectionString, facts: facts) else { return nil }
