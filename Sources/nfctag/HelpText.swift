@@ -187,7 +187,7 @@ enum HelpText {
     static let write = """
         nfctag write — write an NDEF message
 
-        Usage: nfctag write RECORD… [--hex HEX] [--no-verify] [--full]
+        Usage: nfctag write RECORD… [--hex HEX] [--no-verify] [--full] [--mirror]
 
         Records as in 'ndef encode' (--uri, --text, --mime, --external, --smart-poster,
         --empty), or the encoded message with --hex. The write is tear-safe (NDEF length
@@ -196,10 +196,14 @@ enum HelpText {
         final read of the whole message. A progress bar goes to stderr on a terminal.
         A message too big for the tag, or a read-only tag, is refused before anything is
         written. --json prints {"uid","chip","length","written","total","verified"}.
+        --mirror (NTAG21x): the --uri holds {uid}, {counter} or {uid}x{counter}; the chip
+        fills them in on every read (its ASCII mirror), and the NFC counter is turned on for
+        {counter}. A layout the chip cannot mirror is refused before anything is written.
         \(tagCommon)
 
         Examples:
           nfctag write --uri https://example.com
+          nfctag write --uri "https://example.com/t?id={uid}x{counter}" --mirror
           nfctag write --text "Hallo" --lang de --full
           nfctag write --hex d1010c55046578616d706c652e636f6d
         """
@@ -467,6 +471,7 @@ extension HelpText {
                                 tags do not count); without it, run until Ctrl-C
           --log FILE            append one JSON line per tag (created if missing)
           --again               provision tags the log lists as done
+          --mirror              the --uri is a mirror template ({uid}, {counter}, {uid}x{counter})
           --station NAME        this station's name, in every log line and the summary
                                 ('nfctag report' merges the logs of many stations)
           --password HEX8       without --protect: the password the tags already have

@@ -112,11 +112,26 @@ struct ProvisionJob {
         do throws(NDEFSessionError) {
             try await session.begin()
             let tag = try await session.connect(to: detected)
-            try await tag.writeNDEF(options.message)
+            let template: NTAGMirrorTemplate?
+            if options.mirror {
+                let mirrorTemplate: NTAGMirrorTemplate
+                do throws(ToolError) {
+                    mirrorTemplate = try MirrorWriting.template(for: options.message, chip: detected.chip, command: "provision")
+                } catch {
+                    await session.invalidate()
+                    return WriteFailure(failure: ProvisionRecord.Failure(step: "write", message: error.summary,
+                                                                         state: "nothing was written"))
+                }
+                try await tag.writeNDEF(mirroring: mirrorTemplate)
+                template = mirrorTemplate
+            } else {
+                template = nil
+                try await tag.writeNDEF(options.message)
+            }
             actions.append("write")
             step = "verify"
             let back = try await tag.readNDEF()
-            guard back == options.message else {
+            guard template.map({ MirrorWriting.matches(back, $0) }) ?? (back == options.message) else {
                 await session.invalidate()
                 return WriteFailure(failure: ProvisionRecord.Failure(
                     step: "verify", message: "verify failed: the message read back differs from the one written",

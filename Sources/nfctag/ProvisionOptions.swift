@@ -19,6 +19,8 @@ struct ProvisionOptions {
     var logPath: String?
     /// Provision tags the log (or this run) already lists as done.
     var again = false
+    /// `--mirror`: the URI is an NTAG21x mirror template (`{uid}`, `{counter}`, `{uid}x{counter}`).
+    var mirror = false
     /// `--station NAME`: written into every log line and the summary.
     var station: String?
     /// Without `--protect`: `--password` (and `--pack`) open tags that are already
@@ -88,6 +90,7 @@ struct ProvisionOptions {
                 options.count = count
             case "--log": options.logPath = try parser.value(for: token)
             case "--again": options.again = true
+            case "--mirror": options.mirror = true
             case "--station":
                 let name = try parser.value(for: token)
                 guard !name.isEmpty else { throw .usage("nfctag provision: --station takes a name") }

@@ -16,6 +16,7 @@ enum WriteCommand {
         var hexMessage: [UInt8]?
         var verify = true
         var fullWrite = false
+        var mirror = false
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             if try options.consume(token, from: &parser) { continue }
@@ -27,6 +28,7 @@ enum WriteCommand {
                 hexMessage = bytes
             case "--no-verify": verify = false
             case "--full": fullWrite = true
+            case "--mirror": mirror = true
             default: throw .usage("nfctag write: unknown option '\(token)'", "Run 'nfctag write --help'.")
             }
         }
@@ -40,10 +42,16 @@ enum WriteCommand {
         let showProgress = !printer.json && isatty(1) != 0 && isatty(2) != 0
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "write") { tag throws(ToolError) in
             let last = ProgressBox()
+            let template = mirror ? try MirrorWriting.template(for: message, chip: tag.chip, command: "write") : nil
             do throws(NDEFSessionError) {
-                try await tag.writeNDEF(message, options: NDEFWriteOptions(fullWrite: fullWrite)) { progress in
+                let report: @Sendable (NDEFWriteProgress) -> Void = { progress in
                     last.set(progress)
                     if showProgress { drawProgress(progress) }
+                }
+                if let template {
+                    try await tag.writeNDEF(mirroring: template, progress: report)
+                } else {
+                    try await tag.writeNDEF(message, options: NDEFWriteOptions(fullWrite: fullWrite), progress: report)
                 }
             } catch {
                 if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
@@ -57,20 +65,21 @@ enum WriteCommand {
                 } catch {
                     throw TagSelection.failure(error, operation: "verify")
                 }
-                guard back == message else {
+                guard template.map({ MirrorWriting.matches(back, $0) }) ?? (back == message) else {
                     throw ToolError(exitCode: .failure, summary: "nfctag: verify failed: the message read back differs from the one written")
                 }
             }
-            let length = message.records.isEmpty ? 0 : ((try? message.encoded().count) ?? 0)
+            let written = template?.message ?? message
+            let length = written.records.isEmpty ? 0 : ((try? written.encoded().count) ?? 0)
             let progress = last.value
             if printer.json {
                 printer.document(.object([
                     ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
                     ("length", .int(length)), ("written", .int(progress?.written ?? 0)), ("total", .int(progress?.total ?? 0)),
                     ("verified", .bool(verify)),
-                ]))
+                ] + (template.map { [("mirror", JSONValue.string(MirrorWriting.name($0)))] } ?? [])))
             } else {
-                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")")
+                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")")
             }
         }
     }
