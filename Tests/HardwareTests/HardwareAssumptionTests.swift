@@ -62,6 +62,66 @@ extension HardwareInTheLoop {
             }
         }
 
+        /// P3: an empty InCommunicateThru (libnfc's NFC Barcode probe in every `nfc-list`)
+        /// answers status 01 (timeout), so `nfc-list -v` at `LIBNFC_LOG_LEVEL=1` prints no
+        /// "Application level error".
+        @Test("P3 nfc-list -v leaves stderr clean at LIBNFC_LOG_LEVEL=1 (the empty InCommunicateThru times out)")
+        func emptyCommunicateThru() throws {
+            let reader = try HardwareReader()
+            let run = try LibNFCToolRun("nfc-list", ["-v"], device: reader.connectionString, logLevel: 1)
+            print("[hil] P3 nfc-list -v stderr: \(run.standardError.isEmpty ? "(empty)" : run.standardError)")
+            #expect(run.output.contains("UID"), "nfc-list found no tag: \(run.output)")
+            #expect(!run.standardError.contains("Application level error"), "\(run.standardError)")
+        }
+
+        /// P4: InDeselect leaves a MIFARE / Type 2 target selectable by UID right away, as
+        /// libfreefare needs (its `mifare-ultralight-info` lists, deselects, then selects by UID).
+        @Test("P4 libfreefare identifies the tag after libnfc's list (InDeselect leaves a Type 2 target in the field)",
+              arguments: HardwareBench.tags)
+        func libfreefareAfterList(tag name: String) throws {
+            guard name.hasPrefix("ntag") || name.hasPrefix("ultralight") || HardwareBench.isRealHardware else {
+                try Test.cancel("not a Type 2 tag")
+            }
+            let reader = try HardwareReader(tag: name)
+            let run = try LibNFCToolRun("mifare-ultralight-info", [], device: reader.connectionString, logLevel: 0)
+            guard run.launched else { try Test.cancel("libfreefare-bin is not installed") }
+            print("[hil] P4 mifare-ultralight-info: \(run.output)")
+            #expect(run.output.contains("UID"), "libfreefare found no tag: \(run.output) \(run.standardError)")
+        }
+
+        /// P5: a genuine MIFARE Classic refuses a WRITE of block 0 with a NAK and keeps its
+        /// Crypto1 session, so `nfc-mfclassic`'s direct-write probe does not spoil its read.
+        @Test("P5 nfc-mfclassic reads a whole Classic card after its block-0 write probe", arguments: HardwareBench.tags)
+        func classicDirectWriteProbe(tag name: String) throws {
+            guard name.hasPrefix("classic") || HardwareBench.isRealHardware else { try Test.cancel("not a MIFARE Classic") }
+            let reader = try HardwareReader(tag: name)
+            let dump = FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString).mfd").path
+            defer { try? FileManager.default.removeItem(atPath: dump) }
+            let run = try LibNFCToolRun("nfc-mfclassic", ["r", "a", "u", dump], device: reader.connectionString, logLevel: 0)
+            guard run.output.contains("MIFARE Classic") else { try Test.cancel("not a MIFARE Classic card: \(run.output)") }
+            print("[hil] P5 nfc-mfclassic: \(run.output.split(separator: "\n").suffix(2).joined(separator: " / "))")
+            #expect(run.output.contains("Done,"), "\(run.output)")
+            #expect(!run.output.contains("failed"), "\(run.output)")
+        }
+
+        /// S1: a PN532 board on a USB-serial adapter follows SetSerialBaudRate to 460 800 baud
+        /// (else 230 400), and the reader works there; at close it goes back to 115 200.
+        @Test("S1 a UART PN532 runs at the fastest speed libnfc drives, and is back at 115 200 after close")
+        func serialSpeed() async throws {
+            let reader = try HardwareReader()
+            guard reader.connectionString.hasPrefix("pn532_uart:") else { try Test.cancel("not a PN532 on a UART") }
+            let device = try await reader.connect()
+            let speed = await device.readerInfo?.serialSpeed
+            print("[hil] S1 serial speed after connect: \(speed.map(String.init) ?? "unknown")")
+            let target = try await device.waitForTarget(timeout: .seconds(10))
+            #expect(!target.uid.isEmpty)
+            await device.close()
+            #expect(speed.map { [460_800, 230_400, 115_200].contains($0) } == true)
+            // Back at 115 200: libnfc's own tool opens the plain connection string.
+            let list = try LibNFCToolRun("nfc-list", [], device: reader.connectionString, logLevel: 0)
+            #expect(list.output.contains("UID"), "nfc-list after close: \(list.output) \(list.standardError)")
+        }
+
         /// A3: the timing model leaves out the PN532's own processing time: a raw READ costs
         /// its UART bytes (115 200 baud), its air time and the tag's answer time, plus little.
         @Test("A3 a raw READ takes about its modelled time (UART + air), within 2× on a real PN532",
@@ -87,3 +147,38 @@ extension HardwareInTheLoop {
         }
     }
 }
+
+/// One run of a libnfc or libfreefare tool against the reader under test, with an outer limit.
+struct LibNFCToolRun {
+    var output = ""
+    var standardError = ""
+    var launched = false
+
+    init(_ tool: String, _ arguments: [String], device: String, logLevel: Int, seconds: Double = 60) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIBNFC_DEVICE"] = device
+        environment["LIBNFC_AUTO_SCAN"] = "false"
+        environment["LIBNFC_LOG_LEVEL"] = String(logLevel)
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
+        // The tools print little on stderr at these log levels: reading one pipe after the other cannot stall.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        output = String(decoding: outData, as: UTF8.self)
+        standardError = String(decoding: errData, as: UTF8.self)
+        // /usr/bin/env exits 127 when the tool is not installed.
+        launched = process.terminationStatus != 127
+    }
+}
+
