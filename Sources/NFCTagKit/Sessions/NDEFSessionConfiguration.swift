@@ -25,7 +25,7 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     /// `nil` accepts any PACK of the right length.
     public var expectedPACK: [UInt8]?
     /// Per-tag passwords: when set, each tag's PWD and PACK are derived from its UID
-    /// (``TagPasswordDerivation``) and take the place of ``password`` and ``expectedPACK``.
+    /// (`TagPasswordDerivation`) and take the place of ``password`` and ``expectedPACK``.
     public var passwordDerivation: TagPasswordDerivation?
     /// The 16-byte 3DES key (cipher order) an Ultralight C authenticates with after
     /// connecting (and again after every re-selection), for tags whose NDEF area AUTH0 / AUTH1

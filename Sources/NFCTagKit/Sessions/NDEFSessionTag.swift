@@ -76,7 +76,7 @@ public final class NDEFSessionTag: Sendable {
         }
     }
 
-    /// Writes `template`'s URL (``NTAGMirrorTemplate``: `{uid}`, `{counter}` or
+    /// Writes `template`'s URL (`NTAGMirrorTemplate`: `{uid}`, `{counter}` or
     /// `{uid}x{counter}` as ASCII zeros) tear-safely and verified, then points the NTAG21x's
     /// ASCII mirror at the zeros — MIRROR_CONF, MIRROR_PAGE, MIRROR_BYTE, and NFC_CNT_EN
     /// when the counter is mirrored — so every later read shows the live UID and counter.

@@ -25,13 +25,13 @@ public struct NFCISODEPTag: NFCTagHandle {
     ///
     /// A `61xx` answer is followed by GET RESPONSE until the tag is done (the data of every
     /// part concatenated); a `6Cxx` answer makes the command go again once with Le = `xx`.
-    /// Any other status word, error or not, is returned: check ``APDUResponse/isSuccess``.
+    /// Any other status word, error or not, is returned: check `APDUResponse.isSuccess`.
     /// The reader chains ISO-DEP blocks within one exchange; an APDU longer than one
-    /// exchange (``TagTransport/maximumFrameLength``) is refused before anything is sent.
+    /// exchange (`TagTransport.maximumFrameLength`) is refused before anything is sent.
     ///
     /// - Throws: ``TagSessionError`` with operation ``TagSessionOperation/sendAPDU``: the tag
     ///   left or did not answer, or the APDU is too long for the reader
-    ///   (``TagSessionError/command(operation:_:)`` with ``TagCommandError/invalidArgument(_:)``).
+    ///   (``TagSessionError/command(operation:_:)`` with `TagCommandError.invalidArgument(_:)`).
     public func sendCommand(_ apdu: APDU) async throws(TagSessionError) -> APDUResponse {
         let commands = ISO7816Commands(transport: session.transport)
         return try await session.perform(.sendAPDU) { () throws(TagCommandError) in try await commands.send(apdu) }
