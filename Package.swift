@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator"]),
 
         // What several test targets share (the seeded PRNG of the property tests).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCEmulator"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),

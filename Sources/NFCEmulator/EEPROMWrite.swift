@@ -42,24 +42,11 @@ public struct EEPROMWrite: Equatable, Sendable {
     /// new value. A generator seeded with `seed` chooses, so the same seed gives the same
     /// content.
     public func tornContent(seed: UInt64) -> [UInt8] {
-        var bits = TearBits(state: seed)
+        var bits = SplitMix64(seed: seed)   // which bits the torn cycle took from the new value
         if isTearingProtected { return bits.next() & 1 == 0 ? old : new }
         return zip(old, new).map { old, new in
             let fromNew = UInt8(truncatingIfNeeded: bits.next())
             return new & fromNew | old & ~fromNew
         }
-    }
-}
-
-/// SplitMix64: the seeded choice of which bits a torn cycle took from the new value.
-private struct TearBits {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
