@@ -118,6 +118,16 @@ public final class PN532Emulator: Sendable {
         session?.stop()
     }
 
+    /// ``unplug()``, unless the reader was plugged in again since `session` served.
+    private func unplug(ifStill session: SerialSession?) {
+        let current = state.withLock { state -> SerialSession? in
+            guard let session, state.session === session else { return nil }
+            defer { state.session = nil }
+            return state.session
+        }
+        current?.stop()
+    }
+
     /// Plugs the reader in again: a new pseudo-terminal behind the same link, a chip at
     /// power-on, the same tags. Starts answering if the emulator was started.
     public func plug() throws(PseudoTerminalError) {
@@ -210,8 +220,11 @@ public final class PN532Emulator: Sendable {
         if !output.isEmpty { try? terminal.write(output) }
         if touchedTags { reportTagChanges() }
         if unplug {
-            // The reader thread cannot stop itself: unplug from another thread.
-            Thread.detachNewThread { [weak self] in self?.unplug() }
+            // The reader thread cannot stop itself: unplug from another thread — this session
+            // only: a plug() that came first (a test plugging the reader back at once) keeps
+            // its new session.
+            let session = state.withLock { $0.session }
+            Thread.detachNewThread { [weak self] in self?.unplug(ifStill: session) }
         }
     }
 
