@@ -15,7 +15,13 @@ struct USBReaderTests {
         return directory
     }()
 
-    static var library: String { productsDirectory.appendingPathComponent(USBReaderEmulator.libraryName).path }
+    /// The stand-in: `NFCTAG_USB_EMULATION_LIBRARY` when set (the sanitizer runs build an
+    /// uninstrumented one, since libnfc's tools cannot load an ASan-built library), else the
+    /// one SwiftPM built beside the test binary.
+    static var library: String {
+        ProcessInfo.processInfo.environment["NFCTAG_USB_EMULATION_LIBRARY"]
+            ?? productsDirectory.appendingPathComponent(USBReaderEmulator.libraryName).path
+    }
 
     static func run(_ arguments: [String], reader: USBReaderEmulator, timeout: Double = 30) throws -> (status: Int32, output: String) {
         let process = Process()
