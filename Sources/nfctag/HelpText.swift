@@ -160,8 +160,9 @@ enum HelpText {
 
         Chip, memory, NDEF status and capacity, lock bytes and locked pages, configuration
         (AUTH0, PROT, CFGLCK, NFC counter settings, AUTHLIM) and the originality signature
-        check. --json adds "memory", "config", "locks" and "signature"
-        ({"signature","valid","key"}) to the scan fields; null where the chip has none.
+        check, and the reader with its link speed. --json adds "memory", "config", "locks",
+        "signature" ({"signature","valid","key"}) and "reader" ({"connstring","serial_speed"})
+        to the scan fields; null where the chip has none.
         \(tagCommon)
 
         Examples:

@@ -23,6 +23,7 @@ enum InfoCommand {
             let configuration = try? await tag.readConfiguration()
             let locks = try? await tag.readLockState()
             let signature = try? await tag.verifyOriginality()
+            let reader = await tag.session.device.readerInfo
             if printer.json {
                 var fields = TagRendering.identity(tag.detected)
                 fields.append(("ndef", status.map(TagRendering.json) ?? .null))
@@ -30,6 +31,9 @@ enum InfoCommand {
                 fields.append(("config", configuration.map(configJSON) ?? .null))
                 fields.append(("locks", locks.map(locksJSON) ?? .null))
                 fields.append(("signature", signature.map { signatureJSON($0, chip: tag.chip) } ?? .null))
+                fields.append(("reader", reader.map { info in
+                    .object([("connstring", .string(info.connectionString)), ("serial_speed", info.serialSpeed.map(JSONValue.int) ?? .null)])
+                } ?? .null))
                 printer.document(.object(fields))
             } else {
                 printer.line(TagRendering.line(tag.detected))
@@ -45,6 +49,9 @@ enum InfoCommand {
                 }
                 if let signature {
                     printer.line("  signature: \(signature.verification) (\(signature.signature.hexString()))")
+                }
+                if let reader {
+                    printer.line("  reader: \(reader.connectionString)\(reader.serialSpeed.map { ", \($0) baud" } ?? "")")
                 }
             }
         }

@@ -33,6 +33,9 @@ struct InfoCommandTests {
         #expect((signature["signature"] as? String)?.count == 64)
         // The emulator's factory signature is zeros: not a genuine NXP signature.
         #expect(signature["valid"] as? Bool == false)
+        // The reader, at the speed the connection switched the PN532 to.
+        let reader = try #require(object["reader"] as? [String: Any])
+        #expect(reader["serial_speed"] as? Int == 460_800, "\(reader)")
     }
 
     @Test("info in text shows memory, locks, configuration and signature")
@@ -41,7 +44,7 @@ struct InfoCommandTests {
         defer { fixture.stop() }
         let result = try fixture.run(["info"])
         #expect(result.status == 0, "\(result.stderr)")
-        for word in ["ntag216", "memory:", "locks:", "config: AUTH0", "signature:"] {
+        for word in ["ntag216", "memory:", "locks:", "config: AUTH0", "signature:", "reader:", "460800 baud"] {
             #expect(result.stdout.contains(word), "\(word) missing in \(result.stdout)")
         }
     }
