@@ -11,12 +11,27 @@ import Testing
 /// | `NFC_TEST_ALLOW_WRITE=1` | on a real reader, run the scenarios that write to the tag (they put its message back afterwards) |
 /// | `NFC_TEST_ALLOW_LOCK=1` | on a real reader, run the scenario that locks the tag for good (with `NFC_TEST_ALLOW_WRITE=1`) |
 /// | `NFC_TEST_PUBLIC_KEY=HEX` | the key the tag's originality signature verifies with (default: NXP's key for the chip); `nfctag emulate --print-signing-key` prints the emulator's |
+/// | `NFC_TEST_JUST_POWERED=1` | the reader was plugged in (powered on) right before the run: P1 also compares the power-up register values |
+/// | `NFC_TEST_TWO_TAGS=1` | two Type 2 tags lie on the reader: runs P6 |
+/// | `NFC_TEST_TEAR_RIG=1` | a person or rig takes the tag out of the field mid-write: runs T3 (with `NFC_TEST_ALLOW_WRITE=1`; `NFC_TEST_TEAR_SECONDS`, default 60) |
+/// | `NFC_TEST_TRANSCRIPT=FILE` | the transcript scenario writes the exchanges it recorded to FILE |
 ///
 /// ```sh
 /// swift test --filter HardwareTests                                     # emulated reader
 /// NFC_TEST_DEVICE=pn532_uart:/dev/ttyUSB0 swift test --filter HardwareTests
 /// NFC_TEST_DEVICE=acr122_usb NFC_TEST_ALLOW_WRITE=1 swift test --filter HardwareTests
+/// NFC_TEST_DEVICE=pn53x_usb swift test --filter HardwareTests           # SCL3711 / PN533
 /// ```
+///
+/// A USB reader (ACR122U `072f:2200`, driver `acr122_usb`; SCL3711 `04e6:5591` or NXP PN533
+/// `04cc:2533`, driver `pn53x_usb`) needs the set-up of the README's "Reader setup" (and the
+/// DocC article "Hardware setup"): a udev rule for its USB ID, the kernel modules
+/// `pn533_usb`, `pn533` and `nfc` unloaded and blacklisted, and `pcscd` stopped
+/// (`sudo systemctl stop pcscd.socket pcscd`), else libnfc cannot claim it. The connection
+/// string is the driver alone (`acr122_usb`: the first such reader) or with its bus and
+/// device number as `nfc-scan-device` lists it (`acr122_usb:001:004`). The scenarios
+/// about one reader kind (`USBReaderAssumptions`, U1–U9) run only when the connection
+/// string names that driver.
 enum HardwareBench {
     static let environment = ProcessInfo.processInfo.environment
 
