@@ -18,10 +18,13 @@ final class EmulatedTwin: Sendable {
     private let usb: USBReaderEmulator?
 
     /// A twin of `kind` (the PN532 on a UART for every kind that is not one of the two USB
-    /// readers the emulator models) with the named tags in its field.
-    init(of kind: ReaderKind, tags: [String] = ["ntag215"]) throws {
+    /// readers the emulator models) with the named tags in its field, each with its UID
+    /// from `uids` where given, else the emulator's default.
+    init(of kind: ReaderKind, tags: [String] = ["ntag215"], uids: [[UInt8]] = []) throws {
         var models: [any EmulatedTag] = []
-        for (index, name) in tags.enumerated() { models.append(try EmulatedTagFactory.make(name: name, index: index)) }
+        for (index, name) in tags.enumerated() {
+            models.append(try EmulatedTagFactory.make(name: name, uid: index < uids.count ? uids[index] : nil, index: index))
+        }
         switch kind {
         case .acr122USB, .pn53xUSB:
             let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

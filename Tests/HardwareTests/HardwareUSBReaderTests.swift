@@ -24,8 +24,7 @@ extension HardwareInTheLoop {
             let twin = try EmulatedTwin(of: .acr122USB)
             let claim = try #require(twin.descriptor)
             let reader = try RealReader.required(for: "U1", kinds: [.acr122USB])
-            let seen = try #require(SysfsUSBDevice.find(vendor: claim.vendorID, product: claim.productID, connectionString: reader.connectionString),
-                                    "no 072f:2200 device in /sys/bus/usb/devices")
+            let seen = try SysfsUSBDevice.required(for: "U1", reader: reader, modelled: claim)
             print("[hil] U1 real: \(seen)  emulator: endpoints \(claim.endpoints.map { String(format: "%02x", $0.address) }), \(claim.manufacturer) / \(claim.product), bcdDevice \(String(format: "%04x", claim.deviceRelease))")
             #expect(seen.endpoints == Set(claim.endpoints.map(\.address)),
                     "U1 disproved: the ACR122U's endpoints are \(seen.endpoints.sorted().map { String(format: "%02x", $0) }), the emulator's \(claim.endpoints.map { String(format: "%02x", $0.address) })")
@@ -53,7 +52,8 @@ extension HardwareInTheLoop {
             #expect(seen.steps[2].answer?.count == claim.steps[2].answer?.count,
                     "U2 disproved: GetGeneralStatus is \(seen.steps[2].outcome) on the PN533, \(claim.steps[2].outcome) on the emulator (layout)")
             if let descriptor = twin.descriptor,
-               let device = SysfsUSBDevice.find(vendor: descriptor.vendorID, product: descriptor.productID, connectionString: reader.connectionString) {
+               let device = SysfsUSBDevice.find(vendor: descriptor.vendorID, product: descriptor.productID, connectionString: reader.connectionString),
+               device.vendorID == descriptor.vendorID, device.productID == descriptor.productID {
                 #expect(device.deviceRelease == descriptor.deviceRelease,
                         "U2 disproved: bcdDevice \(device.deviceRelease.map { String(format: "%04x", $0) } ?? "-") on the reader, \(String(format: "%04x", descriptor.deviceRelease)) on the emulator")
             }
@@ -216,8 +216,7 @@ extension HardwareInTheLoop {
             let reader = try RealReader.required(for: "U9", kinds: [.acr122USB, .pn53xUSB])
             let twin = try EmulatedTwin(of: reader.kind)
             let claim = try #require(twin.descriptor)
-            let seen = try #require(SysfsUSBDevice.find(vendor: claim.vendorID, product: claim.productID, connectionString: reader.connectionString),
-                                    "no \(String(format: "%04x:%04x", claim.vendorID, claim.productID)) device in /sys/bus/usb/devices")
+            let seen = try SysfsUSBDevice.required(for: "U9", reader: reader, modelled: claim)
             print("[hil] U9 real serial: \(seen.serial ?? "none")  emulator: \(claim.serialNumber.isEmpty ? "none" : claim.serialNumber)")
             #expect((seen.serial ?? "").isEmpty == claim.serialNumber.isEmpty,
                     "U9 disproved: the real \(reader.kind.rawValue) has \(seen.serial.map { "serial \($0)" } ?? "no serial"), the emulated one \(claim.serialNumber.isEmpty ? "none" : claim.serialNumber)")
@@ -228,6 +227,8 @@ extension HardwareInTheLoop {
 /// A USB device as Linux shows it in `/sys/bus/usb/devices`: plain files, read without
 /// opening the device (libnfc may hold it).
 struct SysfsUSBDevice: CustomStringConvertible {
+    var vendorID: UInt16
+    var productID: UInt16
     var manufacturer: String?
     var product: String?
     var serial: String?
@@ -235,8 +236,8 @@ struct SysfsUSBDevice: CustomStringConvertible {
     /// Endpoint addresses of its interfaces (`ep_82` → 0x82), endpoint 0 left out.
     var endpoints: Set<UInt8>
 
-    /// The device `vendor:product`; with a connection string `driver:BBB:DDD`, the one at
-    /// that bus and device number.
+    /// The device at the bus and device number of a connection string `driver:BBB:DDD`;
+    /// for a connection string without them, the first `vendor:product`.
     static func find(vendor: UInt16, product: UInt16, connectionString: String) -> SysfsUSBDevice? {
         let root = URL(fileURLWithPath: "/sys/bus/usb/devices")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return nil }
@@ -247,10 +248,14 @@ struct SysfsUSBDevice: CustomStringConvertible {
         }
         for name in names.sorted() where !name.contains(":") {
             let directory = root.appendingPathComponent(name)
-            guard read(directory, "idVendor").flatMap({ UInt16($0, radix: 16) }) == vendor,
-                  read(directory, "idProduct").flatMap({ UInt16($0, radix: 16) }) == product else { continue }
-            if parts.count == 2, read(directory, "busnum").flatMap({ Int($0) }) != parts[0]
-                || read(directory, "devnum").flatMap({ Int($0) }) != parts[1] { continue }
+            guard let vendorID = read(directory, "idVendor").flatMap({ UInt16($0, radix: 16) }),
+                  let productID = read(directory, "idProduct").flatMap({ UInt16($0, radix: 16) }) else { continue }
+            if parts.count == 2 {
+                guard read(directory, "busnum").flatMap({ Int($0) }) == parts[0],
+                      read(directory, "devnum").flatMap({ Int($0) }) == parts[1] else { continue }
+            } else if vendorID != vendor || productID != product {
+                continue
+            }
             var endpoints: Set<UInt8> = []
             for interface in names where interface.hasPrefix(name + ":") {
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(interface).path)) ?? []
@@ -258,7 +263,7 @@ struct SysfsUSBDevice: CustomStringConvertible {
                     if let address = UInt8(entry.dropFirst(3), radix: 16), address != 0 { endpoints.insert(address) }
                 }
             }
-            return SysfsUSBDevice(manufacturer: read(directory, "manufacturer"), product: read(directory, "product"),
+            return SysfsUSBDevice(vendorID: vendorID, productID: productID, manufacturer: read(directory, "manufacturer"), product: read(directory, "product"),
                                   serial: read(directory, "serial"),
                                   deviceRelease: read(directory, "bcdDevice").flatMap { UInt16($0, radix: 16) },
                                   endpoints: endpoints)
@@ -267,6 +272,20 @@ struct SysfsUSBDevice: CustomStringConvertible {
     }
 
     var description: String {
-        "\(manufacturer ?? "-") / \(product ?? "-"), serial \(serial ?? "none"), bcdDevice \(deviceRelease.map { String(format: "%04x", $0) } ?? "-"), endpoints \(endpoints.sorted().map { String(format: "%02x", $0) })"
+        String(format: "%04x:%04x ", vendorID, productID) + "\(manufacturer ?? "-") / \(product ?? "-"), serial \(serial ?? "none"), bcdDevice \(deviceRelease.map { String(format: "%04x", $0) } ?? "-"), endpoints \(endpoints.sorted().map { String(format: "%02x", $0) })"
+    }
+}
+
+extension SysfsUSBDevice {
+    /// The real reader's sysfs entry, required to be the product the emulator models
+    /// (an NXP PN533 board is `04cc:2533`, the emulated PN533 is an SCL3711): cancels otherwise.
+    static func required(for id: String, reader: RealReader, modelled: NFCEmulator.USBDeviceDescriptor) throws -> SysfsUSBDevice {
+        let product = String(format: "%04x:%04x", modelled.vendorID, modelled.productID)
+        let device = try #require(find(vendor: modelled.vendorID, product: modelled.productID, connectionString: reader.connectionString),
+                                  "\(reader.connectionString) is not in /sys/bus/usb/devices (is it plugged in?)")
+        guard device.vendorID == modelled.vendorID, device.productID == modelled.productID else {
+            try Test.cancel("\(id) compares with the emulated \(product) (\(modelled.product)); this reader is \(String(format: "%04x:%04x", device.vendorID, device.productID))")
+        }
+        return device
     }
 }
