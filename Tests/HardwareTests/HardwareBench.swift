@@ -23,15 +23,34 @@ import Testing
 /// NFC_TEST_DEVICE=pn53x_usb swift test --filter HardwareTests           # SCL3711 / PN533
 /// ```
 ///
-/// A USB reader (ACR122U `072f:2200`, driver `acr122_usb`; SCL3711 `04e6:5591` or NXP PN533
-/// `04cc:2533`, driver `pn53x_usb`) needs the set-up of the README's "Reader setup" (and the
-/// DocC article "Hardware setup"): a udev rule for its USB ID, the kernel modules
-/// `pn533_usb`, `pn533` and `nfc` unloaded and blacklisted, and `pcscd` stopped
-/// (`sudo systemctl stop pcscd.socket pcscd`), else libnfc cannot claim it. The connection
-/// string is the driver alone (`acr122_usb`: the first such reader) or with its bus and
-/// device number as `nfc-scan-device` lists it (`acr122_usb:001:004`). The scenarios
-/// about one reader kind (`USBReaderAssumptions`, U1–U9) run only when the connection
-/// string names that driver.
+/// A USB reader — the ACR122U (`072f:2200`, libnfc driver `acr122_usb`) or a PN533 stick
+/// such as the SCL3711 (`04e6:5591`; an NXP PN533 board is `04cc:2533`; driver `pn53x_usb`),
+/// USB IDs as in libnfc's driver tables (`acr122_usb.c`, `pn53x_usb.c`) — needs three things
+/// before libnfc can claim it (the README's "Reader setup" and the DocC article "Hardware
+/// setup" say more):
+///
+/// ```sh
+/// # 1. a udev rule for its USB ID (Debian's libnfc6 ships one), then plug it in again
+/// sudo tee /etc/udev/rules.d/93-nfc-readers.rules <<'EOF'
+/// SUBSYSTEM!="usb|usb_device", GOTO="nfc_readers_end"
+/// ACTION!="add", GOTO="nfc_readers_end"
+/// ATTRS{idVendor}=="072f", ATTRS{idProduct}=="2200", MODE="0664", GROUP="plugdev"
+/// ATTRS{idVendor}=="04e6", ATTRS{idProduct}=="5591", MODE="0664", GROUP="plugdev"
+/// ATTRS{idVendor}=="04cc", ATTRS{idProduct}=="2533", MODE="0664", GROUP="plugdev"
+/// LABEL="nfc_readers_end"
+/// EOF
+/// sudo udevadm control --reload-rules && sudo udevadm trigger
+/// # 2. the kernel's NFC modules out of the way
+/// sudo modprobe -r pn533_usb pn533 nfc
+/// printf 'blacklist pn533_usb\nblacklist pn533\nblacklist nfc\n' | sudo tee /etc/modprobe.d/blacklist-libnfc.conf
+/// # 3. pcscd, which claims the ACR122U as a CCID reader, stopped
+/// sudo systemctl stop pcscd.socket pcscd
+/// ```
+///
+/// The connection string is the driver alone (`acr122_usb`, `pn53x_usb`: the first such
+/// reader) or with the bus and device number `nfc-scan-device` lists (`acr122_usb:001:004`).
+/// The scenarios about one reader kind (`USBReaderAssumptions`, U1–U9) run only when the
+/// connection string names that driver; the others run on any reader.
 enum HardwareBench {
     static let environment = ProcessInfo.processInfo.environment
 

@@ -238,8 +238,8 @@ struct SysfsUSBDevice: CustomStringConvertible {
 
     /// The device at the bus and device number of a connection string `driver:BBB:DDD`;
     /// for a connection string without them, the first `vendor:product`.
-    static func find(vendor: UInt16, product: UInt16, connectionString: String) -> SysfsUSBDevice? {
-        let root = URL(fileURLWithPath: "/sys/bus/usb/devices")
+    static func find(vendor: UInt16, product: UInt16, connectionString: String,
+                     root: URL = URL(fileURLWithPath: "/sys/bus/usb/devices")) -> SysfsUSBDevice? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return nil }
         let parts = connectionString.split(separator: ":").dropFirst().compactMap { Int($0) }
         func read(_ directory: URL, _ file: String) -> String? {
@@ -287,5 +287,55 @@ extension SysfsUSBDevice {
             try Test.cancel("\(id) compares with the emulated \(product) (\(modelled.product)); this reader is \(String(format: "%04x:%04x", device.vendorID, device.productID))")
         }
         return device
+    }
+}
+
+/// The sysfs reader the USB scenarios rely on, against a tree laid out as Linux lays out
+/// `/sys/bus/usb/devices` (a machine without USB has none to read).
+@Suite("sysfs USB devices as the USB scenarios read them")
+struct SysfsUSBDeviceTests {
+    static func tree() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hil-sysfs-\(UUID().uuidString)")
+        func device(_ name: String, _ files: [String: String], interfaces: [String: [String]]) throws {
+            let directory = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("ep_00"), withIntermediateDirectories: true)
+            for (file, text) in files { try (text + "\n").write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+            for (interface, endpoints) in interfaces {
+                for endpoint in endpoints {
+                    try FileManager.default.createDirectory(at: root.appendingPathComponent("\(name):\(interface)/\(endpoint)"),
+                                                            withIntermediateDirectories: true)
+                }
+            }
+        }
+        try device("usb1", ["idVendor": "1d6b", "idProduct": "0002", "busnum": "1", "devnum": "1"], interfaces: ["1.0": ["ep_81"]])
+        try device("1-1", ["idVendor": "072f", "idProduct": "2200", "busnum": "1", "devnum": "4", "bcdDevice": "0214",
+                           "manufacturer": "ACS", "product": "ACR122U PICC Interface"],
+                   interfaces: ["1.0": ["ep_02", "ep_82", "ep_81"]])
+        try device("1-1.2", ["idVendor": "04e6", "idProduct": "5591", "busnum": "1", "devnum": "7", "bcdDevice": "0100",
+                             "manufacturer": "SCM Micro", "product": "SCL3711-NFC&RW", "serial": "1234ABCD"],
+                   interfaces: ["1.0": ["ep_04", "ep_84"]])
+        return root
+    }
+
+    @Test("a reader is found by the connection string's bus and device number, with its strings and endpoints")
+    func byAddress() throws {
+        let root = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let acr = try #require(SysfsUSBDevice.find(vendor: 0x072F, product: 0x2200, connectionString: "acr122_usb:001:004", root: root))
+        #expect(acr.endpoints == [0x02, 0x82, 0x81])
+        #expect(acr.manufacturer == "ACS" && acr.product == "ACR122U PICC Interface" && acr.serial == nil)
+        #expect(acr.deviceRelease == 0x0214)
+        // The address wins over the product asked for: a PN533 board at 001:007 is what it is.
+        let other = try #require(SysfsUSBDevice.find(vendor: 0x04CC, product: 0x2533, connectionString: "pn53x_usb:001:007", root: root))
+        #expect(other.vendorID == 0x04E6 && other.productID == 0x5591 && other.serial == "1234ABCD" && other.endpoints == [0x04, 0x84])
+        #expect(SysfsUSBDevice.find(vendor: 0x072F, product: 0x2200, connectionString: "acr122_usb:001:009", root: root) == nil)
+    }
+
+    @Test("without an address, the first device of the product")
+    func byProduct() throws {
+        let root = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(SysfsUSBDevice.find(vendor: 0x04E6, product: 0x5591, connectionString: "pn53x_usb", root: root)?.deviceRelease == 0x0100)
+        #expect(SysfsUSBDevice.find(vendor: 0x04CC, product: 0x2533, connectionString: "pn53x_usb", root: root) == nil)
     }
 }
