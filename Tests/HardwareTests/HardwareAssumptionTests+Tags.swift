@@ -65,38 +65,79 @@ extension HardwareInTheLoop.Assumptions {
 
     /// T3: a tear inside an EEPROM write leaves each bit of an ordinary page old or new
     /// (never a third value such as an erased `00`), as the emulator's `tear-in-write`
-    /// does. Needs a person (or a rig) taking the tag out of the field while the scenario
-    /// writes one user page over and over: `NFC_TEST_TEAR_RIG=1` and
-    /// `NFC_TEST_ALLOW_WRITE=1`; it runs `NFC_TEST_TEAR_SECONDS` (default 60) and puts the
-    /// page back at the end. Anti-tearing pages (lock and OTP bits) are left alone: a torn
-    /// lock write cannot be undone.
+    /// does. The same routine runs first on an emulated NTAG215 torn by that fault (the tag
+    /// put back in the field after it left), then on the real tag. There it needs a person
+    /// (or a rig) taking the tag out of the field while the scenario writes one user page
+    /// over and over: `NFC_TEST_TEAR_RIG=1` and `NFC_TEST_ALLOW_WRITE=1`; it runs
+    /// `NFC_TEST_TEAR_SECONDS` (default 60) and puts the page back at the end. Anti-tearing
+    /// pages (lock and OTP bits) are left alone: a torn lock write cannot be undone.
     @Test("T3 a write torn mid-cycle leaves each bit of a user page old or new (needs a tear rig)",
           .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
     func tearInsideWrite() async throws {
+        // Values that agree on some bits: a torn page must keep those.
+        let values: [[UInt8]] = [[0x33, 0x33, 0x33, 0x33], [0x55, 0x55, 0x55, 0x55]]
+        let claim = try await Self.withTornEmulatedTag(tearingWrite: 3) { device in
+            try await Self.tornWrites(on: device, values: values, seconds: 20, stopAfterTears: 1)
+        }
+        try #require(claim.count == 1, "the emulator's tear-in-write=3 tore \(claim.count) writes")
+        print("[hil] T3 emulator: \(claim.map { "\($0.old.hexString())→\($0.new.hexString()) torn: \($0.seen.hexString())" })")
+        Self.expectEachBitOldOrNew(claim, who: "the emulator")
         _ = try RealReader.required(for: "T3")
         guard HardwareBench.personSetUp("NFC_TEST_TEAR_RIG") else {
             try Test.cancel("T3 needs a tear rig or a hand moving the tag in and out of the field: set NFC_TEST_TEAR_RIG=1 and NFC_TEST_ALLOW_WRITE=1")
         }
         let seconds = HardwareBench.environment["NFC_TEST_TEAR_SECONDS"].flatMap(Int.init) ?? 60
-        // Values that agree on some bits: a torn page must keep those.
-        let values: [[UInt8]] = [[0x33, 0x33, 0x33, 0x33], [0x55, 0x55, 0x55, 0x55]]
         let tears = try await HardwareReader().withDevice { device in
-            try await Self.tornWrites(on: device, values: values, seconds: seconds)
+            try await Self.tornWrites(on: device, values: values, seconds: seconds, stopAfterTears: nil)
         }
-        print("[hil] T3 \(tears.count) interrupted writes: \(tears.map { "\($0.old.hexString())→\($0.new.hexString()): \($0.seen.hexString())" })")
+        print("[hil] T3 \(tears.count) interrupted writes: \(tears.map { "\($0.old.hexString())→\($0.new.hexString()): \($0.seen.hexString())" })  emulator: \(claim.map { "\($0.old.hexString())→\($0.new.hexString()): \($0.seen.hexString())" })")
         guard !tears.isEmpty else { try Test.cancel("no write was interrupted in \(seconds) s: nothing to compare") }
+        Self.expectEachBitOldOrNew(tears, who: "T3 disproved: the real tag")
+    }
+
+    /// Each torn page keeps the bits its old and new values agree on.
+    static func expectEachBitOldOrNew(_ tears: [(old: [UInt8], new: [UInt8], seen: [UInt8])], who: String) {
         for tear in tears {
-            // Each bit old or new: where old and new agree, the page must agree too.
             let agree = zip(tear.old, tear.new).map { ~($0 ^ $1) }
-            let kept = zip(zip(tear.seen, tear.old), agree).allSatisfy { pair, mask in (pair.0 ^ pair.1) & mask == 0 }
-            #expect(kept, "T3 disproved: a write of \(tear.new.hexString()) over \(tear.old.hexString()) torn mid-cycle left \(tear.seen.hexString()) — a bit that was the same in both changed")
+            let kept = tear.seen.count == agree.count
+                && zip(zip(tear.seen, tear.old), agree).allSatisfy { pair, mask in (pair.0 ^ pair.1) & mask == 0 }
+            #expect(kept, "\(who): a write of \(tear.new.hexString()) over \(tear.old.hexString()) torn mid-cycle left \(tear.seen.hexString()) — a bit that was the same in both changed")
         }
     }
 
-    /// Writes `values` in turn to the tag's last user page for `seconds`; after each write
-    /// that fails (the tag left the field), waits for the tag and reads what the page holds.
+    /// Runs `body` on an emulated NTAG215 whose `tearingWrite`-th page write is torn
+    /// (`tear-in-write`); the tag is put back in the field once it has left, as a hand would.
+    static func withTornEmulatedTag<Result: Sendable>(tearingWrite: Int, _ body: (NFCDevice) async throws -> Result) async throws -> Result {
+        let emulator = try PN532Emulator(tags: [try EmulatedTagFactory.make(name: "ntag215")],
+                                         faults: try FaultPlan(parsing: ["tear-in-write=\(tearingWrite):7"]))
+        try emulator.start()
+        defer { emulator.stop() }
+        let hand = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+                if emulator.tags.isEmpty, let departed = emulator.withField({ $0.departedTags.first }) { emulator.insert(departed) }
+            }
+        }
+        defer { hand.cancel() }
+        var configuration = ConnectionConfiguration()
+        configuration.lastReaderStore = nil
+        let device = NFCDevice()
+        try await device.connect(toConnectionString: emulator.connectionString, configuration: configuration)
+        do {
+            let result = try await body(device)
+            await device.close()
+            return result
+        } catch {
+            await device.close()
+            throw error
+        }
+    }
+
+    /// Writes `values` in turn to the tag's last user page for `seconds` (or until
+    /// `stopAfterTears` writes were torn); after each write that fails (the tag left the
+    /// field), waits for the tag and reads what the page holds.
     /// The page gets its first content back at the end.
-    static func tornWrites(on device: NFCDevice, values: [[UInt8]], seconds: Int) async throws
+    static func tornWrites(on device: NFCDevice, values: [[UInt8]], seconds: Int, stopAfterTears: Int?) async throws
         -> [(old: [UInt8], new: [UInt8], seen: [UInt8])] {
         var session = try await TagSession.connect(on: device, timeout: .seconds(10))
         guard case .type2(let first) = session.tag else { try Test.cancel("T3 writes pages: it needs a Type 2 tag") }
@@ -107,7 +148,7 @@ extension HardwareInTheLoop.Assumptions {
         var written = original
         let clock = ContinuousClock()
         let end = clock.now + .seconds(seconds)
-        while clock.now < end {
+        while clock.now < end, tears.count < stopAfterTears ?? .max {
             guard case .type2(let ntag) = session.tag else { break }
             let next = written == values[0] ? values[1] : values[0]
             do {
