@@ -91,6 +91,8 @@ extension HardwareInTheLoop {
         /// with endless polls, while only a type A tag is in the field), the reader sends its
         /// empty "ICC mute" block; libnfc reports the same error as for the emulated ACR122U
         /// (which sends it at once), about as soon, and the reader answers the next command.
+        /// Should the real reader stay silent, the tool is stopped after 20 s (the reader may
+        /// then need plugging in again).
         @Test("U4 the ACR122U's ICC-mute answer to a held command: the same error, about as soon as from the emulated reader")
         func acr122uICCMute() throws {
             let script = ["60 FF 01 03", "02"]
