@@ -147,38 +147,3 @@ extension HardwareInTheLoop {
         }
     }
 }
-
-/// One run of a libnfc or libfreefare tool against the reader under test, with an outer limit.
-struct LibNFCToolRun {
-    var output = ""
-    var standardError = ""
-    var launched = false
-
-    init(_ tool: String, _ arguments: [String], device: String, logLevel: Int, seconds: Double = 60) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIBNFC_DEVICE"] = device
-        environment["LIBNFC_AUTO_SCAN"] = "false"
-        environment["LIBNFC_LOG_LEVEL"] = String(logLevel)
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
-        // The tools print little on stderr at these log levels: reading one pipe after the other cannot stall.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        output = String(decoding: outData, as: UTF8.self)
-        standardError = String(decoding: errData, as: UTF8.self)
-        // /usr/bin/env exits 127 when the tool is not installed.
-        launched = process.terminationStatus != 127
-    }
-}
-

@@ -11,12 +11,46 @@ import Testing
 /// | `NFC_TEST_ALLOW_WRITE=1` | on a real reader, run the scenarios that write to the tag (they put its message back afterwards) |
 /// | `NFC_TEST_ALLOW_LOCK=1` | on a real reader, run the scenario that locks the tag for good (with `NFC_TEST_ALLOW_WRITE=1`) |
 /// | `NFC_TEST_PUBLIC_KEY=HEX` | the key the tag's originality signature verifies with (default: NXP's key for the chip); `nfctag emulate --print-signing-key` prints the emulator's |
+/// | `NFC_TEST_JUST_POWERED=1` | the reader was plugged in (powered on) right before the run: P1 also compares the power-up register values |
+/// | `NFC_TEST_TWO_TAGS=1` | two Type 2 tags lie on the reader: runs P6 |
+/// | `NFC_TEST_TEAR_RIG=1` | a person or rig takes the tag out of the field mid-write: runs T3 (with `NFC_TEST_ALLOW_WRITE=1`; `NFC_TEST_TEAR_SECONDS`, default 60) |
+/// | `NFC_TEST_TRANSCRIPT=FILE` | the transcript scenario writes the exchanges it recorded to FILE |
 ///
 /// ```sh
 /// swift test --filter HardwareTests                                     # emulated reader
 /// NFC_TEST_DEVICE=pn532_uart:/dev/ttyUSB0 swift test --filter HardwareTests
 /// NFC_TEST_DEVICE=acr122_usb NFC_TEST_ALLOW_WRITE=1 swift test --filter HardwareTests
+/// NFC_TEST_DEVICE=pn53x_usb swift test --filter HardwareTests           # SCL3711 / PN533
 /// ```
+///
+/// A USB reader — the ACR122U (`072f:2200`, libnfc driver `acr122_usb`) or a PN533 stick
+/// such as the SCL3711 (`04e6:5591`; an NXP PN533 board is `04cc:2533`; driver `pn53x_usb`),
+/// USB IDs as in libnfc's driver tables (`acr122_usb.c`, `pn53x_usb.c`) — needs three things
+/// before libnfc can claim it (the README's "Reader setup" and the DocC article "Hardware
+/// setup" say more):
+///
+/// ```sh
+/// # 1. a udev rule for its USB ID (Debian's libnfc6 ships one), then plug it in again
+/// sudo tee /etc/udev/rules.d/93-nfc-readers.rules <<'EOF'
+/// SUBSYSTEM!="usb|usb_device", GOTO="nfc_readers_end"
+/// ACTION!="add", GOTO="nfc_readers_end"
+/// ATTRS{idVendor}=="072f", ATTRS{idProduct}=="2200", MODE="0664", GROUP="plugdev"
+/// ATTRS{idVendor}=="04e6", ATTRS{idProduct}=="5591", MODE="0664", GROUP="plugdev"
+/// ATTRS{idVendor}=="04cc", ATTRS{idProduct}=="2533", MODE="0664", GROUP="plugdev"
+/// LABEL="nfc_readers_end"
+/// EOF
+/// sudo udevadm control --reload-rules && sudo udevadm trigger
+/// # 2. the kernel's NFC modules out of the way
+/// sudo modprobe -r pn533_usb pn533 nfc
+/// printf 'blacklist pn533_usb\nblacklist pn533\nblacklist nfc\n' | sudo tee /etc/modprobe.d/blacklist-libnfc.conf
+/// # 3. pcscd, which claims the ACR122U as a CCID reader, stopped
+/// sudo systemctl stop pcscd.socket pcscd
+/// ```
+///
+/// The connection string is the driver alone (`acr122_usb`, `pn53x_usb`: the first such
+/// reader) or with the bus and device number `nfc-scan-device` lists (`acr122_usb:001:004`).
+/// The scenarios about one reader kind (`USBReaderAssumptions`, U1–U9) run only when the
+/// connection string names that driver; the others run on any reader.
 enum HardwareBench {
     static let environment = ProcessInfo.processInfo.environment
 

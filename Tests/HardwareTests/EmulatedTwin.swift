@@ -1,0 +1,108 @@
+import Foundation
+import NFCEmulator
+import NFCTagKit
+import Testing
+
+/// An emulated reader of the same kind as the real one under test, with emulated tags, so
+/// that an assumption scenario runs one step against both and compares: the emulator's
+/// claim next to what the hardware does.
+///
+/// libnfc's tools reach it as child processes: a PN532 on a pseudo-terminal directly, an
+/// ACR122U or PN533 through the USB stand-in (``environment`` holds its `LD_PRELOAD`).
+final class EmulatedTwin: Sendable {
+    let kind: ReaderKind
+    let connectionString: String
+    /// What a child process needs to see the reader (empty for the PN532 on a UART).
+    let environment: [String: String]
+    private let serial: PN532Emulator?
+    private let usb: USBReaderEmulator?
+
+    /// A twin of `kind` (the PN532 on a UART for every kind that is not one of the two USB
+    /// readers the emulator models) with the named tags in its field, each with its UID
+    /// from `uids` where given, else the emulator's default.
+    init(of kind: ReaderKind, tags: [String] = ["ntag215"], uids: [[UInt8]] = []) throws {
+        var models: [any EmulatedTag] = []
+        for (index, name) in tags.enumerated() {
+            models.append(try EmulatedTagFactory.make(name: name, uid: index < uids.count ? uids[index] : nil, index: index))
+        }
+        switch kind {
+        case .acr122USB, .pn53xUSB:
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            guard let library = USBReaderEmulator.libraryPath(besideExecutable: executable) else {
+                try Test.cancel("the USB stand-in \(USBReaderEmulator.libraryName) is not built (swift build --product nfctag-usb-emulation)")
+            }
+            let reader = try USBReaderEmulator(kind: kind == .acr122USB ? .acr122u : .pn533, tags: models)
+            reader.start()
+            self.kind = kind
+            usb = reader
+            serial = nil
+            connectionString = reader.connectionString
+            environment = reader.environment(library: library)
+        default:
+            let emulator = try PN532Emulator(tags: models)
+            try emulator.start()
+            self.kind = .pn532UART
+            serial = emulator
+            usb = nil
+            connectionString = emulator.connectionString
+            environment = [:]
+        }
+    }
+
+    deinit {
+        serial?.stop()
+        usb?.stop()
+    }
+
+    /// The emulated USB reader's descriptors (nil for the PN532 on a UART).
+    var descriptor: NFCEmulator.USBDeviceDescriptor? { usb?.descriptor }
+
+    /// `commands` through `pn53x-tamashell` on this reader.
+    func tamaShell(_ commands: [String], logLevel: Int = 0) throws -> TamaShellRun {
+        let run = try TamaShellRun(commands, device: connectionString, environment: environment, logLevel: logLevel)
+        try requireTamaShell(run)
+        return run
+    }
+}
+
+/// The real reader under test, for the scenarios that compare it with an ``EmulatedTwin``.
+struct RealReader: Sendable {
+    let connectionString: String
+    var kind: ReaderKind { ReaderKind(connectionString: connectionString) }
+
+    /// The reader `NFC_TEST_DEVICE` names; cancels the scenario (a skip, not a failure)
+    /// without one, naming the assumption it would settle. With `kinds`, only a reader of
+    /// those kinds (by libnfc driver, from the connection string) runs it.
+    static func required(for id: String, kinds: Set<ReaderKind>? = nil) throws -> RealReader {
+        guard let device = HardwareBench.realDevice else {
+            try Test.cancel("\(id) compares a real reader with the emulator: set NFC_TEST_DEVICE to a reader's connection string")
+        }
+        let reader = RealReader(connectionString: device)
+        if let kinds, !kinds.contains(reader.kind) {
+            try Test.cancel("\(id) is about \(kinds.map(\.rawValue).sorted().joined(separator: " / ")) readers, not \(reader.kind.rawValue)")
+        }
+        return reader
+    }
+
+    /// `commands` through `pn53x-tamashell` on the real reader.
+    func tamaShell(_ commands: [String], logLevel: Int = 0) throws -> TamaShellRun {
+        let run = try TamaShellRun(commands, device: connectionString, logLevel: logLevel)
+        try requireTamaShell(run)
+        return run
+    }
+}
+
+/// Cancels when `pn53x-tamashell` is missing; records an issue when the reader did not open.
+private func requireTamaShell(_ run: TamaShellRun) throws {
+    guard run.run.launched else { try Test.cancel("pn53x-tamashell is not installed (Debian libnfc-pn53x-examples; scripts/setup)") }
+    try #require(!run.readerName.isEmpty, "pn53x-tamashell did not open the reader: \(run.run.output) \(run.run.standardError)")
+}
+
+extension HardwareBench {
+    /// The kind of reader the assumption scenarios compare with: the real one's, or the
+    /// PN532 on a UART without a real reader.
+    static var kindUnderTest: ReaderKind { realDevice.map(ReaderKind.init(connectionString:)) ?? .pn532UART }
+
+    /// A person set up what a scenario needs and said so in the environment (`NAME=1`).
+    static func personSetUp(_ name: String) -> Bool { environment[name] == "1" }
+}
