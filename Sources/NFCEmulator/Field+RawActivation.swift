@@ -45,7 +45,9 @@ extension Field {
 
     /// SELECT at cascade `level` naming the 5 bytes `named`: the SAK of the tag selected (the
     /// cascade bit set while levels remain), which goes ACTIVE after its last level; `nil`
-    /// when no READY tag at that level has those bytes.
+    /// when no READY tag at that level has those bytes. Every READY tag whose bytes at that
+    /// level match is selected and answers: tags that share a cascade level all move on to the
+    /// next one (their SAKs, cascade bit only, agree on air), where ANTICOLLISION separates them.
     mutating func select(level: Int, named: [UInt8]) -> UInt8? {
         let iso = ChipTables.iso14443a
         var sak: UInt8?
@@ -53,10 +55,10 @@ extension Field {
             if slots[index].state == .active { dropOut(index); continue }
             guard slots[index].state == .ready, slots[index].cascadeLevel == level,
                   let levels = iso.cascadeAnswers(uid: slots[index].tag.identity.uid),
-                  level < levels.count, levels[level] == named, sak == nil else { continue }
+                  level < levels.count, levels[level] == named else { continue }
             if level == levels.count - 1 {
                 slots[index].state = .active
-                sak = slots[index].tag.identity.sak
+                sak = sak ?? slots[index].tag.identity.sak
             } else {
                 slots[index].cascadeLevel = level + 1
                 sak = iso.sakCascadeBit

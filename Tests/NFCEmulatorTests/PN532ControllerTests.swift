@@ -337,6 +337,26 @@ struct PN532RawActivationTests {
         #expect(exchange(&chip, 0x42, [0x52]) == [0x00, 0x44, 0x00], "WUPA wakes it")
     }
 
+    /// Two 7-byte UIDs that share their first three bytes share cascade level 1: both answer
+    /// its SELECT and both reach level 2, where their bytes differ and collide.
+    @Test("two tags sharing cascade level 1 both go on to level 2 and collide there")
+    func sharedFirstCascadeLevel() {
+        let other: [UInt8] = [0x04, 0x47, 0x5E, 0x11, 0x22, 0x33, 0x44]
+        var chip = rawChip([ScriptedTag(uid: ntagUID), ScriptedTag(uid: other)])
+        bits(&chip, 7)
+        #expect(exchange(&chip, 0x42, [0x26]) == [0x00, 0x44, 0x00])
+        bits(&chip, 0)
+        let level1: [UInt8] = [0x88, 0x04, 0x47, 0x5E, 0x88 ^ 0x04 ^ 0x47 ^ 0x5E]
+        #expect(exchange(&chip, 0x42, [0x93, 0x20]) == [0x00] + level1, "the same level-1 bytes from both: no collision")
+        let select1 = [0x93, 0x70] + level1
+        #expect(exchange(&chip, 0x42, select1 + ChipTables.crcA(select1)) == [0x00, 0x04] + ChipTables.crcA([0x04]))
+        #expect(exchange(&chip, 0x42, [0x95, 0x20]) == [0x06], "both tags answer level 2 with different bytes")
+        let otherLevel2: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x11 ^ 0x22 ^ 0x33 ^ 0x44]
+        let select2 = [0x95, 0x70] + otherLevel2
+        #expect(exchange(&chip, 0x42, select2 + ChipTables.crcA(select2)) == [0x00, 0x00] + ChipTables.crcA([0x00]))
+        #expect(chip.field.state(of: chip.field.handles[1]) == .active)
+    }
+
     @Test("REQA sent as 8 bits is no short frame: no answer; ANTICOLLISION with the RX CRC check on fails it")
     func framingMatters() {
         var chip = rawChip([ScriptedTag(uid: [0x3E, 0x39, 0xAB, 0x7F], atqa: 0x0004, sak: 0x08)])
