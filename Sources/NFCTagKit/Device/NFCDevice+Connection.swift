@@ -20,6 +20,7 @@ extension NFCDevice {
         status = .connecting
         do {
             let info = try openDevice(reader.connectionString, patience: Self.firstOpenPatience)
+            self.reader = identifiedUSBReader(reader)
             lastLoss = nil
             apply(machine.connected())
             emit(.connected(info))
