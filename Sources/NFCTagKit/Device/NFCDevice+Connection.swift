@@ -15,12 +15,12 @@ extension NFCDevice {
         defer { connectInProgress = false }
         stopConnection()
         self.configuration = configuration
-        self.reader = reader
+        // Before libnfc claims it: reading a USB reader's serial string opens the device.
+        self.reader = identifiedUSBReader(reader)
         machine = ReconnectStateMachine(policy: configuration.reconnection)
         status = .connecting
         do {
             let info = try openDevice(reader.connectionString, patience: Self.firstOpenPatience)
-            self.reader = identifiedUSBReader(reader)
             lastLoss = nil
             apply(machine.connected())
             emit(.connected(info))
