@@ -194,6 +194,22 @@ struct USBReaderTests {
                 "the loss is seen as an unplug: \(monitor.text)")
     }
 
+    @Test("nfctag readers finds the emulated USB reader through libnfc's scan and the USB view: serial where it has one",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func readersSeesUSBView(kind: USBReaderEmulator.Kind) throws {
+        let reader = try Self.reader(kind)
+        defer { reader.stop() }
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let result = try Self.run([nfctag, "readers", "--json", "--timeout", "5"], reader: reader)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("\"connstring\":\"\(reader.connectionString)\""), "\(result.output)")
+        if kind == .pn533 {
+            #expect(result.output.contains("\"serial\":\"\(reader.descriptor.serialNumber)\""), "the serial comes from the USB view: \(result.output)")
+        } else {
+            #expect(!result.output.contains("\"serial\":\""), "the ACR122U has no serial: \(result.output)")
+        }
+    }
+
     @Test("--device emulator:KIND:TAG runs the command against an emulated USB reader of that kind",
           arguments: USBReaderEmulator.Kind.allCases)
     func embeddedUSBEmulator(kind: USBReaderEmulator.Kind) throws {
