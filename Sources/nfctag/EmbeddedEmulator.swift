@@ -123,13 +123,14 @@ enum EmbeddedEmulator {
             continuation.yield(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
             continuation.finish()
         }
-        let trap = SignalTrap { [child] in child.interrupt() }
-        defer { trap.release() }
         do {
             try child.run()
         } catch {
             throw ToolError(exitCode: .failure, summary: "nfctag: cannot run \(executable) for --device \(device)", detail: ["\(error)"])
         }
+        // Set after the child started: it would inherit the ignored SIGINT / SIGTERM.
+        let trap = SignalTrap { [child] in child.interrupt() }
+        defer { trap.release() }
         for await status in ended { return status }
         return ExitCode.failure.rawValue
     }

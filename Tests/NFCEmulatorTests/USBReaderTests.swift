@@ -190,7 +190,7 @@ struct USBReaderTests {
         let lines = monitor.text.split(separator: "\n")
         let succeeded = try #require(lines.first { $0.contains("\"reconnectSucceeded\"") })
         #expect(succeeded.contains(second.connectionString), "reopened at the new address: \(succeeded)")
-        #expect(lines.contains { $0.contains("\"disconnected\"") || $0.contains("\"reconnectStarted\"") && $0.contains("unplugged") },
+        #expect(lines.contains { $0.contains("\"reconnectStarted\"") && $0.contains("\"unplugged\"") },
                 "the loss is seen as an unplug: \(monitor.text)")
     }
 
@@ -229,6 +229,25 @@ struct USBReaderTests {
                                      environment: environment, in: directory)
         refused.process.waitUntilExit()
         #expect(refused.process.terminationStatus == 2, "\(refused.errorText)")
+    }
+
+    @Test("--device emulator:acr122u: Ctrl-C reaches the command in the child, which ends cleanly")
+    func embeddedUSBEmulatorPassesSignals() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let monitor = try Background([nfctag, "monitor", "--json", "--device", "emulator:acr122u"],
+                                     environment: ["NFCTAG_USB_EMULATION_LIBRARY": Self.library], in: directory)
+        #expect(monitor.wait(for: "\"tagDetected\"", seconds: 30), "\(monitor.text)\(monitor.errorText)")
+        monitor.process.interrupt()
+        let deadline = Date().addingTimeInterval(15)
+        while monitor.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let ended = !monitor.process.isRunning
+        if !ended { monitor.process.terminate() }
+        monitor.process.waitUntilExit()
+        #expect(ended, "the parent waits for its child, which got the signal")
+        #expect(monitor.process.terminationReason == .exit && monitor.process.terminationStatus == 0, "\(monitor.errorText)")
+        #expect(monitor.text.contains("\"connstring\":\"acr122_usb:"), "\(monitor.text)")
     }
 
     @Test("ACR122U: firmware string, PICC parameter, and ICC mute when the PN532 inside is silent")
