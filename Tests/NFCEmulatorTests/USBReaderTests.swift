@@ -89,7 +89,10 @@ struct USBReaderTests {
     @Test("the same --link is the same reader plugged in again: a new address, the same serial")
     func replugKeepsSerial() throws {
         let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-usb-test-\(getpid()).sock").path
-        defer { try? FileManager.default.removeItem(atPath: link + ".address") }
+        defer {
+            try? FileManager.default.removeItem(atPath: link + ".address")
+            try? FileManager.default.removeItem(atPath: link + ".usb")
+        }
         let first = try Self.reader(.pn533, link: link)
         let firstAddress = first.address, firstSerial = first.descriptor.serialNumber
         first.stop()
