@@ -213,6 +213,24 @@ struct USBReaderTests {
         }
     }
 
+    @Test("nfctag readers --watch: the emulated ACR122U leaves, then arrives at a new address")
+    func readersWatchSeesReplug() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/reader.sock"
+        let first = try Self.reader(.acr122u, link: link)
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let watch = try Background([nfctag, "readers", "--watch", "--json"],
+                                   environment: first.environment(library: Self.library), in: directory)
+        defer { watch.stop() }
+        #expect(watch.wait(for: first.connectionString, seconds: 20), "\(watch.text)\(watch.errorText)")
+        first.stop()
+        #expect(watch.wait(for: "{\"readers\":[]}", seconds: 20), "\(watch.text)\(watch.errorText)")
+        let second = try Self.reader(.acr122u, link: link)
+        defer { second.stop() }
+        #expect(watch.wait(for: second.connectionString, seconds: 20), "\(watch.text)\(watch.errorText)")
+    }
+
     @Test("--device emulator:KIND:TAG runs the command against an emulated USB reader of that kind",
           arguments: USBReaderEmulator.Kind.allCases)
     func embeddedUSBEmulator(kind: USBReaderEmulator.Kind) throws {
