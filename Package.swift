@@ -45,7 +45,15 @@ let package = Package(
 
         // The 14 libusb-0.1 functions libnfc calls, carried over a Unix socket to an emulated
         // USB reader (C, libc only; no logic of a reader lives here).
-        .target(name: "CUSBEmulation"),
+        //
+        // SwiftPM links every product with swiftc, which adds the Swift runtime's start-up
+        // object (it calls into libswiftCore) and -lswiftCore. Without the start-up object
+        // (-nostartfiles) and with the standard library linked statically (-static-stdlib:
+        // nothing of it is pulled in, since nothing here uses it), the stand-in needs no Swift
+        // runtime; swiftc still names libstdc++ and libm, which SwiftPM gives no way to drop
+        // (--as-needed would have to come before them). scripts/sanitize builds the libc-only
+        // copy with cc. unsafeFlags are allowed here: no product an app depends on holds this target.
+        .target(name: "CUSBEmulation", linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
 
         // NDEF messages and records: pure Swift, Foundation only.
         .target(name: "NDEF"),

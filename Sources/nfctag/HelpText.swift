@@ -30,7 +30,9 @@ enum HelpText {
           report LOG…           merge provisioning logs: per station, duplicates, failures
 
         Global options (before or after the command):
-          --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]
+          --device CONNSTRING   libnfc connection string, or emulator[:KIND][:TAG,…]
+                                (KIND pn532, the default, acr122u or pn533; a USB kind
+                                runs the command in a child with the USB stand-in)
           --json                machine-readable output on stdout
           --timeout SECONDS     how long to wait for a reader or a tag (default 10)
           --password HEX8       PWD_AUTH before the operation (or --password-env VAR)

@@ -14,6 +14,7 @@ import Testing
 /// | `NFC_TEST_JUST_POWERED=1` | the reader was plugged in (powered on) right before the run: P1 also compares the power-up register values |
 /// | `NFC_TEST_TWO_TAGS=1` | two Type 2 tags lie on the reader: runs P6 |
 /// | `NFC_TEST_TEAR_RIG=1` | a person or rig takes the tag out of the field mid-write: runs T3 (with `NFC_TEST_ALLOW_WRITE=1`; `NFC_TEST_TEAR_SECONDS`, default 60) |
+/// | `NFC_TEST_REPLUG=1` | a person plugs the USB reader out and back into the same socket when asked: runs U10 |
 /// | `NFC_TEST_TRANSCRIPT=FILE` | the transcript scenario writes the exchanges it recorded to FILE |
 ///
 /// ```sh

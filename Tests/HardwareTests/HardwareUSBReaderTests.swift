@@ -4,7 +4,7 @@ import NFCTagKit
 import Testing
 
 extension HardwareInTheLoop {
-    /// The reader-specific assumptions of the emulated USB readers (ids U1–U9 in the DocC
+    /// The reader-specific assumptions of the emulated USB readers (ids U1–U10 in the DocC
     /// article "What the emulator assumes", facts in `datasheets/readers/`). Each runs only
     /// when `NFC_TEST_DEVICE` names a reader of its kind — decided from the connection
     /// string's libnfc driver, `acr122_usb` or `pn53x_usb` — and compares the real reader
@@ -223,6 +223,36 @@ extension HardwareInTheLoop {
             #expect((seen.serial ?? "").isEmpty == claim.serialNumber.isEmpty,
                     "U9 disproved: the real \(reader.kind.rawValue) has \(seen.serial.map { "serial \($0)" } ?? "no serial"), the emulated one \(claim.serialNumber.isEmpty ? "none" : claim.serialNumber)")
         }
+
+        /// U10: a USB reader plugged out and back into the same socket keeps its serial string
+        /// (where it has one) and its port path, as the emulated readers do (both fixed by
+        /// `--link`); the ACR122U's relocation between two attached units rests on the port.
+        /// A person replugs the reader while the scenario waits (`NFC_TEST_REPLUG=1`).
+        @Test("U10 a USB reader plugged out and into the same socket keeps its serial and port (sysfs)")
+        func usbReplugKeepsIdentity() async throws {
+            let reader = try RealReader.required(for: "U10", kinds: [.acr122USB, .pn53xUSB])
+            guard HardwareBench.personSetUp("NFC_TEST_REPLUG") else {
+                try Test.cancel("U10 needs a person to plug the reader out and back into the same socket: set NFC_TEST_REPLUG=1")
+            }
+            let claim = try #require(try EmulatedTwin(of: reader.kind).descriptor)
+            let before = try SysfsUSBDevice.required(for: "U10", reader: reader, modelled: claim)
+            func present() -> SysfsUSBDevice? {
+                SysfsUSBDevice.find(vendor: claim.vendorID, product: claim.productID, connectionString: "")
+            }
+            print("[hil] U10: plug the reader out, then back into the same socket, within 60 s")
+            let deadline = ContinuousClock.now + .seconds(60)
+            while present() != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            try #require(present() == nil, "U10: the reader was not plugged out within 60 s")
+            var after: SysfsUSBDevice?
+            while after == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                after = present()
+            }
+            let back = try #require(after, "U10: the reader was not plugged back in within 60 s")
+            print("[hil] U10 before: port \(before.port), serial \(before.serial ?? "none")  after: port \(back.port), serial \(back.serial ?? "none")")
+            #expect(back.serial == before.serial, "U10 disproved: the serial changed across a replug (\(before.serial ?? "none") → \(back.serial ?? "none"))")
+            #expect(back.port == before.port, "U10 disproved: the same socket gave port \(back.port), before \(before.port)")
+        }
     }
 }
 
@@ -237,6 +267,8 @@ struct SysfsUSBDevice: CustomStringConvertible {
     var deviceRelease: UInt16?
     /// Endpoint addresses of its interfaces (`ep_82` → 0x82), endpoint 0 left out.
     var endpoints: Set<UInt8>
+    /// The kernel's name for the socket it is plugged into (`1-4.2`): its sysfs directory.
+    var port: String = ""
 
     /// The device at the bus and device number of a connection string `driver:BBB:DDD`;
     /// for a connection string without them, the first `vendor:product`.
@@ -268,7 +300,7 @@ struct SysfsUSBDevice: CustomStringConvertible {
             return SysfsUSBDevice(vendorID: vendorID, productID: productID, manufacturer: read(directory, "manufacturer"), product: read(directory, "product"),
                                   serial: read(directory, "serial"),
                                   deviceRelease: read(directory, "bcdDevice").flatMap { UInt16($0, radix: 16) },
-                                  endpoints: endpoints)
+                                  endpoints: endpoints, port: name)
         }
         return nil
     }

@@ -89,7 +89,10 @@ struct USBReaderTests {
     @Test("the same --link is the same reader plugged in again: a new address, the same serial")
     func replugKeepsSerial() throws {
         let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-usb-test-\(getpid()).sock").path
-        defer { try? FileManager.default.removeItem(atPath: link + ".address") }
+        defer {
+            try? FileManager.default.removeItem(atPath: link + ".address")
+            try? FileManager.default.removeItem(atPath: link + ".usb")
+        }
         let first = try Self.reader(.pn533, link: link)
         let firstAddress = first.address, firstSerial = first.descriptor.serialNumber
         first.stop()
@@ -98,6 +101,174 @@ struct USBReaderTests {
         #expect(second.address != firstAddress)
         #expect(second.descriptor.serialNumber == firstSerial)
         #expect(!firstSerial.isEmpty)
+    }
+
+    @Test("plugged in, the reader's node is in its USB device directory with its identity; unplugged, it is gone",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func publishesNode(kind: USBReaderEmulator.Kind) throws {
+        let reader = try Self.reader(kind)
+        let text = try String(contentsOfFile: reader.nodePath, encoding: .utf8)
+        #expect(reader.nodePath == reader.deviceDirectory + String(format: "/%03u/%03u", UInt32(reader.bus), UInt32(reader.address)))
+        #expect(reader.environment(library: "x")[USBReaderEmulator.deviceDirectoryVariable] == reader.deviceDirectory)
+        let identity = kind == .acr122u ? "vendor=072f\nproduct=2200\nserial=\n" : "vendor=04e6\nproduct=5591\nserial=\(reader.descriptor.serialNumber)\n"
+        #expect(text == identity + "port=\(reader.portPath)\n")
+        reader.stop()
+        #expect(!FileManager.default.fileExists(atPath: reader.nodePath))
+    }
+
+    /// Runs `arguments` in the background with the reader's environment; stdout and stderr
+    /// go to files the test reads while it runs.
+    final class Background: Sendable {
+        let process: Process
+        let output: String
+        let errors: String
+
+        init(_ arguments: [String], environment extra: [String: String], in directory: String) throws {
+            output = directory + "/out.log"
+            errors = directory + "/err.log"
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+            var environment = ProcessInfo.processInfo.environment
+            environment["LIBNFC_LOG_LEVEL"] = "0"
+            environment["LIBNFC_AUTO_SCAN"] = "true"
+            environment["LIBNFC_DEVICE"] = nil
+            environment["LIBNFC_DEFAULT_DEVICE"] = nil
+            environment["XDG_CONFIG_HOME"] = directory + "/config"   // the last reader is not remembered elsewhere
+            for (key, value) in extra { environment[key] = value }
+            process.environment = environment
+            process.standardOutput = FileHandle(forWritingAtPath: output)
+            process.standardError = FileHandle(forWritingAtPath: errors)
+            try process.run()
+        }
+
+        var text: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        var errorText: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+
+        /// Waits up to `seconds` for stdout to contain `fragment`.
+        func wait(for fragment: String, seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if text.contains(fragment) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return text.contains(fragment)
+        }
+
+        func stop() {
+            if process.isRunning { process.interrupt() }
+            process.waitUntilExit()
+        }
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-usb-replug-\(getpid())-\(UInt32.random(in: 0 ... .max))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("nfctag monitor: the USB reader unplugged and plugged in again at a new address is reconnected (issue 14's done-when)",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func monitorSeesReplug(kind: USBReaderEmulator.Kind) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/reader.sock"
+        let first = try Self.reader(kind, link: link)
+        let environment = first.environment(library: Self.library)
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let monitor = try Background([nfctag, "monitor", "--json", "--device", first.connectionString],
+                                     environment: environment, in: directory)
+        defer { monitor.stop() }
+        #expect(monitor.wait(for: "\"tagDetected\"", seconds: 30), "\(monitor.text)\(monitor.errorText)")
+        let firstAddress = first.connectionString
+        first.stop()
+        #expect(monitor.wait(for: "\"reconnectStarted\"", seconds: 20), "\(monitor.text)\(monitor.errorText)")
+        let second = try Self.reader(kind, link: link)
+        defer { second.stop() }
+        #expect(second.connectionString != firstAddress, "a new USB address")
+        #expect(second.environment(library: Self.library) == environment, "the same reader, seen through the same environment")
+        #expect(monitor.wait(for: "\"reconnectSucceeded\"", seconds: 30), "\(monitor.text)\(monitor.errorText)")
+        let lines = monitor.text.split(separator: "\n")
+        let succeeded = try #require(lines.first { $0.contains("\"reconnectSucceeded\"") })
+        #expect(succeeded.contains(second.connectionString), "reopened at the new address: \(succeeded)")
+        #expect(lines.contains { $0.contains("\"reconnectStarted\"") && $0.contains("\"unplugged\"") },
+                "the loss is seen as an unplug: \(monitor.text)")
+    }
+
+    @Test("nfctag readers finds the emulated USB reader through libnfc's scan and the USB view: serial where it has one",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func readersSeesUSBView(kind: USBReaderEmulator.Kind) throws {
+        let reader = try Self.reader(kind)
+        defer { reader.stop() }
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let result = try Self.run([nfctag, "readers", "--json", "--timeout", "5"], reader: reader)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("\"connstring\":\"\(reader.connectionString)\""), "\(result.output)")
+        if kind == .pn533 {
+            #expect(result.output.contains("\"serial\":\"\(reader.descriptor.serialNumber)\""), "the serial comes from the USB view: \(result.output)")
+        } else {
+            #expect(!result.output.contains("\"serial\":\""), "the ACR122U has no serial: \(result.output)")
+        }
+    }
+
+    @Test("nfctag readers --watch: the emulated ACR122U leaves, then arrives at a new address")
+    func readersWatchSeesReplug() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/reader.sock"
+        let first = try Self.reader(.acr122u, link: link)
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let watch = try Background([nfctag, "readers", "--watch", "--json"],
+                                   environment: first.environment(library: Self.library), in: directory)
+        defer { watch.stop() }
+        #expect(watch.wait(for: first.connectionString, seconds: 20), "\(watch.text)\(watch.errorText)")
+        first.stop()
+        #expect(watch.wait(for: "{\"readers\":[]}", seconds: 20), "\(watch.text)\(watch.errorText)")
+        let second = try Self.reader(.acr122u, link: link)
+        defer { second.stop() }
+        #expect(watch.wait(for: second.connectionString, seconds: 20), "\(watch.text)\(watch.errorText)")
+    }
+
+    @Test("--device emulator:KIND:TAG runs the command against an emulated USB reader of that kind",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func embeddedUSBEmulator(kind: USBReaderEmulator.Kind) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        var environment = ["XDG_CONFIG_HOME": directory + "/config"]
+        environment["NFCTAG_USB_EMULATION_LIBRARY"] = Self.library
+        let info = try Background([nfctag, "info", "--json", "--device", "emulator:\(kind.rawValue):ntag213"],
+                                  environment: environment, in: directory)
+        info.process.waitUntilExit()
+        #expect(info.process.terminationStatus == 0, "\(info.text)\(info.errorText)")
+        #expect(info.text.contains("\"chip\":\"ntag213\""), "\(info.text)")
+        #expect(info.text.contains("\"\(kind.driver):001:"), "the reader is the emulated USB one: \(info.text)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/config/nfctagkit"), "an emulator is not remembered as the last reader")
+        let refused = try Background([nfctag, "scan", "--device", "emulator:\(kind.rawValue):nosuchtag"],
+                                     environment: environment, in: directory)
+        refused.process.waitUntilExit()
+        #expect(refused.process.terminationStatus == 2, "\(refused.errorText)")
+    }
+
+    @Test("--device emulator:acr122u: Ctrl-C reaches the command in the child, which ends cleanly")
+    func embeddedUSBEmulatorPassesSignals() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let nfctag = Self.productsDirectory.appendingPathComponent("nfctag").path
+        let monitor = try Background([nfctag, "monitor", "--json", "--device", "emulator:acr122u"],
+                                     environment: ["NFCTAG_USB_EMULATION_LIBRARY": Self.library], in: directory)
+        #expect(monitor.wait(for: "\"tagDetected\"", seconds: 30), "\(monitor.text)\(monitor.errorText)")
+        monitor.process.interrupt()
+        let deadline = Date().addingTimeInterval(15)
+        while monitor.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let ended = !monitor.process.isRunning
+        if !ended { monitor.process.terminate() }
+        monitor.process.waitUntilExit()
+        #expect(ended, "the parent waits for its child, which got the signal")
+        #expect(monitor.process.terminationReason == .exit && monitor.process.terminationStatus == 0, "\(monitor.errorText)")
+        #expect(monitor.text.contains("\"connstring\":\"acr122_usb:"), "\(monitor.text)")
     }
 
     @Test("ACR122U: firmware string, PICC parameter, and ICC mute when the PN532 inside is silent")

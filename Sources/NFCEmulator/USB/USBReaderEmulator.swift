@@ -29,6 +29,10 @@ public final class USBReaderEmulator: Sendable {
     public static let socketVariable = "NFCTAG_USB_EMULATION"
     /// The stand-in's file name, as SwiftPM builds it beside the package's executables.
     public static let libraryName = "libnfctag-usb-emulation.so"
+    /// The variable naming the directories that stand for `/dev/bus/usb` in a client
+    /// process: NFCTagKit's liveness check and hot-plug read the reader's node there
+    /// (NFCTagKit's `USBDeviceDirectory` documents the node format written here).
+    public static let deviceDirectoryVariable = "NFCTAGKIT_USB_DEVICES"
 
     public let kind: Kind
     /// The socket the reader listens on (`--link`, or a temporary path).
@@ -36,7 +40,15 @@ public final class USBReaderEmulator: Sendable {
     /// The USB bus and device number libnfc lists.
     public let bus: UInt8
     public let address: UInt8
+    /// The directory that stands for `/dev/bus/usb`: while the reader is plugged in (from
+    /// ``start()`` to ``stop()``), its node `BBB/DDD` is there (`link + ".usb"`, or beside
+    /// the temporary socket).
+    public let deviceDirectory: String
+    /// The port the reader is plugged into (`1-3`), fixed by the socket path: plugged in
+    /// again at the same `--link`, it is in the same port.
+    public let portPath: String
     private let ownsSocketPath: Bool
+    private let link: String?
     private let state: Mutex<State>
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
@@ -59,9 +71,12 @@ public final class USBReaderEmulator: Sendable {
         let path = link ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nfctag-usb-\(getpid())-\(UInt32.random(in: 0 ... .max)).sock").path
         socketPath = path
+        self.link = link
         ownsSocketPath = true
         bus = 1
         address = Self.nextAddress(link: link)
+        deviceDirectory = path + ".usb"
+        portPath = "1-\(1 + Self.fnv1a(path) % 4)"
         let controller = PN532Controller(field: Field(tags: tags), faults: faults)
         let model: any USBReaderModel = switch kind {
         case .acr122u: ACR122UReader(controller: controller)
@@ -89,9 +104,28 @@ public final class USBReaderEmulator: Sendable {
     public var descriptor: USBDeviceDescriptor { state.withLock { $0.model.descriptor } }
 
     /// The environment a client process needs to see this reader through `library` (the
-    /// stand-in's path): `LD_PRELOAD` and ``socketVariable``.
+    /// stand-in's path): `LD_PRELOAD` and ``socketVariable`` for libnfc, and
+    /// ``deviceDirectoryVariable`` for NFCTagKit's own USB checks.
     public func environment(library: String) -> [String: String] {
-        ["LD_PRELOAD": library, Self.socketVariable: socketPath]
+        ["LD_PRELOAD": library, Self.socketVariable: socketPath, Self.deviceDirectoryVariable: deviceDirectory]
+    }
+
+    /// The node's path in ``deviceDirectory``: `BBB/DDD`.
+    public var nodePath: String {
+        deviceDirectory + String(format: "/%03u/%03u", UInt32(bus), UInt32(address))
+    }
+
+    /// Plugs the device in: writes its node whole (temporary name, then rename), as the
+    /// identity libusb would read: vendor, product, serial string, port.
+    private func publishNode() {
+        let descriptor = descriptor
+        let text = String(format: "vendor=%04x\nproduct=%04x\n", UInt32(descriptor.vendorID), UInt32(descriptor.productID))
+            + "serial=\(descriptor.serialNumber)\nport=\(portPath)\n"
+        let busDirectory = (nodePath as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: busDirectory, withIntermediateDirectories: true)
+        let temporary = busDirectory + "/.\(address).\(getpid()).tmp"
+        guard (try? text.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        if rename(temporary, nodePath) != 0 { unlink(temporary) }
     }
 
     /// The stand-in beside `executable` (SwiftPM puts products in one directory), else
@@ -130,6 +164,7 @@ public final class USBReaderEmulator: Sendable {
         }
         thread.name = "USBReaderEmulator \(kind.rawValue)"
         thread.start()
+        publishNode()
     }
 
     /// Unplugs the reader: the thread stops, clients see the device gone, the socket goes.
@@ -139,6 +174,9 @@ public final class USBReaderEmulator: Sendable {
             return (state.stopped, state.clients)
         }
         guard !wasStopped else { return }
+        // The node goes first, as when a cable is pulled: a client that sees its transfers
+        // fail finds no device there any more.
+        unlink(nodePath)
         if running.withLock({ $0 }) {
             var one: UInt8 = 1
             _ = Glibc.write(wake.write, &one, 1)
@@ -149,6 +187,7 @@ public final class USBReaderEmulator: Sendable {
         close(wake.read)
         close(wake.write)
         if ownsSocketPath { unlink(socketPath) }
+        if link == nil { try? FileManager.default.removeItem(atPath: deviceDirectory) }
     }
 
     private func serve() {

@@ -18,7 +18,10 @@ extension NFCDevice {
                 // transceive whose answer was replaced by the abort's ACK.
                 throw .cancelled
             }
-            guard error.code.meansReaderLost else { throw .libnfc(error) }
+            // libnfc's USB drivers pass libusb's own codes through (-ENODEV from an unplugged
+            // device, which libnfc has no name for): whatever the code, a reader whose node
+            // is gone is lost.
+            guard error.code.meansReaderLost || readerNodeIsGone else { throw .libnfc(error) }
             if error.code == .timeout, readerAnswers(handle) {
                 throw .libnfc(error)
             }
@@ -39,11 +42,15 @@ extension NFCDevice {
         (try? LibNFC.setProperty(handle, .activateField, true)) != nil
     }
 
+    /// True when the open reader has a device node (serial port, USB address) and it is gone.
+    var readerNodeIsGone: Bool {
+        guard let reader, let node = ReaderNode(connectionString: reader.connectionString) else { return false }
+        return !node.exists
+    }
+
     /// Why the reader was lost, given the error that revealed it.
     func lossReason(for error: LibNFCError) -> DisconnectReason {
-        if let reader, let node = ReaderNode(connectionString: reader.connectionString), !node.exists {
-            return .unplugged
-        }
+        if readerNodeIsGone { return .unplugged }
         return error.code == .timeout ? .notResponding : .ioError(error)
     }
 
@@ -128,13 +135,21 @@ extension NFCDevice {
     /// The USB reader `reader` is now, when it came back at another address: the USB
     /// readers present, enumerated once through ``ConnectionConfiguration/usbHotPlug``.
     private func relocatedUSBReader(_ reader: NFCReader) -> NFCReader? {
-        guard reader.kind.isUSB, let backend = configuration.usbHotPlug else { return nil }
-        let watcher = USBReaderWatcher(backend: backend) { _ in }
-        guard (try? watcher.start()) != nil else { return nil }
-        let present = watcher.readers
-        watcher.stop()
+        guard reader.kind.isUSB, let backend = configuration.usbHotPlug,
+              let present = USBReaderWatcher.presentReaders(on: backend) else { return nil }
         guard let moved = reader.relocated(among: present), moved.connectionString != reader.connectionString else { return nil }
         return moved
+    }
+
+    /// `reader` with its serial number, USB product and port filled in from the USB
+    /// device at its address, so that a replug can find it again (a reader opened by
+    /// connection string alone knows none of them).
+    func identifiedUSBReader(_ reader: NFCReader) -> NFCReader {
+        guard reader.kind.isUSB, reader.serialNumber == nil || reader.usbID == nil || reader.usbPortPath == nil,
+              let backend = configuration.usbHotPlug,
+              let device = USBReaderWatcher.presentReaders(on: backend)?.first(where: { $0.connectionString == reader.connectionString })
+        else { return reader }
+        return reader.identified(by: device)
     }
 
     /// Checks an idle connection every ``ConnectionConfiguration/livenessInterval``: the

@@ -15,7 +15,8 @@ extension NFCDevice {
         defer { connectInProgress = false }
         stopConnection()
         self.configuration = configuration
-        self.reader = reader
+        // Before libnfc claims it: reading a USB reader's serial string opens the device.
+        self.reader = identifiedUSBReader(reader)
         machine = ReconnectStateMachine(policy: configuration.reconnection)
         status = .connecting
         do {

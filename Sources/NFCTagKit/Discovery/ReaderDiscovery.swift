@@ -80,6 +80,7 @@ actor ReaderDiscovery {
             if var listed = byConnectionString[usbReader.connectionString] {
                 listed.serialNumber = listed.serialNumber ?? usbReader.serialNumber
                 listed.usbID = listed.usbID ?? usbReader.usbID
+                listed.usbPortPath = listed.usbPortPath ?? usbReader.usbPortPath
                 if listed.name == listed.connectionString { listed.name = usbReader.name }
                 byConnectionString[usbReader.connectionString] = listed
             } else {

@@ -65,10 +65,39 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
             throw USBHotPlugError("libusb_hotplug_register_callback: \(String(cString: libusb_strerror(result)))")
         }
         callbackHandle = handle
+        // The devices present were queued by ENUMERATE: they arrive before this returns,
+        // so a caller that only wants the list now (relocation after a replug) has it.
+        let present = pendingArrivals
+        pendingArrivals.removeAll()
+        lock.unlock()
+        deliver(present, to: handler)
+        lock.lock()
+        guard running else {
+            // Stopped while the present devices were reported: no thread to stop, so clean up here.
+            libusb_hotplug_deregister_callback(newContext, handle)
+            for device in pendingArrivals { libusb_unref_device(device) }
+            pendingArrivals.removeAll()
+            libusb_exit(newContext)
+            context = nil
+            self.handler = nil
+            return
+        }
         let thread = Thread { [self] in eventLoop() }
         thread.name = "NFCTagKit USB hot-plug"
         self.thread = thread
         thread.start()
+    }
+
+    /// Describes queued arrivals (serial numbers read outside libusb's callback) and
+    /// releases them.
+    private func deliver(_ arrivals: [OpaquePointer], to handler: (@Sendable (USBHotPlugEvent) -> Void)?) {
+        for device in arrivals {
+            if var descriptor = Self.describe(device) {
+                descriptor.serialNumber = Self.serialNumber(device)
+                handler?(.arrived(descriptor))
+            }
+            libusb_unref_device(device)
+        }
     }
 
     /// Stops the event thread and releases libusb. Idempotent.
@@ -113,13 +142,7 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
             pendingArrivals.removeAll()
             let handler = self.handler
             lock.unlock()
-            for device in arrivals {
-                if var descriptor = Self.describe(device) {
-                    descriptor.serialNumber = Self.serialNumber(device)
-                    handler?(.arrived(descriptor))
-                }
-                libusb_unref_device(device)
-            }
+            deliver(arrivals, to: handler)
         }
         stopped.signal()
     }
@@ -141,8 +164,14 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     private static func describe(_ device: OpaquePointer) -> USBDeviceDescriptor? {
         var descriptor = libusb_device_descriptor()
         guard libusb_get_device_descriptor(device, &descriptor) == 0 else { return nil }
-        return USBDeviceDescriptor(bus: libusb_get_bus_number(device), address: libusb_get_device_address(device),
-                                   id: USBProductID(vendor: descriptor.idVendor, product: descriptor.idProduct))
+        let bus = libusb_get_bus_number(device)
+        // Port numbers from the root hub down (USB allows at most 7 tiers).
+        var ports = [UInt8](repeating: 0, count: 7)
+        let depth = libusb_get_port_numbers(device, &ports, Int32(ports.count))
+        let portPath = depth > 0 ? "\(bus)-" + ports.prefix(Int(depth)).map(String.init).joined(separator: ".") : nil
+        return USBDeviceDescriptor(bus: bus, address: libusb_get_device_address(device),
+                                   id: USBProductID(vendor: descriptor.idVendor, product: descriptor.idProduct),
+                                   portPath: portPath)
     }
 
     /// Reads the serial number string (opens the device briefly; works while a kernel

@@ -8,13 +8,17 @@ public struct USBDeviceDescriptor: Sendable, Hashable {
     public var id: USBProductID
     /// The serial number string, when the device has one and it could be read.
     public var serialNumber: String?
+    /// The port path, `bus-port.port…` as the kernel names it (`1-4.2`): where the device
+    /// is plugged in. It stays the same when the device is plugged into the same port again.
+    public var portPath: String?
 
     /// Creates a descriptor.
-    public init(bus: UInt8, address: UInt8, id: USBProductID, serialNumber: String? = nil) {
+    public init(bus: UInt8, address: UInt8, id: USBProductID, serialNumber: String? = nil, portPath: String? = nil) {
         self.bus = bus
         self.address = address
         self.id = id
         self.serialNumber = serialNumber
+        self.portPath = portPath
     }
 }
 
@@ -38,11 +42,13 @@ public struct USBHotPlugError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { message }
 }
 
-/// The seam between reader discovery and libusb: something that reports USB arrivals
-/// and departures. ``LibUSBHotPlug`` is the real one; tests replay recorded callbacks.
+/// The seam between reader discovery and the USB bus: something that reports USB arrivals
+/// and departures. ``USBDeviceDirectory/hotPlugBackend()`` gives this process's: libusb-1.0
+/// (``LibUSBHotPlug``) on the system's bus, ``USBDeviceDirectoryHotPlug`` on a bus named by
+/// `NFCTAGKIT_USB_DEVICES`; tests replay recorded callbacks.
 public protocol USBHotPlugBackend: Sendable {
-    /// Starts reporting; devices already present arrive first. `handler` may be called
-    /// on any thread, one event at a time.
+    /// Starts reporting; devices already present arrive first, before this returns.
+    /// `handler` may be called on any thread, one event at a time.
     func start(_ handler: @escaping @Sendable (USBHotPlugEvent) -> Void) throws(USBHotPlugError)
     /// Stops reporting; no call to the handler starts after this returns.
     func stop()

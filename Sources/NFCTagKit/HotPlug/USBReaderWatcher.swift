@@ -28,6 +28,14 @@ final class USBReaderWatcher: Sendable {
         present.withLock { $0 }.compactMap(Self.reader)
     }
 
+    /// The USB readers present on `backend`'s bus, enumerated once (nil when it cannot start).
+    static func presentReaders(on backend: any USBHotPlugBackend) -> [NFCReader]? {
+        let watcher = USBReaderWatcher(backend: backend) { _ in }
+        guard (try? watcher.start()) != nil else { return nil }
+        defer { watcher.stop() }
+        return watcher.readers
+    }
+
     func handle(_ event: USBHotPlugEvent) {
         let changed: Bool = present.withLock { devices in
             switch event {
@@ -49,6 +57,7 @@ final class USBReaderWatcher: Sendable {
     static func reader(_ device: USBDeviceDescriptor) -> NFCReader? {
         guard let model = USBReaderModel.model(for: device.id) else { return nil }
         return NFCReader(connectionString: model.connectionString(bus: device.bus, address: device.address),
-                         name: model.name, kind: model.kind, serialNumber: device.serialNumber, usbID: device.id)
+                         name: model.name, kind: model.kind, serialNumber: device.serialNumber, usbID: device.id,
+                         usbPortPath: device.portPath)
     }
 }
