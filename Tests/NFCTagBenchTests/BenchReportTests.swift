@@ -15,7 +15,7 @@ struct BenchReportTests {
         sample.modelledTime = .milliseconds(11)
         sample.hostCPU = .microseconds(300)
         let floor = PhysicalFloor().command(dataOut: 0, dataIn: 4)
-        let result = BenchResult(name: "identify", sample: sample, floor: floor, target: 1.1)
+        let result = BenchResult(name: "identify", sample: sample, floor: floor, target: .floorRatio(1.1))
         let data = Data(BenchReport(results: [result]).json.utf8)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let operations = try #require(object["operations"] as? [[String: Any]])

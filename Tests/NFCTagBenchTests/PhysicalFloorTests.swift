@@ -27,7 +27,7 @@ struct PhysicalFloorTests {
         #expect(cost.bytesToReader == 9 + 2)
         #expect(cost.bytesFromReader == 6 + 9 + 1 + 16)
         let air = Double(4 * 9 + 2) * bit + fdt + Double(18 * 9 + 2) * bit
-        #expect(abs(cost.uartSeconds - 43 * byte) < 1e-12)
+        #expect(abs(cost.linkSeconds - 43 * byte) < 1e-12)
         #expect(abs(cost.airSeconds - air) < 1e-12)
         #expect(cost.eepromSeconds == 0)
         // 3.733 ms UART + 0.359 ms (cf. NTAG21x §10.2: ≈ 368 µs) + 0.091 ms FDT + 1.548 ms answer (≈ 1548 µs)
