@@ -33,7 +33,14 @@ extension NFCDevice {
     /// ```swift
     /// guard case .alone = try await device.selectIfAlone(uid: tag.uid) else { return }
     /// ```
-    public func selectIfAlone(uid: [UInt8]) throws(NFCDeviceError) -> FieldOccupancy {
+    ///
+    /// `isoDEP` says whether the tag answers ISO 14443-4 (its SAK, ``ISO14443ATarget/sak``):
+    /// a tag that does not is polled for the MIFARE / Type 2 type alone. libnfc puts an ISO
+    /// 14443-4A slot in front of it while NP_AUTO_ISO14443_4 is on — a second activation of
+    /// the tag, or a second empty slot in an empty field — so the setting is turned off for
+    /// such a tag (one SetParameters, kept while this tag is in hand) and back on before a
+    /// select that may meet an ISO-DEP tag, which keeps its RATS.
+    public func selectIfAlone(uid: [UInt8], isoDEP: Bool = true) throws(NFCDeviceError) -> FieldOccupancy {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
@@ -43,7 +50,8 @@ extension NFCDevice {
             guard targets.first?.uid == uid, let selected = try selectTarget(uid: uid) else { return .absent }
             return .alone(selected)
         }
-        try restoreSelectionSettings()
+        try restoreSelectionSettings(for: isoDEP ? nil : uid)
+        try pollOnlyNeededTypes(isoDEP: isoDEP, uid: uid)
         selectedTarget = nil
         let (count, selected) = try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
         switch count {
@@ -80,7 +88,7 @@ extension NFCDevice {
         if let uid, ![4, 7, 10].contains(uid.count) {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
-        try restoreSelectionSettings()
+        try restoreSelectionSettings(for: uid)
         let target = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveISO14443A(device, uid: uid) }
         selectedTarget = target
         return target
@@ -213,14 +221,32 @@ extension NFCDevice {
 
     // MARK: - Settings
 
-    /// Easy framing and chip CRC back on before any select (libnfc's anticollision relies on them).
-    private func restoreSelectionSettings() throws(NFCDeviceError) {
+    /// Easy framing and chip CRC back on before any select (libnfc's anticollision relies on
+    /// them), and NP_AUTO_ISO14443_4 back on unless the select is for `uid`, the tag known
+    /// not to be ISO-DEP it was turned off for.
+    private func restoreSelectionSettings(for uid: [UInt8]? = nil) throws(NFCDeviceError) {
         try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)
+        if !framing.autoISO14443_4, uid == nil || uid != framing.autoISO14443_4OffFor {
+            try setAutoISO14443_4(true, for: nil)
+        }
+    }
+
+    /// The alone check's poll types: ISO 14443-4A only for an ISO-DEP tag.
+    private func pollOnlyNeededTypes(isoDEP: Bool, uid: [UInt8]) throws(NFCDeviceError) {
+        if !isoDEP, framing.autoISO14443_4 { try setAutoISO14443_4(false, for: uid) }
+    }
+
+    private func setAutoISO14443_4(_ on: Bool, for uid: [UInt8]?) throws(NFCDeviceError) {
+        try withDevice { (device) throws(LibNFCError) in try LibNFC.setProperty(device, .autoISO14443_4, on) }
+        framing.autoISO14443_4 = on
+        framing.autoISO14443_4OffFor = on ? nil : uid
     }
 
     private func applyFraming(easy: Bool, crcByReader: Bool, commandTimeout: Int32?) throws(NFCDeviceError) {
-        let wanted = FramingState(easyFraming: easy, handleCRC: crcByReader,
-                                  commandTimeout: commandTimeout ?? framing.commandTimeout)
+        var wanted = framing
+        wanted.easyFraming = easy
+        wanted.handleCRC = crcByReader
+        wanted.commandTimeout = commandTimeout ?? framing.commandTimeout
         let current = framing
         guard wanted.easyFraming != current.easyFraming || wanted.handleCRC != current.handleCRC
             || wanted.commandTimeout != current.commandTimeout else { return }
