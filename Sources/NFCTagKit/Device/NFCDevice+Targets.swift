@@ -50,10 +50,19 @@ extension NFCDevice {
             guard targets.first?.uid == uid, let selected = try selectTarget(uid: uid) else { return .absent }
             return .alone(selected)
         }
-        try restoreSelectionSettings(for: isoDEP ? nil : uid)
+        // InAutoPoll's activation is the firmware's own: it sets the CIU's CRC bits itself
+        // (TxMode and RxMode read 80 after it). So the host's CRC setting is not switched on
+        // before the poll; when libnfc has it off, it is written off again after the poll —
+        // one register write-back instead of one before the poll and one after.
+        let crcOff = !framing.handleCRC
+        try restoreSelectionSettings(for: isoDEP ? nil : uid, keepingCRC: true)
         try pollOnlyNeededTypes(isoDEP: isoDEP, uid: uid)
         selectedTarget = nil
-        let (count, selected) = try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
+        let polled = Result { () throws(NFCDeviceError) -> (count: Int, selected: ISO14443ATarget?) in
+            try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
+        }
+        if crcOff { try crcBackOffAfterActivation() }
+        let (count, selected) = try polled.get()
         switch count {
         case 0:
             return .absent
@@ -224,10 +233,21 @@ extension NFCDevice {
     /// Easy framing and chip CRC back on before any select (libnfc's anticollision relies on
     /// them), and NP_AUTO_ISO14443_4 back on unless the select is for `uid`, the tag known
     /// not to be ISO-DEP it was turned off for.
-    private func restoreSelectionSettings(for uid: [UInt8]? = nil) throws(NFCDeviceError) {
-        try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)
+    private func restoreSelectionSettings(for uid: [UInt8]? = nil, keepingCRC: Bool = false) throws(NFCDeviceError) {
+        try applyFraming(easy: true, crcByReader: keepingCRC ? framing.handleCRC : true, commandTimeout: nil)
         if !framing.autoISO14443_4, uid == nil || uid != framing.autoISO14443_4OffFor {
             try setAutoISO14443_4(true, for: nil)
+        }
+    }
+
+    /// After an activation by the chip's firmware, whose CRC bits are now on while libnfc
+    /// (and ``framing``) hold them off: libnfc's NP_HANDLE_CRC on and off again, which its
+    /// register write-back cache merges into one write of the bits, off, before the next
+    /// command.
+    private func crcBackOffAfterActivation() throws(NFCDeviceError) {
+        try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.setProperty(device, .handleCRC, true)
+            try LibNFC.setProperty(device, .handleCRC, false)
         }
     }
 
