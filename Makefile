@@ -51,8 +51,10 @@ tables: setup
 clean:
 	rm -rf .build
 
-## Benchmark against the physical floor (release build): `make bench`; the soak run: `make bench BENCH_ARGS=--soak`.
+## Benchmark against the physical floor (release build): `make bench`, at a speed `make bench BENCH_ARGS="--baud 460800"`
+## (nfctag is built too: the two-process write-then-read row runs it); the soak run: `make bench BENCH_ARGS=--soak`.
 BENCH_ARGS ?=
 bench: setup
 	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product nfctag $(SWIFT_FLAGS)
 	$$($(SWIFT) build -c release --show-bin-path)/nfctag-bench $(BENCH_ARGS)

@@ -45,6 +45,9 @@ public struct PN532Controller: Sendable {
     var pendingAutoPoll: [UInt8]?
     /// The speed SetSerialBaudRate asked for, applied when the host ACKs the answer.
     var pendingBaud: Int?
+    /// The host's port threw away unread bytes while ``pendingBaud`` waited for its ACK,
+    /// before the port ran at the new speed: its next bytes settle it.
+    var awaitsCommitAfterDiscard = false
     /// Whether PowerDown put the chip to sleep.
     public internal(set) var isAsleep = false
     /// The faults to produce.
@@ -90,6 +93,24 @@ public struct PN532Controller: Sendable {
         }
         if !output.isEmpty { lastSent = output }
         return output
+    }
+
+    /// The host's port flushed bytes the emulator had not read (a pty discards them; a real
+    /// UART had sent them). While SetSerialBaudRate waits for its committing ACK, a port that
+    /// now runs at the pending speed means the host sent that ACK: it is taken as received —
+    /// counted and timed as the line carried it. A port still at the old speed is looked at
+    /// again with the host's next bytes. Returns what the chip writes back (nothing).
+    public mutating func hostDiscardedOutput(hostSpeed: Int?) -> [UInt8] {
+        guard let baud = pendingBaud else {
+            awaitsCommitAfterDiscard = false
+            return []
+        }
+        guard hostSpeed == baud else {
+            awaitsCommitAfterDiscard = true
+            return []
+        }
+        awaitsCommitAfterDiscard = false
+        return receive(spec.frame.ackFrame)
     }
 
     /// The host line has been quiet for a while: a frame still incomplete is dropped, as
@@ -148,6 +169,7 @@ public struct PN532Controller: Sendable {
             statistics.commandsByCode[code, default: 0] += 1
             lastCommandCode = code
             pendingBaud = nil   // only the ACK right after the answer commits a speed
+            awaitsCommitAfterDiscard = false
             countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil

@@ -95,7 +95,8 @@ public final class PN532Emulator: Sendable {
             throw PseudoTerminalError("start after stop", code: EBADF)
         }
         session.start(handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
-                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) })
+                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) },
+                      discarded: { [weak self] terminal in self?.clientDiscardedOutput(on: terminal) })
     }
 
     /// Stops the thread and closes the pseudo-terminal; clients see I/O errors.
@@ -146,7 +147,8 @@ public final class PN532Emulator: Sendable {
         }
         old?.stop()
         if running { session.start(handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
-                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) }) }
+                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) },
+                      discarded: { [weak self] terminal in self?.clientDiscardedOutput(on: terminal) }) }
     }
 
     /// Counters and modelled time since the last plug-in.
@@ -172,6 +174,19 @@ public final class PN532Emulator: Sendable {
     /// Runs `body` on the field under the emulator's lock (inspect or change tags).
     public func withField<Result>(_ body: (inout Field) -> Result) -> Result {
         state.withLock { body(&$0.controller.field) }
+    }
+
+    /// The client flushed its port's output, and the pty threw away what it had written and
+    /// this thread had not read yet — on a real UART those bytes were already on the line.
+    /// The one such loss that changes the chip's state is the ACK that commits
+    /// SetSerialBaudRate, written just before the client closes the port and opens it again
+    /// at the new speed: the chip commits when the client's port runs at the pending speed
+    /// (a host switches its side only after it sent that ACK), now or at its next bytes.
+    private func clientDiscardedOutput(on terminal: PseudoTerminal) {
+        let output = state.withLock { state in
+            state.controller.hostDiscardedOutput(hostSpeed: terminal.clientSpeed)
+        }
+        if !output.isEmpty { try? terminal.write(output) }
     }
 
     private func lineWentQuiet(on terminal: PseudoTerminal) {
@@ -204,7 +219,11 @@ public final class PN532Emulator: Sendable {
         let (output, delay, unplug, touchedTags) = state.withLock { state in
             let framesBefore = state.controller.statistics.framesToTags
             let tagsBefore = state.controller.field.handles.count
-            let output = state.controller.receive(bytes)
+            var output: [UInt8] = []
+            if state.controller.awaitsCommitAfterDiscard {
+                output += state.controller.hostDiscardedOutput(hostSpeed: terminal.clientSpeed)
+            }
+            output += state.controller.receive(bytes)
             var delay = faults.answerDelay + (isRealTime ? state.controller.lastExchangeDuration : .zero)
             if !output.isEmpty, !state.hasAnswered {
                 state.hasAnswered = true

@@ -31,6 +31,11 @@ public struct PseudoTerminalError: Error, Sendable, Equatable, CustomStringConve
 /// reads `EIO` when a client closes its port. An optional symbolic link gives the slave a
 /// stable name across unplug / plug cycles.
 ///
+/// The master runs in packet mode (`TIOCPKT`), so that the emulator learns when a client
+/// flushes its output queue: a pty then discards the bytes the client wrote that the
+/// emulator has not read yet — even bytes written before the client closed the port and
+/// opened it again — where a real UART had already put them on the line.
+///
 /// ```swift
 /// let pty = try PseudoTerminal(link: nil)
 /// print(pty.slavePath)    // "/dev/pts/7"
@@ -91,6 +96,8 @@ public final class PseudoTerminal {
         guard tcsetattr(slave, TCSANOW, &attributes) == 0 else { throw fail("tcsetattr") }
         let flags = fcntl(master, F_GETFL)
         guard flags >= 0, fcntl(master, F_SETFL, flags | O_NONBLOCK) == 0 else { throw fail("fcntl") }
+        var packetMode: Int32 = 1
+        guard ioctl(master, UInt(TIOCPKT), &packetMode) == 0 else { throw fail("ioctl TIOCPKT") }
         if let link {
             var status = stat()
             if lstat(link, &status) == 0 {
@@ -125,17 +132,54 @@ public final class PseudoTerminal {
         return tcsetattr(slaveDescriptor, TCSANOW, &attributes) == 0
     }
 
-    /// Reads what is available on the master without blocking; an empty array means
-    /// nothing is there yet. Throws when the pair is unusable.
-    public func readAvailable(maximum: Int = 4096) throws(PseudoTerminalError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: maximum)
-        let count = buffer.withUnsafeMutableBytes { read(masterDescriptor, $0.baseAddress, maximum) }
+    /// One read of the master: the client's bytes, and whether the client flushed its
+    /// output queue since the last read (bytes it wrote and the emulator had not read are
+    /// then gone).
+    public struct Chunk: Sendable, Equatable {
+        /// Bytes the client wrote.
+        public var bytes: [UInt8] = []
+        /// The client flushed its output (`tcflush` with `TCOFLUSH` or `TCIOFLUSH`).
+        public var clientDiscardedOutput = false
+    }
+
+    /// Packet-mode status bit: the slave flushed its output (`TIOCPKT_FLUSHWRITE`, Linux `<asm-generic/ioctls.h>`).
+    static let packetFlushWrite: UInt8 = 0x02
+
+    /// Reads what is available on the master without blocking: the data, or the news of a
+    /// flush. Throws when the pair is unusable.
+    public func readChunk(maximum: Int = 4096) throws(PseudoTerminalError) -> Chunk {
+        var buffer = [UInt8](repeating: 0, count: maximum + 1)
+        let count = buffer.withUnsafeMutableBytes { read(masterDescriptor, $0.baseAddress, maximum + 1) }
         if count < 0 {
-            if errno == EAGAIN || errno == EINTR { return [] }
+            if errno == EAGAIN || errno == EINTR { return Chunk() }
             throw PseudoTerminalError("read")
         }
-        return Array(buffer.prefix(count))
+        guard count > 0 else { return Chunk() }
+        // Packet mode: a zero byte before data, or one status byte alone.
+        if buffer[0] == 0 { return Chunk(bytes: Array(buffer[1..<count])) }
+        return Chunk(clientDiscardedOutput: buffer[0] & Self.packetFlushWrite != 0)
     }
+
+    /// Reads the client's bytes available on the master without blocking; an empty array
+    /// means nothing is there yet. Throws when the pair is unusable.
+    public func readAvailable(maximum: Int = 4096) throws(PseudoTerminalError) -> [UInt8] {
+        try readChunk(maximum: maximum).bytes
+    }
+
+    /// The speed the client set on its port (`cfgetospeed` of the slave's settings), when
+    /// it is one of the standard UART speeds.
+    public var clientSpeed: Int? {
+        guard slaveDescriptor >= 0 else { return nil }
+        var attributes = termios()
+        guard tcgetattr(slaveDescriptor, &attributes) == 0 else { return nil }
+        return Self.speeds[cfgetospeed(&attributes)]
+    }
+
+    private static let speeds: [speed_t: Int] = [
+        speed_t(B9600): 9_600, speed_t(B19200): 19_200, speed_t(B38400): 38_400, speed_t(B57600): 57_600,
+        speed_t(B115200): 115_200, speed_t(B230400): 230_400, speed_t(B460800): 460_800, speed_t(B921600): 921_600,
+        speed_t(B1000000): 1_000_000,
+    ]
 
     /// Writes all of `bytes` to the master, waiting with `poll` while the terminal buffer is full.
     public func write(_ bytes: [UInt8]) throws(PseudoTerminalError) {

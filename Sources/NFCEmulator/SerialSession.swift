@@ -38,11 +38,13 @@ final class SerialSession: @unchecked Sendable {
     }
 
     /// Starts the reader thread; `handler` gets each chunk read and the terminal to answer
-    /// on; `idle` runs once the line has been quiet for one poll interval after input.
+    /// on; `idle` runs once the line has been quiet for one poll interval after input;
+    /// `discarded` runs when the client flushed bytes it wrote before they were read.
     func start(handler: @escaping @Sendable ([UInt8], PseudoTerminal) -> Void,
-               idle: @escaping @Sendable (PseudoTerminal) -> Void = { _ in }) {
+               idle: @escaping @Sendable (PseudoTerminal) -> Void = { _ in },
+               discarded: @escaping @Sendable (PseudoTerminal) -> Void = { _ in }) {
         let thread = Thread { [self] in
-            run(handler: handler, idle: idle)
+            run(handler: handler, idle: idle, discarded: discarded)
             finished.signal()
         }
         thread.name = "PN532Emulator \(terminal.slavePath)"
@@ -50,7 +52,8 @@ final class SerialSession: @unchecked Sendable {
         thread.start()
     }
 
-    private func run(handler: @Sendable ([UInt8], PseudoTerminal) -> Void, idle: @Sendable (PseudoTerminal) -> Void) {
+    private func run(handler: @Sendable ([UInt8], PseudoTerminal) -> Void, idle: @Sendable (PseudoTerminal) -> Void,
+                     discarded: @Sendable (PseudoTerminal) -> Void) {
         var idlePolls = 0
         while true {
             var entries = [pollfd(fd: terminal.masterDescriptor, events: Int16(POLLIN), revents: 0),
@@ -63,8 +66,9 @@ final class SerialSession: @unchecked Sendable {
             if entries[1].revents != 0 { return }
             if entries[0].revents & Int16(POLLIN) != 0 {
                 idlePolls = 0
-                guard let bytes = try? terminal.readAvailable() else { return }
-                if !bytes.isEmpty { handler(bytes, terminal) }
+                guard let chunk = try? terminal.readChunk() else { return }
+                if chunk.clientDiscardedOutput { discarded(terminal) }
+                if !chunk.bytes.isEmpty { handler(chunk.bytes, terminal) }
             } else if entries[0].revents & Int16(POLLERR | POLLNVAL) != 0 {
                 return
             } else {

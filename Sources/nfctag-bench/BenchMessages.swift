@@ -20,3 +20,13 @@ enum BenchMessages {
         NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/p/\(String(format: "%06d", serial))").record])
     }
 }
+
+extension BenchMessages {
+    /// The 103-character URI of issue 15's two-process target (`nfctag write --uri` then
+    /// `nfctag read`): `https://example.com/` and a path of digits.
+    static let twoProcessURI: String = {
+        let base = "https://example.com/t/"
+        let digits = (0..<(103 - base.count)).map { String($0 % 10) }.joined()
+        return base + digits
+    }()
+}

@@ -30,12 +30,20 @@ final class BenchReader: Sendable {
     }
 
     /// Starts an emulator with `tags` behind a link in a fresh temporary directory and
-    /// connects a device to it: no liveness checks (they would add frames to the counts),
-    /// quick automatic reconnection, no last-reader file outside the directory.
-    static func start(tags: [any EmulatedTag], faults: FaultPlan = FaultPlan()) async throws -> BenchReader {
+    /// connects a device to it at `baud`: no liveness checks (they would add frames to the
+    /// counts), quick automatic reconnection, no last-reader file outside the directory.
+    ///
+    /// At 115 200 the speed is written in the connection string (no switch); at a faster
+    /// speed the device switches the chip up as it does for any UART reader, and a chip
+    /// that takes nothing faster than `baud` (the emulator's `max-baud` fault) makes it
+    /// stop there — so 230 400 is measured as a reader that refuses 460 800 would run.
+    static func start(tags: [any EmulatedTag], faults: FaultPlan = FaultPlan(),
+                      baud: Int = ChipTables.pn532.timing.uartBaud) async throws -> BenchReader {
         prepareEnvironment()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var faults = faults
+        if baud != ChipTables.pn532.timing.uartBaud { faults.maximumSerialSpeed = baud }
         let emulator = try PN532Emulator(tags: tags, link: directory + "/reader", faults: faults)
         try emulator.start()
         let device = NFCDevice()
@@ -46,10 +54,16 @@ final class BenchReader: Sendable {
         configuration.reconnection.maximumDelay = .milliseconds(200)
         configuration.reconnection.maximumAttempts = 50
         configuration.reconnection.timeout = .seconds(20)
-        // The floors are computed at 115 200 baud: the speed is written so that no switch happens.
-        try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader:115200"),
+        let speed = baud == ChipTables.pn532.timing.uartBaud ? ":\(baud)" : ""
+        try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader" + speed),
                                  configuration: configuration)
-        return BenchReader(emulator: emulator, device: device, directory: directory)
+        let reader = BenchReader(emulator: emulator, device: device, directory: directory)
+        guard emulator.statistics.uartBaud == baud, await device.readerInfo?.serialSpeed == baud else {
+            let reached = emulator.statistics.uartBaud
+            await reader.stop()
+            throw BenchFailure("the reader runs at \(reached) baud, not \(baud)")
+        }
+        return reader
     }
 
     /// Closes the device, stops the emulator and removes the directory.

@@ -9,10 +9,13 @@ struct BenchReport {
     var results: [BenchResult]
     /// The process's resident memory after the run, when measured.
     var memory: ProcessMemory?
+    /// The UART speed of the run.
+    var baud = 115_200
 
     /// One JSON object: `operations`, each with `name`, `frames`, `bytes_to_reader`,
     /// `bytes_from_reader`, `modeled_ms`, `floor_ms`, `ratio` and `cpu_us_per_exchange`
-    /// (plus the command counts and the target, when there is one).
+    /// (plus the command counts, the target when there is one, `safe_floor_ms` and
+    /// `safe_ratio` for writes, and `floors_by_link`: the floor on every host link).
     var json: String {
         let operations: [[String: Any]] = results.map { result in
             var entry: [String: Any] = [
@@ -32,14 +35,26 @@ struct BenchReport {
                 "pn532_modeled_ms": Self.hexKeyedMilliseconds(result.sample.modelledTimeByCode),
                 "tag_modeled_ms": Self.hexKeyedMilliseconds(result.sample.modelledTimeByTagCode),
             ]
-            if let target = result.target {
-                entry["target_ratio"] = target
-                entry["meets_target"] = result.meetsTarget ?? false
+            switch result.target {
+            case .floorRatio(let ratio): entry["target_ratio"] = ratio
+            case .safeFloorRatio(let ratio): entry["target_safe_ratio"] = ratio
+            case .milliseconds(let ms): entry["target_ms"] = ms
+            case .none: break
+            }
+            if result.target != nil { entry["meets_target"] = result.meetsTarget ?? false }
+            if let safe = result.safeFloor {
+                entry["safe_floor_ms"] = Self.rounded(safe.milliseconds)
+                entry["safe_ratio"] = Self.rounded(result.safeRatio ?? 0)
             }
             if let changed = result.changedPages { entry["changed_pages"] = changed }
+            entry["floors_by_link"] = result.floorsByLink.map { link in
+                var floor: [String: Any] = ["link": link.link.description, "floor_ms": Self.rounded(link.floor.milliseconds)]
+                if let safe = link.safeFloor { floor["safe_floor_ms"] = Self.rounded(safe.milliseconds) }
+                return floor
+            }
             return entry
         }
-        var object: [String: Any] = ["operations": operations, "uart_baud": 115_200]
+        var object: [String: Any] = ["operations": operations, "uart_baud": baud]
         if let memory { object["rss_kib_at_end"] = memory.residentKiB; object["peak_rss_kib"] = memory.peakKiB }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
               let text = String(data: data, encoding: .utf8) else { return "{}" }
@@ -49,15 +64,31 @@ struct BenchReport {
     /// A Markdown table, one row per operation.
     var table: String {
         var lines = [
-            "| operation | PN532 cmds (floor) | frames | bytes → reader | bytes ← reader | modelled ms | floor ms | ratio | target | CPU µs / exchange |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+            "| operation | PN532 cmds (floor) | frames | bytes → reader | bytes ← reader | modelled ms | floor ms | ratio | safe floor ms (ratio) | target | CPU µs / exchange |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
         ]
         for result in results {
-            let target = result.target.map { String(format: "≤ %.1f× %@", $0, result.meetsTarget == true ? "met" : "MISSED") } ?? "—"
+            let target = result.target.map { "\($0) " + (result.meetsTarget == true ? "met" : "MISSED") } ?? "—"
+            let safe = result.safeFloor.map { String(format: "%.1f (%.2f×)", $0.milliseconds, result.safeRatio ?? 0) } ?? "—"
             lines.append("| \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | \(result.sample.frames) | "
                 + "\(result.sample.bytesToReader) | \(result.sample.bytesFromReader) | "
                 + String(format: "%.1f | %.1f | %.2f | ", result.sample.modelledMilliseconds, result.floor.milliseconds, result.ratio)
-                + "\(target) | " + String(format: "%.0f |", result.sample.cpuMicrosecondsPerExchange))
+                + "\(safe) | \(target) | " + String(format: "%.0f |", result.sample.cpuMicrosecondsPerExchange))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every operation's floor on every host link (``BenchSuite/floorLinks``), a write's
+    /// tear-safe floor after a slash.
+    var floorTable: String {
+        guard let links = results.first?.floorsByLink.map(\.link) else { return "" }
+        var lines = ["| operation | " + links.map(\.description).joined(separator: " | ") + " |",
+                     "|---|" + links.map { _ in "---:|" }.joined()]
+        for result in results {
+            let cells = result.floorsByLink.map { entry in
+                String(format: "%.1f", entry.floor.milliseconds) + (entry.safeFloor.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
+            }
+            lines.append("| \(result.name) | " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
     }

@@ -10,8 +10,22 @@ import NFCTagKit
 struct BenchSuite {
     /// Provisioning run length.
     var provisioningTags = 50
+    /// The PN532's UART speed for the run (115 200, 230 400 or 460 800).
+    var baud = ChipTables.pn532.timing.uartBaud
+    /// The `nfctag` program for the two-process write-then-read; nil leaves that row out.
+    var tool: String?
     /// Called with each operation's name before it runs (progress on stderr).
     var announce: @Sendable (String) -> Void = { _ in }
+
+    /// The links every floor is also computed for: the UART speeds libnfc drives, 921 600
+    /// (which the PN532 takes but libnfc 1.8.0 cannot drive), and USB full speed.
+    static let floorLinks: [PhysicalFloor.HostLink] = [
+        .uart(baud: 115_200), .uart(baud: 230_400), .uart(baud: 460_800), .uart(baud: 921_600),
+        .usbFullSpeed(.pn533), .usbFullSpeed(.acr122u),
+    ]
+
+    /// The floor model on this run's link.
+    var physicalFloor: PhysicalFloor { PhysicalFloor(link: .uart(baud: baud)) }
 
     /// Runs every operation in order.
     func run() async throws -> [BenchResult] {
@@ -22,7 +36,25 @@ struct BenchSuite {
         announce("dump Classic 1K"); results.append(try await dumpClassic1K())
         announce("protect"); results.append(try await protect())
         announce("provision"); results.append(try await provision(count: provisioningTags))
+        if let tool {
+            announce("nfctag write, then nfctag read (two processes)")
+            results.append(try await TwoProcessRun(tool: tool, baud: baud).run())
+        }
         return results
+    }
+
+    /// A result whose floor (and tear-safe floor) `floors` computes from a floor model: on
+    /// this run's link, and on every link of ``floorLinks`` for the side-by-side table.
+    func result(_ name: String, _ sample: BenchSample, target: BenchTarget? = nil, changedPages: Int? = nil,
+                floor: (PhysicalFloor) throws -> FloorCost,
+                safeFloor: ((PhysicalFloor) throws -> FloorCost)? = nil) throws -> BenchResult {
+        var result = BenchResult(name: name, sample: sample, floor: try floor(physicalFloor),
+                                 safeFloor: try safeFloor.map { try $0(physicalFloor) }, target: target, changedPages: changedPages)
+        for link in Self.floorLinks {
+            let model = PhysicalFloor(link: link)
+            result.floorsByLink.append((link, try floor(model), try safeFloor.map { try $0(model) }))
+        }
+        return result
     }
 
     // MARK: - Tags
@@ -33,25 +65,24 @@ struct BenchSuite {
                                            UInt8(truncatingIfNeeded: serial >> 8), UInt8(truncatingIfNeeded: serial)])
     }
 
-    static func ntag216Floors() throws -> OperationFloors {
-        try OperationFloors(chip: .ntag216)
+    static func ntag216Floors(_ floor: PhysicalFloor = PhysicalFloor()) throws -> OperationFloors {
+        try OperationFloors(chip: .ntag216, floor: floor)
     }
 
     // MARK: - Operations
 
     func identify() async throws -> BenchResult {
-        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
         _ = try await TagSession.connect(on: reader.device, timeout: .seconds(5))   // warm-up
         let (session, sample) = try await reader.measure { try await TagSession.connect(on: reader.device, timeout: .seconds(5)) }
         guard session.chip == .ntag216 else { throw BenchFailure("identify found \(session.chip?.rawValue ?? "no chip")") }
         await reader.stop()
-        return BenchResult(name: "identify", sample: sample, floor: try Self.ntag216Floors().identify())
+        return try result("identify", sample) { try Self.ntag216Floors($0).identify() }
     }
 
     /// Writes (fresh and as a one-byte change) and reads of 100 and 800 bytes on one NTAG216.
     func ndefReadWrite() async throws -> [BenchResult] {
-        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
-        let floors = try Self.ntag216Floors()
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
         let session = NDEFSession(device: reader.device)
         try await session.begin()
         let detected = try await session.waitForTags(timeout: .seconds(5))
@@ -70,18 +101,24 @@ struct BenchSuite {
             let message = BenchMessages.sized(size)
             let tlv = OperationFloors.tlvBytes(messageBytes: size)
             let fresh = try await measuredWrite(message, on: tag, reader: reader)
-            results.append(BenchResult(name: "write_ndef_\(size)_fresh", sample: fresh.sample,
-                                       floor: floors.writeNDEF(oldTLVBytes: 3, changedPages: fresh.changed),
-                                       target: 1.2, changedPages: fresh.changed))
+            results.append(try result("write_ndef_\(size)_fresh", fresh.sample, target: .floorRatio(1.2), changedPages: fresh.changed,
+                                      floor: { try Self.ntag216Floors($0).writeNDEF(oldTLVBytes: 3, changedPages: fresh.changed) },
+                                      safeFloor: { try Self.ntag216Floors($0).safeWriteNDEF(oldTLVBytes: 3, changedPages: fresh.changed,
+                                                                                            lengthAlreadyZero: true, lengthPageChanged: true) }))
             _ = try await tag.readNDEF()   // warm
             let (read, readSample) = try await reader.measure { try await tag.readNDEF() }
             guard read == message else { throw BenchFailure("read back of \(size) bytes differs") }
-            results.append(BenchResult(name: "read_ndef_\(size)", sample: readSample,
-                                       floor: floors.readNDEF(messageBytes: size), target: 1.1))
+            // Issue 8 asked reads for 1.1× the floor; issue 15 asks 800 bytes in 100 ms.
+            results.append(try result("read_ndef_\(size)", readSample, target: size == 800 ? .milliseconds(100) : .floorRatio(1.1)) {
+                try Self.ntag216Floors($0).readNDEF(messageBytes: size)
+            })
             let changed = try await measuredWrite(BenchMessages.sized(size, variant: 1), on: tag, reader: reader)
-            results.append(BenchResult(name: "write_ndef_\(size)_small_change", sample: changed.sample,
-                                       floor: floors.writeNDEF(oldTLVBytes: tlv, changedPages: changed.changed),
-                                       target: 1.2, changedPages: changed.changed))
+            results.append(try result("write_ndef_\(size)_small_change", changed.sample, target: .safeFloorRatio(1.2),
+                                      changedPages: changed.changed,
+                                      floor: { try Self.ntag216Floors($0).writeNDEF(oldTLVBytes: tlv, changedPages: changed.changed) },
+                                      safeFloor: { try Self.ntag216Floors($0).safeWriteNDEF(oldTLVBytes: tlv, changedPages: changed.changed,
+                                                                                            lengthAlreadyZero: false,
+                                                                                            lengthPageChanged: false) }))
         }
         await session.invalidate()
         await reader.stop()
@@ -96,27 +133,29 @@ struct BenchSuite {
     }
 
     func dumpNTAG216() async throws -> BenchResult {
-        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
         let ntag = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).type2Tag()
         _ = try await ntag.dump()
         let (dump, sample) = try await reader.measure { try await ntag.dump() }
         guard dump.pages?.count == (try Self.ntag216Floors().memory.lastReadablePage + 1) else { throw BenchFailure("short NTAG216 dump") }
         await reader.stop()
-        return BenchResult(name: "dump_ntag216", sample: sample, floor: try Self.ntag216Floors().dump())
+        return try result("dump_ntag216", sample) { try Self.ntag216Floors($0).dump() }
     }
 
     func dumpClassic1K() async throws -> BenchResult {
-        let reader = try await BenchReader.start(tags: [try ClassicTag(chip: .classic1k, uid: [0x3E, 0x39, 0xAB, 0x7F])])
+        let reader = try await BenchReader.start(tags: [try ClassicTag(chip: .classic1k, uid: [0x3E, 0x39, 0xAB, 0x7F])], baud: baud)
         let classic = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).miFareClassicTag()
         _ = try await classic.dump()
         let (_, sample) = try await reader.measure { try await classic.dump() }
         await reader.stop()
-        guard let floor = ClassicDumpFloor.cost(chip: .classic1k) else { throw BenchFailure("no Classic 1K geometry") }
-        return BenchResult(name: "dump_classic1k", sample: sample, floor: floor)
+        return try result("dump_classic1k", sample) { floor in
+            guard let cost = ClassicDumpFloor.cost(chip: .classic1k, floor: floor) else { throw BenchFailure("no Classic 1K geometry") }
+            return cost
+        }
     }
 
     func protect() async throws -> BenchResult {
-        let reader = try await BenchReader.start(tags: [try Self.ntag216()])
+        let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
         let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         let pack: [UInt8] = [0xAB, 0xCD]
         var sample = BenchSample()
@@ -131,13 +170,13 @@ struct BenchSuite {
             }
         }
         await reader.stop()
-        return BenchResult(name: "protect", sample: sample, floor: try Self.ntag216Floors().protect())
+        return try result("protect", sample) { try Self.ntag216Floors($0).protect() }
     }
 
     /// `count` factory NTAG216s, one after the other: each enters the field, the NDEF session
     /// finds and connects it, writes a URI (verified by read-back), and the tag leaves.
     func provision(count: Int) async throws -> BenchResult {
-        let reader = try await BenchReader.start(tags: [])
+        let reader = try await BenchReader.start(tags: [], baud: baud)
         let session = NDEFSession(device: reader.device)
         var total = BenchSample()
         var changed = 0
@@ -157,8 +196,9 @@ struct BenchSuite {
         }
         await session.invalidate()
         await reader.stop()
-        let floor = try Self.ntag216Floors().provision(tags: count, oldTLVBytes: 3, changedPages: changed)
-        return BenchResult(name: "provision_\(count)_tags", sample: total, floor: floor, changedPages: changed)
+        return try result("provision_\(count)_tags", total, target: .floorRatio(1.3), changedPages: changed) {
+            try Self.ntag216Floors($0).provision(tags: count, oldTLVBytes: 3, changedPages: changed)
+        }
     }
 
     // MARK: - Tag memory

@@ -17,15 +17,15 @@ struct FloorCost: Sendable, Equatable {
     var bytesToReader = 0
     /// Bytes the reader sends to the host.
     var bytesFromReader = 0
-    /// UART time of those bytes.
-    var uartSeconds = 0.0
+    /// Host-link time of those bytes (UART, or USB bulk transfers).
+    var linkSeconds = 0.0
     /// ISO/IEC 14443-A air time, frame delay times included.
     var airSeconds = 0.0
     /// EEPROM programming time.
     var eepromSeconds = 0.0
 
     /// The whole duration.
-    var seconds: Double { uartSeconds + airSeconds + eepromSeconds }
+    var seconds: Double { linkSeconds + airSeconds + eepromSeconds }
 
     /// Milliseconds, for tables.
     var milliseconds: Double { seconds * 1000 }
@@ -36,7 +36,7 @@ struct FloorCost: Sendable, Equatable {
         FloorCost(commands: lhs.commands + rhs.commands, frames: lhs.frames + rhs.frames,
                   bytesToReader: lhs.bytesToReader + rhs.bytesToReader,
                   bytesFromReader: lhs.bytesFromReader + rhs.bytesFromReader,
-                  uartSeconds: lhs.uartSeconds + rhs.uartSeconds, airSeconds: lhs.airSeconds + rhs.airSeconds,
+                  linkSeconds: lhs.linkSeconds + rhs.linkSeconds, airSeconds: lhs.airSeconds + rhs.airSeconds,
                   eepromSeconds: lhs.eepromSeconds + rhs.eepromSeconds)
     }
 

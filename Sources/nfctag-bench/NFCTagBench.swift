@@ -5,11 +5,13 @@ import Foundation
 @main
 struct NFCTagBench {
     static let usage = """
-        usage: nfctag-bench [--json] [--provision-tags N]
+        usage: nfctag-bench [--json] [--baud 115200|230400|460800] [--provision-tags N] [--tool PATH | --no-tool]
                nfctag-bench --soak [--tags N] [--seed S]
 
         Runs each operation on an emulated PN532 through libnfc and prints PN532 frames, bytes
-        each way, the modelled time, the physical floor, their ratio and host CPU per exchange.
+        each way, the modelled time, the physical floor, their ratio and host CPU per exchange,
+        with the link at --baud (default 115200), then every floor on every host link. The
+        nfctag beside nfctag-bench (or --tool) runs `write` then `read` as two processes.
         --soak provisions many tags with random tears, reader unplugs and wrong passwords, and
         fails (exit 1) when any tag ends in an unknown or corrupt state.
         """
@@ -34,14 +36,17 @@ struct NFCTagBench {
                 exit(report.isClean ? 0 : 1)
             }
             let json = options.json
-            let suite = BenchSuite(provisioningTags: options.provisioningTags, announce: { name in
+            let tool = options.noTool ? nil : options.tool ?? Self.toolBesideExecutable()
+            let suite = BenchSuite(provisioningTags: options.provisioningTags, baud: options.baud, tool: tool, announce: { name in
                 if !json { FileHandle.standardError.write(Data("running \(name)…\n".utf8)) }
             })
-            let report = BenchReport(results: try await suite.run(), memory: ProcessMemory.now())
+            let report = BenchReport(results: try await suite.run(), memory: ProcessMemory.now(), baud: options.baud)
             if json {
                 print(report.json)
             } else {
                 print(report.table)
+                print("\nFloors by host link (ms; a write's tear-safe floor after the slash):")
+                print(report.floorTable)
                 if let memory = report.memory {
                     print("\nResident memory at the end: \(memory.residentKiB) KiB (peak \(memory.peakKiB) KiB).")
                 }
@@ -52,6 +57,13 @@ struct NFCTagBench {
             FileHandle.standardError.write(Data("nfctag-bench: \(error)\n".utf8))
             exit(1)
         }
+    }
+
+    /// `nfctag` in the directory this program runs from, when it is there.
+    static func toolBesideExecutable() -> String? {
+        guard let executable = Bundle.main.executableURL else { return nil }
+        let path = executable.deletingLastPathComponent().appendingPathComponent("nfctag").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 }
 
@@ -67,6 +79,9 @@ struct BenchOptions: Equatable {
     var tags = 300
     var seed: UInt64 = 8
     var provisioningTags = 50
+    var baud = 115_200
+    var tool: String?
+    var noTool = false
 
     init(arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
@@ -77,6 +92,15 @@ struct BenchOptions: Equatable {
             case "--soak": soak = true
             case "--tags": tags = try Self.number(rest.popFirst(), for: argument)
             case "--provision-tags": provisioningTags = try Self.number(rest.popFirst(), for: argument)
+            case "--baud":
+                baud = try Self.number(rest.popFirst(), for: argument)
+                guard [115_200, 230_400, 460_800].contains(baud) else {
+                    throw UsageError(description: "--baud takes 115200, 230400 or 460800 (what libnfc drives)")
+                }
+            case "--tool":
+                guard let path = rest.popFirst() else { throw UsageError(description: "--tool needs a path") }
+                tool = path
+            case "--no-tool": noTool = true
             case "--seed":
                 guard let text = rest.popFirst(), let value = UInt64(text) else { throw UsageError(description: "--seed needs a number") }
                 seed = value

@@ -84,6 +84,19 @@ struct OperationFloors: Sendable {
         readFromCapabilityContainer(tlvBytes: oldTLVBytes) + write(pages: changedPages)
     }
 
+    /// The tear-safe floor of the same write: the plain floor, plus the writes that keep a
+    /// torn write from leaving a half-new message (the length cleared before the message
+    /// pages and committed alone after them: 2 WRITEs, or 1 on a tag that already reads
+    /// empty, `lengthAlreadyZero`), plus a read-back of the pages written, priced as one
+    /// FAST_READ run. A one-page change: 3 WRITEs and a 2-page read-back where the plain
+    /// floor has one WRITE.
+    func safeWriteNDEF(oldTLVBytes: Int, changedPages: Int, lengthAlreadyZero: Bool, lengthPageChanged: Bool) -> FloorCost {
+        let tearSafetyWrites = lengthAlreadyZero ? 1 : 2
+        let pagesWritten = changedPages + (lengthPageChanged ? 0 : 1)
+        return writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages) + write(pages: tearSafetyWrites)
+            + fastRead(pages: pagesWritten)
+    }
+
     /// Every readable page, by FAST_READ.
     func dump() -> FloorCost {
         fastRead(pages: memory.lastReadablePage + 1)

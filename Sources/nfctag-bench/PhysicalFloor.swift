@@ -22,6 +22,36 @@ import NFCTagKit
 /// floor.command(dataOut: 1, dataIn: 4).bytesToReader   // 10: GetFirmwareVersion's host frame
 /// ```
 struct PhysicalFloor: Sendable {
+    /// How the PN532-family chip is reached, and what one byte or transfer costs there.
+    enum HostLink: Sendable, Equatable, CustomStringConvertible {
+        /// A PN532 on a UART at `baud`, 8N1 (10 bits a byte): the command frame, the ACK and
+        /// the answer frame in a row on the line.
+        case uart(baud: Int)
+        /// A reader on USB full speed (USB 2.0 §5.8.4, Table 5-9): bulk transfers in 64-byte
+        /// transactions at 12 Mbit/s, each transaction carrying 13 bytes of protocol overhead
+        /// (SYNC, PID, endpoint and CRC fields, inter-packet delay), at most 19 of 64 bytes in
+        /// one 1 ms frame. `kind` decides the framing around the PN53x command.
+        case usbFullSpeed(USBReader)
+
+        /// The USB readers libnfc drives.
+        enum USBReader: String, Sendable {
+            /// PN533 (SCL3711, `pn53x_usb`): the PN53x frames themselves on the bulk
+            /// endpoints; command, ACK and answer are three transfers.
+            case pn533
+            /// ACR122U (`acr122_usb`): a CCID message (10-byte header) carrying the pseudo-APDU
+            /// `FF 00 00 00 Lc` and `D4 CMD data`; the answer `D5 CMD+1 data 90 00` in one
+            /// CCID message; no ACK on the bus (the reader's firmware takes the PN532's).
+            case acr122u
+        }
+
+        var description: String {
+            switch self {
+            case .uart(let baud): "UART \(baud)"
+            case .usbFullSpeed(let reader): "USB FS \(reader.rawValue)"
+            }
+        }
+    }
+
     /// What a tag answers to one command.
     enum TagReply: Sendable, Equatable {
         /// Data bytes (CRC_A follows on air).
@@ -32,10 +62,38 @@ struct PhysicalFloor: Sendable {
 
     let timing: PN532TimingSpec
     let frame: PN532FrameSpec
+    /// The host link the commands travel on.
+    let link: HostLink
 
-    init(pn532: PN532Spec = ChipTables.pn532) {
+    /// The floor on `link`; by default the PN532's UART at its power-on speed (115 200).
+    init(pn532: PN532Spec = ChipTables.pn532, link: HostLink? = nil) {
         timing = pn532.timing
         frame = pn532.frame
+        self.link = link ?? .uart(baud: pn532.timing.uartBaud)
+    }
+
+    /// USB full speed: 12 Mbit/s (USB 2.0 §7.1.11).
+    static let usbFullSpeedBitsPerSecond = 12_000_000.0
+    /// Bulk max packet size at full speed (USB 2.0 §5.8.3: 8, 16, 32 or 64; every reader here uses 64).
+    static let usbFullSpeedMaxPacket = 64
+    /// Protocol overhead of one full-speed bulk transaction, in bytes (USB 2.0 Table 5-9).
+    static let usbBulkTransactionOverhead = 13
+    /// The CCID message header (USB CCID 1.1 §6.1) around an ACR122U command and answer.
+    static let ccidHeaderBytes = 10
+    /// The ACR122U pseudo-APDU header `FF 00 00 00 Lc` before `D4 CMD data`, and its `90 00` after the answer.
+    static let acr122uApduHeaderBytes = 5
+    static let acr122uStatusWordBytes = 2
+
+    /// Seconds one bulk transfer of `bytes` spends on a full-speed bus: its transactions of up
+    /// to 64 bytes, each with its overhead (a zero-length transfer is one empty transaction).
+    static func usbBulkTransferSeconds(_ bytes: Int) -> Double {
+        let packets = max(1, (bytes + usbFullSpeedMaxPacket - 1) / usbFullSpeedMaxPacket)
+        return Double(bytes + packets * usbBulkTransactionOverhead) * 8 / usbFullSpeedBitsPerSecond
+    }
+
+    /// Seconds of one byte on the UART at `baud` (8N1).
+    static func uartByteSeconds(baud: Int) -> Double {
+        10.0 / Double(baud)
     }
 
     /// Bytes of an information frame carrying TFI, command code and `dataBytes`.
@@ -47,11 +105,27 @@ struct PhysicalFloor: Sendable {
 
     /// One PN532 command: `dataOut` bytes after TFI and code to the chip, `dataIn` back.
     func command(dataOut: Int, dataIn: Int, airSeconds: Double = 0, eepromSeconds: Double = 0) -> FloorCost {
-        let out = informationFrameBytes(dataBytes: dataOut)
-        let back = frame.ackFrame.count + informationFrameBytes(dataBytes: dataIn)
-        return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: back,
-                         uartSeconds: Double(out + back) * timing.uartByteSeconds,
-                         airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+        switch link {
+        case .uart(let baud):
+            let out = informationFrameBytes(dataBytes: dataOut)
+            let back = frame.ackFrame.count + informationFrameBytes(dataBytes: dataIn)
+            return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: back,
+                             linkSeconds: Double(out + back) * Self.uartByteSeconds(baud: baud),
+                             airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+        case .usbFullSpeed(.pn533):
+            let out = informationFrameBytes(dataBytes: dataOut)
+            let answer = informationFrameBytes(dataBytes: dataIn)
+            let bus = Self.usbBulkTransferSeconds(out) + Self.usbBulkTransferSeconds(frame.ackFrame.count)
+                + Self.usbBulkTransferSeconds(answer)
+            return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: frame.ackFrame.count + answer,
+                             linkSeconds: bus, airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+        case .usbFullSpeed(.acr122u):
+            let out = Self.ccidHeaderBytes + Self.acr122uApduHeaderBytes + 2 + dataOut
+            let back = Self.ccidHeaderBytes + 2 + dataIn + Self.acr122uStatusWordBytes
+            return FloorCost(commands: 1, frames: 2, bytesToReader: out, bytesFromReader: back,
+                             linkSeconds: Self.usbBulkTransferSeconds(out) + Self.usbBulkTransferSeconds(back),
+                             airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+        }
     }
 
     /// Air time of a standard frame of `bytes` bytes followed by CRC_A.

@@ -15,7 +15,7 @@ struct BenchReportTests {
         sample.modelledTime = .milliseconds(11)
         sample.hostCPU = .microseconds(300)
         let floor = PhysicalFloor().command(dataOut: 0, dataIn: 4)
-        let result = BenchResult(name: "identify", sample: sample, floor: floor, target: 1.1)
+        let result = BenchResult(name: "identify", sample: sample, floor: floor, target: .floorRatio(1.1))
         let data = Data(BenchReport(results: [result]).json.utf8)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let operations = try #require(object["operations"] as? [[String: Any]])
@@ -28,6 +28,18 @@ struct BenchReportTests {
         #expect(first["frames"] as? Int == 6)
         #expect(first["cpu_us_per_exchange"] as? Double == 150)
         #expect(abs((first["ratio"] as? Double ?? 0) - 11 / floor.milliseconds) < 0.001)
+        // A write carries its tear-safe floor and the ratio to it.
+        var write = BenchResult(name: "write_ndef_100_small_change", sample: sample, floor: floor, safeFloor: floor + floor,
+                                target: .safeFloorRatio(1.2))
+        write.floorsByLink = [(.uart(baud: 921_600), floor, floor + floor)]
+        let writeData = Data(BenchReport(results: [write]).json.utf8)
+        let writeObject = try #require(try JSONSerialization.jsonObject(with: writeData) as? [String: Any])
+        let entry = try #require((writeObject["operations"] as? [[String: Any]])?.first)
+        #expect(abs((entry["safe_floor_ms"] as? Double ?? 0) - 2 * floor.milliseconds) < 0.001)
+        #expect(entry["target_safe_ratio"] as? Double == 1.2)
+        #expect(entry["meets_target"] as? Bool == (11 / (2 * floor.milliseconds) <= 1.2))
+        let byLink = try #require((entry["floors_by_link"] as? [[String: Any]])?.first)
+        #expect(byLink["link"] as? String == "UART 921600")
     }
 
     @Test("the command line: --json, --soak with --tags and --seed; unknown arguments refused")
@@ -37,5 +49,7 @@ struct BenchReportTests {
         #expect(soak.soak && soak.tags == 40 && soak.seed == 7)
         #expect(throws: BenchOptions.UsageError.self) { try BenchOptions(arguments: ["--tags", "0"]) }
         #expect(throws: BenchOptions.UsageError.self) { try BenchOptions(arguments: ["--fast"]) }
+        #expect(try BenchOptions(arguments: ["--baud", "460800"]).baud == 460_800)
+        #expect(throws: BenchOptions.UsageError.self) { try BenchOptions(arguments: ["--baud", "921600"]) }
     }
 }

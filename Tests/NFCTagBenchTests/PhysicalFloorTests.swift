@@ -27,7 +27,7 @@ struct PhysicalFloorTests {
         #expect(cost.bytesToReader == 9 + 2)
         #expect(cost.bytesFromReader == 6 + 9 + 1 + 16)
         let air = Double(4 * 9 + 2) * bit + fdt + Double(18 * 9 + 2) * bit
-        #expect(abs(cost.uartSeconds - 43 * byte) < 1e-12)
+        #expect(abs(cost.linkSeconds - 43 * byte) < 1e-12)
         #expect(abs(cost.airSeconds - air) < 1e-12)
         #expect(cost.eepromSeconds == 0)
         // 3.733 ms UART + 0.359 ms (cf. NTAG21x §10.2: ≈ 368 µs) + 0.091 ms FDT + 1.548 ms answer (≈ 1548 µs)
@@ -85,5 +85,42 @@ struct PhysicalFloorTests {
     func classicDump() throws {
         let cost = try #require(ClassicDumpFloor.cost(chip: .classic1k))
         #expect(cost.commands == 16 + 64)
+    }
+
+    @Test("the UART at 460 800 and 921 600: the same bytes at 21.7 and 10.9 µs; air and EEPROM unchanged")
+    func fasterUART() throws {
+        for baud in [460_800, 921_600] {
+            let fast = PhysicalFloor(link: .uart(baud: baud))
+            let cost = fast.command(dataOut: 0, dataIn: 4)
+            #expect(abs(cost.seconds - 28 * 10.0 / Double(baud)) < 1e-12)
+            let read = try OperationFloors(chip: .ntag216, floor: fast).read
+            let slow = try OperationFloors(chip: .ntag216).read
+            #expect(read.airSeconds == slow.airSeconds)
+            #expect(abs(read.linkSeconds - 43 * 10.0 / Double(baud)) < 1e-12)
+        }
+    }
+
+    @Test("USB full speed (USB 2.0 Table 5-9): 64-byte transactions, 13 bytes of overhead each, 12 Mbit/s")
+    func usbFullSpeed() {
+        let bit = 1.0 / 12_000_000
+        #expect(abs(PhysicalFloor.usbBulkTransferSeconds(64) - Double(64 + 13) * 8 * bit) < 1e-15)
+        #expect(abs(PhysicalFloor.usbBulkTransferSeconds(65) - Double(65 + 2 * 13) * 8 * bit) < 1e-15)
+        // PN533: GetFirmwareVersion as three transfers: the 9-byte frame, the ACK, the 13-byte answer.
+        let pn533 = PhysicalFloor(link: .usbFullSpeed(.pn533)).command(dataOut: 0, dataIn: 4)
+        #expect(pn533.frames == 3)
+        #expect(abs(pn533.seconds - Double(9 + 13 + 6 + 13 + 13 + 13) * 8 * bit) < 1e-15)
+        // ACR122U: CCID header + FF 00 00 00 Lc + D4 02 out; CCID header + D5 03 + 4 bytes + 90 00 back.
+        let acr = PhysicalFloor(link: .usbFullSpeed(.acr122u)).command(dataOut: 0, dataIn: 4)
+        #expect(acr.frames == 2 && acr.bytesToReader == 17 && acr.bytesFromReader == 18)
+        #expect(abs(acr.seconds - Double(17 + 13 + 18 + 13) * 8 * bit) < 1e-15)
+    }
+
+    @Test("the tear-safe floor of a one-page change: 3 WRITEs and a 2-page read-back; a fresh write: 1 WRITE more")
+    func safeWrite() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        let change = floors.safeWriteNDEF(oldTLVBytes: 102, changedPages: 1, lengthAlreadyZero: false, lengthPageChanged: false)
+        #expect(change == floors.writeNDEF(oldTLVBytes: 102, changedPages: 1) + floors.write(pages: 2) + floors.fastRead(pages: 2))
+        let fresh = floors.safeWriteNDEF(oldTLVBytes: 3, changedPages: 26, lengthAlreadyZero: true, lengthPageChanged: true)
+        #expect(fresh == floors.writeNDEF(oldTLVBytes: 3, changedPages: 26) + floors.write(pages: 1) + floors.fastRead(pages: 26))
     }
 }

@@ -123,6 +123,43 @@ struct NFCDeviceEndToEndTests {
         }
     }
 
+    @Test("the alone check of a tag that is not ISO-DEP polls the MIFARE / Type 2 type alone; an ISO-DEP tag met next keeps its RATS")
+    func aloneCheckPollTypes() async throws {
+        let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = try await fixture.connectedDevice()
+            let setParameters: UInt8 = 0x12
+            func pollTime(isoDEP: Bool) async throws -> Duration {
+                let before = fixture.emulator.statistics.modelledTimeByCode[0x60, default: .zero]
+                #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: isoDEP) != .absent)
+                return fixture.emulator.statistics.modelledTimeByCode[0x60, default: .zero] - before
+            }
+            // libnfc's default (NP_AUTO_ISO14443_4 on): an ISO 14443-4A slot, which activates the tag once more.
+            let withISO4Slot = try await pollTime(isoDEP: true)
+            let parametersBefore = fixture.emulator.statistics.commandsByCode[setParameters, default: 0]
+            let alone = try await pollTime(isoDEP: false)
+            #expect(alone < withISO4Slot, "\(alone) vs \(withISO4Slot)")
+            #expect(try await pollTime(isoDEP: false) == alone)
+            #expect(fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 1,
+                    "switched off once for the tag in hand")
+            // A select by the same UID needs no RATS: the setting stays off.
+            #expect(try await device.selectTarget(uid: TestUID.first)?.uid == TestUID.first)
+            #expect(fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 1)
+            // Another tag, ISO-DEP: a select of any tag turns RATS back on, and the ATS comes.
+            for handle in fixture.emulator.withField({ $0.handles }) { fixture.emulator.remove(handle) }
+            fixture.emulator.insert(try Type4Tag(uid: TestUID.second))
+            let type4 = try #require(try await device.selectTarget())
+            #expect(!type4.ats.isEmpty, "RATS after the setting came back on")
+            #expect(fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 2)
+            guard case .alone(let polled) = try await device.selectIfAlone(uid: TestUID.second, isoDEP: type4.isISODEP) else {
+                Issue.record("the Type 4 tag was not found alone"); return
+            }
+            #expect(!polled.ats.isEmpty, "the ISO-DEP tag's alone check keeps the ISO 14443-4A type and its ATS")
+            await device.close()
+        }
+    }
+
     @Test("list gives both tags (UID, ATQA, SAK); select by UID picks one; presence follows the field")
     func targets() async throws {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first), PageTag(uid: TestUID.second)])

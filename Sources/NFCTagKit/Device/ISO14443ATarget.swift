@@ -1,3 +1,5 @@
+import NFCChips
+
 /// A tag found in the field by an ISO/IEC 14443-A anticollision: what the reader learnt
 /// while selecting it, before any command reaches the tag.
 ///
@@ -33,4 +35,9 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
         if !ats.isEmpty { text += " ats \(ats.hexString())" }
         return text
     }
+}
+
+extension ISO14443ATarget {
+    /// Whether the SAK says the tag speaks ISO/IEC 14443-4 (ISO-DEP).
+    var isISODEP: Bool { sak & ChipTables.iso14443a.sakISO14443_4Bit != 0 }
 }

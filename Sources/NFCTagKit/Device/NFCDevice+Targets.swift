@@ -33,7 +33,14 @@ extension NFCDevice {
     /// ```swift
     /// guard case .alone = try await device.selectIfAlone(uid: tag.uid) else { return }
     /// ```
-    public func selectIfAlone(uid: [UInt8]) throws(NFCDeviceError) -> FieldOccupancy {
+    ///
+    /// `isoDEP` says whether the tag answers ISO 14443-4 (its SAK, ``ISO14443ATarget/sak``):
+    /// a tag that does not is polled for the MIFARE / Type 2 type alone. libnfc puts an ISO
+    /// 14443-4A slot in front of it while NP_AUTO_ISO14443_4 is on — a second activation of
+    /// the tag, or a second empty slot in an empty field — so the setting is turned off for
+    /// such a tag (one SetParameters, kept while this tag is in hand) and back on before a
+    /// select that may meet an ISO-DEP tag, which keeps its RATS.
+    public func selectIfAlone(uid: [UInt8], isoDEP: Bool = true) throws(NFCDeviceError) -> FieldOccupancy {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
@@ -43,9 +50,19 @@ extension NFCDevice {
             guard targets.first?.uid == uid, let selected = try selectTarget(uid: uid) else { return .absent }
             return .alone(selected)
         }
-        try restoreSelectionSettings()
+        // InAutoPoll's activation is the firmware's own: it sets the CIU's CRC bits itself
+        // (TxMode and RxMode read 80 after it). So the host's CRC setting is not switched on
+        // before the poll; when libnfc has it off, it is written off again after the poll —
+        // one register write-back instead of one before the poll and one after.
+        let crcOff = !framing.handleCRC
+        try restoreSelectionSettings(for: isoDEP ? nil : uid, keepingCRC: true)
+        try pollOnlyNeededTypes(isoDEP: isoDEP, uid: uid)
         selectedTarget = nil
-        let (count, selected) = try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
+        let polled = Result { () throws(NFCDeviceError) -> (count: Int, selected: ISO14443ATarget?) in
+            try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
+        }
+        if crcOff { try crcBackOffAfterActivation() }
+        let (count, selected) = try polled.get()
         switch count {
         case 0:
             return .absent
@@ -80,7 +97,7 @@ extension NFCDevice {
         if let uid, ![4, 7, 10].contains(uid.count) {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
-        try restoreSelectionSettings()
+        try restoreSelectionSettings(for: uid)
         let target = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveISO14443A(device, uid: uid) }
         selectedTarget = target
         return target
@@ -213,14 +230,43 @@ extension NFCDevice {
 
     // MARK: - Settings
 
-    /// Easy framing and chip CRC back on before any select (libnfc's anticollision relies on them).
-    private func restoreSelectionSettings() throws(NFCDeviceError) {
-        try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)
+    /// Easy framing and chip CRC back on before any select (libnfc's anticollision relies on
+    /// them), and NP_AUTO_ISO14443_4 back on unless the select is for `uid`, the tag known
+    /// not to be ISO-DEP it was turned off for.
+    private func restoreSelectionSettings(for uid: [UInt8]? = nil, keepingCRC: Bool = false) throws(NFCDeviceError) {
+        try applyFraming(easy: true, crcByReader: keepingCRC ? framing.handleCRC : true, commandTimeout: nil)
+        if !framing.autoISO14443_4, uid == nil || uid != framing.autoISO14443_4OffFor {
+            try setAutoISO14443_4(true, for: nil)
+        }
+    }
+
+    /// After an activation by the chip's firmware, whose CRC bits are now on while libnfc
+    /// (and ``framing``) hold them off: libnfc's NP_HANDLE_CRC on and off again, which its
+    /// register write-back cache merges into one write of the bits, off, before the next
+    /// command.
+    private func crcBackOffAfterActivation() throws(NFCDeviceError) {
+        try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.setProperty(device, .handleCRC, true)
+            try LibNFC.setProperty(device, .handleCRC, false)
+        }
+    }
+
+    /// The alone check's poll types: ISO 14443-4A only for an ISO-DEP tag.
+    private func pollOnlyNeededTypes(isoDEP: Bool, uid: [UInt8]) throws(NFCDeviceError) {
+        if !isoDEP, framing.autoISO14443_4 { try setAutoISO14443_4(false, for: uid) }
+    }
+
+    private func setAutoISO14443_4(_ on: Bool, for uid: [UInt8]?) throws(NFCDeviceError) {
+        try withDevice { (device) throws(LibNFCError) in try LibNFC.setProperty(device, .autoISO14443_4, on) }
+        framing.autoISO14443_4 = on
+        framing.autoISO14443_4OffFor = on ? nil : uid
     }
 
     private func applyFraming(easy: Bool, crcByReader: Bool, commandTimeout: Int32?) throws(NFCDeviceError) {
-        let wanted = FramingState(easyFraming: easy, handleCRC: crcByReader,
-                                  commandTimeout: commandTimeout ?? framing.commandTimeout)
+        var wanted = framing
+        wanted.easyFraming = easy
+        wanted.handleCRC = crcByReader
+        wanted.commandTimeout = commandTimeout ?? framing.commandTimeout
         let current = framing
         guard wanted.easyFraming != current.easyFraming || wanted.handleCRC != current.handleCRC
             || wanted.commandTimeout != current.commandTimeout else { return }

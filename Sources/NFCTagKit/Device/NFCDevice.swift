@@ -292,4 +292,11 @@ struct FramingState {
     var easyFraming = true
     var handleCRC = true
     var commandTimeout: Int32 = FramingState.defaultCommandTimeout
+    /// libnfc's NP_AUTO_ISO14443_4 (on after `nfc_initiator_init`): RATS at every select of
+    /// an ISO-DEP tag, and an ISO 14443-4A slot in front of every PN532 InAutoPoll. Off
+    /// only while the tag in hand is known not to be ISO-DEP (``autoISO14443_4OffFor``).
+    var autoISO14443_4 = true
+    /// The UID of the tag, not ISO-DEP, for which NP_AUTO_ISO14443_4 was turned off: a select
+    /// of that UID needs no RATS, so it leaves the setting alone.
+    var autoISO14443_4OffFor: [UInt8]?
 }

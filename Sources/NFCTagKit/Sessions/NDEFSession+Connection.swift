@@ -64,7 +64,7 @@ extension NDEFSession {
 
     /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
     /// is the only tag in the field, as every write, lock and format does. The check
-    /// selects the tag too (one InAutoPoll on a PN532, see ``NFCDevice/selectIfAlone(uid:)``).
+    /// selects the tag too (one InAutoPoll on a PN532, see ``NFCDevice/selectIfAlone(uid:isoDEP:)``).
     func prepare(_ tag: NDEFSessionTag, exclusive: Bool) async throws(NDEFSessionError) {
         let reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
         fieldUsedElsewhere = false
@@ -83,7 +83,7 @@ extension NDEFSession {
     private func selectAlone(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
         let occupancy: FieldOccupancy
         do {
-            occupancy = try await device.selectIfAlone(uid: tag.uid)
+            occupancy = try await device.selectIfAlone(uid: tag.uid, isoDEP: tag.detected.target.isISODEP)
         } catch {
             throw NDEFSessionError(error)
         }

@@ -76,7 +76,7 @@ public actor TagSession {
         let occupancy: FieldOccupancy
         do {
             let first = try await device.waitForTarget(timeout: timeout)
-            occupancy = try await device.selectIfAlone(uid: first.uid)
+            occupancy = try await device.selectIfAlone(uid: first.uid, isoDEP: first.isISODEP)
         } catch {
             throw await failure(error, device: device, operation: .connect)
         }
