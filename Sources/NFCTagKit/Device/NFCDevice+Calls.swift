@@ -19,8 +19,9 @@ extension NFCDevice {
                 throw .cancelled
             }
             guard error.code.meansReaderLost else { throw .libnfc(error) }
-            if error.code == .timeout, readerAnswers(handle) {
-                throw .libnfc(error)
+            if let silence = silenceCandidate(error), readerAnswers(handle) {
+                // The reader answers: it waited in vain for the chip or the tag.
+                throw .libnfc(silence)
             }
             let reason = lossReason(for: error)
             connectionLost(reason)
@@ -34,7 +35,25 @@ extension NFCDevice {
         return .notConnected
     }
 
+    /// The error as a silent tag would be reported, when `error` may be one: a timeout, or
+    /// on a reader whose silence libnfc may report as an I/O error (the ACR122U's ICC mute
+    /// through upstream libnfc, `datasheets/readers.json`) an NFC_EIO. Whether it is one,
+    /// the reader probe decides. Nil for errors that only a lost reader gives.
+    func silenceCandidate(_ error: LibNFCError) -> LibNFCError? {
+        switch error.code {
+        case .timeout:
+            return error
+        case .io where readerModel?.silenceMayReadAsIOError == true:
+            return LibNFCError(code: .timeout, operation: error.operation,
+                               message: "the reader got no answer from its chip or the tag (\(error.message))")
+        default:
+            return nil
+        }
+    }
+
     /// A cheap command (RF field on) to tell a slow tag from a reader that stopped answering.
+    /// It waits NP_TIMEOUT_COMMAND, which stays at its default outside an exchange that
+    /// needs another value, so it works on USB drivers too (they spend 200 ms before reading).
     func readerAnswers(_ handle: LibNFCDeviceHandle) -> Bool {
         (try? LibNFC.setProperty(handle, .activateField, true)) != nil
     }

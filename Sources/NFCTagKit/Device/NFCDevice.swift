@@ -287,9 +287,11 @@ struct UARTConnection: Sendable, Equatable {
 }
 
 /// The libnfc settings last applied, so each transceive only changes what differs.
-struct FramingState {
+/// NP_TIMEOUT_COMMAND is not among them: it stays at ``defaultCommandTimeout`` except
+/// inside the one exchange that needs another value.
+struct FramingState: Equatable {
+    /// libnfc's wait for the reader chip's own answers (register probes, RF settings).
     static let defaultCommandTimeout: Int32 = 1000
     var easyFraming = true
     var handleCRC = true
-    var commandTimeout: Int32 = FramingState.defaultCommandTimeout
 }
