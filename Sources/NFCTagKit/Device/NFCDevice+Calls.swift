@@ -1,3 +1,5 @@
+import NFCChips
+
 extension NFCDevice {
     /// Runs one libnfc operation on the open device, abortable from another thread, and
     /// sorts its failure: a lost reader becomes ``NFCDeviceError/connectionLost(_:)`` (and
@@ -19,7 +21,7 @@ extension NFCDevice {
                 throw .cancelled
             }
             guard error.code.meansReaderLost else { throw .libnfc(error) }
-            if let silence = silenceCandidate(error), readerAnswers(handle) {
+            if let silence = Self.silenceCandidate(error, reader: readerModel), readerAnswers(handle) {
                 // The reader answers: it waited in vain for the chip or the tag.
                 throw .libnfc(silence)
             }
@@ -39,11 +41,11 @@ extension NFCDevice {
     /// on a reader whose silence libnfc may report as an I/O error (the ACR122U's ICC mute
     /// through upstream libnfc, `datasheets/readers.json`) an NFC_EIO. Whether it is one,
     /// the reader probe decides. Nil for errors that only a lost reader gives.
-    func silenceCandidate(_ error: LibNFCError) -> LibNFCError? {
+    static func silenceCandidate(_ error: LibNFCError, reader: ReaderSpec?) -> LibNFCError? {
         switch error.code {
         case .timeout:
             return error
-        case .io where readerModel?.silenceMayReadAsIOError == true:
+        case .io where reader?.silenceMayReadAsIOError == true:
             return LibNFCError(code: .timeout, operation: error.operation,
                                message: "the reader got no answer from its chip or the tag (\(error.message))")
         default:

@@ -33,12 +33,16 @@ extension NFCDevice {
         return ChipTables.readers.readers.map(\.maximumTagAnswer).min() ?? 0
     }
 
+    /// The longest tag command, without CRC_A, that one exchange carries on the open reader
+    /// in either framing (a raw frame spends two bytes on the host's CRC_A).
+    public var maximumTagCommandFrame: Int {
+        min(maximumTagCommand(easyFraming: true), maximumTagCommand(easyFraming: false) - ChipTables.crcA([]).count)
+    }
+
     /// The longest tag frame, without CRC_A, that fits one exchange both ways in either
-    /// framing on the open reader: what ``DeviceTagTransport`` may send and ask for.
+    /// framing on the open reader: what ``DeviceTagTransport`` may ask for.
     public var maximumTagFrame: Int {
-        let crc = ChipTables.crcA([]).count
-        return min(maximumTagCommand(easyFraming: true), maximumTagCommand(easyFraming: false) - crc,
-                   maximumTagAnswer() - crc)
+        min(maximumTagCommandFrame, maximumTagAnswer() - ChipTables.crcA([]).count)
     }
 
     /// Whether the open reader's one poll counts the tags in the field (InAutoPoll on a

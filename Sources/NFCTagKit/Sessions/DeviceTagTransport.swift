@@ -38,7 +38,7 @@ public struct DeviceTagTransport: TagTransport {
     public init(device: NFCDevice, target: ISO14443ATarget) async {
         let frame = await device.maximumTagFrame
         self.init(device: device, target: target, maximumFrameLength: min(Self.preferredExchangeLength, frame),
-                  maximumCommandLength: frame)
+                  maximumCommandLength: await device.maximumTagCommandFrame)
     }
 
     /// A transport to `target` with the given limits (for tests of smaller readers).
