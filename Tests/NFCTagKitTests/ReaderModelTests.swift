@@ -44,6 +44,18 @@ struct ReaderModelTests {
         #expect(NFCDevice.silenceCandidate(gone, reader: acr) == nil)
     }
 
+    @Test("pn53x_usb hands libusb's -ENODEV up unchanged: on that driver it is an I/O error, a lost reader")
+    func usbErrorNumbers() throws {
+        let unplugged = LibNFCError(code: .unknown(-ENODEV), operation: "nfc_device_set_property_bool", message: "")
+        let mapped = NFCDevice.libnfcError(unplugged, reader: ReaderKind.pn53xUSB.model)
+        #expect(mapped.code == .io)
+        #expect(mapped.code.meansReaderLost)
+        #expect(NFCDevice.libnfcError(unplugged, reader: ReaderKind.acr122USB.model).code == .unknown(-ENODEV))
+        #expect(NFCDevice.libnfcError(unplugged, reader: ReaderKind.pn532UART.model).code == .unknown(-ENODEV))
+        let timeout = LibNFCError(code: .timeout, operation: "x", message: "")
+        #expect(NFCDevice.libnfcError(timeout, reader: ReaderKind.pn53xUSB.model) == timeout)
+    }
+
     @Test("a command longer than the reader's frame is refused, typed, before anything is sent")
     func commandTooLong() async throws {
         let fixture = try EmulatorFixture()

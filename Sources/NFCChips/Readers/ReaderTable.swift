@@ -59,6 +59,12 @@ public struct ReaderSpec: NamedEntry {
     public var silenceMayReadAsIOError: Bool
     /// The evidence for ``silenceMayReadAsIOError``, when it is set.
     public var silenceEvidence: String?
+    /// Whether libnfc's driver hands libusb's own negative error numbers up unchanged
+    /// (`pn53x_usb`: `-ENODEV` when the reader is unplugged) instead of an `NFC_E*` code.
+    /// Such a number is an I/O failure of the USB link.
+    public var passesUSBErrorsThrough: Bool
+    /// The evidence for ``passesUSBErrorsThrough``, when it is set.
+    public var usbErrorEvidence: String?
     /// Whether one InAutoPoll is trusted to count the tags in the field (the alone check);
     /// otherwise the field is listed tag by tag.
     public var countsTagsInOnePoll: Bool

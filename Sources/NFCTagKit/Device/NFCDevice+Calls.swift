@@ -1,3 +1,4 @@
+import Foundation
 import NFCChips
 
 extension NFCDevice {
@@ -20,6 +21,7 @@ extension NFCDevice {
                 // transceive whose answer was replaced by the abort's ACK.
                 throw .cancelled
             }
+            let error = Self.libnfcError(error, reader: readerModel)
             guard error.code.meansReaderLost else { throw .libnfc(error) }
             if let silence = Self.silenceCandidate(error, reader: readerModel), readerAnswers(handle) {
                 // The reader answers: it waited in vain for the chip or the tag.
@@ -35,6 +37,14 @@ extension NFCDevice {
     func unavailableError() -> NFCDeviceError {
         if let lastLoss { return .connectionLost(lastLoss) }
         return .notConnected
+    }
+
+    /// `error` with a libusb error number (which `pn53x_usb` hands up unchanged, e.g.
+    /// `-ENODEV` from an unplugged reader) read as the I/O error it is; other errors as they are.
+    static func libnfcError(_ error: LibNFCError, reader: ReaderSpec?) -> LibNFCError {
+        guard case .unknown(let number) = error.code, reader?.passesUSBErrorsThrough == true else { return error }
+        let text = String(cString: strerror(-number))
+        return LibNFCError(code: .io, operation: error.operation, message: "USB: \(text) (\(number))")
     }
 
     /// The error as a silent tag would be reported, when `error` may be one: a timeout, or
