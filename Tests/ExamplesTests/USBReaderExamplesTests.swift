@@ -58,4 +58,32 @@ struct USBReaderExamplesTests {
         #expect(output.split(separator: "\n").contains { $0.hasPrefix("NFC counter: ") && Int($0.dropFirst(13)) != nil }, "\(output)")
         #expect(output.contains("Originality: valid"), "\(output)")
     }
+
+    @Test("ReaderLifecycle (reconnection): the reader unplugged and plugged in again at a new address, by driver name",
+          arguments: USBReaderEmulator.Kind.allCases)
+    func readerLifecycle(kind: USBReaderEmulator.Kind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-usb-example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = directory.appendingPathComponent("reader.sock").path
+        let tag = try Type2Tag(chip: .ntag215, uid: ntag215UID)
+        let first = try USBReaderEmulator(kind: kind, tags: [tag], link: link)
+        first.start()
+        let library = try #require(USBReaderEmulator.libraryPath(besideExecutable: ExampleProcess.executable("ReaderLifecycle").path))
+        // The driver name alone (`acr122_usb`): libnfc opens whichever such reader it finds, so
+        // the reader is found again at its new USB address without the hot-plug seam.
+        let example = try ExampleProcess("ReaderLifecycle", [kind.driver, "--seconds", "30"],
+                                         environment: first.environment(library: library))
+        #expect(await example.waitForLine(containing: "Unplug the reader"), "\(example.transcript)")
+        first.stop()
+        #expect(await example.waitForLine(containing: "event: reconnectStarted"), "\(example.transcript)")
+        try await Task.sleep(for: .milliseconds(300))
+        let second = try USBReaderEmulator(kind: kind, tags: [tag], link: link)
+        second.start()
+        defer { second.stop() }
+        #expect(second.address != first.address)
+        #expect(await example.exitStatus() == 0, "\(example.transcript)")
+        let events = example.output.filter { $0.hasPrefix("event: ") }.map { $0.split(separator: " ")[1] }
+        #expect(events == ["connected", "reconnectStarted", "reconnectSucceeded"], "\(example.transcript)")
+    }
 }
