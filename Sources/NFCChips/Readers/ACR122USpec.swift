@@ -41,12 +41,34 @@ public struct ReaderCode<Name: TableName>: NamedEntry {
 
 /// The ACR122U's CCID message types.
 public enum ACR122UMessageName: String, TableName {
-    case iccPowerOn, iccPowerOff, escape, xfrBlock, dataBlock, slotStatus, escapeAnswer
+    /// PC_to_RDR_IccPowerOn.
+    case iccPowerOn
+    /// PC_to_RDR_IccPowerOff.
+    case iccPowerOff
+    /// PC_to_RDR_Escape.
+    case escape
+    /// PC_to_RDR_XfrBlock, libnfc's carrier for pseudo-APDUs.
+    case xfrBlock
+    /// RDR_to_PC_DataBlock.
+    case dataBlock
+    /// RDR_to_PC_SlotStatus.
+    case slotStatus
+    /// RDR_to_PC_Escape.
+    case escapeAnswer
 }
 
 /// The ACR122U pseudo-APDUs (P1 after `FF 00`).
 public enum ACR122UPseudoAPDUName: String, TableName {
-    case directTransmit, ledAndBuzzer, firmwareVersion, getPICCParameter, setPICCParameter
+    /// Direct Transmit: a PN532 frame body to the PN532 inside.
+    case directTransmit
+    /// The bi-colour LED and buzzer.
+    case ledAndBuzzer
+    /// The firmware string.
+    case firmwareVersion
+    /// Reads the PICC operating parameter.
+    case getPICCParameter
+    /// Sets the PICC operating parameter.
+    case setPICCParameter
 }
 
 /// A bStatus / bError pair of a CCID answer.
@@ -65,7 +87,12 @@ public struct ACR122USlotState: NamedEntry {
 
 /// The bStatus / bError pairs the table names.
 public enum ACR122USlotStateName: String, TableName {
-    case ok, iccMute, notSupported
+    /// An ordinary answer.
+    case ok
+    /// The PN532 inside gave no answer (ICC_MUTE).
+    case iccMute
+    /// A CCID message the firmware does not know.
+    case notSupported
 }
 
 /// A status word the ACR122U firmware appends.
@@ -83,7 +110,12 @@ public struct ACR122UStatusWord: NamedEntry {
 
 /// The ACR122U status words the table names.
 public enum ACR122UStatusWordName: String, TableName {
-    case ok, pn532Error, failed
+    /// Success.
+    case ok
+    /// The PN532 inside answered its error frame.
+    case pn532Error
+    /// The operation failed.
+    case failed
 }
 
 /// What a PN533 answers differently from the PN532 (PN533 user manual; libnfc pn53x.c).

@@ -120,7 +120,14 @@ public struct USBEndpointSpec: Codable, Equatable, Sendable {
 
 /// USB transfer types (USB 2.0 §9.6.6, bmAttributes bits 1..0).
 public enum USBTransferType: String, Codable, Sendable, CaseIterable {
-    case control, isochronous, bulk, interrupt
+    /// Control transfers (endpoint 0).
+    case control
+    /// Isochronous transfers.
+    case isochronous
+    /// Bulk transfers: the PN53x frames and CCID messages.
+    case bulk
+    /// Interrupt transfers (the ACR122U's card-presence endpoint).
+    case interrupt
 
     /// The bmAttributes value.
     public var attributes: UInt8 {
