@@ -143,4 +143,44 @@ struct ReaderKindMatrixTests {
         #expect(object["signature"] is NSNull)
         #expect((object["ndef"] as? [String: Any])?["status"] as? String == "read-write")
     }
+
+    @Test("scan identifies the chip and its NDEF status", arguments: ReaderUnderTest.allCases)
+    func scan(kind: ReaderUnderTest) throws {
+        let fixture = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag213, uid: Self.uid)])
+        defer { fixture.stop() }
+        let result = try fixture.run(["scan", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try Self.object(result)
+        #expect(object["chip"] as? String == "ntag213")
+        #expect((object["ndef"] as? [String: Any])?["status"] as? String == "read-write")
+    }
+
+    @Test("MIFARE Classic 1K: format, write and read back NDEF (Crypto1 in the reader chip)", arguments: ReaderUnderTest.allCases)
+    func classic(kind: ReaderUnderTest) throws {
+        let fixture = try ReaderKindFixture(kind, tags: [try EmulatedTagFactory.make(name: "classic1k", index: 0)])
+        defer { fixture.stop() }
+        let format = try fixture.run(["format"], timeout: "10")
+        #expect(format.status == 0, "\(format.stderr)")
+        let write = try fixture.run(["write", "--text", "Classic on \(kind.rawValue)"], timeout: "10")
+        #expect(write.status == 0, "\(write.stderr)")
+        let read = try fixture.run(["read", "--json"], timeout: "10")
+        #expect(read.status == 0, "\(read.stderr)")
+        let records = try #require(try Self.object(read)["records"] as? [[String: Any]])
+        #expect(records.first?["text"] as? String == "Classic on \(kind.rawValue)")
+    }
+
+    @Test("ISO-DEP: APDUs to a Type 4 tag, each with its status word", arguments: ReaderUnderTest.allCases)
+    func isoDEP(kind: ReaderUnderTest) throws {
+        let fixture = try ReaderKindFixture(kind, tags: [try Type4Tag(uid: [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x82])])
+        defer { fixture.stop() }
+        let cc = try #require(ChipTables.spec(for: .type4).type4Files?.capabilityContainer)
+        let result = try fixture.run(["apdu", "00A4040007D276000085010100", "00A4000C02E103", "00B000000F", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let answers = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(answers.count == 3)
+        #expect((answers.last?["data"] as? String)?.lowercased() == cc.hexString(), "\(result.stdout)")
+        #expect(answers.allSatisfy { ($0["sw"] as? String)?.lowercased() == "9000" }, "\(result.stdout)")
+    }
 }
