@@ -27,6 +27,9 @@ public enum ChipTables {
     /// The PN532 reader chip: frames, commands, status codes, registers, timing.
     public static let pn532: PN532Spec = GeneratedTables.pn532
 
+    /// The readers: libnfc drivers, host-link frame limits, the ACR122U's firmware, the PN533.
+    public static let readers: ReaderTable = GeneratedTables.readers
+
     /// ISO/IEC 14443-3A activation, CRC_A and BCC.
     public static let iso14443a: ISO14443ASpec = GeneratedTables.iso14443a
 

@@ -9,6 +9,7 @@
 /// | `nak-page=P` | every command addressed to page / block P gets NAK 0 |
 /// | `timeout-page=P` | every command addressed to page / block P gets no answer |
 /// | `timeout-command=HEX` | every tag command with that first byte gets no answer |
+/// | `mute-command=HEX` | the reader chip holds its answer to every tag command with that first byte (see ``muteCommands``) |
 /// | `eeprom-fail-page=P` | a write to P fails with the EEPROM-error NAK (see ``eepromFailurePages``) |
 /// | `garble-after=N` | the Nth answer frame to the host carries a wrong checksum |
 /// | `unplug-after=N` | the reader is unplugged after N command frames from the host |
@@ -44,6 +45,12 @@ public struct FaultPlan: Sendable, Equatable {
     public var timeoutPages: Set<Int> = []
     /// Tag command codes that get no answer.
     public var timeoutCommands: Set<UInt8> = []
+    /// Tag command codes whose exchange the reader chip never finishes: after the ACK it
+    /// stays silent until the host aborts or sends its next command, as a PN53x still
+    /// waiting on the RF side does. The host's own wait runs out (libnfc NFC_ETIMEOUT); an
+    /// ACR122U's firmware answers ICC mute (`datasheets/readers/acr122u.md`). Unlike
+    /// `timeout-command`, whose silent tag the chip reports with status 01 at once.
+    public var muteCommands: Set<UInt8> = []
     /// Pages or blocks whose write fails with the EEPROM-error NAK (NAK 5 on Type 2): a Type 2
     /// WRITE or COMPATIBILITY_WRITE, a Classic WRITE's data frame. The tag stays in the field
     /// and ACTIVE until the NAK. A tearing-protected page (the chip table's
@@ -79,7 +86,7 @@ public struct FaultPlan: Sendable, Equatable {
             tearInWrite = tear
             return
         }
-        guard parts.count == 2, let number = Self.number(parts[1], hex: parts[0] == "timeout-command") else {
+        guard parts.count == 2, let number = Self.number(parts[1], hex: parts[0].hasSuffix("-command")) else {
             throw FaultSpecError(spec: spec)
         }
         switch parts[0] {
@@ -89,6 +96,9 @@ public struct FaultPlan: Sendable, Equatable {
         case "timeout-command":
             guard let code = UInt8(exactly: number) else { throw FaultSpecError(spec: spec) }
             timeoutCommands.insert(code)
+        case "mute-command":
+            guard let code = UInt8(exactly: number) else { throw FaultSpecError(spec: spec) }
+            muteCommands.insert(code)
         case "eeprom-fail-page": eepromFailurePages.insert(number)
         case "garble-after": garbleAnswerFrame = number
         case "unplug-after": unplugAfterFrames = number

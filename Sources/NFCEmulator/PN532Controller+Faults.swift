@@ -32,6 +32,18 @@ extension PN532Controller {
         return field.exchange(frame, with: handle)
     }
 
+    /// Whether the host command `code` carries a tag command of `mute-command` (InDataExchange
+    /// `Tg cmd…`, InCommunicateThru `cmd…`): the chip then holds its answer.
+    func holdsMutedExchange(_ code: UInt8, _ data: [UInt8]) -> Bool {
+        guard !faults.muteCommands.isEmpty else { return false }
+        let tagCommand: UInt8? = switch code {
+        case spec.code(.inDataExchange): data.dropFirst().first
+        case spec.code(.inCommunicateThru): data.first
+        default: nil
+        }
+        return tagCommand.map(faults.muteCommands.contains) ?? false
+    }
+
     /// A page write the tag would carry out, when a fault strikes its EEPROM cycle:
     /// `eeprom-fail-page` (half-written, the EEPROM-error NAK) or `tear-in-write` (torn, the
     /// tag gone without an answer). `nil` when the frame goes to the tag as usual.

@@ -175,7 +175,8 @@ public struct PN532Controller: Sendable {
             pendingAutoPoll = nil
             // The frame arrived intact: ACK first, then the answer or an application-level error frame.
             statistics.framesToHost += 2
-            let outcome = spec.command(code: code).map { execute($0.name, data) } ?? .syntaxError
+            let outcome = holdsMutedExchange(code, data) ? .deferred
+                : spec.command(code: code).map { execute($0.name, data) } ?? .syntaxError
             switch outcome {
             case let .answer(data):
                 return encoder.ack + garbleIfPlanned(encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength))))

@@ -18,6 +18,11 @@ public protocol TagTransport: Sendable {
     /// carry in one exchange; long reads (FAST_READ) are split to fit.
     var maximumFrameLength: Int { get }
 
+    /// The longest command frame (without CRC) the reader carries in one exchange; a raw
+    /// command longer than this is refused before it is sent. Defaults to
+    /// ``maximumFrameLength``.
+    var maximumCommandLength: Int { get }
+
     /// Sends one command frame to the tag and returns its answer.
     ///
     /// - Parameters:
@@ -38,6 +43,11 @@ public protocol TagTransport: Sendable {
     /// RESTORE `Cx bb` + 4 bytes) then travel as ONE frame in standard framing, as the
     /// PN53x expects them; their silent second phase comes back as ``TagResponse/ack``.
     func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError)
+}
+
+extension TagTransport {
+    /// ``maximumFrameLength``, for transports whose command and answer limits are one.
+    public var maximumCommandLength: Int { maximumFrameLength }
 }
 
 /// How a command frame travels between reader and tag.

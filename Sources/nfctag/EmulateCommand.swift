@@ -198,7 +198,9 @@ enum EmulateCommand {
           --state FILE          load tag memory from FILE if it exists; save after every change
           --realtime            answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)
           --fault SPEC          tear-after=N, tear-in-write=N[:SEED], nak-page=P, timeout-page=P,
-                                timeout-command=HEX, eeprom-fail-page=P, garble-after=N,
+                                timeout-command=HEX, mute-command=HEX (the reader chip holds
+                                its answer: the host's wait runs out, an ACR122U answers ICC
+                                mute), eeprom-fail-page=P, garble-after=N,
                                 unplug-after=N, slow=MS, first-answer-delay=MS, max-baud=N.
                                 tear-after cuts between frames; tear-in-write cuts the Nth
                                 page write mid-cycle (the tag leaves without an answer, the

@@ -27,8 +27,9 @@ final class ExampleProcess: Sendable {
         return directory.appendingPathComponent(name)
     }
 
-    /// Starts example `name` with `arguments`; it is killed after `limit`.
-    init(_ name: String, _ arguments: [String], limit: Duration = .seconds(60)) throws {
+    /// Starts example `name` with `arguments` (and `environment` on top of this process's);
+    /// it is killed after `limit`.
+    init(_ name: String, _ arguments: [String], environment extra: [String: String] = [:], limit: Duration = .seconds(60)) throws {
         self.name = name
         process = Process()
         process.executableURL = Self.executable(name)
@@ -36,6 +37,7 @@ final class ExampleProcess: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment["LIBNFC_LOG_LEVEL"] = "0"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out
@@ -105,8 +107,9 @@ final class ExampleProcess: Sendable {
     }
 
     /// Runs example `name` to its end and returns its exit status and output.
-    static func run(_ name: String, _ arguments: [String], limit: Duration = .seconds(60)) async throws -> (status: Int32?, output: String) {
-        let example = try ExampleProcess(name, arguments, limit: limit)
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+                    limit: Duration = .seconds(60)) async throws -> (status: Int32?, output: String) {
+        let example = try ExampleProcess(name, arguments, environment: environment, limit: limit)
         let status = await example.exitStatus(timeout: limit + .seconds(1))
         return (status, example.transcript)
     }

@@ -47,7 +47,7 @@ struct NFCDeviceWithoutReaderTests {
     @Test("argument checks come before any libnfc call")
     func argumentChecks() async {
         let device = NFCDevice()
-        await #expect(throws: NFCDeviceError.invalidArgument("a command has 1…262 bytes, not 0")) {
+        await #expect(throws: NFCDeviceError.invalidArgument("a command has at least one byte")) {
             try await device.transceive([])
         }
         await #expect(throws: NFCDeviceError.invalidArgument("a UID has 4, 7 or 10 bytes, not 3")) {

@@ -24,6 +24,7 @@ enum GeneratedTables {
         "mifare-classic.json": mifareClassic,
         "originality-signatures.json": originalitySignatures,
         "pn532.json": pn532,
+        "readers.json": readers,
         "type2.json": type2,
         "type4.json": type4,
         "uri-prefixes.json": uriPrefixes,

@@ -43,6 +43,7 @@ public enum DatasheetCatalog {
         table("mifare-classic", as: ClassicSpec.self),
         table("originality-signatures", as: OriginalitySignatureTable.self),
         table("pn532", as: PN532Spec.self),
+        table("readers", as: ReaderTable.self),
         table("type2", as: Type2Spec.self),
         table("type4", as: Type4Spec.self),
         table("uri-prefixes", as: URIPrefixTable.self),
@@ -73,4 +74,5 @@ public enum DatasheetCatalog {
 }
 
 extension PN532Spec: DatasheetValue {}
+extension ReaderTable: DatasheetValue {}
 extension ClassicSpec: DatasheetValue {}

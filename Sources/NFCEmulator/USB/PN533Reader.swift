@@ -10,23 +10,21 @@ import NFCChips
 struct PN533Reader: USBReaderModel {
     /// GetFirmwareVersion's answer: IC 0x33, version 2.7, support 0x07 (libnfc's own
     /// PN533 trace in `acr122_usb.c`; nfc-list prints "PN533 v2.7").
-    static let firmwareVersion: [UInt8] = [0x33, 0x02, 0x07, 0x07]
+    static let firmwareVersion = ChipTables.readers.pn533.firmwareVersion
     /// The status byte the PN533 puts before ReadRegister / WriteRegister answers
     /// (libnfc `pn53x.c`: "PN533 prepends its answer by the status byte").
-    static let registerStatusOK: UInt8 = 0x00
+    static let registerStatusOK = ChipTables.readers.pn533.registerAnswerStatus
+    /// PN532 commands the PN533 lacks: InAutoPoll, SAMConfiguration.
+    static let missingCommands = Set(ChipTables.readers.pn533.missingCommands.map { ChipTables.pn532.code($0) })
 
     var controller: PN532Controller
     let descriptor: USBDeviceDescriptor
 
     init(controller: PN532Controller, serialNumber: String) {
         self.controller = controller
-        // SCL3711: 04e6:5591, vendor class interface, bulk OUT 0x04 and IN 0x84 of 64 bytes
+        // SCL3711: 04e6:5591, vendor class interface, bulk OUT and IN of 64 bytes
         // (libnfc pn53x_usb.c: the supported-device table and btXramUsbDesc_scl3711).
-        descriptor = USBDeviceDescriptor(
-            vendorID: 0x04E6, productID: 0x5591, deviceRelease: 0x0100, interfaceClass: 0xFF,
-            endpoints: [.init(address: 0x04, attributes: 2, maximumPacketSize: 64),
-                        .init(address: 0x84, attributes: 2, maximumPacketSize: 64)],
-            manufacturer: "SCM Micro", product: "SCL3711-NFC&RW", serialNumber: serialNumber)
+        descriptor = USBDeviceDescriptor(ChipTables.readers.readers[.pn533].usb!, serialNumber: serialNumber)
     }
 
     mutating func bulkOut(_ transfer: [UInt8]) -> [[UInt8]] {
@@ -41,7 +39,7 @@ struct PN533Reader: USBReaderModel {
             case spec.code(.getFirmwareVersion):
                 _ = controller.receive(transfer)   // counted as a command; the PN532 answer is replaced
                 output = encoder.ack + encoder.answer(toCommand: code, data: Self.firmwareVersion)
-            case spec.code(.samConfiguration), spec.code(.inAutoPoll):
+            case _ where Self.missingCommands.contains(code):
                 // Not in the PN533's command set: the syntax-error frame.
                 output = encoder.ack + encoder.error
             case spec.code(.readRegister), spec.code(.writeRegister):

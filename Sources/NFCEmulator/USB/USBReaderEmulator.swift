@@ -1,4 +1,5 @@
 import Foundation
+import NFCChips
 import Glibc
 import Synchronization
 
@@ -21,8 +22,8 @@ public final class USBReaderEmulator: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case acr122u, pn533
 
-        /// libnfc's driver for the kind.
-        public var driver: String { self == .acr122u ? "acr122_usb" : "pn53x_usb" }
+        /// libnfc's driver for the kind (`datasheets/readers.json`).
+        public var driver: String { ChipTables.readers.readers[self == .acr122u ? .acr122u : .pn533].driver }
     }
 
     /// The variable naming the sockets (separated by `:`) the stand-in presents as devices.

@@ -58,6 +58,19 @@ public struct USBDeviceDescriptor: Sendable, Equatable {
     }
 }
 
+extension USBDeviceDescriptor {
+    /// The descriptor of a reader in the table (`datasheets/readers.json`), with
+    /// `serialNumber` (empty when the device has none).
+    init(_ usb: USBIdentitySpec, serialNumber: String) {
+        self.init(vendorID: usb.vendorID, productID: usb.productID, deviceRelease: usb.deviceRelease,
+                  interfaceClass: usb.interfaceClass,
+                  endpoints: usb.endpoints.map { Endpoint(address: $0.address, attributes: $0.transfer.attributes,
+                                                          maximumPacketSize: UInt16($0.maximumPacketSize)) },
+                  manufacturer: usb.manufacturer, product: usb.product,
+                  serialNumber: usb.hasSerialNumber ? serialNumber : "")
+    }
+}
+
 /// What a PN53x wrote back, frame by frame.
 enum PN53xChipFrame: Equatable {
     case ack

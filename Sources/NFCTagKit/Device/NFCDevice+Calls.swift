@@ -1,3 +1,6 @@
+import Foundation
+import NFCChips
+
 extension NFCDevice {
     /// Runs one libnfc operation on the open device, abortable from another thread, and
     /// sorts its failure: a lost reader becomes ``NFCDeviceError/connectionLost(_:)`` (and
@@ -19,11 +22,13 @@ extension NFCDevice {
                 throw .cancelled
             }
             // libnfc's USB drivers pass libusb's own codes through (-ENODEV from an unplugged
-            // device, which libnfc has no name for): whatever the code, a reader whose node
-            // is gone is lost.
+            // device, which libnfc has no name for): read as the I/O error they are, and
+            // whatever the code, a reader whose node is gone is lost.
+            let error = Self.libnfcError(error, reader: readerModel)
             guard error.code.meansReaderLost || readerNodeIsGone else { throw .libnfc(error) }
-            if error.code == .timeout, readerAnswers(handle) {
-                throw .libnfc(error)
+            if let silence = Self.silenceCandidate(error, reader: readerModel), readerAnswers(handle) {
+                // The reader answers: it waited in vain for the chip or the tag.
+                throw .libnfc(silence)
             }
             let reason = lossReason(for: error)
             connectionLost(reason)
@@ -37,7 +42,33 @@ extension NFCDevice {
         return .notConnected
     }
 
+    /// `error` with a libusb error number (which `pn53x_usb` hands up unchanged, e.g.
+    /// `-ENODEV` from an unplugged reader) read as the I/O error it is; other errors as they are.
+    static func libnfcError(_ error: LibNFCError, reader: ReaderSpec?) -> LibNFCError {
+        guard case .unknown(let number) = error.code, reader?.passesUSBErrorsThrough == true else { return error }
+        let text = String(cString: strerror(-number))
+        return LibNFCError(code: .io, operation: error.operation, message: "USB: \(text) (\(number))")
+    }
+
+    /// The error as a silent tag would be reported, when `error` may be one: a timeout, or
+    /// on a reader whose silence libnfc may report as an I/O error (the ACR122U's ICC mute
+    /// through upstream libnfc, `datasheets/readers.json`) an NFC_EIO. Whether it is one,
+    /// the reader probe decides. Nil for errors that only a lost reader gives.
+    static func silenceCandidate(_ error: LibNFCError, reader: ReaderSpec?) -> LibNFCError? {
+        switch error.code {
+        case .timeout:
+            return error
+        case .io where reader?.silenceMayReadAsIOError == true:
+            return LibNFCError(code: .timeout, operation: error.operation,
+                               message: "the reader got no answer from its chip or the tag (\(error.message))")
+        default:
+            return nil
+        }
+    }
+
     /// A cheap command (RF field on) to tell a slow tag from a reader that stopped answering.
+    /// It waits NP_TIMEOUT_COMMAND, which stays at its default outside an exchange that
+    /// needs another value, so it works on USB drivers too (they spend 200 ms before reading).
     func readerAnswers(_ handle: LibNFCDeviceHandle) -> Bool {
         (try? LibNFC.setProperty(handle, .activateField, true)) != nil
     }

@@ -39,6 +39,6 @@ extension NFCDevice {
 
     /// The chip of the selected `target`, or nil when identification fails.
     private func chip(of target: ISO14443ATarget) async -> Chip? {
-        try? await TagIdentifier.identify(over: DeviceTagTransport(device: self, target: target)).chip
+        try? await TagIdentifier.identify(over: await DeviceTagTransport(device: self, target: target)).chip
     }
 }

@@ -1,8 +1,6 @@
 import NFCChips
 
 extension NFCDevice {
-    /// The largest command libnfc's PN53x layer copies into its frame buffer.
-    static let maximumCommandLength = 262
     /// Room for the largest PN53x answer.
     static let answerCapacity = 264
     /// The bits of an ACK / NAK short frame (4, from the ISO/IEC 14443-A table).
@@ -26,9 +24,11 @@ extension NFCDevice {
     /// Selects the tag with `uid` if it is the only tag in the field — the check before
     /// every write, lock and format of an NDEF session.
     ///
-    /// On a PN532 this is one reader command (InAutoPoll activates up to two tags); other
-    /// reader chips list the field tag by tag (``listTargets(maximum:)``), reset it and
-    /// select the tag again.
+    /// On a PN532 that libnfc drives directly (`pn532_uart`) this is one reader command
+    /// (InAutoPoll activates up to two tags). Other readers list the field tag by tag
+    /// (``listTargets(maximum:)``), reset it and select the tag again: the PN533 has no
+    /// InAutoPoll, and behind the ACR122U's firmware it is not known to work (the reader
+    /// table's `countsTagsInOnePoll`, `datasheets/readers.json`).
     ///
     /// ```swift
     /// guard case .alone = try await device.selectIfAlone(uid: tag.uid) else { return }
@@ -44,7 +44,7 @@ extension NFCDevice {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
-        guard readerInfo?.firmware?.ic == Self.countingChip else {
+        guard pollCountsTags else {
             let targets = try listTargets(maximum: 2)
             if targets.count > 1 { return .several(count: targets.count) }
             guard targets.first?.uid == uid, let selected = try selectTarget(uid: uid) else { return .absent }
@@ -75,9 +75,6 @@ extension NFCDevice {
             return .several(count: count)
         }
     }
-
-    /// The reader chip whose poll counts the tags in the field (InAutoPoll).
-    static let countingChip = "PN532"
 
     /// Switches the RF field off and on: every tag in the field powers down and comes
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
@@ -148,17 +145,20 @@ extension NFCDevice {
     ///   (any one-byte answer is that short frame: a byte frame with CRC_A has three or more).
     ///
     /// `timeout` bounds the wait for the reader's answer. A tag that does not answer
-    /// fails with ``NFCDeviceError/libnfc(_:)`` (``LibNFCError/Code/rfTransmission``); a reader
-    /// that went away with ``NFCDeviceError/connectionLost(_:)``.
+    /// fails with ``NFCDeviceError/libnfc(_:)`` (``LibNFCError/Code/rfTransmission``, or
+    /// ``LibNFCError/Code/timeout`` when the reader itself waited in vain); a reader that
+    /// went away with ``NFCDeviceError/connectionLost(_:)``. A command longer than the
+    /// reader carries in one frame (the ACR122U's is shorter than a PN532's on a UART)
+    /// fails with ``NFCDeviceError/commandTooLong(length:maximum:)`` before anything is sent.
     public func transceive(_ command: [UInt8], framing: TransceiveFraming = .easy,
                            timeout: Duration = .seconds(1)) throws(NFCDeviceError) -> TransceiveResponse {
-        guard !command.isEmpty, command.count <= Self.maximumCommandLength else {
-            throw .invalidArgument("a command has 1…\(Self.maximumCommandLength) bytes, not \(command.count)")
-        }
-        let milliseconds = try libnfcWait(Self.milliseconds(timeout))
+        guard !command.isEmpty else { throw .invalidArgument("a command has at least one byte") }
+        let maximum = maximumTagCommand(easyFraming: framing == .easy)
+        guard command.count <= maximum else { throw .commandTooLong(length: command.count, maximum: maximum) }
+        let milliseconds = libnfcWait(Self.milliseconds(timeout))
         switch framing {
         case .easy:
-            try applyFraming(easy: true, crcByReader: true, commandTimeout: nil)
+            try applyFraming(easy: true, crcByReader: true)
             let bytes = try withDevice { (device) throws(LibNFCError) in
                 try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
             }
@@ -168,15 +168,21 @@ extension NFCDevice {
             // exchange: a second PN532 command each time. With the CRC on the host a byte
             // frame has at least 3 bytes, so a single byte can only be a short frame (the
             // 4-bit ACK / NAK): the byte transceive tells them apart without that read.
-            try applyFraming(easy: false, crcByReader: false, commandTimeout: milliseconds)
+            try applyFraming(easy: false, crcByReader: false)
             let bytes = try withDevice { (device) throws(LibNFCError) in
                 try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
             }
             return TransceiveResponse(bytes: bytes, bitCount: bytes.count == 1 ? Self.shortFrameBits : bytes.count * 8)
         case .raw(.byReader):
-            try applyFraming(easy: false, crcByReader: true, commandTimeout: milliseconds)
+            // libnfc's bit transceive waits NP_TIMEOUT_COMMAND: set for this exchange only,
+            // and set back before anything else runs — the probe that tells a silent tag from
+            // a lost reader waits the same property, and on a USB driver a short value
+            // fails at once.
+            try applyFraming(easy: false, crcByReader: true)
             let answer = try withDevice { (device) throws(LibNFCError) in
-                try LibNFC.transceiveBits(device, command, capacity: Self.answerCapacity)
+                try LibNFC.setProperty(device, .commandTimeout, milliseconds: milliseconds)
+                defer { try? LibNFC.setProperty(device, .commandTimeout, milliseconds: FramingState.defaultCommandTimeout) }
+                return try LibNFC.transceiveBits(device, command, capacity: Self.answerCapacity)
             }
             return TransceiveResponse(bytes: answer.bytes, bitCount: answer.bitCount)
         }
@@ -234,7 +240,7 @@ extension NFCDevice {
     /// them), and NP_AUTO_ISO14443_4 back on unless the select is for `uid`, the tag known
     /// not to be ISO-DEP it was turned off for.
     private func restoreSelectionSettings(for uid: [UInt8]? = nil, keepingCRC: Bool = false) throws(NFCDeviceError) {
-        try applyFraming(easy: true, crcByReader: keepingCRC ? framing.handleCRC : true, commandTimeout: nil)
+        try applyFraming(easy: true, crcByReader: keepingCRC ? framing.handleCRC : true)
         if !framing.autoISO14443_4, uid == nil || uid != framing.autoISO14443_4OffFor {
             try setAutoISO14443_4(true, for: nil)
         }
@@ -262,20 +268,15 @@ extension NFCDevice {
         framing.autoISO14443_4OffFor = on ? nil : uid
     }
 
-    private func applyFraming(easy: Bool, crcByReader: Bool, commandTimeout: Int32?) throws(NFCDeviceError) {
+    private func applyFraming(easy: Bool, crcByReader: Bool) throws(NFCDeviceError) {
         var wanted = framing
         wanted.easyFraming = easy
         wanted.handleCRC = crcByReader
-        wanted.commandTimeout = commandTimeout ?? framing.commandTimeout
         let current = framing
-        guard wanted.easyFraming != current.easyFraming || wanted.handleCRC != current.handleCRC
-            || wanted.commandTimeout != current.commandTimeout else { return }
+        guard wanted != current else { return }
         try withDevice { (device) throws(LibNFCError) in
             if wanted.easyFraming != current.easyFraming { try LibNFC.setProperty(device, .easyFraming, wanted.easyFraming) }
             if wanted.handleCRC != current.handleCRC { try LibNFC.setProperty(device, .handleCRC, wanted.handleCRC) }
-            if wanted.commandTimeout != current.commandTimeout {
-                try LibNFC.setProperty(device, .commandTimeout, milliseconds: wanted.commandTimeout)
-            }
         }
         framing = wanted
     }

@@ -287,11 +287,13 @@ struct UARTConnection: Sendable, Equatable {
 }
 
 /// The libnfc settings last applied, so each transceive only changes what differs.
-struct FramingState {
+/// NP_TIMEOUT_COMMAND is not among them: it stays at ``defaultCommandTimeout`` except
+/// inside the one exchange that needs another value.
+struct FramingState: Equatable {
+    /// libnfc's wait for the reader chip's own answers (register probes, RF settings).
     static let defaultCommandTimeout: Int32 = 1000
     var easyFraming = true
     var handleCRC = true
-    var commandTimeout: Int32 = FramingState.defaultCommandTimeout
     /// libnfc's NP_AUTO_ISO14443_4 (on after `nfc_initiator_init`): RATS at every select of
     /// an ISO-DEP tag, and an ISO 14443-4A slot in front of every PN532 InAutoPoll. Off
     /// only while the tag in hand is known not to be ISO-DEP (``autoISO14443_4OffFor``).

@@ -34,6 +34,9 @@ public enum NFCDeviceError: Error, Equatable, Sendable, CustomStringConvertible 
     case connectionInProgress
     /// An argument was out of range; the text says which and why.
     case invalidArgument(String)
+    /// A command of `length` bytes does not fit one frame of this reader, which carries at
+    /// most `maximum` (an ACR122U carries fewer than a PN532 on a UART). Nothing was sent.
+    case commandTooLong(length: Int, maximum: Int)
 
     /// A sentence a person understands, then detail.
     public var description: String {
@@ -48,6 +51,8 @@ public enum NFCDeviceError: Error, Equatable, Sendable, CustomStringConvertible 
         case .readerNotFound(let what): "Reader not found: \(what)."
         case .connectionInProgress: "A connection attempt is already running on this device."
         case .invalidArgument(let text): "Invalid argument: \(text)"
+        case .commandTooLong(let length, let maximum):
+            "The command has \(length) bytes; this reader carries at most \(maximum) in one frame. Nothing was sent."
         }
     }
 }

@@ -11,7 +11,7 @@ import NFCTags
 ///
 /// ```swift
 /// let target = try await device.waitForTarget(timeout: .seconds(10))
-/// let transport = DeviceTagTransport(device: device, target: target)
+/// let transport = await DeviceTagTransport(device: device, target: target)
 /// let answer = try await transport.transceive([0x30, 0x04], framing: .standard, timeout: .milliseconds(100))
 /// ```
 public struct DeviceTagTransport: TagTransport {
@@ -20,16 +20,33 @@ public struct DeviceTagTransport: TagTransport {
     /// The tag, as selection reported it.
     public let target: TagTarget
 
-    /// The largest answer asked for in one exchange. The PN53x carries up to 262 bytes
-    /// of frame data; 240 bytes (60 pages of FAST_READ) keeps a margin for the status byte
-    /// and the readers that buffer less.
+    /// The largest answer asked for in one exchange (FAST_READ is split to fit): the
+    /// reader's frame limit (``NFCDevice/maximumTagFrame``), at most
+    /// ``preferredExchangeLength``.
     public let maximumFrameLength: Int
+    /// The longest command frame (without CRC_A) the reader carries in one exchange; a raw
+    /// command longer than this is refused before anything is sent.
+    public let maximumCommandLength: Int
 
-    /// A transport to `target`, which must be the tag selected on `device`.
-    public init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int = 240) {
+    /// The most bytes asked of a tag in one exchange even when the reader carries more:
+    /// 240 (60 pages of FAST_READ) fits every reader of the table (the ACR122U brings back
+    /// 248 tag bytes, a PN532 on a UART 260) with room to spare.
+    public static let preferredExchangeLength = 240
+
+    /// A transport to `target`, which must be the tag selected on `device`, sized for the
+    /// reader open on it (its frame limits from `datasheets/readers.json`).
+    public init(device: NFCDevice, target: ISO14443ATarget) async {
+        let frame = await device.maximumTagFrame
+        self.init(device: device, target: target, maximumFrameLength: min(Self.preferredExchangeLength, frame),
+                  maximumCommandLength: await device.maximumTagCommandFrame)
+    }
+
+    /// A transport to `target` with the given limits (for tests of smaller readers).
+    public init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil) {
         self.device = device
         self.target = TagTarget(target)
         self.maximumFrameLength = maximumFrameLength
+        self.maximumCommandLength = maximumCommandLength ?? maximumFrameLength
     }
 
     /// Time for the host link and the reader chip on top of the tag's own answer time.
@@ -124,6 +141,8 @@ extension TagTransportError {
             self = .timeout
         case .noTargetSelected:
             self = .tagLost
+        case .commandTooLong(let length, let maximum):
+            self = .reader(reason: NFCDeviceError.commandTooLong(length: length, maximum: maximum).description)
         case .libnfc(let cause):
             switch cause.code {
             // The PN53x reports "no answer" (a timeout, a tag gone, a NAK in InDataExchange)

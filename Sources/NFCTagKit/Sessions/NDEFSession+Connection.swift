@@ -26,7 +26,7 @@ extension NDEFSession {
         state = .connected(uid: tag.uid)
         await acquireGate()
         defer { releaseGate() }
-        let handle = makeHandle(for: tag)
+        let handle = await makeHandle(for: tag)
         connection = handle
         do throws(NDEFSessionError) {
             try checkNotInvalidated()
@@ -41,9 +41,9 @@ extension NDEFSession {
 
     /// A handle for `tag` with its own transport and one driver for the whole connection
     /// (the driver remembers what it verified, which ``NDEFSessionTag/writeLock(force:)`` needs).
-    func makeHandle(for tag: NDEFDetectedTag) -> NDEFSessionTag {
+    func makeHandle(for tag: NDEFDetectedTag) async -> NDEFSessionTag {
         connectionCounter += 1
-        let base = DeviceTagTransport(device: device, target: tag.target)
+        let base = await DeviceTagTransport(device: device, target: tag.target)
         let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base, chip: tag.chip,
                                              credentials: configuration.credentials(forUID: tag.uid),
                                              ultralightCKey: configuration.ultralightCKey)

@@ -135,7 +135,7 @@ extension NDEFSession {
         guard let selected else { return fallback }
         do {
             let report = try await TagIdentifier.identify(
-                over: DeviceTagTransport(device: device, target: selected))
+                over: await DeviceTagTransport(device: device, target: selected))
             return NDEFDetectedTag(target: selected, chip: report.chip ?? fallback.chip)
         } catch {
             if let loss = await readerLoss() { throw .connectionLost(loss) }
@@ -146,7 +146,7 @@ extension NDEFSession {
     /// `invalidateAfterFirstRead`: reads the tag alone in the field, reports the message and
     /// ends the session; a failed read is reported and polling goes on.
     private func readFirst(_ tag: NDEFDetectedTag) async -> PollOutcome {
-        let handle = makeHandle(for: tag)
+        let handle = await makeHandle(for: tag)
         do throws(NDEFSessionError) {
             try await prepare(handle, exclusive: false)
             let message = try await runDriver(handle) { driver throws(NDEFTagError) in try await driver.readMessage() }

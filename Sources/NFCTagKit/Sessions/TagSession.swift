@@ -83,7 +83,7 @@ public actor TagSession {
         switch occupancy {
         case .alone(let selected):
             return try await identified(device: device, target: selected,
-                                        transport: DeviceTagTransport(device: device, target: selected))
+                                        transport: await DeviceTagTransport(device: device, target: selected))
         case .several:
             let inField: [ISO14443ATarget]
             do {

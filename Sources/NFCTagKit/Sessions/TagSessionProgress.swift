@@ -51,6 +51,7 @@ final class TagSessionProgressTransport: TagTransport {
 
     var target: TagTarget { base.target }
     var maximumFrameLength: Int { base.maximumFrameLength }
+    var maximumCommandLength: Int { base.maximumCommandLength }
 
     func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
         defer { step() }

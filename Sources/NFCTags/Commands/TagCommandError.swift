@@ -32,6 +32,9 @@ public enum TagCommandError: Error, Sendable, Hashable {
     case invalidAnswer(command: CommandName?, bytes: [UInt8], offset: Int, expected: String)
     /// An argument given by the caller is out of range for this chip; `reason` says which.
     case invalidArgument(String)
+    /// The command (`length` bytes) does not fit one frame of the reader, which carries at
+    /// most `maximum`; nothing was sent.
+    case commandTooLong(length: Int, maximum: Int)
     /// CFGLCK is set: the configuration pages can no longer be written.
     case configurationLocked
     /// A read-back after a change shows other values than written.
@@ -73,6 +76,8 @@ extension TagCommandError: CustomStringConvertible {
             return "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
         case .invalidArgument(let reason):
             return reason
+        case .commandTooLong(let length, let maximum):
+            return "the command has \(length) bytes; the reader carries at most \(maximum) in one frame (nothing was sent)"
         case .configurationLocked:
             return "the configuration is locked for good (CFGLCK)"
         case .verificationFailed(let reason):

@@ -20,8 +20,16 @@ extension TagTransport {
         timeout: Duration? = nil
     ) async throws(TagCommandError) -> RawAnswer {
         guard !bytes.isEmpty else { throw .invalidArgument("a command frame needs at least one byte") }
+        try checkCommandLength(bytes)
         return try await exchange(bytes, command: nil, framing: framing,
                                   timeout: timeout ?? .milliseconds(ChipTables.iso14443a.fallbackTimeoutMs))
+    }
+
+    /// Refuses a command the reader cannot carry in one frame, before anything is sent.
+    func checkCommandLength(_ bytes: [UInt8]) throws(TagCommandError) {
+        guard bytes.count <= maximumCommandLength else {
+            throw .commandTooLong(length: bytes.count, maximum: maximumCommandLength)
+        }
     }
 
     /// One exchange, with the NAK, ACK and transport errors mapped to ``TagCommandError``.

@@ -40,6 +40,7 @@ public struct Type2Commands: Sendable {
     /// command from this chip's table.
     public func send(_ bytes: [UInt8], framing: TagFraming = .raw, timeout: Duration? = nil) async throws(TagCommandError) -> RawAnswer {
         guard let code = bytes.first else { throw .invalidArgument("a command frame needs at least one byte") }
+        try transport.checkCommandLength(bytes)
         let command = spec.command(code: code)
         let limit = timeout ?? command?.timeout ?? .milliseconds(ChipTables.iso14443a.fallbackTimeoutMs)
         return try await transport.exchange(bytes, command: command?.name, framing: framing, timeout: limit)
