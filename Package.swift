@@ -64,7 +64,8 @@ let package = Package(
 
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
         // Only the files under Sources/NFCEmulator/Crypto import CLibCrypto (test signing key, UL-C 3DES).
-        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto"]),
+        // The NTAG 424 DNA model uses NTAG424Crypto for its AES, CMAC, EV2 responder and SDM mirrors.
+        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto", "NTAG424Crypto"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
         .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "NTAG424Crypto"]),
@@ -88,7 +89,7 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "TestSupport"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
         .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),

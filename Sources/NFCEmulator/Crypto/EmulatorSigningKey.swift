@@ -29,7 +29,7 @@ public enum EmulatorSigningKey {
     public static func signNTAG424(uid: [UInt8]) -> [UInt8] { key224.sign(uid) }
 
     private static let key = OpenSSLSigningKey(der: OpenSSLSigningKey.secp128r1, signatureLength: ChipTables.originalitySignatures.signatureLength)
-    private static let key224 = OpenSSLSigningKey(der: OpenSSLSigningKey.secp224r1, signatureLength: OpenSSLSigningKey.secp224r1SignatureLength)
+    private static let key224 = OpenSSLSigningKey(der: OpenSSLSigningKey.secp224r1, signatureLength: NTAG424DNATable.signatureLength)
 }
 
 /// The OpenSSL side of ``EmulatorSigningKey``: an `EVP_PKEY` loaded once from the test
@@ -57,8 +57,6 @@ private final class OpenSSLSigningKey: @unchecked Sendable {
         0x33, 0x02, 0x71, 0xE7, 0x73, 0xF3, 0x9C, 0xED, 0x86, 0xAD, 0x37, 0xE0, 0x61, 0x8D, 0x02, 0xF5,
         0xF6, 0x58, 0x7F, 0x95, 0x11, 0xAB, 0xD9, 0x5B, 0x2C, 0xBC,
     ]
-    /// r ‖ s on secp224r1: two 28-byte halves (the NTAG 424 DNA's Read_Sig answer).
-    static let secp224r1SignatureLength = 56
 
     private let pkey: OpaquePointer
     private let signatureLength: Int

@@ -1,3 +1,4 @@
+import NFCChips
 /// GetFileSettings and ChangeFileSettings byte layouts (NT4H2421Gx §10.7.1 Table 69, §10.7.2
 /// Table 73): FileType ‖ FileOption ‖ AccessRights ‖ FileSize ‖ [SDMOptions ‖ SDMAccessRights
 /// ‖ offsets], offsets 3 bytes LSB first, present by the options.

@@ -1,3 +1,4 @@
+import NFCChips
 /// The ISO/IEC 7816-4 commands of NTAG 424 DNA (NT4H2421Gx §10.9): ISOSelectFile,
 /// ISOReadBinary, ISOUpdateBinary — plain only; what they may touch is assumption N424-3.
 extension NTAG424DNATag {

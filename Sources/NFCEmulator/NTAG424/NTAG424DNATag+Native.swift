@@ -1,3 +1,4 @@
+import NFCChips
 import NTAG424Crypto
 
 /// The native NTAG 424 DNA commands, wrapped in ISO 7816-4 (`90 INS 00 00 Lc data 00`,

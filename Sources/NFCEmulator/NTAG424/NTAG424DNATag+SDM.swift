@@ -1,3 +1,4 @@
+import NFCChips
 import NTAG424Crypto
 
 /// Secure Dynamic Messaging on read (NT4H2421Gx §9.3): the UID and SDMReadCtr mirrors, the

@@ -69,7 +69,7 @@ public struct NTAG424DNATag: EmulatedTag {
     /// NDEF file, and a Read_Sig answer made by ``EmulatorSigningKey`` unless `signature` is given.
     public init(uid: [UInt8], signature: [UInt8]? = nil, seed: UInt64 = 0x424D_4E41) {
         self.uid = uid
-        self.files = NTAG424Facts.files.map { File(number: $0.number, isoID: $0.isoID, content: $0.content, settings: $0.settings) }
+        self.files = NTAG424Facts.files.map { File(number: $0.number, isoID: $0.isoID, content: $0.paddedContent, settings: $0.emulatedSettings) }
         self.keys = Array(repeating: AES128Key.zero, count: NTAG424Facts.keyCount)
         self.keyVersions = Array(repeating: 0, count: NTAG424Facts.keyCount)
         self.signature = signature ?? EmulatorSigningKey.signNTAG424(uid: uid)
