@@ -1,0 +1,99 @@
+import NFCChips
+import NFCTags
+import NTAG424Crypto
+
+/// An NTAG 424 DNA, reached from its ISO-DEP handle (``NFCISODEPTag/ntag424()``): EV2
+/// authentication, keys, files in any communication mode, file settings with SDM, the
+/// originality signature, the random ID, and the SUN setup.
+///
+/// The handle keeps the authenticated session between calls (in its
+/// ``NFCTags/NTAG424DNACommands``); any refused command ends it, as on the tag.
+///
+/// ```swift
+/// let ntag = try session.isoDEPTag().ntag424()
+/// try await ntag.selectApplication()
+/// try await ntag.authenticate(keyNumber: 0, key: .zero)
+/// print(try await ntag.cardUID())
+/// ```
+public struct NFCNTAG424DNATag: Sendable {
+    /// The session the tag is connected in.
+    public let session: TagSession
+    /// The commands, with the authenticated session.
+    public let commands: NTAG424DNACommands
+
+    init(session: TagSession) {
+        self.session = session
+        self.commands = NTAG424DNACommands(transport: session.transport)
+    }
+
+    /// ISO SELECT of the NDEF application (needed before any other command; ends a session).
+    public func selectApplication() async throws(TagSessionError) {
+        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.selectApplication() }
+    }
+
+    /// GetVersion.
+    public func version() async throws(TagSessionError) -> NTAG424Version {
+        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.version() }
+    }
+
+    /// AuthenticateEV2First (or NonFirst inside a session).
+    public func authenticate(keyNumber: UInt8, key: AES128Key, nonFirst: Bool = false) async throws(TagSessionError) {
+        try await session.perform(.ntag424Authenticate) { () throws(TagCommandError) in
+            try await commands.authenticate(keyNumber: keyNumber, key: key, nonFirst: nonFirst)
+        }
+    }
+
+    /// GetKeyVersion.
+    public func keyVersion(_ keyNumber: UInt8) async throws(TagSessionError) -> UInt8 {
+        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.keyVersion(keyNumber) }
+    }
+
+    /// GetFileSettings.
+    public func fileSettings(_ file: UInt8) async throws(TagSessionError) -> NTAG424FileSettings {
+        try await session.perform(.ntag424FileSettings) { () throws(TagCommandError) in try await commands.fileSettings(file) }
+    }
+
+    /// ReadData in `mode`.
+    public func readData(file: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagSessionError) -> [UInt8] {
+        try await session.perform(.ntag424FileData) { () throws(TagCommandError) in
+            try await commands.readData(file: file, offset: offset, length: length, mode: mode)
+        }
+    }
+
+    /// WriteData in `mode`.
+    public func writeData(file: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode) async throws(TagSessionError) {
+        try await session.perform(.ntag424FileData) { () throws(TagCommandError) in
+            try await commands.writeData(file: file, offset: offset, data: data, mode: mode)
+        }
+    }
+
+    /// GetFileCounters: the SDM read counter.
+    public func readCounter(file: UInt8) async throws(TagSessionError) -> UInt32 {
+        try await session.perform(.ntag424FileData) { () throws(TagCommandError) in try await commands.readCounter(file: file) }
+    }
+
+    /// GetCardUID (needs a session): the real UID behind a random ID.
+    public func cardUID() async throws(TagSessionError) -> [UInt8] {
+        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.cardUID() }
+    }
+
+    /// SetConfiguration: the random ID from the next activation (needs a session with key 0).
+    public func enableRandomID() async throws(TagSessionError) {
+        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.enableRandomID() }
+    }
+
+    /// Read_Sig checked against `publicKey`, or NXP's NTAG 424 DNA key. With a random ID the
+    /// real UID must be given (``cardUID()``); otherwise the UID of the activation is used.
+    public func verifyOriginality(uid: [UInt8]? = nil, publicKey: [UInt8]? = nil) async throws(TagSessionError) -> OriginalityReport {
+        let uid = uid ?? session.target.uid
+        return try await session.perform(.readSignature) { () throws(TagCommandError) in
+            try await commands.verifyOriginality(uid: uid, publicKey: publicKey)
+        }
+    }
+}
+
+extension NFCISODEPTag {
+    /// This ISO-DEP tag as an NTAG 424 DNA. Nothing is sent: a tag that is not one refuses
+    /// the first native command (`911C` or an ISO status word).
+    public func ntag424() -> NFCNTAG424DNATag { NFCNTAG424DNATag(session: session) }
+}
