@@ -53,6 +53,9 @@ extension NTAG424DNATag {
         guard let session, mode != .plain else {
             guard mode == .plain else { return .failure(RefusalStatus(.permissionDenied)) }
             guard field.count >= headerLength else { return .failure(RefusalStatus(.lengthError)) }
+            // Commands without data (GetFileSettings, GetKeyVersion, …) take none in plain:
+            // a MAC sent to a tag that has no session is a length error (N424-11).
+            if Self.takesNoData.contains(command), field.count > headerLength { return .failure(RefusalStatus(.lengthError)) }
             return .success((Array(field.prefix(headerLength)), Array(field.dropFirst(headerLength))))
         }
         do {
@@ -66,6 +69,9 @@ extension NTAG424DNATag {
             return .failure(RefusalStatus(.lengthError))
         }
     }
+
+    /// Commands whose data field is their header alone.
+    static let takesNoData: Set<Facts.Command> = [.getKeyVersion, .getFileSettings, .getFileCounters, .readSignature, .getCardUID, .readData]
 
     /// Success with `data` in `mode` (plain outside a session); CmdCtr advances.
     mutating func answer(_ data: [UInt8], mode: CommunicationMode, status: Facts.Status = .ok) -> [UInt8] {
@@ -97,11 +103,11 @@ extension NTAG424DNATag {
     }
 
     /// Which mode a file command runs in for access conditions `conditions`: the file's own
-    /// mode when the session's key is among them, plain when one is free (and no session
-    /// key matches), `nil` when access is denied.
+    /// mode when the session's key is among them, plain when one is free (inside a session
+    /// too, CmdCtr still counting: N424-10), `nil` when access is denied.
     func access(_ conditions: [UInt8], fileMode: CommunicationMode) -> CommunicationMode? {
         if let authenticatedKey, conditions.contains(authenticatedKey) { return fileMode }
-        if conditions.contains(Facts.free) { return session == nil ? .plain : nil }
+        if conditions.contains(Facts.free) { return .plain }
         return nil
     }
 

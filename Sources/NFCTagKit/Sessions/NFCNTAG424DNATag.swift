@@ -67,6 +67,44 @@ public struct NFCNTAG424DNATag: Sendable {
         }
     }
 
+    /// ChangeFileSettings (encrypted in a session with the file's Change key).
+    public func changeFileSettings(_ file: UInt8, to settings: NTAG424FileSettings) async throws(TagSessionError) {
+        try await session.perform(.ntag424FileSettings) { () throws(TagCommandError) in
+            try await commands.changeFileSettings(file, to: settings)
+        }
+    }
+
+    /// ChangeKey in the current key-0 session (`oldKey` required for keys other than 0).
+    /// Prefer ``changeKeySafely(_:from:to:version:appMasterKey:)``, which survives a cut.
+    public func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil) async throws(TagSessionError) {
+        try await session.perform(.ntag424ChangeKey) { () throws(TagCommandError) in
+            try await commands.changeKey(keyNumber, to: newKey, version: version, oldKey: oldKey)
+        }
+    }
+
+    /// A key change that a cut cannot turn into a key nobody knows (plan, key version,
+    /// verification): see ``NFCTags/NTAG424DNACommands/changeKeySafely(_:from:to:version:appMasterKey:)``.
+    public func changeKeySafely(_ keyNumber: UInt8, from oldKey: AES128Key, to newKey: AES128Key, version: UInt8,
+                                appMasterKey: AES128Key) async throws(TagSessionError) {
+        try await session.perform(.ntag424ChangeKey) { () throws(TagCommandError) in
+            try await commands.changeKeySafely(keyNumber, from: oldKey, to: newKey, version: version, appMasterKey: appMasterKey)
+        }
+    }
+
+    /// After an interrupted key change: which candidate the slot holds (from its key version).
+    public func keyInSlot(_ keyNumber: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagSessionError) -> NTAG424KeyCandidate? {
+        try await session.perform(.ntag424ChangeKey) { () throws(TagCommandError) in
+            try await commands.keyInSlot(keyNumber, candidates: candidates)
+        }
+    }
+
+    /// Writes the SUN URL of `template` and its SDM settings (see
+    /// ``NFCTags/NTAG424DNACommands/setUpSUN(_:keys:)``); returns the settings read back.
+    @discardableResult
+    public func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagSessionError) -> NTAG424FileSettings {
+        try await session.perform(.ntag424SUNSetup) { () throws(TagCommandError) in try await commands.setUpSUN(template, keys: keys) }
+    }
+
     /// GetFileCounters: the SDM read counter.
     public func readCounter(file: UInt8) async throws(TagSessionError) -> UInt32 {
         try await session.perform(.ntag424FileData) { () throws(TagCommandError) in try await commands.readCounter(file: file) }

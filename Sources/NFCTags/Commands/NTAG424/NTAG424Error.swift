@@ -80,6 +80,10 @@ public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidAnswer(command: String, detail: String)
     /// A cryptographic input was refused (a key of the wrong size, malformed data).
     case crypto(String)
+    /// A key change stopped before it was verified: key `keyNumber` is now one of
+    /// `tagNowHolds` (most likely first; ``NTAG424DNACommands/keyInSlot(_:candidates:)``
+    /// tells which from its key version), never a key nobody knows. `cause` is what stopped it.
+    indirect case keyChangeInterrupted(keyNumber: UInt8, tagNowHolds: [NTAG424KeyCandidate], cause: TagCommandError)
 
     /// The error in words.
     public var description: String {
@@ -92,6 +96,8 @@ public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .notAuthenticated(let command): "\(command) needs an authentication first"
         case let .invalidAnswer(command, detail): "\(command): unexpected answer: \(detail)"
         case .crypto(let detail): "cryptography: \(detail)"
+        case let .keyChangeInterrupted(number, candidates, cause):
+            "the change of key \(number) was cut (\(cause)); the tag now holds \(candidates.map(\.description).joined(separator: " or "))"
         }
     }
 
@@ -104,4 +110,24 @@ public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformed(let detail), .cryptoUnavailable(let detail): .crypto(detail)
         }
     }
+}
+
+/// One key a slot may hold after an interrupted change, named by its role (never its bytes).
+public struct NTAG424KeyCandidate: Sendable, Hashable, CustomStringConvertible {
+    /// `new` or `old`.
+    public var role: String
+    /// The key.
+    public var key: AES128Key
+    /// The key version that goes with it.
+    public var version: UInt8
+
+    /// A candidate.
+    public init(role: String, key: AES128Key, version: UInt8) {
+        self.role = role
+        self.key = key
+        self.version = version
+    }
+
+    /// `the new key (version 2)`.
+    public var description: String { "the \(role) key (version \(version))" }
 }

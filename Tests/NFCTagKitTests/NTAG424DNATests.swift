@@ -1,0 +1,211 @@
+import NDEF
+import NFCChips
+import NFCEmulator
+@testable import NFCTagKit
+import NFCTags
+import NTAG424Crypto
+import Testing
+
+/// The NTAG 424 DNA handle through libnfc and the emulated PN532 to the emulated NTAG 424
+/// DNA: EV2 authentication, keys, files in each mode, settings, signature, random ID, and
+/// SUN set up, read as a phone reads it and verified by ``SUNVerifier``.
+@Suite("NTAG 424 DNA through libnfc and the emulated PN532", .serialized, .timeLimit(.minutes(3)))
+struct NTAG424DNATests {
+    static let uid: [UInt8] = [0x04, 0xDE, 0x5F, 0x1E, 0xAC, 0xC0, 0x40]
+    static func key(_ byte: UInt8) throws -> AES128Key { try AES128Key([UInt8](repeating: byte, count: 16)) }
+
+    static func model(_ fixture: EmulatorFixture) -> NTAG424DNATag? {
+        fixture.emulator.withField { field in field.handles.first.flatMap { field.tag($0) as? NTAG424DNATag } }
+    }
+
+    /// The error `body` throws, `nil` when it succeeds.
+    static func commandError(_ body: () async throws(TagCommandError) -> Void) async -> TagCommandError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// What a phone does: select the application and the NDEF file, read NLEN, then the
+    /// message, with plain ISO APDUs; the URL of its URI record.
+    static func phoneRead(_ session: TagSession) async throws -> String {
+        let tag = try session.isoDEPTag()
+        #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])).isSuccess)
+        #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04])).isSuccess)
+        let nlen = try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x02]))
+        #expect(nlen.isSuccess && nlen.data.count == 2)
+        let length = Int(nlen.data[0]) << 8 | Int(nlen.data[1])
+        let body = try await tag.sendCommand(APDU(cla: 0x00, ins: 0xB0, p1: 0x00, p2: 0x02, expectedResponseLength: length))
+        #expect(body.isSuccess)
+        let message = try NDEFMessage(bytes: body.data)
+        return try NDEFURIRecord(record: message.records[0]).uri
+    }
+
+    @Test("GetVersion, a wrong key refused (91AE → wrongKey), the right one opens a session: GetCardUID, GetKeyVersion, settings in MAC mode")
+    func authenticationAndKeys() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
+            let ntag = try session.isoDEPTag().ntag424()
+            try await ntag.selectApplication()
+            let version = try await ntag.version()
+            #expect(version.hardware == NTAG424DNATable.hardwareVersion && version.uid == Self.uid)
+            let wrong = try Self.key(0x11)
+            let refused = await sessionError { () throws(TagSessionError) in try await ntag.authenticate(keyNumber: 0, key: wrong) }
+            guard case .command(_, .ntag424(.wrongKey(let number)))? = refused else {
+                Issue.record("a wrong key gave \(String(describing: refused))")
+                return
+            }
+            #expect(number == 0)
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            #expect(try await ntag.cardUID() == Self.uid)
+            #expect(try await ntag.keyVersion(1) == 0)
+            let settings = try await ntag.fileSettings(2)
+            #expect(settings.read == .free && settings.change == .key(0) && settings.size == 256 && settings.sdm == nil)
+            let proprietary = try await ntag.fileSettings(3)
+            #expect(proprietary.communicationMode == .full && proprietary.read == .key(2) && proprietary.write == .key(3))
+        }
+    }
+
+    @Test("ChangeKey: key 0 with its new value; key 3 needs its old value (a wrong one gives an integrity error); files in full mode with the new keys")
+    func changeKeysAndFullModeFiles() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
+            let ntag = try session.isoDEPTag().ntag424()
+            let master = try Self.key(0xA0), writeKey = try Self.key(0x33)
+            try await ntag.selectApplication()
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            let wrongOld = try Self.key(0x99)
+            let refused = await Self.commandError { () throws(TagCommandError) in
+                try await ntag.commands.changeKey(3, to: writeKey, version: 7, oldKey: wrongOld)
+            }
+            guard case .ntag424(.integrityError)? = refused else {
+                Issue.record("a wrong old key gave \(String(describing: refused))")
+                return
+            }
+            #expect(Self.model(fixture)?.keys[3] == .zero)
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            try await ntag.changeKey(3, to: writeKey, version: 7, oldKey: .zero)
+            try await ntag.changeKey(0, to: master, version: 1)
+            #expect(await ntag.commands.session == nil)
+            #expect(Self.model(fixture)?.keys[0] == master && Self.model(fixture)?.keyVersions[3] == 7)
+            try await ntag.authenticate(keyNumber: 0, key: master)
+            #expect(try await ntag.keyVersion(3) == 7)
+            // File 3: CommMode full, write key 3, read key 2.
+            let secret = (0..<100).map { UInt8($0 ^ 0x5A) }
+            try await ntag.authenticate(keyNumber: 3, key: writeKey)
+            try await ntag.writeData(file: 3, offset: 10, data: secret, mode: .full)
+            #expect(Self.model(fixture).map { Array($0.files[2].content[10..<110]) } == secret)
+            try await ntag.authenticate(keyNumber: 2, key: .zero)
+            #expect(try await ntag.readData(file: 3, offset: 10, length: 100, mode: .full) == secret)
+            // Without the key: permission denied.
+            try await ntag.selectApplication()
+            let denied = await sessionError { () throws(TagSessionError) in _ = try await ntag.readData(file: 3, length: 16, mode: .plain) }
+            guard case .command(_, .ntag424(.permissionDenied))? = denied else {
+                Issue.record("file 3 without its key gave \(String(describing: denied))")
+                return
+            }
+        }
+    }
+
+    @Test("Read_Sig: 56 bytes on secp224r1, valid with the emulator's key, not with NXP's")
+    func originality() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
+            let ntag = try session.isoDEPTag().ntag424()
+            try await ntag.selectApplication()
+            let emulated = try await ntag.verifyOriginality(publicKey: EmulatorSigningKey.ntag424PublicKey)
+            #expect(emulated.signature.count == 56 && emulated.verification.isValid)
+            #expect(try await ntag.verifyOriginality().verification == .invalid)
+            // Inside a session the signature comes encrypted, and still verifies.
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            #expect(try await ntag.verifyOriginality(publicKey: EmulatorSigningKey.ntag424PublicKey).verification.isValid)
+        }
+    }
+
+    @Test("SUN, encrypted: set up with a meta-read key and a MAC key diversified from a master key; two phone reads give two URLs that verify with counters n and n+1; a replay and an altered character are rejected")
+    func sunEncrypted() async throws {
+        let meta = try Self.key(0x42), master = try Self.key(0x5C)
+        let macKey = try KeyDiversification.sunMACKey(masterKey: master, uid: Self.uid)
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
+            let ntag = try session.isoDEPTag().ntag424()
+            let template = try NTAG424SUNTemplate("https://example.com/t?picc_data={picc}&cmac={cmac}")
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: macKey))
+            #expect(Self.model(fixture)?.keys[2] == meta && Self.model(fixture)?.keys[1] == macKey)
+            let first = try await Self.phoneRead(session)
+            let second = try await Self.phoneRead(session)
+            #expect(first != second)
+            let verifier = SUNVerifier(metaReadKey: meta, macKey: .diversified(masterKey: master))
+            let one = try verifier.verify(url: first)
+            let two = try verifier.verify(url: second, lastCounter: one.counter)
+            #expect(one.isValid && two.isValid)
+            #expect(one.uid == Self.uid && two.counter == one.counter.map { $0 + 1 })
+            #expect(try !verifier.verify(url: second, lastCounter: two.counter).isValid)
+            var altered = Array(second)
+            let index = altered.index(altered.endIndex, offsetBy: -3)
+            altered[index] = altered[index] == "0" ? "1" : "0"
+            #expect(try !verifier.verify(url: String(altered)).isValid)
+            // GetFileCounters (key 0) agrees with the last URL.
+            try await ntag.selectApplication()
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            #expect(try await ntag.readCounter(file: 2) == two.counter)
+        }
+    }
+
+    @Test("SUN, plain: {uid}, {counter} and {cmac} mirrored in clear; the counter counts reads, and the SDMMAC verifies")
+    func sunPlain() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
+            let ntag = try session.isoDEPTag().ntag424()
+            let template = try NTAG424SUNTemplate("https://example.com/p?uid={uid}&ctr={counter}&cmac={cmac}")
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys())
+            let url = try await Self.phoneRead(session)
+            #expect(url.contains("uid=04DE5F1EACC040&ctr=000001&cmac="))
+            let verdict = try SUNVerifier().verify(url: url)
+            #expect(verdict.isValid && verdict.counter == 1 && verdict.uid == Self.uid)
+            #expect(try SUNVerifier().verify(url: try await Self.phoneRead(session)).counter == 2)
+        }
+    }
+
+    @Test("SDMReadCtrLimit: reads stop when the counter reaches the limit")
+    func readCounterLimit() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
+            let ntag = try session.isoDEPTag().ntag424()
+            let template = try NTAG424SUNTemplate("https://example.com/p?uid={uid}&ctr={counter}&cmac={cmac}")
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys())
+            var settings = try await ntag.fileSettings(2)
+            settings.sdm?.readCounterLimit = 2
+            try await ntag.changeFileSettings(2, to: settings)
+            #expect(try await ntag.fileSettings(2).sdm?.readCounterLimit == 2)
+            _ = try await Self.phoneRead(session)
+            _ = try await Self.phoneRead(session)
+            let tag = try session.isoDEPTag()
+            #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])).isSuccess)
+            #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04])).isSuccess)
+            #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x02])).statusWord == 0x6982)
+        }
+    }
+
+    @Test("random ID: after SetConfiguration the next activation shows 08 xx xx xx; GetCardUID gives the real UID")
+    func randomID() async throws {
+        let fixture = try EmulatorFixture(tags: [NTAG424DNATag(uid: Self.uid)])
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 60) {
+            let device = NFCDevice()
+            _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            let first = try await TagSession.connect(on: device, timeout: .seconds(5))
+            let ntag = try first.isoDEPTag().ntag424()
+            try await ntag.selectApplication()
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            try await ntag.enableRandomID()
+            await device.close()
+            _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            let second = try await TagSession.connect(on: device, timeout: .seconds(5))
+            #expect(second.uid.count == 4 && second.uid.first == NTAG424DNATable.randomIDFirstByte)
+            let again = try second.isoDEPTag().ntag424()
+            try await again.selectApplication()
+            try await again.authenticate(keyNumber: 0, key: .zero)
+            let real = try await again.cardUID()
+            #expect(real == Self.uid)
+            #expect(try await again.verifyOriginality(uid: real, publicKey: EmulatorSigningKey.ntag424PublicKey).verification.isValid)
+            await device.close()
+        }
+    }
+}
