@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),
