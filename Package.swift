@@ -87,12 +87,12 @@ let package = Package(
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto"]),
+        .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "NFCChips"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),

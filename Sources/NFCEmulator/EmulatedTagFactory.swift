@@ -57,7 +57,7 @@ public enum EmulatedTagFactory {
         do {
             switch ChipTables.spec(for: chip).family {
             case .mifareClassic: return try ClassicTag(chip: chip, uid: uid)
-            case .type4: return try Type4Tag(uid: uid)
+            case .type4: return try Type4Tag(chip: chip, uid: uid)
             case .ntag21x, .ultralight, .ultralightEV1, .ultralightC: return try Type2Tag(chip: chip, uid: uid, signature: signature)
             }
         } catch {

@@ -45,12 +45,14 @@ public struct Type4Tag: EmulatedTag {
     var selectedFile: UInt16?
 
     /// A factory-fresh tag: empty NDEF file; `readOnly` sets the CC write access to "no write".
-    public init(uid: [UInt8], readOnly: Bool = false) throws(ModelError) {
-        let spec = ChipTables.spec(for: .type4)
+    /// `chip` is any chip of the Type 4 family with `type4Files` in its table (`.ntag424dna`
+    /// is modelled here at the NFC Forum level only: its CC and NDEF file, no native commands).
+    public init(chip: Chip = .type4, uid: [UInt8], readOnly: Bool = false) throws(ModelError) {
+        let spec = ChipTables.spec(for: chip)
         guard uid.count == spec.activation.uidLength else {
             throw .uidLength(expected: spec.activation.uidLength, got: uid.count)
         }
-        guard let files = spec.type4Files else { preconditionFailure("datasheets/chips/type4.json lacks type4Files") }
+        guard let files = spec.type4Files else { preconditionFailure("datasheets/chips/\(chip.rawValue).json lacks type4Files") }
         self.spec = spec
         self.type4 = ChipTables.type4
         self.files = files

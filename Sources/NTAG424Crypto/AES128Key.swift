@@ -26,7 +26,9 @@ public struct AES128Key: Sendable, Hashable, CustomStringConvertible, CustomDebu
     /// All zero: the factory value of the NTAG 424 DNA application keys 0–4 (NT4H2421Gx §8.2.1).
     public static let zero = try! AES128Key([UInt8](repeating: 0, count: 16))
 
+    /// `AES128Key(16 bytes)`: never the key itself.
     public var description: String { "AES128Key(16 bytes)" }
+    /// The same as ``description``: never the key itself.
     public var debugDescription: String { description }
 }
 

@@ -22,6 +22,7 @@ public enum NTAG424CryptoError: Error, Equatable, Sendable, CustomStringConverti
     /// CMAC algorithm).
     case cryptoUnavailable(String)
 
+    /// One line for a person: what went wrong and, where it helps, the likely cause.
     public var description: String {
         switch self {
         case .authenticationFailed(let why): "authentication failed (wrong key?): \(why)"

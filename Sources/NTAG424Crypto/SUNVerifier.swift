@@ -198,6 +198,7 @@ public struct SUNVerification: Sendable, Equatable {
         /// Replay protection needs the counter, and the URL does not hold it.
         case counterNotMirrored
 
+        /// One line for a person (and for `nfctag ntag424 sun-verify`).
         public var description: String {
             switch self {
             case .macMismatch: "the CMAC does not match (altered URL or another key)"

@@ -28,6 +28,7 @@ enum HelpText {
           apdu HEX…             send ISO 7816-4 APDUs to an ISO-DEP tag, print each answer
           provision RECORD…     batch station: write, verify, protect, lock tag after tag
           report LOG…           merge provisioning logs: per station, duplicates, failures
+          ntag424 VERB …        NTAG 424 DNA: sun-verify URL (no reader needed)
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:TAG,…]

@@ -166,7 +166,8 @@ struct ChipSpecTests {
     @Test("chip raw values are the CLI tag names")
     func cliNames() {
         #expect(Chip.allCases.map(\.rawValue) == ["ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1-mf0ul11",
-                                                  "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4"])
+                                                  "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4",
+                                                  "ntag424dna"])
     }
 
     @Test("GET_VERSION answers of other lengths are rejected", arguments: [0, 7, 9])
