@@ -9,6 +9,14 @@ enum NTAG424Command {
         switch verb {
         case "sun-verify":
             try SUNVerifyCommand.run(&parser, output: &output)
+        case "info":
+            try await NTAG424TagCommands.info(&parser, output: &output)
+        case "auth":
+            try await NTAG424TagCommands.auth(&parser, output: &output)
+        case "change-key":
+            try await NTAG424TagCommands.changeKey(&parser, output: &output)
+        case "sun-setup":
+            try await NTAG424TagCommands.sunSetup(&parser, output: &output)
         case nil where parser.helpRequested:
             output.line(help)
         default:
@@ -23,6 +31,10 @@ enum NTAG424Command {
 
         Usage:
           nfctag ntag424 sun-verify URL [options]   check a SUN URL (no reader needed)
+          nfctag ntag424 info                      version, UID, file settings, key versions, signature
+          nfctag ntag424 auth --key-no N --key HEX32   EV2 authentication check
+          nfctag ntag424 change-key …              change a key safely (plan, version, verification)
+          nfctag ntag424 sun-setup --uri TEMPLATE  write the SUN URL and its SDM settings
 
         Run 'nfctag ntag424 VERB --help' for a verb's options.
         """
