@@ -164,6 +164,23 @@ struct NTAG424DNATests {
         }
     }
 
+    @Test("a SUN setup runs again on a tag set up before with the same keys (the slots that hold them are left alone), and with a new MAC key given its current one")
+    func sunSetupAgain() async throws {
+        let meta = try Self.key(0x42), mac = try Self.key(0x17), newMAC = try Self.key(0x18)
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
+            let ntag = try session.isoDEPTag().ntag424()
+            let template = try NTAG424SUNTemplate("https://example.com/t?picc_data={picc}&cmac={cmac}")
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: mac))
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: mac))
+            #expect(Self.model(fixture)?.keyVersions[1] == 1)
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: newMAC, currentMetaReadKey: meta,
+                                                                   currentFileReadKey: mac))
+            #expect(Self.model(fixture)?.keys[1] == newMAC && Self.model(fixture)?.keyVersions[1] == 2)
+            let url = try await Self.phoneRead(session)
+            #expect(try SUNVerifier(metaReadKey: meta, macKey: .key(newMAC)).verify(url: url).isValid)
+        }
+    }
+
     @Test("SDMReadCtrLimit: reads stop when the counter reaches the limit")
     func readCounterLimit() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in

@@ -34,8 +34,9 @@ public struct NTAG424SUNKeys: Sendable, Hashable {
 
 extension NTAG424DNACommands {
     /// Sets up SUN from `template`: selects the application, authenticates with key 0,
-    /// changes the two SDM keys where they differ (each checked by authenticating with it),
-    /// writes the NDEF file, then the file settings, and reads them back.
+    /// changes the two SDM keys where they differ (safely: ``changeKeySafely(_:from:to:version:appMasterKey:)``;
+    /// a slot that already holds the new key is left alone, so a setup can run again), writes
+    /// the NDEF file, then the file settings, and reads them back.
     ///
     /// - Returns: the file settings the tag reports afterwards.
     /// - Throws: ``TagCommandError/verificationFailed(_:)`` when the tag reports other settings.
@@ -50,7 +51,16 @@ extension NTAG424DNACommands {
         ]
         for (slot, new, current) in slots {
             guard let slot, slot != 0, new != current else { continue }
-            try await changeKeySafely(slot, from: current, to: new, version: keys.version, appMasterKey: keys.appMasterKey)
+            // A slot that holds the new key already (a setup run before, or one cut after its
+            // ChangeKey) is left as it is: the failed attempt only ends the session.
+            if (try? await authenticate(keyNumber: slot, key: new)) != nil {
+                try await authenticate(keyNumber: 0, key: keys.appMasterKey)
+                continue
+            }
+            try await authenticate(keyNumber: 0, key: keys.appMasterKey)
+            let version = try await keyVersion(slot)
+            try await changeKeySafely(slot, from: current, to: new, version: version == keys.version ? version &+ 1 : keys.version,
+                                      appMasterKey: keys.appMasterKey)
         }
         try await writeData(file: ndef, data: template.fileContent, mode: .plain)
         try await changeFileSettings(ndef, to: template.fileSettings)
