@@ -1,3 +1,4 @@
+import Foundation
 import NFCChips
 import NFCEmulator
 import NTAG424Crypto
@@ -110,5 +111,34 @@ struct NTAG424DNATagTests {
             #expect(text.contains("uid=04DE5F1EACC040&ctr=00000\(expected)"), "\(text)")
         }
         #expect(link.tag.readCounters[2] == 2)
+    }
+}
+
+/// `nfctag emulate --state FILE` for NTAG 424 DNA: keys, versions, files, settings with SDM,
+/// counters and the random-ID flag survive a save and a load.
+@Suite("Emulated NTAG 424 DNA: saved state")
+struct NTAG424DNATagSnapshotTests {
+    @Test("a tag with a changed key, SDM settings and a read counter comes back the same from its JSON snapshot")
+    func roundTrip() throws {
+        var link = NTAG424DNATagTests.Link()
+        link.tag.setKey(1, to: try AES128Key([UInt8](repeating: 0x17, count: 16)), version: 3)
+        link.tag.setNDEFMessage(Array("uid=00000000000000&ctr=000000".utf8))
+        _ = link.send([0x00, 0xA4, 0x04, 0x0C, 0x07] + NTAG424DNATable.applicationName)
+        var auth = EV2Authentication(kind: .first, keyNumber: 0, key: .zero)
+        let c = link.native(0x71, auth.initialCommandData())
+        let l = link.native(0xAF, try auth.respond(toChallenge: Array(c.prefix(16))))
+        let session = try auth.finish(response: Array(l.dropLast(2)))
+        let data: [UInt8] = [0x40, 0xE0, 0xEE, 0xC1, 0xFF, 0xEF, 6, 0, 0, 25, 0, 0]
+        #expect(link.native(0x5F, try session.protectCommand(command: 0x5F, header: [0x02], data: data, mode: .full)).suffix(2) == [0x91, 0x00])
+        // A read without a session (selecting the application ends it) counts once.
+        _ = link.send([0x00, 0xA4, 0x04, 0x0C, 0x07] + NTAG424DNATable.applicationName)
+        _ = link.send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04])
+        _ = link.send([0x00, 0xB0, 0x00, 0x00, 0x10])
+        let snapshot = try #require(TagSnapshot(of: link.tag))
+        let decoded = try JSONDecoder().decode(TagSnapshot.self, from: try JSONEncoder().encode(snapshot))
+        let again = try #require(try decoded.makeTag() as? NTAG424DNATag)
+        #expect(again.keys == link.tag.keys && again.keyVersions == link.tag.keyVersions)
+        #expect(again.files == link.tag.files && again.readCounters == [2: 1])
+        #expect(again.signature == link.tag.signature)
     }
 }

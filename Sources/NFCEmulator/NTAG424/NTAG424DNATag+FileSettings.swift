@@ -13,6 +13,12 @@ extension NTAG424DNATag {
         return bytes
     }
 
+    /// `settings` as ChangeFileSettings data (the GetFileSettings answer without FileType and FileSize).
+    static func changeData(_ settings: EmulatedNTAG424FileSettings, size: Int) -> [UInt8] {
+        let answer = encode(settings, size: size)
+        return Array(answer[1..<4]) + Array(answer.dropFirst(7))
+    }
+
     /// The offsets present, in their order.
     static func offsets(of sdm: EmulatedNTAG424SDMSettings) -> [Int] {
         var list: [Int?] = []
