@@ -97,6 +97,8 @@ struct NTAG424DNATests {
             #expect(Self.model(fixture).map { Array($0.files[2].content[10..<110]) } == secret)
             try await ntag.authenticate(keyNumber: 2, key: .zero)
             #expect(try await ntag.readData(file: 3, offset: 10, length: 100, mode: .full) == secret)
+            // Length 0: the rest of the file, its end found from the padding.
+            #expect(try await ntag.readData(file: 3, offset: 10, length: 0, mode: .full) == secret + [UInt8](repeating: 0, count: 18))
             // Without the key: permission denied.
             try await ntag.selectApplication()
             let denied = await sessionError { () throws(TagSessionError) in _ = try await ntag.readData(file: 3, length: 16, mode: .plain) }
@@ -178,6 +180,64 @@ struct NTAG424DNATests {
             #expect(Self.model(fixture)?.keys[1] == newMAC && Self.model(fixture)?.keyVersions[1] == 2)
             let url = try await Self.phoneRead(session)
             #expect(try SUNVerifier(metaReadKey: meta, macKey: .key(newMAC)).verify(url: url).isValid)
+        }
+    }
+
+    /// The offset of `marker`'s end in `file`.
+    static func offset(after marker: String, in file: [UInt8]) throws -> Int {
+        let needle = Array(marker.utf8)
+        let start = try #require((0...(file.count - needle.count)).first { Array(file[$0..<($0 + needle.count)]) == needle }, "\(marker)")
+        return start + needle.count
+    }
+
+    @Test("SDM with encrypted file data and the MAC input from its start (AN12196's layout), set up by hand after an EV2NonFirst; a MAC-mode file written and read back")
+    func encryptedFileDataAndNonFirst() async throws {
+        let meta = try Self.key(0x42), mac = try Self.key(0x24)
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
+            let ntag = try session.isoDEPTag().ntag424()
+            try await ntag.selectApplication()
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            try await ntag.changeKey(2, to: meta, version: 1, oldKey: .zero)
+            try await ntag.changeKey(1, to: mac, version: 1, oldKey: .zero)
+            // NonFirst keeps TI and the command counter: the session goes on.
+            try await ntag.authenticate(keyNumber: 0, key: .zero, nonFirst: true)
+            let secret = "secret-data-0001"
+            let url = "https://example.com/e?picc_data=" + String(repeating: "0", count: 32) + "&enc=" + secret
+                + String(repeating: "0", count: 16) + "&cmac=" + String(repeating: "0", count: 16)
+            let message = try NDEFMessage(records: [NDEFURIRecord(uri: url).record]).encoded()
+            let file = [UInt8(message.count >> 8), UInt8(message.count & 0xFF)] + message
+            try await ntag.writeData(file: 2, data: file, mode: .plain)
+            var sdm = NTAG424SDMSettings(metaRead: .key(2), fileRead: .key(1))
+            sdm.mirrorsUID = true
+            sdm.mirrorsReadCounter = true
+            sdm.piccDataOffset = try Self.offset(after: "picc_data=", in: file)
+            let enc = try Self.offset(after: "&enc=", in: file)
+            sdm.macInputOffset = enc
+            sdm.encryptedDataOffset = enc
+            sdm.encryptedDataLength = 32
+            sdm.macOffset = try Self.offset(after: "&cmac=", in: file)
+            let settings = NTAG424FileSettings(communicationMode: .plain, read: .free, write: .key(0), readWrite: .key(0), change: .key(0), sdm: sdm)
+            try await ntag.changeFileSettings(2, to: settings)
+            var readBack = try await ntag.fileSettings(2)
+            readBack.size = 0
+            #expect(readBack == settings)
+            // File 3 in CommMode.MAC: written with key 3 and read with key 2, each frame MACed.
+            var proprietary = try await ntag.fileSettings(3)
+            proprietary.communicationMode = .mac
+            try await ntag.changeFileSettings(3, to: proprietary)
+            try await ntag.authenticate(keyNumber: 3, key: .zero)
+            let data: [UInt8] = Array(0..<40)
+            try await ntag.writeData(file: 3, data: data, mode: .mac)
+            try await ntag.authenticate(keyNumber: 2, key: meta)
+            #expect(try await ntag.readData(file: 3, length: 40, mode: .mac) == data)
+            #expect(Self.model(fixture)?.files[2].settings.communicationMode == 1)
+
+            let tapped = try await Self.phoneRead(session)
+            #expect(!tapped.contains(secret), "the file data should be encrypted: \(tapped)")
+            let verifier = SUNVerifier(metaReadKey: meta, macKey: .key(mac), parameters: .init(encryptedFileData: "enc"))
+            let verdict = try verifier.verify(url: tapped)
+            #expect(verdict.isValid, "\(verdict)")
+            #expect(verdict.fileData == Array(secret.utf8) && verdict.counter == 1)
         }
     }
 

@@ -234,8 +234,8 @@ public actor NTAG424DNACommands {
         repeat {
             let chunk = min(Table.maximumChunk, length - (position - offset))
             let header = [number] + NTAG424FileSettings.le3(position) + NTAG424FileSettings.le3(chunk)
-            let data = try await run(.readData, header: header, mode: mode == .full ? .full : mode,
-                                     expectedLength: chunk, name: "ReadData")
+            // Length 0 asks for the rest of the file: its length is known only from the padding.
+            let data = try await run(.readData, header: header, mode: mode, expectedLength: chunk == 0 ? nil : chunk, name: "ReadData")
             result += data
             position += chunk
         } while position - offset < length
