@@ -241,6 +241,27 @@ struct NTAG424DNATests {
         }
     }
 
+    @Test("another session's turn in between: the tag is selected again, the handle forgets its authentication and says so; authenticating again works")
+    func anotherSessionInBetween() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
+            let ntag = try session.isoDEPTag().ntag424()
+            try await ntag.selectApplication()
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            let other = try await TagSession.connect(on: session.device, timeout: .seconds(5))
+            let otherTag = try other.isoDEPTag().ntag424()
+            try await otherTag.selectApplication()
+            _ = try await otherTag.version()
+            let lost = await sessionError { () throws(TagSessionError) in _ = try await ntag.cardUID() }
+            guard case .command(_, .ntag424(.notAuthenticated))? = lost else {
+                Issue.record("after another session's turn: \(String(describing: lost))")
+                return
+            }
+            try await ntag.selectApplication()
+            try await ntag.authenticate(keyNumber: 0, key: .zero)
+            #expect(try await ntag.cardUID() == Self.uid)
+        }
+    }
+
     @Test("SDMReadCtrLimit: reads stop when the counter reaches the limit")
     func readCounterLimit() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in

@@ -28,48 +28,48 @@ public struct NFCNTAG424DNATag: Sendable {
 
     /// ISO SELECT of the NDEF application (needed before any other command; ends a session).
     public func selectApplication() async throws(TagSessionError) {
-        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.selectApplication() }
+        try await perform(.ntag424Command) { () throws(TagCommandError) in try await commands.selectApplication() }
     }
 
     /// GetVersion.
     public func version() async throws(TagSessionError) -> NTAG424Version {
-        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.version() }
+        try await perform(.ntag424Command) { () throws(TagCommandError) in try await commands.version() }
     }
 
     /// AuthenticateEV2First (or NonFirst inside a session).
     public func authenticate(keyNumber: UInt8, key: AES128Key, nonFirst: Bool = false) async throws(TagSessionError) {
-        try await session.perform(.ntag424Authenticate) { () throws(TagCommandError) in
+        try await perform(.ntag424Authenticate) { () throws(TagCommandError) in
             try await commands.authenticate(keyNumber: keyNumber, key: key, nonFirst: nonFirst)
         }
     }
 
     /// GetKeyVersion.
     public func keyVersion(_ keyNumber: UInt8) async throws(TagSessionError) -> UInt8 {
-        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.keyVersion(keyNumber) }
+        try await perform(.ntag424Command) { () throws(TagCommandError) in try await commands.keyVersion(keyNumber) }
     }
 
     /// GetFileSettings.
     public func fileSettings(_ file: UInt8) async throws(TagSessionError) -> NTAG424FileSettings {
-        try await session.perform(.ntag424FileSettings) { () throws(TagCommandError) in try await commands.fileSettings(file) }
+        try await perform(.ntag424FileSettings) { () throws(TagCommandError) in try await commands.fileSettings(file) }
     }
 
     /// ReadData in `mode`.
     public func readData(file: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagSessionError) -> [UInt8] {
-        try await session.perform(.ntag424FileData) { () throws(TagCommandError) in
+        try await perform(.ntag424FileData) { () throws(TagCommandError) in
             try await commands.readData(file: file, offset: offset, length: length, mode: mode)
         }
     }
 
     /// WriteData in `mode`.
     public func writeData(file: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode) async throws(TagSessionError) {
-        try await session.perform(.ntag424FileData) { () throws(TagCommandError) in
+        try await perform(.ntag424FileData) { () throws(TagCommandError) in
             try await commands.writeData(file: file, offset: offset, data: data, mode: mode)
         }
     }
 
     /// ChangeFileSettings (encrypted in a session with the file's Change key).
     public func changeFileSettings(_ file: UInt8, to settings: NTAG424FileSettings) async throws(TagSessionError) {
-        try await session.perform(.ntag424FileSettings) { () throws(TagCommandError) in
+        try await perform(.ntag424FileSettings) { () throws(TagCommandError) in
             try await commands.changeFileSettings(file, to: settings)
         }
     }
@@ -77,7 +77,7 @@ public struct NFCNTAG424DNATag: Sendable {
     /// ChangeKey in the current key-0 session (`oldKey` required for keys other than 0).
     /// Prefer ``changeKeySafely(_:from:to:version:appMasterKey:)``, which survives a cut.
     public func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil) async throws(TagSessionError) {
-        try await session.perform(.ntag424ChangeKey) { () throws(TagCommandError) in
+        try await perform(.ntag424ChangeKey) { () throws(TagCommandError) in
             try await commands.changeKey(keyNumber, to: newKey, version: version, oldKey: oldKey)
         }
     }
@@ -86,14 +86,14 @@ public struct NFCNTAG424DNATag: Sendable {
     /// verification): see ``NFCTags/NTAG424DNACommands/changeKeySafely(_:from:to:version:appMasterKey:)``.
     public func changeKeySafely(_ keyNumber: UInt8, from oldKey: AES128Key, to newKey: AES128Key, version: UInt8,
                                 appMasterKey: AES128Key) async throws(TagSessionError) {
-        try await session.perform(.ntag424ChangeKey) { () throws(TagCommandError) in
+        try await perform(.ntag424ChangeKey) { () throws(TagCommandError) in
             try await commands.changeKeySafely(keyNumber, from: oldKey, to: newKey, version: version, appMasterKey: appMasterKey)
         }
     }
 
     /// After an interrupted key change: which candidate the slot holds (from its key version).
     public func keyInSlot(_ keyNumber: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagSessionError) -> NTAG424KeyCandidate? {
-        try await session.perform(.ntag424ChangeKey) { () throws(TagCommandError) in
+        try await perform(.ntag424ChangeKey) { () throws(TagCommandError) in
             try await commands.keyInSlot(keyNumber, candidates: candidates)
         }
     }
@@ -102,31 +102,41 @@ public struct NFCNTAG424DNATag: Sendable {
     /// ``NFCTags/NTAG424DNACommands/setUpSUN(_:keys:)``); returns the settings read back.
     @discardableResult
     public func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagSessionError) -> NTAG424FileSettings {
-        try await session.perform(.ntag424SUNSetup) { () throws(TagCommandError) in try await commands.setUpSUN(template, keys: keys) }
+        try await perform(.ntag424SUNSetup) { () throws(TagCommandError) in try await commands.setUpSUN(template, keys: keys) }
     }
 
     /// GetFileCounters: the SDM read counter.
     public func readCounter(file: UInt8) async throws(TagSessionError) -> UInt32 {
-        try await session.perform(.ntag424FileData) { () throws(TagCommandError) in try await commands.readCounter(file: file) }
+        try await perform(.ntag424FileData) { () throws(TagCommandError) in try await commands.readCounter(file: file) }
     }
 
     /// GetCardUID (needs a session): the real UID behind a random ID.
     public func cardUID() async throws(TagSessionError) -> [UInt8] {
-        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.cardUID() }
+        try await perform(.ntag424Command) { () throws(TagCommandError) in try await commands.cardUID() }
     }
 
     /// SetConfiguration: the random ID from the next activation (needs a session with key 0).
     public func enableRandomID() async throws(TagSessionError) {
-        try await session.perform(.ntag424Command) { () throws(TagCommandError) in try await commands.enableRandomID() }
+        try await perform(.ntag424Command) { () throws(TagCommandError) in try await commands.enableRandomID() }
     }
 
     /// Read_Sig checked against `publicKey`, or NXP's NTAG 424 DNA key. With a random ID the
     /// real UID must be given (``cardUID()``); otherwise the UID of the activation is used.
     public func verifyOriginality(uid: [UInt8]? = nil, publicKey: [UInt8]? = nil) async throws(TagSessionError) -> OriginalityReport {
         let uid = uid ?? session.target.uid
-        return try await session.perform(.readSignature) { () throws(TagCommandError) in
+        return try await perform(.readSignature) { () throws(TagCommandError) in
             try await commands.verifyOriginality(uid: uid, publicKey: publicKey)
         }
+    }
+}
+
+extension NFCNTAG424DNATag {
+    /// Runs `body` in the session; when the session had to select the tag again first (another
+    /// user had the field), the tag has forgotten its authentication, and so do the commands.
+    func perform<Result: Sendable>(_ operation: TagSessionOperation,
+                                   _ body: sending () async throws(TagCommandError) -> Result) async throws(TagSessionError) -> Result {
+        let commands = commands
+        return try await session.perform(operation, reselected: { await commands.endSession() }, body)
     }
 }
 

@@ -63,6 +63,10 @@ public actor NTAG424DNACommands {
         }
     }
 
+    /// Ends the session on this side — for a tag that was selected again, or lost its
+    /// authentication in another way (the tag ends it on any error by itself).
+    public func endSession() { forget() }
+
     /// Ends the session on our side (the tag ends it on any error).
     func forget() {
         session = nil
