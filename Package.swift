@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "NFCTagKit", targets: ["NFCTagKit"]),
         // The NDEF codec alone (pure Swift, no libnfc), for programs that never touch a reader.
         .library(name: "NDEF", targets: ["NDEF"]),
+        // NTAG 424 DNA cryptography alone (libcrypto only, no libnfc or libusb): AES and CMAC, EV2
+        // secure messaging, SDM session keys and the SUN verifier, for a web server that checks
+        // tapped URLs without a reader.
+        .library(name: "NTAG424Crypto", targets: ["NTAG424Crypto"]),
         // The emulated PN532 and tags, for an app's own tests without hardware.
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .executable(name: "nfctag", targets: ["nfctag"]),
@@ -36,7 +40,7 @@ let package = Package(
             providers: [.apt(["libusb-1.0-0-dev"])]
         ),
 
-        // OpenSSL libcrypto, for originality signatures and Ultralight C.
+        // OpenSSL libcrypto, for originality signatures, Ultralight C and NTAG 424 DNA.
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
@@ -61,15 +65,21 @@ let package = Package(
         // The datasheet tables as Swift values (generated from datasheets/ by nfcchips-gen).
         .target(name: "NFCChips", exclude: ["Generated/README.md"]),
 
+        // NTAG 424 DNA cryptography: AES-128 and CMAC through libcrypto, EV2 secure messaging,
+        // SDM / SUN and AN10922 key diversification. It holds the one libcrypto wrapper the library
+        // uses (LibCrypto.swift, `package` access), so NFCTags reaches libcrypto through it.
+        .target(name: "NTAG424Crypto", dependencies: ["CLibCrypto"]),
+
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
         // Only the files under Sources/NFCEmulator/Crypto import CLibCrypto (test signing key, UL-C 3DES).
-        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto"]),
+        // The NTAG 424 DNA model uses NTAG424Crypto for its AES, CMAC, EV2 responder and SDM mirrors.
+        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto", "NTAG424Crypto"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
-        .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "CLibCrypto"]),
+        .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "NTAG424Crypto"]),
 
         // The public face: the NFCDevice actor, discovery, reconnection, sessions.
-        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NDEF", "NFCChips", "CLibNFC", "CLibUSB"]),
+        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NTAG424Crypto", "NDEF", "NFCChips", "CLibNFC", "CLibUSB"]),
 
         // Regenerates Sources/NFCChips/Generated from datasheets/ (`make tables`).
         .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
@@ -85,11 +95,12 @@ let package = Package(
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
+        .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "NFCChips"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "TestSupport"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),

@@ -31,12 +31,25 @@ public enum EmulatorSetupError: Error, Equatable, Sendable, CustomStringConverti
 /// ```
 public enum EmulatedTagFactory {
     /// Every tag name the factory knows, in the tables' order.
-    public static var tagNames: [String] { Chip.allCases.map(\.rawValue) }
+    public static var tagNames: [String] {
+        let chips = Chip.allCases.map(\.rawValue)
+        return chips.contains(ntag424Name) ? chips : chips + [ntag424Name]
+    }
+
+    /// The `nfctag` name of the NTAG 424 DNA model.
+    public static let ntag424Name = "ntag424dna"
 
     /// A factory-fresh tag called `name` with `uid` (or ``defaultUID(for:index:)``) and,
     /// for chips with READ_SIG, `signature` (or one by ``EmulatorSigningKey``).
     public static func make(name: String, uid: [UInt8]? = nil, signature: [UInt8]? = nil, index: Int = 0)
         throws(EmulatorSetupError) -> any EmulatedTag {
+        if name == ntag424Name {
+            let uid = uid ?? ntag424DefaultUID(index: index)
+            guard uid.count == ntag424DefaultUID().count else {
+                throw .uidLength(tag: name, expected: ntag424DefaultUID().count, got: uid.count)
+            }
+            return NTAG424DNATag(uid: uid, signature: signature)
+        }
         guard let chip = Chip(rawValue: name) else { throw .unknownTagName(name) }
         let uid = uid ?? defaultUID(for: chip, index: index)
         let expected = ChipTables.spec(for: chip).activation.uidLength
@@ -44,7 +57,7 @@ public enum EmulatedTagFactory {
         do {
             switch ChipTables.spec(for: chip).family {
             case .mifareClassic: return try ClassicTag(chip: chip, uid: uid)
-            case .type4: return try Type4Tag(uid: uid)
+            case .type4: return try Type4Tag(chip: chip, uid: uid)
             case .ntag21x, .ultralight, .ultralightEV1, .ultralightC: return try Type2Tag(chip: chip, uid: uid, signature: signature)
             }
         } catch {
@@ -62,12 +75,21 @@ public enum EmulatedTagFactory {
         return uid
     }
 
+    /// The default UID of the `index`-th emulated NTAG 424 DNA: NXP's manufacturer code, then
+    /// the same pattern as the other chips.
+    public static func ntag424DefaultUID(index: Int = 0) -> [UInt8] {
+        var uid: [UInt8] = [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44]
+        uid[uid.count - 1] &+= UInt8(truncatingIfNeeded: index)
+        return uid
+    }
+
     /// The tag name of a model built by this factory.
     public static func name(of tag: any EmulatedTag) -> String? {
         switch tag {
         case let tag as Type2Tag: tag.spec.chip.rawValue
         case let tag as ClassicTag: tag.spec.chip.rawValue
         case let tag as Type4Tag: tag.spec.chip.rawValue
+        case is NTAG424DNATag: ntag424Name
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 import NFCChips
+import NTAG424Crypto
 
 /// A tag's persistent content (memory, counters, signature) as plain values, to save an
 /// emulated tag to a file and load it again (`nfctag emulate --state FILE`).
@@ -26,6 +27,17 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
     public var failedAuthentications: Int?
     /// The READ_SIG answer, lowercase hex.
     public var signature: String?
+    /// NTAG 424 DNA: each file's content (by file number), lowercase hex.
+    public var files: [String: String]?
+    /// NTAG 424 DNA: each file's settings as ChangeFileSettings data, lowercase hex.
+    public var fileSettings: [String: String]?
+    /// NTAG 424 DNA: keys 0…4, lowercase hex, and their versions.
+    public var keys: [String]?
+    public var keyVersions: [Int]?
+    /// NTAG 424 DNA: SDMReadCtr by file number.
+    public var readCounters: [String: Int]?
+    /// NTAG 424 DNA: the random ID is on.
+    public var randomID: Bool?
 
     /// The snapshot of a tag built by ``EmulatedTagFactory``; `nil` for other models.
     public init?(of tag: any EmulatedTag) {
@@ -44,6 +56,16 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
         case let tag as Type4Tag:
             capabilityContainer = tag.capabilityContainer.hexString()
             ndefFile = tag.ndefFile.hexString()
+        case let tag as NTAG424DNATag:
+            signature = tag.signature.hexString()
+            files = Dictionary(uniqueKeysWithValues: tag.files.map { (String($0.number), $0.content.hexString()) })
+            fileSettings = Dictionary(uniqueKeysWithValues: tag.files.map {
+                (String($0.number), NTAG424DNATag.changeData($0.settings, size: $0.content.count).hexString())
+            })
+            keys = tag.keys.map { $0.bytes.hexString() }
+            keyVersions = tag.keyVersions.map(Int.init)
+            readCounters = Dictionary(uniqueKeysWithValues: tag.readCounters.map { (String($0.key), Int($0.value)) })
+            randomID = tag.usesRandomID
         default:
             return nil
         }
@@ -78,9 +100,43 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             type4.capabilityContainer = cc
             type4.ndefFile = ndef
             return type4
+        case var ntag as NTAG424DNATag:
+            try restore(&ntag)
+            return ntag
         default:
             return made
         }
+    }
+
+    /// Puts the NTAG 424 DNA parts of the snapshot into `tag` (absent parts stay factory-fresh).
+    private func restore(_ tag: inout NTAG424DNATag) throws(EmulatorSetupError) {
+        for index in tag.files.indices {
+            let key = String(tag.files[index].number)
+            if let text = files?[key] {
+                guard let content = Self.bytes(text), content.count == tag.files[index].content.count else {
+                    throw .invalidState("ntag424dna file \(key) must keep its size")
+                }
+                tag.files[index].content = content
+            }
+            if let text = fileSettings?[key] {
+                guard let data = Self.bytes(text), let settings = NTAG424DNATag.decode(data, size: tag.files[index].content.count) else {
+                    throw .invalidState("ntag424dna file \(key) has unreadable settings")
+                }
+                tag.files[index].settings = settings
+            }
+        }
+        if let keys {
+            guard keys.count == tag.keys.count else { throw .invalidState("ntag424dna has \(tag.keys.count) keys") }
+            for (index, text) in keys.enumerated() {
+                guard let bytes = Self.bytes(text), let key = try? AES128Key(bytes) else { throw .invalidState("ntag424dna key \(index) is not 16 bytes of hex") }
+                tag.keys[index] = key
+            }
+        }
+        if let keyVersions, keyVersions.count == tag.keyVersions.count { tag.keyVersions = keyVersions.map { UInt8(truncatingIfNeeded: $0) } }
+        for (file, counter) in readCounters ?? [:] {
+            if let number = UInt8(file) { tag.readCounters[number] = UInt32(truncatingIfNeeded: counter) }
+        }
+        tag.usesRandomID = randomID ?? false
     }
 
     static func bytes(_ text: String) -> [UInt8]? {

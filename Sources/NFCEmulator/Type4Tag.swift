@@ -35,15 +35,8 @@ public struct Type4Tag: EmulatedTag {
     public internal(set) var capabilityContainer: [UInt8]
     /// The NDEF file: NLEN (big-endian) and the message, padded to the file size.
     public internal(set) var ndefFile: [UInt8]
-    /// The PICC block number (ISO/IEC 14443-4: 1 after activation, toggled per I-block received).
-    var blockNumber: UInt8
-    /// The last block sent, for an R(NAK) that carries the current block number.
-    var lastBlock: [UInt8]?
-    /// APDU bytes of a chained I-block sequence still arriving.
-    var chainedAPDU: [UInt8] = []
-    /// Answer bytes of a chained I-block sequence not yet sent: an answer longer than the
-    /// reader's FSD goes in blocks, each sent when the reader ACKs the one before.
-    var chainedAnswer: [UInt8] = []
+    /// The ISO-DEP block layer (block numbers, chaining, RATS, DESELECT).
+    var link = ISODEPLink()
     /// Answer data waiting for GET RESPONSE (`61xx`).
     var waitingResponse: [UInt8] = []
     /// Whether the NDEF Tag Application is selected.
@@ -52,12 +45,14 @@ public struct Type4Tag: EmulatedTag {
     var selectedFile: UInt16?
 
     /// A factory-fresh tag: empty NDEF file; `readOnly` sets the CC write access to "no write".
-    public init(uid: [UInt8], readOnly: Bool = false) throws(ModelError) {
-        let spec = ChipTables.spec(for: .type4)
+    /// `chip` is any chip of the Type 4 family with `type4Files` in its table (`.ntag424dna`
+    /// is modelled here at the NFC Forum level only: its CC and NDEF file, no native commands).
+    public init(chip: Chip = .type4, uid: [UInt8], readOnly: Bool = false) throws(ModelError) {
+        let spec = ChipTables.spec(for: chip)
         guard uid.count == spec.activation.uidLength else {
             throw .uidLength(expected: spec.activation.uidLength, got: uid.count)
         }
-        guard let files = spec.type4Files else { preconditionFailure("datasheets/chips/type4.json lacks type4Files") }
+        guard let files = spec.type4Files else { preconditionFailure("datasheets/chips/\(chip.rawValue).json lacks type4Files") }
         self.spec = spec
         self.type4 = ChipTables.type4
         self.files = files
@@ -68,7 +63,6 @@ public struct Type4Tag: EmulatedTag {
         var ndef = [UInt8](repeating: 0, count: files.ndefFileSize)
         ndef.replaceSubrange(0..<files.ndefFileFactoryContent.count, with: files.ndefFileFactoryContent)
         self.ndefFile = ndef
-        self.blockNumber = ChipTables.type4.isoDep.blockNumberBit
     }
 
     /// The NDEF message the file holds (NLEN bytes after NLEN).
@@ -86,61 +80,10 @@ public struct Type4Tag: EmulatedTag {
 
     /// Answers one frame (CRC_A stripped) while ACTIVE.
     public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
-        let iso = type4.isoDep
-        guard let pcb = frame.first else { return .silence }
-        if let rats = ChipTables.iso14443a.frames[.rats].bytes.first, pcb == rats, frame.count == 2 {
-            resetBlockState()
-            return identity.ats.map(TagAnswer.bytes) ?? .silence
+        switch link.receive(frame, ats: identity.ats) {
+        case .answer(let answer): return answer
+        case .apdu(let apdu): return link.send(respond(to: apdu))
         }
-        if iso.isIBlock(pcb) {
-            blockNumber = pcb & iso.blockNumberBit
-            chainedAPDU += frame.dropFirst()
-            if pcb & iso.chainingBit != 0 { return send([iso.rACK | blockNumber]) }
-            let apdu = chainedAPDU
-            chainedAPDU = []
-            return sendAnswer(respond(to: apdu))
-        }
-        if iso.isRBlock(pcb) {
-            let number = pcb & iso.blockNumberBit
-            if pcb & iso.rNAKBit != 0, number == blockNumber, let lastBlock { return .bytes(lastBlock) }
-            if pcb & iso.rNAKBit == 0, !chainedAnswer.isEmpty {
-                // ISO/IEC 14443-4 §7.5.4: an R(ACK) with the PICC's own number asks for the
-                // last block again; with the other number it continues the chain.
-                if number == blockNumber, let lastBlock { return .bytes(lastBlock) }
-                blockNumber = number
-                return sendAnswer(chainedAnswer)
-            }
-            return send([iso.rACK | blockNumber])
-        }
-        if pcb == iso.sDeselect, frame.count == 1 {
-            return TagAnswer(reply: .bytes([iso.sDeselect]), leavesActiveState: true, entersHalt: true)
-        }
-        return .silence
-    }
-
-    /// Sends answer bytes in one I-block, or the first part with the chaining bit when they
-    /// are longer than the reader's frame (FSD from the FSDI of the table's RATS).
-    private mutating func sendAnswer(_ answer: [UInt8]) -> TagAnswer {
-        let iso = type4.isoDep
-        let size = iso.maximumINF(frameSizeIndex: iso.readerFSDI)
-        guard answer.count > size else {
-            chainedAnswer = []
-            return send([iso.iBlock | blockNumber] + answer)
-        }
-        chainedAnswer = Array(answer.dropFirst(size))
-        return send([iso.iBlock | iso.chainingBit | blockNumber] + answer.prefix(size))
-    }
-
-    private mutating func send(_ block: [UInt8]) -> TagAnswer {
-        lastBlock = block
-        return .bytes(block)
-    }
-
-    private mutating func resetBlockState() {
-        blockNumber = type4.isoDep.blockNumberBit
-        lastBlock = nil
-        chainedAPDU = []
-        chainedAnswer = []
     }
 
     /// The RF field went off: volatile state is lost.
@@ -148,7 +91,7 @@ public struct Type4Tag: EmulatedTag {
 
     /// The tag left ACTIVE: authentication and half-done commands are forgotten.
     public mutating func leaveActiveState() {
-        resetBlockState()
+        link.reset()
         applicationSelected = false
         selectedFile = nil
         waitingResponse = []

@@ -31,9 +31,12 @@ enum EmulateCommand {
             return
         }
         if options.printSigningKey {
-            let key = EmulatorSigningKey.publicKey.hexString()
+            // With --tag ntag424dna: the NTAG 424 DNA's secp224r1 key; else the Type 2 one.
+            let ntag424 = options.tags.contains(EmulatedTagFactory.ntag424Name)
+            let key = (ntag424 ? EmulatorSigningKey.ntag424PublicKey : EmulatorSigningKey.publicKey).hexString()
+            let curve = ntag424 ? NTAG424DNATable.signatureCurve : ChipTables.originalitySignatures.curve
             if output.json {
-                output.document(.object([("public_key", .string(key)), ("curve", .string(ChipTables.originalitySignatures.curve))]))
+                output.document(.object([("public_key", .string(key)), ("curve", .string(curve))]))
             } else {
                 output.line(key)
             }
@@ -211,6 +214,7 @@ enum EmulateCommand {
           --uid HEX             the first tag's UID (to replay a real tag)
           --signature HEX       the first tag's READ_SIG answer (32 bytes)
           --print-signing-key   print the public key (secp128r1) of the emulator's signing key
+                                (secp224r1 with --tag ntag424dna)
 
         Examples:
           nfctag emulate --tag ntag215 --link "$XDG_RUNTIME_DIR/nfc0"

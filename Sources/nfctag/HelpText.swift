@@ -28,6 +28,7 @@ enum HelpText {
           apdu HEX…             send ISO 7816-4 APDUs to an ISO-DEP tag, print each answer
           provision RECORD…     batch station: write, verify, protect, lock tag after tag
           report LOG…           merge provisioning logs: per station, duplicates, failures
+          ntag424 VERB …        NTAG 424 DNA: info, auth, change-key, sun-setup, sun-verify URL (no reader)
 
         Global options (before or after the command):
           --device CONNSTRING   libnfc connection string, or emulator[:KIND][:TAG,…]
@@ -475,6 +476,10 @@ extension HelpText {
           --log FILE            append one JSON line per tag (created if missing)
           --again               provision tags the log lists as done
           --mirror              the --uri is a mirror template ({uid}, {counter}, {uid}x{counter})
+          --ntag424-sun TEMPLATE  NTAG 424 DNA: the SUN URL ({picc}+{cmac}, or {uid}+{counter}+{cmac})
+                                and its SDM settings instead of a message (as 'ntag424 sun-setup');
+                                --ntag424-meta-key-env VAR, --ntag424-master-key-env VAR (the MAC
+                                key diversified per tag); keys default to the factory keys
           --station NAME        this station's name, in every log line and the summary
                                 ('nfctag report' merges the logs of many stations)
           --password HEX8       without --protect: the password the tags already have

@@ -63,6 +63,8 @@ enum NFCTagTool {
                 try await ProvisionCommand.run(&parser, output: &output)
             case "report":
                 try ReportCommand.run(&parser, output: &output)
+            case "ntag424":
+                try await NTAG424Command.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

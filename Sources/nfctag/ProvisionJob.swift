@@ -65,6 +65,10 @@ struct ProvisionJob {
             record.milliseconds = Self.milliseconds(since: start)
             return .handled(record)
         }
+        if let template = options.ntag424SUN {
+            if let failure = await setUpSUN(tag, template: template, actions: &record.actions) { return finish(failure) }
+            return finish(nil)
+        }
         let detected = NDEFDetectedTag(target: tag.target, chip: chip)
 
         // Write and verify (and lock here when no password comes between).
@@ -86,6 +90,37 @@ struct ProvisionJob {
     }
 
     // MARK: - Steps
+
+    /// `--ntag424-sun`: the SUN URL and its SDM settings (verified by reading them back),
+    /// then the URL read once as a phone reads it and compared with the template.
+    private func setUpSUN(_ session: TagSession, template: NTAG424SUNTemplate, actions: inout [String]) async -> ProvisionRecord.Failure? {
+        var step = "sun-setup"
+        do throws(TagSessionError) {
+            let ntag = try session.isoDEPTag().ntag424()
+            var macKey = AES128Key.zero
+            if let master = options.ntag424MasterKey {
+                do { macKey = try KeyDiversification.sunMACKey(masterKey: master, uid: session.uid) } catch {
+                    return ProvisionRecord.Failure(step: step, message: "cannot diversify the MAC key: \(error)", state: "nothing was written")
+                }
+            }
+            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: options.ntag424MetaKey, fileReadKey: macKey))
+            actions.append("sun-setup")
+            step = "verify"
+            try await ntag.selectApplication()
+            let length = template.fileContent.count
+            let file = try await ntag.readData(file: NTAG424DNATable.ndefFileNumber, length: length, mode: .plain)
+            // The mirrors differ at every read: compare everything else.
+            let same = zip(file, template.fileContent).allSatisfy { $0 == $1 || $1 == UInt8(ascii: "0") }
+            guard file.count == length, same else {
+                return ProvisionRecord.Failure(step: step, message: "the URL read back differs from the template",
+                                               state: "SUN settings written; the NDEF file holds another URL")
+            }
+            actions.append("verify")
+            return nil
+        } catch {
+            return await failure(error, step: step, state: actions.isEmpty ? "SUN not set up (see the error for a key change cut short)" : "SUN set up, not verified")
+        }
+    }
 
     /// Writes and verifies the message; locks it too with `lock`. A tag that refuses the
     /// write and may be protected with the station's password is tried again with it.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NFCTagKit
 
 /// What `nfctag provision` does to every tag, from its command line.
@@ -21,6 +24,13 @@ struct ProvisionOptions {
     var again = false
     /// `--mirror`: the URI is an NTAG21x mirror template (`{uid}`, `{counter}`, `{uid}x{counter}`).
     var mirror = false
+    /// `--ntag424-sun TEMPLATE`: each tag is an NTAG 424 DNA that gets this SUN URL and its
+    /// SDM settings (`ntag424 sun-setup`), in place of a written message.
+    var ntag424SUN: NTAG424SUNTemplate?
+    /// The keys of the SUN setup: factory (all zero) unless `--ntag424-meta-key-env VAR`,
+    /// and a MAC key diversified per tag from `--ntag424-master-key-env VAR`.
+    var ntag424MetaKey: AES128Key = .zero
+    var ntag424MasterKey: AES128Key?
     /// `--station NAME`: written into every log line and the summary.
     var station: String?
     /// Without `--protect`: `--password` (and `--pack`) open tags that are already
@@ -55,7 +65,8 @@ struct ProvisionOptions {
 
     /// The actions a fully provisioned tag went through, in order.
     var plannedActions: [String] {
-        ["write", "verify"] + (protection == nil ? [] : ["protect"]) + (lock ? ["lock"] : [])
+        if ntag424SUN != nil { return ["sun-setup", "verify"] }
+        return ["write", "verify"] + (protection == nil ? [] : ["protect"]) + (lock ? ["lock"] : [])
     }
 
     /// Parses the subcommand's options (global options are offered to `parser` first).
@@ -66,6 +77,8 @@ struct ProvisionOptions {
         var protect = false
         var protection = Protection(password: [])
         var packGiven = false
+        var sunTemplate: String?
+        var metaKeyVariable: String?, masterKeyVariable: String?
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             if try records.consume(token, from: &parser) { continue }
@@ -91,6 +104,9 @@ struct ProvisionOptions {
             case "--log": options.logPath = try parser.value(for: token)
             case "--again": options.again = true
             case "--mirror": options.mirror = true
+            case "--ntag424-sun": sunTemplate = try parser.value(for: token)
+            case "--ntag424-meta-key-env": metaKeyVariable = try parser.value(for: token)
+            case "--ntag424-master-key-env": masterKeyVariable = try parser.value(for: token)
             case "--station":
                 let name = try parser.value(for: token)
                 guard !name.isEmpty else { throw .usage("nfctag provision: --station takes a name") }
@@ -99,6 +115,18 @@ struct ProvisionOptions {
             }
         }
         if parser.helpRequested { return options }
+        if let sunTemplate {
+            guard records.isEmpty, hexMessage == nil, !options.lock, !protect, !options.mirror else {
+                throw .usage("nfctag provision: --ntag424-sun writes its own URL: no records, --hex, --mirror, --protect or --lock with it")
+            }
+            do { options.ntag424SUN = try NTAG424SUNTemplate(sunTemplate) } catch { throw .malformedInput("nfctag provision: --ntag424-sun: \(error)") }
+            options.ntag424MetaKey = try environmentKey(metaKeyVariable, option: "--ntag424-meta-key-env") ?? .zero
+            options.ntag424MasterKey = try environmentKey(masterKeyVariable, option: "--ntag424-master-key-env")
+            return options
+        }
+        if metaKeyVariable != nil || masterKeyVariable != nil {
+            throw .usage("nfctag provision: --ntag424-meta-key-env and --ntag424-master-key-env go with --ntag424-sun TEMPLATE")
+        }
         options.message = try message(records: records, hex: hexMessage)
         let globals = parser.globals
         try globals.checkPasswordOptions(command: "provision", packGiven: packGiven)
@@ -123,6 +151,15 @@ struct ProvisionOptions {
             throw .usage("nfctag provision: --from-page, --read-protect, --auth-limit and --lock-config need --protect")
         }
         return options
+    }
+
+    /// An AES key from the environment variable `variable` (32 hex digits), never printed.
+    private static func environmentKey(_ variable: String?, option: String) throws(ToolError) -> AES128Key? {
+        guard let variable else { return nil }
+        guard let text = getenv(variable).map({ String(cString: $0) }), !text.isEmpty else {
+            throw .usage("nfctag provision: \(option) \(variable): the variable is not set")
+        }
+        do { return try AES128Key(hex: text) } catch { throw .usage("nfctag provision: $\(variable) must hold 32 hex digits (an AES-128 key)") }
     }
 
     /// The message from the record options or `--hex` (exactly one of them).

@@ -14,6 +14,11 @@ let package = Package(
             name: "Consumer",
             dependencies: [.product(name: "NFCTagKit", package: "NFCTagKit")]
         ),
+        // A web server that only verifies SUN URLs: the NTAG424Crypto product, nothing else.
+        .executableTarget(
+            name: "SUNCheck",
+            dependencies: [.product(name: "NTAG424Crypto", package: "NFCTagKit")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,11 @@ struct ChipIdentifierTests {
             let probe: Bool? = response == nil ? spec.supports(.authenticate) : nil
             let result = ChipIdentifier.identify(atqa: spec.activation.atqa, sak: spec.activation.sak,
                                                  getVersion: response, answersUltralightCAuthenticate: probe)
-            #expect(result == .identified(chip), "\(chip.rawValue) \(response?.hexText ?? "no GET_VERSION")")
+            // Activation alone cannot tell ISO-DEP chips apart (NTAG 424 DNA answers the ATQA
+            // and SAK of any DESFire-like tag): it is a Type 4 tag here, and its native
+            // GetVersion (ChipSpec.ntag424.getVersion) over ISO-DEP tells it apart later.
+            let expected: Chip = spec.family == .type4 ? .type4 : chip
+            #expect(result == .identified(expected), "\(chip.rawValue) \(response?.hexText ?? "no GET_VERSION")")
         }
     }
 

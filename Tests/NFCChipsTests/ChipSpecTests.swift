@@ -166,13 +166,46 @@ struct ChipSpecTests {
     @Test("chip raw values are the CLI tag names")
     func cliNames() {
         #expect(Chip.allCases.map(\.rawValue) == ["ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1-mf0ul11",
-                                                  "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4"])
+                                                  "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4",
+                                                  "ntag424dna"])
     }
 
     @Test("GET_VERSION answers of other lengths are rejected", arguments: [0, 7, 9])
     func getVersionLength(length: Int) {
         #expect(throws: GetVersionInfo.LengthError.self) {
             try GetVersionInfo(bytes: Array(repeating: 0, count: length))
+        }
+    }
+}
+
+/// The NTAG 424 DNA codes the library and the emulator switch over agree with the chip table.
+@Suite("NTAG424DNATable against datasheets/chips/ntag424dna.json")
+struct NTAG424DNATableTests {
+    @Test("every native command code is the table's INS of the command of the same name")
+    func commands() throws {
+        let pairs: [(NTAG424DNATable.Command, NTAG424CommandName)] = [
+            (.getVersion, .getVersion), (.additionalFrame, .additionalFrame), (.authenticateEV2First, .authenticateEV2First),
+            (.authenticateEV2NonFirst, .authenticateEV2NonFirst), (.changeKey, .changeKey), (.getKeyVersion, .getKeyVersion),
+            (.getFileSettings, .getFileSettings), (.changeFileSettings, .changeFileSettings), (.readData, .readData),
+            (.writeData, .writeData), (.getFileCounters, .getFileCounters), (.readSignature, .readSig), (.getCardUID, .getCardUID),
+            (.setConfiguration, .setConfiguration),
+        ]
+        for (command, name) in pairs { #expect(command.rawValue == NTAG424DNATable.spec.commands[name].ins, "\(name)") }
+        #expect(NTAG424DNATable.ISOCommand.select.rawValue == NTAG424DNATable.spec.commands[.isoSelectFile].ins)
+        #expect(NTAG424DNATable.ISOCommand.readBinary.rawValue == NTAG424DNATable.spec.commands[.isoReadBinary].ins)
+        #expect(NTAG424DNATable.ISOCommand.updateBinary.rawValue == NTAG424DNATable.spec.commands[.isoUpdateBinary].ins)
+    }
+
+    @Test("every 91xx status is the table's status word of the same name")
+    func statuses() {
+        let pairs: [(NTAG424DNATable.Status, NTAG424StatusWordName)] = [
+            (.ok, .operationOK), (.illegalCommand, .illegalCommandCode), (.integrityError, .integrityError), (.noSuchKey, .noSuchKey),
+            (.lengthError, .lengthError), (.permissionDenied, .permissionDenied), (.parameterError, .parameterError),
+            (.authenticationError, .authenticationError), (.additionalFrame, .additionalFrame), (.boundaryError, .boundaryError),
+            (.commandAborted, .commandAborted), (.fileNotFound, .fileNotFound),
+        ]
+        for (status, name) in pairs {
+            #expect(UInt16(NTAG424DNATable.nativeSW1) << 8 | UInt16(status.rawValue) == NTAG424DNATable.spec.statusWords[name].code, "\(name)")
         }
     }
 }

@@ -26,6 +26,9 @@ public enum Chip: String, CaseIterable, Codable, Sendable {
     case classic4k
     /// A generic NFC Forum Type 4 tag (ISO-DEP, NDEF application).
     case type4
+    /// NXP NTAG 424 DNA (NT4H2421Gx): ISO-DEP, AES-128 EV2 secure messaging, SUN messages.
+    /// After `type4`, so that an ISO-DEP tag with nothing more to tell is identified as `type4`.
+    case ntag424dna
 }
 
 /// The protocol family a chip belongs to; it decides which tag layer drives it.

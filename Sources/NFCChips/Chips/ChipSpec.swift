@@ -38,6 +38,9 @@ public struct ChipSpec: DatasheetValue {
     public var timing: ChipTimingSpec?
     /// The files of an NFC Forum Type 4 tag as shipped.
     public var type4Files: Type4FilesSpec?
+    /// NTAG 424 DNA: commands, files, keys, status words, SDM layout, secure-messaging
+    /// constants and the originality-signature key.
+    public var ntag424: NTAG424Spec?
 
     /// The command called `name`, or `nil` when the chip does not support it.
     public func command(_ name: CommandName) -> CommandSpec? {

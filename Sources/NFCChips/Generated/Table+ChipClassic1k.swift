@@ -240,6 +240,7 @@ extension GeneratedTables {
                 note: nil
             )
         ),
-        type4Files: nil
+        type4Files: nil,
+        ntag424: nil
     )
 }

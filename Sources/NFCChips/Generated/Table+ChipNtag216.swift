@@ -549,6 +549,7 @@ extension GeneratedTables {
                 note: nil
             )
         ),
-        type4Files: nil
+        type4Files: nil,
+        ntag424: nil
     )
 }

@@ -206,6 +206,7 @@ extension GeneratedTables {
         originalitySignatureKey: nil,
         ultralightCAuthentication: nil,
         timing: nil,
-        type4Files: nil
+        type4Files: nil,
+        ntag424: nil
     )
 }

@@ -347,6 +347,7 @@ extension GeneratedTables {
             )
         ),
         timing: nil,
-        type4Files: nil
+        type4Files: nil,
+        ntag424: nil
     )
 }

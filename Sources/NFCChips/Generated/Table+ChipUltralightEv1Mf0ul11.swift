@@ -514,6 +514,7 @@ extension GeneratedTables {
                 note: nil
             )
         ),
-        type4Files: nil
+        type4Files: nil,
+        ntag424: nil
     )
 }

@@ -528,6 +528,7 @@ extension GeneratedTables {
                 note: nil
             )
         ),
-        type4Files: nil
+        type4Files: nil,
+        ntag424: nil
     )
 }

@@ -158,8 +158,10 @@ public actor TagSession {
     /// session error for `operation`. When another user (an ``NDEFSession`` poll, say) had
     /// the field since this session's last command, the tag is selected again first: any
     /// authentication (PWD_AUTH, 3DES, a Classic sector) does not outlast another user's turn.
+    /// `reselected` runs when the tag was selected again first (its authentication is gone).
     func perform<Result: Sendable>(
         _ operation: TagSessionOperation,
+        reselected: () async -> Void = {},
         _ body: () async throws(TagCommandError) -> Result
     ) async throws(TagSessionError) -> Result {
         let fieldUsedElsewhere = await device.tagAccess.acquire(owner: self)
@@ -167,6 +169,7 @@ public actor TagSession {
         do throws(TagCommandError) {
             if fieldUsedElsewhere {
                 do { try await transport.reselect() } catch { throw TagCommandError.transport(error) }
+                await reselected()
             }
             return try await body()
         } catch {

@@ -61,6 +61,18 @@ public enum TagSessionOperation: String, Sendable, Hashable, CaseIterable, Custo
     case dump
     /// Writing a memory image back.
     case restore
+    /// An NTAG 424 DNA command outside the steps below (GetVersion, GetKeyVersion, Read_Sig, GetCardUID, SetConfiguration).
+    case ntag424Command
+    /// NTAG 424 DNA EV2 authentication.
+    case ntag424Authenticate
+    /// NTAG 424 DNA ChangeKey (and its checks).
+    case ntag424ChangeKey
+    /// NTAG 424 DNA ReadData / WriteData / GetFileCounters.
+    case ntag424FileData
+    /// NTAG 424 DNA GetFileSettings / ChangeFileSettings.
+    case ntag424FileSettings
+    /// Writing the SUN URL and its SDM settings.
+    case ntag424SUNSetup
 
     /// The step in words, for "… while \(operation)".
     public var description: String {
@@ -92,6 +104,12 @@ public enum TagSessionOperation: String, Sendable, Hashable, CaseIterable, Custo
         case .writeSectorTrailer: "writing a sector trailer"
         case .dump: "reading the memory image"
         case .restore: "writing the memory image back"
+        case .ntag424Command: "running an NTAG 424 DNA command"
+        case .ntag424Authenticate: "authenticating with an NTAG 424 DNA key (EV2)"
+        case .ntag424ChangeKey: "changing an NTAG 424 DNA key"
+        case .ntag424FileData: "reading or writing an NTAG 424 DNA file"
+        case .ntag424FileSettings: "reading or changing NTAG 424 DNA file settings"
+        case .ntag424SUNSetup: "setting up the SUN message"
         }
     }
 }

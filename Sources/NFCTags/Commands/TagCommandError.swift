@@ -45,6 +45,8 @@ public enum TagCommandError: Error, Sendable, Hashable {
     indirect case interrupted(tagNowRequires: TagPasswordState, cause: TagCommandError)
     /// The reader or the RF link failed.
     case transport(TagTransportError)
+    /// An NTAG 424 DNA refused a command or its secure messaging failed.
+    case ntag424(NTAG424Error)
 
     /// The NAK as a table entry, when this is a NAK the table knows.
     public var nakCode: NAKCode? {
@@ -85,6 +87,8 @@ extension TagCommandError: CustomStringConvertible {
         case .interrupted(let state, let cause):
             return "\(cause); \(state)"
         case .transport(let error):
+            return "\(error)"
+        case .ntag424(let error):
             return "\(error)"
         }
     }

@@ -1,3 +1,5 @@
+import NTAG424Crypto
+
 /// Per-tag passwords: each tag's PWD and PACK derived from one master secret and the tag's
 /// UID, so that a password read off one tag opens that tag only, not the whole batch.
 ///

@@ -1,3 +1,4 @@
+import NTAG424Crypto
 import NFCChips
 
 /// NXP originality signatures: ECDSA over the table's curve (secp128r1), the message is the

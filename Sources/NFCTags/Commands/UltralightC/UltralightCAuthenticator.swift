@@ -1,3 +1,4 @@
+import NTAG424Crypto
 import NFCChips
 
 /// The reader's side of the Ultralight C 3DES mutual authentication (MF0ICU2 §7.5.5), as a

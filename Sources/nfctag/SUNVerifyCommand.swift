@@ -1,0 +1,125 @@
+import NFCTagKit
+
+/// `nfctag ntag424 sun-verify URL …`: checks a Secure Unique NFC URL with ``SUNVerifier``,
+/// without a reader. Exit 0 valid, 1 invalid (also a counter not above `--last-counter`),
+/// 2 malformed URL or options.
+enum SUNVerifyCommand {
+    static func run(_ parser: inout ArgumentParser, output: inout Output) throws(ToolError) {
+        var url: String?
+        var metaKey: AES128Key?
+        var macKey: AES128Key?
+        var masterKey: AES128Key?
+        var diversify = false
+        var names = SUNVerifier.ParameterNames()
+        var lastCounter: UInt32?
+        while let token = parser.nextToken() {
+            if try parser.consumeGlobal(token) { continue }
+            switch token {
+            case "--key": metaKey = try key(parser.value(for: token), option: token)
+            case "--mac-key": macKey = try key(parser.value(for: token), option: token)
+            case "--master-key": masterKey = try key(parser.value(for: token), option: token)
+            case "--diversify": diversify = true
+            case "--picc-param": names.piccData = try parameterName(parser.value(for: token), option: token)
+            case "--uid-param": names.uid = try parameterName(parser.value(for: token), option: token)
+            case "--counter-param": names.counter = try parameterName(parser.value(for: token), option: token)
+            case "--cmac-param": names.cmac = try parameterName(parser.value(for: token), option: token)
+            case "--last-counter":
+                let text = try parser.value(for: token)
+                guard let value = UInt32(text), value <= 0xFF_FFFF else {
+                    throw .usage("nfctag ntag424 sun-verify: --last-counter takes a number 0…16777215, not '\(text)'")
+                }
+                lastCounter = value
+            default:
+                guard url == nil, !token.hasPrefix("-") else {
+                    throw .usage("nfctag ntag424 sun-verify: unexpected '\(token)'", "Run 'nfctag ntag424 sun-verify --help'.")
+                }
+                url = token
+            }
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested {
+            output.line(help)
+            return
+        }
+        guard let url else { throw .usage("nfctag ntag424 sun-verify: give the URL the tag wrote", "Run 'nfctag ntag424 sun-verify --help'.") }
+        if diversify != (masterKey != nil) {
+            throw .usage("nfctag ntag424 sun-verify: --master-key and --diversify go together",
+                         "The MAC key is then derived per tag from the master key and the UID (AN10922).")
+        }
+        if masterKey != nil, macKey != nil {
+            throw .usage("nfctag ntag424 sun-verify: give --mac-key or --master-key --diversify, not both")
+        }
+
+        let meta = metaKey ?? .zero
+        let source: SUNVerifier.MACKey = masterKey.map { .diversified(masterKey: $0) } ?? .key(macKey ?? meta)
+        let verifier = SUNVerifier(metaReadKey: meta, macKey: source, parameters: names)
+        let result: SUNVerification
+        do {
+            result = try verifier.verify(url: url, lastCounter: lastCounter)
+        } catch {
+            throw .malformedInput("nfctag ntag424 sun-verify: malformed SUN URL: \(error)",
+                                  "Expected …?\(names.piccData)=HEX32&\(names.cmac)=HEX16 or …?\(names.uid)=HEX14&\(names.counter)=HEX6&\(names.cmac)=HEX16.")
+        }
+
+        if output.json {
+            var fields: [(String, JSONValue)] = [("valid", .bool(result.isValid))]
+            if let uid = result.uid { fields.append(("uid", .string(uid.hexString()))) }
+            if let counter = result.counter { fields.append(("counter", .int(Int(counter)))) }
+            fields.append(("mode", .string(result.mode.rawValue)))
+            if let rejection = result.rejection { fields.append(("reason", .string(rejection.description))) }
+            output.document(.object(fields))
+        } else {
+            var parts = [result.isValid ? "valid" : "invalid"]
+            if let uid = result.uid { parts.append("UID \(uid.hexString())") }
+            if let counter = result.counter { parts.append("counter \(counter)") }
+            output.line(parts.joined(separator: "  "))
+        }
+        if let rejection = result.rejection {
+            throw ToolError(exitCode: .failure, summary: "nfctag ntag424 sun-verify: not valid: \(rejection)")
+        }
+    }
+
+    private static func key(_ text: String, option: String) throws(ToolError) -> AES128Key {
+        guard let bytes = Hex.decode(text), let key = try? AES128Key(bytes) else {
+            throw .usage("nfctag ntag424 sun-verify: \(option) takes an AES-128 key, 32 hex digits")
+        }
+        return key
+    }
+
+    private static func parameterName(_ text: String, option: String) throws(ToolError) -> String {
+        guard !text.isEmpty, !text.contains(where: { "&=?#".contains($0) }) else {
+            throw .usage("nfctag ntag424 sun-verify: \(option) takes a query parameter name, not '\(text)'")
+        }
+        return text
+    }
+
+    static let help = """
+        nfctag ntag424 sun-verify — check a Secure Unique NFC URL from an NTAG 424 DNA (no reader)
+
+        Usage: nfctag ntag424 sun-verify URL [options]
+
+        The URL has one of the two layouts sun-setup writes:
+          encrypted  …?picc_data=HEX32&cmac=HEX16          (UID and counter encrypted)
+          plain      …?uid=HEX14&ctr=HEX6&cmac=HEX16       (UID and counter in the clear)
+        The CMAC covers the empty input (SDMMACInputOffset = SDMMACOffset).
+
+        Options:
+          --key HEX32               the SDM meta-read key, which decrypts the PICC data (default all zero)
+          --mac-key HEX32           the SDM file-read key, which keys the CMAC (default: --key)
+          --master-key HEX32 --diversify
+                                    the file-read key is derived per tag from this master key
+                                    and the UID (NXP AN10922)
+          --picc-param NAME         the PICC data parameter (default picc_data)
+          --uid-param NAME          the UID parameter (default uid)
+          --counter-param NAME      the counter parameter (default ctr)
+          --cmac-param NAME         the CMAC parameter (default cmac)
+          --last-counter N          the last counter accepted for this tag: a counter not above it is a replay
+          --json                    {"valid":true,"uid":HEX,"counter":N,"mode":"encrypted"} (and "reason" when not valid)
+
+        Exit status: 0 valid, 1 not valid (altered, another key, replay), 2 malformed URL or options.
+
+        Example (NXP AN12196's example URL):
+          nfctag ntag424 sun-verify 'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086' \\
+              --picc-param e --cmac-param c
+        """
+}
