@@ -47,6 +47,10 @@ let package = Package(
         // USB reader (C, libc only; no logic of a reader lives here).
         .target(name: "CUSBEmulation"),
 
+        // A value shared between threads behind a POSIX mutex (Locked): what the library, the
+        // emulator, the tools and the tests lock with, so that ThreadSanitizer sees every lock.
+        .target(name: "Locking"),
+
         // NDEF messages and records: pure Swift, Foundation only.
         .target(name: "NDEF"),
 
@@ -55,33 +59,33 @@ let package = Package(
 
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
         // Only the files under Sources/NFCEmulator/Crypto import CLibCrypto (test signing key, UL-C 3DES).
-        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto"]),
+        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto", "Locking"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
         .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "CLibCrypto"]),
 
         // The public face: the NFCDevice actor, discovery, reconnection, sessions.
-        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NDEF", "NFCChips", "CLibNFC", "CLibUSB"]),
+        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NDEF", "NFCChips", "CLibNFC", "CLibUSB", "Locking"]),
 
         // Regenerates Sources/NFCChips/Generated from datasheets/ (`make tables`).
         .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
 
         // The command-line tool.
-        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NFCEmulator"]),
+        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
 
         // Operations on the emulated reader next to their physical floor; the soak run (`make bench`).
-        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator"]),
+        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
 
         // What several test targets share (the seeded PRNG of the property tests).
-        .target(name: "TestSupport", dependencies: ["NFCEmulator"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCEmulator", "Locking"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "TestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
-        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "TestSupport", "Locking"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),
+        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport", "Locking"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "Locking"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),
@@ -91,7 +95,7 @@ let package = Package(
         .executableTarget(name: "ClassicNDEF", dependencies: ["NFCTagKit"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
         // Runs the built examples against an in-process emulated PN532.
         .testTarget(name: "ExamplesTests", dependencies: ["ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
-                                                          "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips"]),
+                                                          "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking"]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
         .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator"]),
         .testTarget(name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NDEF"]),

@@ -1,6 +1,6 @@
 import Foundation
 import NFCEmulator
-import Synchronization
+import Locking
 
 /// The fault planned for one tag of the soak run, fired from the emulator's tag-change
 /// observer after the tag's memory changed `afterChanges` times (so it strikes between
@@ -31,7 +31,7 @@ final class SoakFaultInjector: Sendable {
     }
 
     private let emulator: PN532Emulator
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(emulator: PN532Emulator) {
         self.emulator = emulator

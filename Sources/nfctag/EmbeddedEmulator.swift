@@ -1,11 +1,11 @@
 import NFCEmulator
-import Synchronization
+import Locking
 
 /// `--device emulator[:TAG[,TAG…]]`: the embedded emulated PN532, started in this process
 /// and reached through libnfc on its pseudo-terminal like any UART reader. It lives until
 /// the tool exits.
 enum EmbeddedEmulator {
-    private static let running = Mutex<PN532Emulator?>(nil)
+    private static let running = Locked<PN532Emulator?>(nil)
 
     /// True for `emulator` and `emulator:TAG,…`.
     static func isRequested(_ device: String) -> Bool {
