@@ -32,7 +32,9 @@ final class BenchReader: Sendable {
     /// Starts an emulator with `tags` behind a link in a fresh temporary directory and
     /// connects a device to it: no liveness checks (they would add frames to the counts),
     /// quick automatic reconnection, no last-reader file outside the directory.
-    static func start(tags: [any EmulatedTag], faults: FaultPlan = FaultPlan()) async throws -> BenchReader {
+    /// `eventHandler` follows the device's events (on the device thread).
+    static func start(tags: [any EmulatedTag], faults: FaultPlan = FaultPlan(),
+                      eventHandler: (@Sendable (ReaderEvent) -> Void)? = nil) async throws -> BenchReader {
         prepareEnvironment()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -46,6 +48,7 @@ final class BenchReader: Sendable {
         configuration.reconnection.maximumDelay = .milliseconds(200)
         configuration.reconnection.maximumAttempts = 50
         configuration.reconnection.timeout = .seconds(20)
+        configuration.eventHandler = eventHandler
         // The floors are computed at 115 200 baud: the speed is written so that no switch happens.
         try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader:115200"),
                                  configuration: configuration)
