@@ -34,6 +34,7 @@ final class SoakTimings: Sendable {
 
     private struct State {
         var tag = 0
+        var tagStarted = ContinuousClock.now
         var reconnectStarted: ContinuousClock.Instant?
         var summary = Summary()
         /// The device's events since the current tag started (for a failure's message).
@@ -46,6 +47,7 @@ final class SoakTimings: Sendable {
     func startTag(_ serial: Int) {
         state.withLock {
             $0.tag = serial
+            $0.tagStarted = .now
             $0.recentEvents.removeAll(keepingCapacity: true)
         }
     }
@@ -53,7 +55,11 @@ final class SoakTimings: Sendable {
     /// Follows the device's events (its `eventHandler`, on the device thread).
     func record(_ event: ReaderEvent) {
         state.withLock { state in
-            if state.recentEvents.count < 64 { state.recentEvents.append(event.description) }
+            if state.recentEvents.count < 64 {
+                let (seconds, attoseconds) = state.tagStarted.duration(to: .now).components
+                let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+                state.recentEvents.append("\(event.description) at +\(milliseconds) ms")
+            }
         }
         switch event {
         case .reconnectStarted: reconnectionStarted()
@@ -95,7 +101,8 @@ final class SoakTimings: Sendable {
 
     var summary: Summary { state.withLock { $0.summary } }
 
-    /// The device's events since the current tag started, oldest first.
+    /// The device's events since the current tag started, oldest first, each with its time
+    /// since then (`reconnectFailed at +20214 ms`).
     var recentEvents: [String] { state.withLock { $0.recentEvents } }
 
     private static func keepLonger(_ longest: inout Longest?, _ candidate: Longest) {
