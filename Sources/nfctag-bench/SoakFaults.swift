@@ -75,7 +75,11 @@ final class SoakFaultInjector: Sendable {
             Thread.detachNewThread {
                 emulator.unplug()
                 usleep(30_000)
-                try? emulator.plug()
+                // Said, not swallowed: a reader that is never plugged in again fails the run
+                // as "the device gave up", and this is the only trace of why.
+                do throws(PseudoTerminalError) { try emulator.plug() } catch {
+                    FileHandle.standardError.write(Data("soak: the emulated reader could not be plugged in again: \(error)\n".utf8))
+                }
             }
         }
     }
