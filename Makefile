@@ -6,7 +6,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # each other past those timeouts. TEST_FLAGS=--parallel for a quicker local run.
 TEST_FLAGS  ?= --no-parallel
 
-.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench
+.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load
 
 all: build
 
@@ -58,3 +58,11 @@ bench: setup
 	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product nfctag $(SWIFT_FLAGS)
 	$$($(SWIFT) build -c release --show-bin-path)/nfctag-bench $(BENCH_ARGS)
+
+## The soak run while stress-ng loads every core: every tag in a known state, every unplugged
+## reader back (`make soak-under-load SOAK_TAGS=2000` for a long one; 300 by default, a few minutes).
+SOAK_TAGS ?= 300
+SOAK_SEED ?= 8
+soak-under-load: setup
+	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
+	SWIFT=$(SWIFT) SOAK_TAGS=$(SOAK_TAGS) SOAK_SEED=$(SOAK_SEED) ./scripts/soak-under-load

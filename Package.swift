@@ -59,6 +59,10 @@ let package = Package(
         // copy with cc. unsafeFlags are allowed here: no product an app depends on holds this target.
         .target(name: "CUSBEmulation", linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
 
+        // A value shared between threads behind a POSIX mutex (Locked): what the library, the
+        // emulator, the tools and the tests lock with, so that ThreadSanitizer sees every lock.
+        .target(name: "Locking"),
+
         // NDEF messages and records: pure Swift, Foundation only.
         .target(name: "NDEF"),
 
@@ -73,34 +77,34 @@ let package = Package(
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
         // Only the files under Sources/NFCEmulator/Crypto import CLibCrypto (test signing key, UL-C 3DES).
         // The NTAG 424 DNA model uses NTAG424Crypto for its AES, CMAC, EV2 responder and SDM mirrors.
-        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto", "NTAG424Crypto"]),
+        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto", "NTAG424Crypto", "Locking"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
         .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "NTAG424Crypto"]),
 
         // The public face: the NFCDevice actor, discovery, reconnection, sessions.
-        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NTAG424Crypto", "NDEF", "NFCChips", "CLibNFC", "CLibUSB"]),
+        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NTAG424Crypto", "NDEF", "NFCChips", "CLibNFC", "CLibUSB", "Locking"]),
 
         // Regenerates Sources/NFCChips/Generated from datasheets/ (`make tables`).
         .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
 
         // The command-line tool.
-        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NFCEmulator"]),
+        .executableTarget(name: "nfctag", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
 
         // Operations on the emulated reader next to their physical floor; the soak run (`make bench`).
-        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator"]),
+        .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
 
         // What several test targets share (the seeded PRNG of the property tests).
-        .target(name: "TestSupport", dependencies: ["NFCEmulator"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCEmulator", "Locking"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "NFCChips"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport"]),
-        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport", "Locking"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),
+        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport", "Locking"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto", "Locking"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),
@@ -110,7 +114,7 @@ let package = Package(
         .executableTarget(name: "ClassicNDEF", dependencies: ["NFCTagKit"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
         // Runs the built examples against an in-process emulated PN532.
         .testTarget(name: "ExamplesTests", dependencies: ["ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
-                                                          "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips"]),
+                                                          "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking"]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
         .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator"]),
         .testTarget(name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NDEF"]),

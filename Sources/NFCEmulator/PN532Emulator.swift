@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import NFCChips
-import Synchronization
+internal import Locking
 
 /// An emulated PN532 reader on a pseudo-terminal that unmodified libnfc drives.
 ///
@@ -24,15 +24,15 @@ public final class PN532Emulator: Sendable {
         var hasAnswered = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The stable path asked for, if any.
     public let link: String?
-    private let clientPath: Mutex<String>
+    private let clientPath: Locked<String>
     /// Whether every answer waits for its modelled duration (host link, air, EEPROM).
     public let isRealTime: Bool
     private let faults: FaultPlan
-    private let tagObserver = Mutex<(@Sendable ([any EmulatedTag]) -> Void)?>(nil)
-    private let lastSnapshots = Mutex<[TagSnapshot]>([])
+    private let tagObserver = Locked<(@Sendable ([any EmulatedTag]) -> Void)?>(nil)
+    private let lastSnapshots = Locked<[TagSnapshot]>([])
 
     /// Opens a pseudo-terminal (and `link`, a symbolic link to it) with `tags` in the field.
     /// `faults` are produced on demand; with `realTime` each answer is held back for its
@@ -43,8 +43,8 @@ public final class PN532Emulator: Sendable {
         self.link = link
         self.isRealTime = realTime
         self.faults = faults
-        clientPath = Mutex(session.terminal.clientPath)
-        state = Mutex(State(controller: PN532Controller(field: Field(tags: tags), faults: faults), session: session))
+        clientPath = Locked(session.terminal.clientPath)
+        state = Locked(State(controller: PN532Controller(field: Field(tags: tags), faults: faults), session: session))
         lastSnapshots.withLock { $0 = tags.compactMap(TagSnapshot.init(of:)) }
     }
 

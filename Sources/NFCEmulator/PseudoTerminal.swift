@@ -198,13 +198,23 @@ public final class PseudoTerminal {
         }
     }
 
-    /// Closes both sides and removes the link: a client still holding the slave sees a hang-up.
+    /// Closes both sides and removes the link — once, and only while it points at this
+    /// slave: a later pair may have taken the link over (the reader plugged in again, often
+    /// on the very slave number this pair freed), and this pair closed again after that (its
+    /// `deinit`, which may run late) must not unplug the new one. A client still holding the
+    /// slave sees a hang-up.
     public func close() {
-        if let linkPath {
-            var status = stat()
-            if lstat(linkPath, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK { unlink(linkPath) }
-        }
+        let open = masterDescriptor >= 0 || slaveDescriptor >= 0
+        if open, let linkPath, Self.linkTarget(linkPath) == slavePath { unlink(linkPath) }
         if slaveDescriptor >= 0 { Glibc.close(slaveDescriptor); slaveDescriptor = -1 }
         if masterDescriptor >= 0 { Glibc.close(masterDescriptor); masterDescriptor = -1 }
+    }
+
+    /// Where the symbolic link at `path` points; nil when there is no link.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -32,13 +32,15 @@ final class BenchReader: Sendable {
     /// Starts an emulator with `tags` behind a link in a fresh temporary directory and
     /// connects a device to it at `baud`: no liveness checks (they would add frames to the
     /// counts), quick automatic reconnection, no last-reader file outside the directory.
+    /// `eventHandler` follows the device's events (on the device thread).
     ///
     /// At 115 200 the speed is written in the connection string (no switch); at a faster
     /// speed the device switches the chip up as it does for any UART reader, and a chip
     /// that takes nothing faster than `baud` (the emulator's `max-baud` fault) makes it
     /// stop there — so 230 400 is measured as a reader that refuses 460 800 would run.
     static func start(tags: [any EmulatedTag], faults: FaultPlan = FaultPlan(),
-                      baud: Int = ChipTables.pn532.timing.uartBaud) async throws -> BenchReader {
+                      baud: Int = ChipTables.pn532.timing.uartBaud,
+                      eventHandler: (@Sendable (ReaderEvent) -> Void)? = nil) async throws -> BenchReader {
         prepareEnvironment()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -54,6 +56,7 @@ final class BenchReader: Sendable {
         configuration.reconnection.maximumDelay = .milliseconds(200)
         configuration.reconnection.maximumAttempts = 50
         configuration.reconnection.timeout = .seconds(20)
+        configuration.eventHandler = eventHandler
         let speed = baud == ChipTables.pn532.timing.uartBaud ? ":\(baud)" : ""
         try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader" + speed),
                                  configuration: configuration)

@@ -1,6 +1,6 @@
 import Foundation
 import NFCEmulator
-import Synchronization
+import Locking
 
 /// The fault planned for one tag of the soak run, fired from the emulator's tag-change
 /// observer after the tag's memory changed `afterChanges` times (so it strikes between
@@ -31,7 +31,7 @@ final class SoakFaultInjector: Sendable {
     }
 
     private let emulator: PN532Emulator
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(emulator: PN532Emulator) {
         self.emulator = emulator
@@ -75,7 +75,11 @@ final class SoakFaultInjector: Sendable {
             Thread.detachNewThread {
                 emulator.unplug()
                 usleep(30_000)
-                try? emulator.plug()
+                // Said, not swallowed: a reader that is never plugged in again fails the run
+                // as "the device gave up", and this is the only trace of why.
+                do throws(PseudoTerminalError) { try emulator.plug() } catch {
+                    FileHandle.standardError.write(Data("soak: the emulated reader could not be plugged in again: \(error)\n".utf8))
+                }
             }
         }
     }

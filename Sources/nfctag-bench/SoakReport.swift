@@ -9,22 +9,26 @@ struct SoakReport {
     var outcomes: [String: Int] = [:]
     var faultsFired: [String: Int] = [:]
     var inconsistent = 0
-    /// Resident memory after the first tag and after the last, and the peak.
-    var memoryAfterFirstTag: ProcessMemory?
+    /// Resident memory after the baseline tag (``SoakRun/memoryBaselineTag``, or the first
+    /// tag of a shorter run) and after the last, and the peak.
+    var memoryBaseline: (tag: Int, memory: ProcessMemory)?
     var memoryAtEnd: ProcessMemory?
+    /// Reconnections, and the longest reconnection and library call, in wall time.
+    var timings = SoakTimings.Summary()
 
     init(seed: UInt64) { self.seed = seed }
 
-    /// Resident memory gained per tag after the first one (KiB), when measured.
+    /// Resident memory gained per tag after the baseline tag (KiB), when measured.
     var residentGrowthPerTagKiB: Double? {
-        guard let first = memoryAfterFirstTag, let end = memoryAtEnd, tags > 1 else { return nil }
-        return Double(end.residentKiB - first.residentKiB) / Double(tags - 1)
+        guard let baseline = memoryBaseline, let end = memoryAtEnd, tags > baseline.tag else { return nil }
+        return Double(end.residentKiB - baseline.memory.residentKiB) / Double(tags - baseline.tag)
     }
 
     var tags: Int { states.values.reduce(0, +) }
 
-    /// Zero tags corrupt or contradicting the station.
-    var isClean: Bool { (states[.corrupt] ?? 0) == 0 && inconsistent == 0 }
+    /// Zero tags corrupt or contradicting the station, and no reconnection given up (the
+    /// emulated reader always comes back, 30 ms after an unplug).
+    var isClean: Bool { (states[.corrupt] ?? 0) == 0 && inconsistent == 0 && timings.reconnectionsGivenUp == 0 }
 
     mutating func record(state: SoakTagState, consistent: Bool, fault: SoakFault, outcome: SoakStation.Outcome) {
         states[state, default: 0] += 1
@@ -44,9 +48,15 @@ struct SoakReport {
         for (kind, count) in outcomes.sorted(by: { $0.key < $1.key }) { lines.append("  \(kind): \(count)") }
         lines.append("faults fired: tears \(faultsFired["tear"] ?? 0), reader unplugs \(faultsFired["unplug"] ?? 0)")
         lines.append("written but not holding the new message: \(inconsistent)")
-        if let first = memoryAfterFirstTag, let end = memoryAtEnd, let growth = residentGrowthPerTagKiB {
-            lines.append(String(format: "resident memory: %d KiB after the first tag, %d KiB at the end (%.2f KiB per tag), peak %d KiB",
-                                first.residentKiB, end.residentKiB, growth, end.peakKiB))
+        lines.append("automatic reconnections: \(timings.reconnections), given up \(timings.reconnectionsGivenUp)"
+            + (timings.longestReconnection.map { ", longest \(Self.milliseconds($0.duration)) ms (tag \($0.tag))" } ?? ""))
+        if let longest = timings.longestOperation {
+            lines.append("longest operation: \(longest.what) \(Self.milliseconds(longest.duration)) ms (tag \(longest.tag))")
+        }
+        if let baseline = memoryBaseline, let end = memoryAtEnd, let growth = residentGrowthPerTagKiB {
+            let after = baseline.tag == 1 ? "the first tag" : "tag \(baseline.tag)"
+            lines.append(String(format: "resident memory: %d KiB after %@, %d KiB at the end (%.2f KiB per tag after it), peak %d KiB",
+                                baseline.memory.residentKiB, after, end.residentKiB, growth, end.peakKiB))
         }
         lines.append(isClean ? "CLEAN: no tag in an unknown or corrupt state" : "FAILED: tags in an unknown or corrupt state")
         return lines.joined(separator: "\n")
@@ -62,8 +72,18 @@ struct SoakReport {
             "inconsistent": inconsistent,
             "clean": isClean,
         ]
-        if let first = memoryAfterFirstTag, let end = memoryAtEnd, let growth = residentGrowthPerTagKiB {
-            object["rss_kib_after_first_tag"] = first.residentKiB
+        object["reconnections"] = timings.reconnections
+        object["reconnections_given_up"] = timings.reconnectionsGivenUp
+        if let longest = timings.longestReconnection {
+            object["longest_reconnection_ms"] = Self.milliseconds(longest.duration)
+        }
+        if let longest = timings.longestOperation {
+            object["longest_operation_ms"] = Self.milliseconds(longest.duration)
+            object["longest_operation"] = longest.what
+        }
+        if let baseline = memoryBaseline, let end = memoryAtEnd, let growth = residentGrowthPerTagKiB {
+            object["rss_baseline_tag"] = baseline.tag
+            object["rss_kib_at_baseline"] = baseline.memory.residentKiB
             object["rss_kib_at_end"] = end.residentKiB
             object["rss_kib_growth_per_tag"] = (growth * 100).rounded() / 100
             object["peak_rss_kib"] = end.peakKiB
@@ -71,5 +91,11 @@ struct SoakReport {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
               let text = String(data: data, encoding: .utf8) else { return "{}" }
         return text
+    }
+
+    /// Milliseconds with one decimal.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10
     }
 }

@@ -37,12 +37,19 @@ struct SoakRun {
         }
     }
 
+    /// Memory growth is counted from the end of this tag on (or the first tag, in a shorter
+    /// run): the first tags still fill caches that a long run never grows again.
+    static let memoryBaselineTag = 100
+
     func run() async throws -> SoakReport {
         var random = SplitMix64(seed: seed)
-        let reader = try await BenchReader.start(tags: [])
+        let timings = SoakTimings()
+        let reader = try await BenchReader.start(tags: [], eventHandler: { timings.record($0) })
         let injector = SoakFaultInjector(emulator: reader.emulator)
         var report = SoakReport(seed: seed)
+        let baselineTag = tags > Self.memoryBaselineTag ? Self.memoryBaselineTag : 1
         for serial in 1...tags {
+            timings.startTag(serial)
             let kind = Self.kind(&random)
             let fault = Self.fault(&random)
             let old = kind == .fresh ? nil : BenchMessages.provisioning(serial: 900_000 + serial)
@@ -50,9 +57,12 @@ struct SoakRun {
             let tag = try Self.prepare(kind: kind, serial: serial, message: old)
             injector.arm(fault)
             let handle = reader.emulator.insert(tag)
-            let outcome = await SoakStation(device: reader.device).provision(new, protected: kind != .fresh && kind != .holdsMessage)
+            let outcome = await SoakStation(device: reader.device, timings: timings)
+                .provision(new, protected: kind != .fresh && kind != .holdsMessage)
             let (fired, torn) = injector.disarm()
             let final = reader.emulator.remove(handle) ?? torn
+            // The emulator remembers every tag that left its field; judged here, it is forgotten.
+            reader.emulator.withField { $0.forgetDepartedTags() }
             guard let finalTag = final as? Type2Tag else { throw BenchFailure("tag \(serial) vanished from the emulator") }
             let state = SoakTagState.classify(finalTag, old: old, new: new)
             let consistent = outcome != .written || state == .newMessage
@@ -60,10 +70,11 @@ struct SoakRun {
             if state == .corrupt || !consistent {
                 log("tag \(serial): \(kind), fault \(fault) (fired: \(fired)), station \(outcome) → \(state.rawValue)")
             }
-            try await Self.waitForReader(reader.device)
-            if serial == 1 { report.memoryAfterFirstTag = ProcessMemory.now() }
+            try await Self.waitForReader(reader.device, timings: timings)
+            if serial == baselineTag { report.memoryBaseline = (tag: serial, memory: ProcessMemory.now()) }
         }
         report.memoryAtEnd = ProcessMemory.now()
+        report.timings = timings.summary
         await reader.stop()
         return report
     }
@@ -117,11 +128,27 @@ struct SoakRun {
     }
 
     /// After an unplug the device reconnects by itself; the next tag waits for it.
-    static func waitForReader(_ device: NFCDevice) async throws {
-        for _ in 0..<400 {
-            if await device.isConnected { return }
-            try await Task.sleep(for: .milliseconds(25))
+    static func waitForReader(_ device: NFCDevice, timings: SoakTimings) async throws {
+        if let failure = await readerFailure(device, timings: timings) { throw failure }
+    }
+
+    /// Nil once the device is connected. The wait lasts as long as the device keeps
+    /// reconnecting — its ``ReconnectionPolicy`` is the patience, not a clock of the soak's
+    /// own that a busy machine would run out (ten seconds here once stopped a loaded run
+    /// while the device was still trying) — and fails when the device gives up; `limit`
+    /// only guards against a device that never decides.
+    static func readerFailure(_ device: NFCDevice, timings: SoakTimings, limit: Duration = .seconds(120)) async -> BenchFailure? {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if await device.isConnected { return nil }
+            let events = timings.recentEvents.joined(separator: ", ")
+            if await device.status == .notConnected {
+                return BenchFailure("the device gave up reconnecting after an unplug (events: \(events))")
+            }
+            if ContinuousClock.now >= deadline {
+                return BenchFailure("the reader was not back \(limit) after an unplug (events: \(events))")
+            }
+            try? await Task.sleep(for: .milliseconds(25))
         }
-        throw BenchFailure("the reader did not come back after an unplug")
     }
 }

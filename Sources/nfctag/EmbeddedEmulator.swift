@@ -1,6 +1,6 @@
 import Foundation
 import NFCEmulator
-import Synchronization
+import Locking
 
 /// `--device emulator[:KIND][:TAG[,TAG…]]`: an emulated reader started by the tool itself.
 ///
@@ -12,7 +12,7 @@ import Synchronization
 ///   the stand-in's environment and `--device` set to the reader's connection string; the
 ///   child's output and exit code are the tool's. See ``runInChild(arguments:)``.
 enum EmbeddedEmulator {
-    private static let running = Mutex<PN532Emulator?>(nil)
+    private static let running = Locked<PN532Emulator?>(nil)
 
     /// In a child started by ``runInChild(arguments:)``: the connection string of the
     /// emulated reader its parent serves (so that the child treats it as the emulator it is).

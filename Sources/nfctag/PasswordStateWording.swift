@@ -1,5 +1,5 @@
 import NFCTagKit
-import Synchronization
+import Locking
 
 // How the command line words a tag's password state: the secrets as it prints every byte
 // string (lower-case hex, no separators), so that a line can be pasted back as --password.
@@ -37,7 +37,7 @@ extension PasswordRequirement {
 /// it names them "its derived password" — one tag's password must not end up in a terminal
 /// log any more than the secret.
 enum DerivedPasswords {
-    private static let passwords = Mutex<Set<[UInt8]>>([])
+    private static let passwords = Locked<Set<[UInt8]>>([])
 
     /// The credentials `derivation` gives the tag with `uid`, remembered as not to be printed.
     static func credentials(_ derivation: TagPasswordDerivation, uid: [UInt8]) -> (password: [UInt8], pack: [UInt8]) {

@@ -1,5 +1,5 @@
 import NFCTagKit
-import Synchronization
+import Locking
 
 /// The station's loop: wait for one tag, provision it, report it, ask for the next and
 /// wait until it is taken away — so the same tag is never provisioned twice in a row by
@@ -167,7 +167,7 @@ struct ProvisionStation {
 /// Ctrl-C for the station: the first one asks it to stop between tags; a second one ends
 /// the tool at once.
 final class StopRequest: Sendable {
-    private let signals = Mutex(0)
+    private let signals = Locked(0)
 
     /// Counts a signal; returns how many arrived so far.
     @discardableResult

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import NFCTagKit
-import Synchronization
+import Locking
 
 /// `nfctag write RECORD… [--hex HEX] [--no-verify] [--full]`: writes an NDEF message
 /// tear-safely. The driver always reads the written pages back; unless `--no-verify` the
@@ -118,7 +118,7 @@ enum WriteCommand {
 
 /// The last progress report of a write (reported from the driver's task).
 final class ProgressBox: Sendable {
-    private let last = Mutex<NDEFWriteProgress?>(nil)
+    private let last = Locked<NDEFWriteProgress?>(nil)
 
     func set(_ progress: NDEFWriteProgress) {
         last.withLock { $0 = progress }

@@ -1,14 +1,14 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A built example program run as a process: its output lines are collected as they
 /// come, and every run has an outer time limit — a process still running then is killed
 /// (SIGKILL) and the result says so.
 final class ExampleProcess: Sendable {
     private final class Collector: Sendable {
-        let lines = Mutex<[String]>([])
-        let pending = Mutex<[UInt8]>([])
-        let killedByLimit = Mutex(false)
+        let lines = Locked<[String]>([])
+        let pending = Locked<[UInt8]>([])
+        let killedByLimit = Locked(false)
     }
 
     private let process: Process

@@ -119,3 +119,26 @@ struct TimingModelTests {
         #expect(stats.bytesFromHost == 11 + 12 + 16)
     }
 }
+
+@Suite("The field's record of departed tags")
+struct DepartedTagsTests {
+    @Test("a removed tag is kept, one per UID, until forgotten — a soak over thousands of tags forgets each one it judged")
+    func forgetting() throws {
+        var field = Field()
+        for serial in 0..<3 {
+            let uid: [UInt8] = [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, UInt8(serial)]
+            let handle = field.insert(try Type2Tag(chip: .ntag215, uid: uid))
+            #expect(field.remove(handle) != nil)
+        }
+        #expect(field.departedTags.count == 3)
+        let again = field.insert(try freshNTAG215())
+        field.remove(again)
+        field.remove(field.insert(try freshNTAG215()))
+        #expect(field.departedTags.count == 4)
+        field.forgetDepartedTags()
+        #expect(field.departedTags.isEmpty)
+        let kept = field.insert(try freshNTAG215())
+        field.forgetDepartedTags()
+        #expect(field.handles == [kept])
+    }
+}

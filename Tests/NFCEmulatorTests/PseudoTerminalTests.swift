@@ -57,6 +57,20 @@ struct PseudoTerminalTests {
         #expect(first.isClosed && second.isClosed)
     }
 
+    @Test("an old pair closed after a new one took the link over leaves the new link alone (a replug under load)")
+    func oldPairKeepsNewLink() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pty-relink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let old = try PseudoTerminal(link: path)
+        old.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let new = try PseudoTerminal(link: path)
+        // The old pair closed again (its deinit, or a late stop) after the reader came back.
+        old.close()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == new.slavePath)
+        new.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test("a regular file is never replaced by the link")
     func refusesRegularFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pty-file-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path

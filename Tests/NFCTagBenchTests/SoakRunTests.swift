@@ -12,11 +12,61 @@ struct SoakRunTests {
         #expect(report.isClean, "seed \(seed):\n\(report.text)")
         // The plan really produced faults and lock-outs to survive.
         #expect((report.faultsFired["tear"] ?? 0) + (report.faultsFired["unplug"] ?? 0) > 0, "seed \(seed)")
-        // Resident memory is measured after the first tag and at the end.
-        let first = try #require(report.memoryAfterFirstTag)
+        // Resident memory is measured after the first tag (30 tags < the usual baseline of 100) and at the end.
+        let baseline = try #require(report.memoryBaseline)
         let end = try #require(report.memoryAtEnd)
-        #expect(first.residentKiB > 0 && end.peakKiB >= end.residentKiB)
+        #expect(baseline.tag == 1)
+        #expect(baseline.memory.residentKiB > 0 && end.peakKiB >= end.residentKiB)
         #expect(report.json.contains("\"rss_kib_growth_per_tag\""))
+        // Unplugs were followed by automatic reconnections (not always one each: longer runs
+        // count a few fewer), none given up; the station's calls were timed.
+        if (report.faultsFired["unplug"] ?? 0) > 0 { #expect(report.timings.reconnections > 0, "seed \(seed):\n\(report.text)") }
+        #expect(report.timings.reconnectionsGivenUp == 0)
+        let longest = try #require(report.timings.longestOperation)
+        #expect(longest.duration > .zero && (1...30).contains(longest.tag))
+        #expect(report.text.contains("longest operation: \(longest.what)"))
+        #expect(report.json.contains("\"longest_operation_ms\""))
+    }
+
+    @Test("the longest reconnection and operation are kept with their tag; a reconnection given up makes the run unclean")
+    func timings() {
+        let timings = SoakTimings()
+        let start = ContinuousClock.now
+        timings.startTag(3)
+        timings.reconnectionStarted(at: start)
+        timings.reconnectionEnded(succeeded: true, at: start + .milliseconds(250))
+        timings.startTag(4)
+        timings.reconnectionStarted(at: start + .seconds(1))
+        timings.reconnectionEnded(succeeded: true, at: start + .seconds(1) + .milliseconds(90))
+        timings.record(operation: "writeNDEF", took: .milliseconds(480))
+        timings.record(operation: "connect", took: .milliseconds(30))
+        var summary = timings.summary
+        #expect(summary.reconnections == 2 && summary.reconnectionsGivenUp == 0)
+        #expect(summary.longestReconnection == SoakTimings.Longest(duration: .milliseconds(250), what: "reconnection", tag: 3))
+        #expect(summary.longestOperation == SoakTimings.Longest(duration: .milliseconds(480), what: "writeNDEF", tag: 4))
+
+        var report = SoakReport(seed: 1)
+        report.record(state: .newMessage, consistent: true, fault: .none, outcome: .written)
+        report.timings = summary
+        #expect(report.isClean)
+        #expect(report.text.contains("automatic reconnections: 2, given up 0, longest 250.0 ms (tag 3)"))
+        #expect(report.text.contains("longest operation: writeNDEF 480.0 ms (tag 4)"))
+        timings.reconnectionStarted(at: start + .seconds(2))
+        timings.reconnectionEnded(succeeded: false, at: start + .seconds(22))
+        summary = timings.summary
+        #expect(summary.reconnectionsGivenUp == 1)
+        report.timings = summary
+        #expect(!report.isClean)
+    }
+
+    @Test("growth per tag counts from the baseline tag on")
+    func growthAfterBaseline() {
+        var report = SoakReport(seed: 1)
+        for _ in 0..<300 { report.record(state: .newMessage, consistent: true, fault: .none, outcome: .written) }
+        report.memoryBaseline = (tag: 100, memory: ProcessMemory(residentKiB: 30_000, peakKiB: 30_000))
+        report.memoryAtEnd = ProcessMemory(residentKiB: 30_020, peakKiB: 30_100)
+        #expect(report.residentGrowthPerTagKiB == 0.1)
+        #expect(report.text.contains("30000 KiB after tag 100, 30020 KiB at the end (0.10 KiB per tag after it)"))
     }
 
     @Test("resident memory is read from the VmRSS and VmHWM lines of /proc/self/status")

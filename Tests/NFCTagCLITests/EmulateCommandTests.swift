@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// `nfctag emulate` as a script uses it: started in the background, its first line read,
@@ -18,7 +18,7 @@ struct EmulateCommandTests {
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let line = Mutex<String?>(nil)
+            let line = Locked<String?>(nil)
             let ready = DispatchSemaphore(value: 0)
             let handle = out.fileHandleForReading
             Thread.detachNewThread {
@@ -77,7 +77,7 @@ struct EmulateCommandTests {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        let text = Mutex("")
+        let text = Locked("")
         let drained = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let data = out.fileHandleForReading.readDataToEndOfFile()

@@ -1,7 +1,7 @@
 import Foundation
 import NFCChips
 import NFCEmulator
-import Synchronization
+import Locking
 import Testing
 
 /// `nfctag provision` run as a process against the emulated PN532; the test presents and
@@ -135,7 +135,7 @@ struct ProvisionCommandTests {
         faults.tagLeavesAfterFrames = 12
         let bench = try ProvisionBench(faults: faults)
         let fresh = try ProvisionBench.tag(1)
-        let lastSeen = Mutex<Type2Tag?>(nil)
+        let lastSeen = Locked<Type2Tag?>(nil)
         bench.emulator.observeTagChanges { tags in
             if let tag = tags.first as? Type2Tag { lastSeen.withLock { $0 = tag } }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import NFCChips
 import NFCEmulator
-import Synchronization
+import Locking
 import Testing
 
 /// The station's resilience and its endings: a reader unplugged mid-tag, Ctrl-C, and the
@@ -18,7 +18,7 @@ struct ProvisionStationTests {
     @Test("the reader unplugged mid-write: the tag is reported with its state, retried once the reader is back, and done")
     func unplugMidTag() async throws {
         let bench = try ProvisionBench()
-        let unplugged = Mutex(false)
+        let unplugged = Locked(false)
         let emulator = bench.emulator
         emulator.observeTagChanges { _ in
             let first = unplugged.withLock { done in

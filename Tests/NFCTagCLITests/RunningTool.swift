@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A streaming `nfctag` (monitor, readers --watch, emulate) running as a process: its
 /// stdout lines are collected as they come, and the test waits for the one it expects.
 final class RunningTool: Sendable {
     private final class Collector: Sendable {
-        let lines = Mutex<[String]>([])
-        let pending = Mutex<[UInt8]>([])
-        let errorText = Mutex<String>("")
+        let lines = Locked<[String]>([])
+        let pending = Locked<[UInt8]>([])
+        let errorText = Locked<String>("")
     }
 
     private let process: Process

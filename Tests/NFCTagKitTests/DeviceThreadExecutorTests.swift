@@ -1,6 +1,6 @@
 @testable import NFCTagKit
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// An actor on a ``DeviceThreadExecutor``, as ``NFCDevice`` is, with a blocking method.
@@ -68,7 +68,7 @@ struct DeviceThreadExecutorTests {
     @Test("shutdown runs the last block after queued work, on the thread")
     func shutdownRunsLastBlock() async throws {
         let executor = DeviceThreadExecutor(name: "shutdown-test")
-        let ran = Mutex<[String]>([])
+        let ran = Locked<[String]>([])
         let done = DispatchSemaphore(value: 0)
         executor.submit { ran.withLock { $0.append("work") } }
         executor.shutdown {

@@ -3,7 +3,6 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
-import Synchronization
 import Testing
 
 /// The reader pulled out in the middle of a write, and a session sharing its device with

@@ -3,7 +3,7 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
-import Synchronization
+import Locking
 import Testing
 
 /// Query, read, write, lock and format through an NDEF session, and each refusal.
@@ -27,7 +27,7 @@ struct NDEFSessionOperationTests {
             #expect(status.capacity > 0 && status.capacity < userBytes)
 
             let message = try SessionMessages.sized(min(status.capacity, 40))
-            let progress = Mutex<[NDEFWriteProgress]>([])
+            let progress = Locked<[NDEFWriteProgress]>([])
             try await tag.writeNDEF(message) { step in progress.withLock { $0.append(step) } }
             let steps = progress.withLock { $0 }
             #expect(steps.last.map { $0.written == $0.total && $0.total > 0 } == true, "\(steps)")

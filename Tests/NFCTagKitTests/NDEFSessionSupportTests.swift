@@ -4,13 +4,13 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
-import Synchronization
+import Locking
 import Testing
 
 /// Collects an NDEF session's events from now on.
 final class SessionEventLog: Sendable {
     private final class Storage: Sendable {
-        let events = Mutex<[NDEFSessionEvent]>([])
+        let events = Locked<[NDEFSessionEvent]>([])
     }
 
     private let storage = Storage()
@@ -135,7 +135,7 @@ enum SessionMessages {
 /// A transport that pulls the reader out just before the frame numbered `unplugAt`
 /// (counting from 0 once armed), then lets the frame go to the dead reader.
 final class UnplugBeforeFrame: Sendable {
-    private let state = Mutex<(armed: Bool, count: Int, fired: Bool)>((false, 0, false))
+    private let state = Locked<(armed: Bool, count: Int, fired: Bool)>((false, 0, false))
     let unplugAt: Int
     let emulator: PN532Emulator
 

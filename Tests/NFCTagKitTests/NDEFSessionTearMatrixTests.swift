@@ -3,7 +3,7 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
-import Synchronization
+import Locking
 import Testing
 
 /// The tear matrix through libnfc and the emulated PN532, sampled: the emulator's
@@ -69,7 +69,7 @@ struct NDEFSessionTearMatrixTests {
         defer { harness.fixture.stop() }
         let uid = prepared.identity.uid
         // The last state the emulator reported of our tag: what it holds when it is torn away.
-        let lastSeen = Mutex<(any EmulatedTag)?>(prepared)
+        let lastSeen = Locked<(any EmulatedTag)?>(prepared)
         harness.emulator.observeTagChanges { tags in
             if let tag = tags.first(where: { $0.identity.uid == uid }) { lastSeen.withLock { $0 = tag } }
         }

@@ -61,6 +61,27 @@ struct ReconnectStateMachineTests {
         #expect(machine.state == .idle)
     }
 
+    @Test("attempts that find no reader node do not use up the attempts: a slow return within the time limit is waited for")
+    func absentReaderWaitsForTimeLimit() {
+        var machine = connectedMachine { $0.maximumAttempts = 3; $0.timeout = .seconds(10); $0.maximumDelay = .milliseconds(200) }
+        _ = machine.lost(.unplugged)
+        for attempt in 1...40 {
+            let step = machine.attemptFailed(elapsed: .milliseconds(Int64(attempt) * 200), readerPresent: false)
+            #expect(step.outputs.isEmpty, "attempt \(attempt)")
+            #expect(step.next == .attempt(after: machine.policy.delay(beforeAttempt: attempt + 1)))
+        }
+        // Back, but refusing: now the attempts count.
+        _ = machine.attemptFailed(elapsed: .milliseconds(8_300))
+        _ = machine.attemptFailed(elapsed: .milliseconds(8_500))
+        let last = machine.attemptFailed(elapsed: .milliseconds(8_700))
+        #expect(last.outputs == [.reconnectFailed, .disconnected(.unplugged)])
+        // The time limit still ends a wait for a reader that never comes back.
+        var gone = connectedMachine { $0.maximumAttempts = 3; $0.timeout = .seconds(1) }
+        _ = gone.lost(.unplugged)
+        #expect(gone.attemptFailed(elapsed: .milliseconds(100), readerPresent: false).outputs.isEmpty)
+        #expect(gone.attemptFailed(elapsed: .milliseconds(900), readerPresent: false).outputs == [.reconnectFailed, .disconnected(.unplugged)])
+    }
+
     @Test("the time limit ends reconnection even with attempts left")
     func timeLimit() {
         var machine = connectedMachine { $0.timeout = .seconds(1); $0.maximumAttempts = 100 }

@@ -3,7 +3,7 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
-import Synchronization
+import Locking
 import Testing
 
 /// One user of the tag at a time: an NDEF session polling (and reading / writing) on the
@@ -45,7 +45,7 @@ struct TagAccessGateTests {
             let tagSession = try await TagSession.connect(on: harness.device, timeout: .seconds(5)).type2Tag()
             let messages = [SessionMessages.old, SessionMessages.new, try SessionMessages.sized(200)]
             let encoded = try messages.map { try $0.encoded() }
-            let ndefBytes = Mutex<[[UInt8]]>([])
+            let ndefBytes = Locked<[[UInt8]]>([])
 
             try await ndefTag.writeNDEF(messages[0])
             async let writer: Void = {

@@ -2,7 +2,7 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
-import Synchronization
+import Locking
 import Testing
 
 /// Counters, the originality signature, MIFARE Classic keys, values and trailers, and
@@ -158,7 +158,7 @@ struct TagSessionMemoryTests {
 
 /// Collects progress reports.
 final class ProgressLog: Sendable {
-    private let values = Mutex<[TagSessionProgress]>([])
+    private let values = Locked<[TagSessionProgress]>([])
     func add(_ progress: TagSessionProgress) { values.withLock { $0.append(progress) } }
     var last: TagSessionProgress? { values.withLock { $0.last } }
 }

@@ -1,6 +1,6 @@
 import Foundation
 @testable import NFCTagKit
-import Synchronization
+import Locking
 import Testing
 
 /// The USB view a bus other than the system's provides (`NFCTAGKIT_USB_DEVICES`): nodes
@@ -31,7 +31,7 @@ struct USBDeviceDirectoryTests {
     }
 
     final class Changes: Sendable {
-        let lists = Mutex<[[String]]>([])
+        let lists = Locked<[[String]]>([])
         func record(_ readers: [NFCReader]) { lists.withLock { $0.append(readers.map(\.connectionString).sorted()) } }
         var last: [String]? { lists.withLock { $0.last } }
 

@@ -1,11 +1,11 @@
 @testable import NFCTagKit
-import Synchronization
+import Locking
 import Testing
 
 @Suite("USB hot-plug layer, through recorded callbacks")
 struct USBHotPlugTests {
     final class Changes: Sendable {
-        let lists = Mutex<[[String]]>([])
+        let lists = Locked<[[String]]>([])
         func record(_ readers: [NFCReader]) { lists.withLock { $0.append(readers.map(\.connectionString).sorted()) } }
         var all: [[String]] { lists.withLock { $0 } }
     }

@@ -1,6 +1,6 @@
 import NDEF
 import NFCChips
-import Synchronization
+import Locking
 import NFCEmulator
 import TestSupport
 import Testing
@@ -83,7 +83,7 @@ struct ClassicRoundTripTests {
 
     /// Records the last progress total.
     final class Counter: Sendable {
-        private let last = Mutex(-1)
+        private let last = Locked(-1)
         var value: Int { last.withLock { $0 } }
         func set(_ value: Int) { last.withLock { $0 = value } }
     }

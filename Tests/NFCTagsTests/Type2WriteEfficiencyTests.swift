@@ -1,7 +1,7 @@
 import NDEF
 import NFCChips
 import NFCEmulator
-import Synchronization
+import Locking
 import Testing
 @testable import NFCTags
 
@@ -94,7 +94,7 @@ struct Type2WriteEfficiencyTests {
 
 /// Collects progress reports from a `@Sendable` closure.
 final class ProgressLog: Sendable {
-    private let storage = Mutex<[NDEFWriteProgress]>([])
+    private let storage = Locked<[NDEFWriteProgress]>([])
     func append(_ progress: NDEFWriteProgress) { storage.withLock { $0.append(progress) } }
     var reports: [NDEFWriteProgress] { storage.withLock { $0 } }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NFCChips
 import Glibc
-import Synchronization
+internal import Locking
 
 /// An emulated USB reader (ACR122U or PN533) that unmodified libnfc drives through its own
 /// USB drivers (`acr122_usb`, `pn53x_usb`).
@@ -50,11 +50,11 @@ public final class USBReaderEmulator: Sendable {
     public let portPath: String
     private let ownsSocketPath: Bool
     private let link: String?
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
-    private let running = Mutex(false)
+    private let running = Locked(false)
 
     private struct State: ~Copyable {
         var model: any USBReaderModel
@@ -83,7 +83,7 @@ public final class USBReaderEmulator: Sendable {
         case .acr122u: ACR122UReader(controller: controller)
         case .pn533: PN533Reader(controller: controller, serialNumber: Self.serialNumber(for: path))
         }
-        state = Mutex(State(model: model))
+        state = Locked(State(model: model))
         do { listener = try UnixPacketSocket.listen(at: path) } catch { throw USBEmulatorError(description: "\(error)") }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {

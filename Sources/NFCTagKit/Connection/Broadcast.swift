@@ -1,4 +1,4 @@
-import Synchronization
+internal import Locking
 
 /// Fans one stream of values out to any number of `AsyncStream` listeners. With a latest
 /// value (status), a new listener first gets the current value. Values are sent from one
@@ -11,12 +11,12 @@ final class Broadcast<Element: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let replaysLatest: Bool
 
     /// `initial` non-nil makes the broadcast replay its latest value to new listeners.
     init(initial: Element?) {
-        state = Mutex(State(latest: initial))
+        state = Locked(State(latest: initial))
         replaysLatest = initial != nil
     }
 

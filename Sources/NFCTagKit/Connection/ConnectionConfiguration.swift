@@ -36,7 +36,10 @@ public struct ConnectionConfiguration: Sendable {
 public struct ReconnectionPolicy: Sendable, Equatable {
     /// Reconnect automatically (the default). Off: the app gets `disconnected` and decides.
     public var isEnabled = true
-    /// How many times to try reopening the reader before giving up.
+    /// How many times to try reopening the reader before giving up. Only attempts that
+    /// found the reader's device node count: while the reader is still unplugged the device
+    /// keeps looking for it until ``timeout``, so a reader that comes back within the time
+    /// limit is reopened however long its return took.
     public var maximumAttempts = 10
     /// Give up when this much time has passed since the loss, whatever the attempt count.
     public var timeout: Duration = .seconds(30)

@@ -39,6 +39,9 @@ struct ReconnectStateMachine: Sendable {
 
     private(set) var state: State = .idle
     var policy: ReconnectionPolicy
+    /// Failed attempts of this reconnection that found the reader there: what
+    /// ``ReconnectionPolicy/maximumAttempts`` limits.
+    private(set) var failedOpens = 0
 
     init(policy: ReconnectionPolicy) {
         self.policy = policy
@@ -58,15 +61,20 @@ struct ReconnectStateMachine: Sendable {
             return Step(outputs: [.disconnected(reason)], status: .notConnected)
         }
         state = .reconnecting(reason: reason, attempt: 1)
+        failedOpens = 0
         return Step(outputs: [.reconnectStarted(reason)], status: .connecting,
                     next: .attempt(after: policy.delay(beforeAttempt: 1)))
     }
 
-    /// A reopen attempt failed, `elapsed` after the loss.
-    mutating func attemptFailed(elapsed: Duration) -> Step {
+    /// A reopen attempt failed, `elapsed` after the loss. `readerPresent` false: the reader's
+    /// device node was not there (still unplugged); such attempts do not use up
+    /// ``ReconnectionPolicy/maximumAttempts`` — only the time limit ends the wait for a reader
+    /// to come back, however slowly it does (a busy machine, a slow USB enumeration).
+    mutating func attemptFailed(elapsed: Duration, readerPresent: Bool = true) -> Step {
         guard case .reconnecting(let reason, let attempt) = state else { return Step() }
         let nextDelay = policy.delay(beforeAttempt: attempt + 1)
-        if attempt >= policy.maximumAttempts || elapsed + nextDelay >= policy.timeout {
+        if readerPresent { failedOpens += 1 }
+        if failedOpens >= policy.maximumAttempts || elapsed + nextDelay >= policy.timeout {
             state = .idle
             return Step(outputs: [.reconnectFailed, .disconnected(reason)], status: .notConnected, next: .stopAttempts)
         }

@@ -159,7 +159,9 @@ extension NFCDevice {
             startLivenessChecks()
         } catch {
             let elapsed = lostAt.map { $0.duration(to: .now) } ?? .zero
-            apply(machine.attemptFailed(elapsed: elapsed))
+            // A reader whose node is not back yet has not refused anything: only the time limit counts.
+            let present = ReaderNode(connectionString: reader.connectionString)?.exists ?? true
+            apply(machine.attemptFailed(elapsed: elapsed, readerPresent: present))
         }
     }
 

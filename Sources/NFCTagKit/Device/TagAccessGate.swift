@@ -1,4 +1,4 @@
-import Synchronization
+internal import Locking
 
 /// One user of the tag at a time on a device: an ``NDEFSession`` polling round or
 /// operation, a ``TagSession`` command or multi-command operation (dump, restore,
@@ -25,7 +25,7 @@ final class TagAccessGate: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Waits for the gate and holds it until ``release()``.
     ///

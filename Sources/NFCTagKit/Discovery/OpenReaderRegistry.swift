@@ -1,4 +1,4 @@
-import Synchronization
+internal import Locking
 
 /// The readers open in this process, by connection string. Discovery reports them as
 /// present without probing (a second open would fail: libnfc claims the port), and a
@@ -7,7 +7,7 @@ final class OpenReaderRegistry: Sendable {
     /// The process-wide registry.
     static let shared = OpenReaderRegistry()
 
-    private let readers = Mutex<[String: ReaderInfo]>([:])
+    private let readers = Locked<[String: ReaderInfo]>([:])
 
     /// Records `info` as open. Returns false if the connection string is already open.
     func insert(_ info: ReaderInfo) -> Bool {

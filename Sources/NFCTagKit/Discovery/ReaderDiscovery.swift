@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import Locking
 
 /// Finds readers: libnfc's scan, USB hot-plug, and named connection strings probed by
 /// opening. Blocking libnfc work runs on the discovery's own thread.
@@ -133,7 +133,7 @@ actor ReaderDiscovery {
 
 /// Set by hot-plug callbacks, read by the scan loop.
 final class ChangeFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func set() { value.withLock { $0 = true } }
     func clear() { value.withLock { $0 = false } }
     var isSet: Bool { value.withLock { $0 } }

@@ -1,6 +1,5 @@
 internal import CLibUSB
 import Foundation
-import Synchronization
 
 /// USB hot-plug through libusb-1.0: a callback registered for every device (filtered
 /// later against ``USBReaderModel/known``), and a thread that runs libusb's event loop.

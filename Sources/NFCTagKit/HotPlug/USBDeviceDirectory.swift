@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import Locking
 
 /// Where this process sees USB devices: the directory of device nodes that stands for the
 /// bus, `/dev/bus/usb` unless the environment names others.
@@ -126,7 +126,7 @@ public final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
         var generation: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A backend for `directory`; nothing happens until ``start(_:)``.
     public init(directory: USBDeviceDirectory, pollInterval: Duration = .milliseconds(100)) {

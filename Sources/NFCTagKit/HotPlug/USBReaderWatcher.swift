@@ -1,10 +1,10 @@
-import Synchronization
+internal import Locking
 
 /// Keeps the list of USB NFC readers present, from a ``USBHotPlugBackend``'s arrivals
 /// and departures, filtered by ``USBReaderModel/known``. Other USB devices are ignored.
 final class USBReaderWatcher: Sendable {
     private let backend: any USBHotPlugBackend
-    private let present = Mutex<[USBDeviceDescriptor]>([])
+    private let present = Locked<[USBDeviceDescriptor]>([])
     private let onChange: @Sendable ([NFCReader]) -> Void
 
     /// Watches through `backend`; `onChange` gets the new list after every change.

@@ -1,6 +1,6 @@
 internal import CLibNFC
 import Foundation
-import Synchronization
+internal import Locking
 
 /// Ends a blocking libnfc call from another thread with `nfc_abort_command`.
 ///
@@ -18,7 +18,7 @@ final class AbortSwitch: Sendable {
         var abortRequested = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// How often an abort is repeated while the call has not returned.
     let retryInterval: Duration = .milliseconds(100)

@@ -1,6 +1,6 @@
 import NFCChips
 import NFCTags
-import Synchronization
+internal import Locking
 
 /// How far a long operation (dump, restore) has come, in exchanges with the tag.
 ///
@@ -41,7 +41,7 @@ final class TagSessionProgressTransport: TagTransport {
     let base: any TagTransport
     let expected: Int
     let report: (@Sendable (TagSessionProgress) -> Void)?
-    private let completed = Mutex(0)
+    private let completed = Locked(0)
 
     init(base: any TagTransport, expected: Int, report: (@Sendable (TagSessionProgress) -> Void)?) {
         self.base = base

@@ -1,6 +1,6 @@
 import CLibNFC
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs libnfc calls in-process on their own thread with an outer timeout: when libnfc
 /// hangs, the emulator is unplugged so libnfc's read fails and the thread comes back.
@@ -25,7 +25,7 @@ enum LibNFCSession {
                                       _ body: @escaping @Sendable (OpaquePointer) throws -> Result) throws -> Result {
         setenv("LIBNFC_LOG_LEVEL", "0", 1)
         setenv("LIBNFC_AUTO_SCAN", "false", 1)
-        let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
+        let outcome = Locked<Swift.Result<Result, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let result = Swift.Result<Result, any Error> {

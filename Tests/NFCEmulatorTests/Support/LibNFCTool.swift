@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs one of libnfc's command-line tools against an emulated reader, with an outer
 /// timeout (libnfc can wait forever), and returns its exit status and output.
@@ -42,7 +42,7 @@ enum LibNFCTool {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         // Drain the pipe while waiting, so a chatty tool never blocks on a full pipe.
-        let output = Mutex(Data()), errors = Mutex(Data())
+        let output = Locked(Data()), errors = Locked(Data())
         let drained = DispatchSemaphore(value: 0)
         let handle = pipe.fileHandleForReading, errorHandle = errorPipe.fileHandleForReading
         Thread.detachNewThread {

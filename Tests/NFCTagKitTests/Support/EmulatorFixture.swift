@@ -1,6 +1,6 @@
 import Foundation
 import NFCEmulator
-import Synchronization
+import Locking
 @testable import NFCTagKit
 
 /// A small Type 2 style tag for device tests: READ (0x30) returns four pages from its
@@ -90,7 +90,7 @@ struct EmulatorFixture {
 /// Collects a device's events from now on.
 final class EventLog: Sendable {
     private final class Storage: Sendable {
-        let events = Mutex<[ReaderEvent]>([])
+        let events = Locked<[ReaderEvent]>([])
     }
 
     private let storage = Storage()

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 @testable import NFCTagKit
 
 /// A ``USBHotPlugBackend`` that replays recorded libusb callbacks: `start` delivers the
@@ -10,7 +10,7 @@ final class RecordedHotPlug: USBHotPlugBackend, Sendable {
         var stops = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let presentAtStart: [USBDeviceDescriptor]
     private let failure: USBHotPlugError?
 

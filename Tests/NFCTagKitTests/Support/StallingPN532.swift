@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import NFCEmulator
-import Synchronization
+import Locking
 
 /// An emulated PN532 that can misbehave the way a wedged chip does, to test what
 /// libnfc's abort and our timeouts do with an answer that never comes:
@@ -15,12 +15,12 @@ final class StallingPN532: @unchecked Sendable {
     private static let inListPassiveTarget: [UInt8] = [0xD4, 0x4A]
 
     private let terminal: PseudoTerminal
-    private let state: Mutex<(controller: PN532Controller, mode: Mode, stalledSelects: Int, running: Bool)>
+    private let state: Locked<(controller: PN532Controller, mode: Mode, stalledSelects: Int, running: Bool)>
     private let finished = DispatchSemaphore(value: 0)
 
     init(link: String) throws {
         terminal = try PseudoTerminal(link: link)
-        state = Mutex((PN532Controller(), .normal, 0, true))
+        state = Locked((PN532Controller(), .normal, 0, true))
         let thread = Thread { [self] in loop() }
         thread.start()
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The operation did not finish within its outer time limit.
 struct TimeLimitExceeded: Error, CustomStringConvertible {
@@ -11,7 +11,7 @@ struct TimeLimitExceeded: Error, CustomStringConvertible {
 /// can block a thread beyond cancellation, and a test must still end.
 func withTimeLimit<T: Sendable>(seconds: Double = 60,
                                 _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    let once = Mutex(false)
+    let once = Locked(false)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let finish: @Sendable (Result<T, any Error>) -> Bool = { result in
             let first = once.withLock { done -> Bool in

@@ -1,0 +1,112 @@
+import Locking
+import NFCTagKit
+
+/// Wall-clock times the soak run watches, for a station that must stay steady when its
+/// machine is busy: every automatic reconnection of the device (`reconnectStarted` until
+/// `reconnectSucceeded`, from the device's own events) and every library call of the
+/// station, with the tag it served. A wait for a tag to enter the field is not an
+/// operation: it ends at its own timeout when the tag is gone.
+///
+/// ```swift
+/// let timings = SoakTimings()
+/// // configuration.eventHandler = { timings.record($0) }
+/// let tag = try await timings.time("connect") { try await session.connect(to: detected) }
+/// print(timings.summary.longestOperation?.duration ?? .zero)
+/// ```
+final class SoakTimings: Sendable {
+    /// The longest of something, and when it happened.
+    struct Longest: Equatable, Sendable {
+        var duration: Duration
+        /// The library call (`writeNDEF` …), or `reconnection`.
+        var what: String
+        /// The soak's tag number.
+        var tag: Int
+    }
+
+    /// What the run saw.
+    struct Summary: Equatable, Sendable {
+        var reconnections = 0
+        /// Automatic reconnections that ended with `reconnectFailed`.
+        var reconnectionsGivenUp = 0
+        var longestReconnection: Longest?
+        var longestOperation: Longest?
+    }
+
+    private struct State {
+        var tag = 0
+        var tagStarted = ContinuousClock.now
+        var reconnectStarted: ContinuousClock.Instant?
+        var summary = Summary()
+        /// The device's events since the current tag started (for a failure's message).
+        var recentEvents: [String] = []
+    }
+
+    private let state = Locked(State())
+
+    /// From now on, what happens belongs to tag `serial`.
+    func startTag(_ serial: Int) {
+        state.withLock {
+            $0.tag = serial
+            $0.tagStarted = .now
+            $0.recentEvents.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Follows the device's events (its `eventHandler`, on the device thread).
+    func record(_ event: ReaderEvent) {
+        state.withLock { state in
+            if state.recentEvents.count < 64 {
+                let (seconds, attoseconds) = state.tagStarted.duration(to: .now).components
+                let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+                state.recentEvents.append("\(event.description) at +\(milliseconds) ms")
+            }
+        }
+        switch event {
+        case .reconnectStarted: reconnectionStarted()
+        case .reconnectSucceeded: reconnectionEnded(succeeded: true)
+        case .reconnectFailed: reconnectionEnded(succeeded: false)
+        default: break
+        }
+    }
+
+    /// The device lost its reader and started reconnecting, at `now`.
+    func reconnectionStarted(at now: ContinuousClock.Instant = .now) {
+        state.withLock { $0.reconnectStarted = now }
+    }
+
+    /// The reconnection ended at `now`: the reader back, or the device gave up.
+    func reconnectionEnded(succeeded: Bool, at now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            state.summary.reconnections += 1
+            if !succeeded { state.summary.reconnectionsGivenUp += 1 }
+            if let started = state.reconnectStarted {
+                Self.keepLonger(&state.summary.longestReconnection,
+                                Longest(duration: started.duration(to: now), what: "reconnection", tag: state.tag))
+            }
+            state.reconnectStarted = nil
+        }
+    }
+
+    /// Runs one library call of the station and keeps its duration if it is the longest.
+    func time<T, E: Error>(_ what: String, _ body: () async throws(E) -> T) async throws(E) -> T {
+        let started = ContinuousClock.now
+        defer { record(operation: what, took: started.duration(to: .now)) }
+        return try await body()
+    }
+
+    /// Keeps `duration` of `what` if it is the longest operation so far.
+    func record(operation what: String, took duration: Duration) {
+        state.withLock { Self.keepLonger(&$0.summary.longestOperation, Longest(duration: duration, what: what, tag: $0.tag)) }
+    }
+
+    var summary: Summary { state.withLock { $0.summary } }
+
+    /// The device's events since the current tag started, oldest first, each with its time
+    /// since then (`reconnectFailed at +20214 ms`).
+    var recentEvents: [String] { state.withLock { $0.recentEvents } }
+
+    private static func keepLonger(_ longest: inout Longest?, _ candidate: Longest) {
+        if let current = longest, current.duration >= candidate.duration { return }
+        longest = candidate
+    }
+}
