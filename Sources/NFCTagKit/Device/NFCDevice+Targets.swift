@@ -147,6 +147,11 @@ extension NFCDevice {
         return selected
     }
 
+    /// Makes the next alone check poll, whatever an earlier poll proved.
+    func endAloneProof() {
+        aloneSincePoll = nil
+    }
+
     /// Switches the RF field off and on: every tag in the field powers down and comes
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
     /// deselected can be found again without leaving the field.
