@@ -74,6 +74,9 @@ struct BenchSuite {
     func identify() async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
         _ = try await TagSession.connect(on: reader.device, timeout: .seconds(5))   // warm-up
+        // The tag as newly presented (IDLE, nothing selected): the warm-up's poll would
+        // otherwise still be its alone check, and the row would measure GET_VERSION alone.
+        try await reader.device.resetField()
         let (session, sample) = try await reader.measure { try await TagSession.connect(on: reader.device, timeout: .seconds(5)) }
         guard session.chip == .ntag216 else { throw BenchFailure("identify found \(session.chip?.rawValue ?? "no chip")") }
         await reader.stop()

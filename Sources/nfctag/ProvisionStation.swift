@@ -41,9 +41,11 @@ struct ProvisionStation {
         while true {
             if stop.isRequested { return .interrupted }
             if let count = options.count, progress.done >= count { return .finished }
-            let targets: [ISO14443ATarget]
+            // One look that counts the tags (one InAutoPoll on a PN532 UART): a lone tag is
+            // left selected, and that look is its alone check until its selection changes.
+            let occupancy: FieldOccupancy
             do {
-                targets = try await device.listTargets(maximum: 2)
+                occupancy = try await device.pollField()
             } catch .connectionLost, .notConnected {
                 guard await waitForReader() else { return stop.isRequested ? .interrupted : .readerGone }
                 continue
@@ -52,14 +54,14 @@ struct ProvisionStation {
                 await pause()
                 continue
             }
-            switch targets.count {
-            case 0:
+            switch occupancy {
+            case .absent:
                 progress.show("Present a tag (Ctrl-C ends)")
                 await pause()
-            case 1:
-                if let ending = try await handle(targets[0]) { return ending }
-            default:
-                progress.show("\(targets.count) tags in the field — remove all but one (nothing is written)")
+            case .alone(let target):
+                if let ending = try await handle(target) { return ending }
+            case .several(let count):
+                progress.show("\(count) tags in the field — remove all but one (nothing is written)")
                 await pause()
             }
         }

@@ -31,9 +31,23 @@ struct BenchSuiteTests {
             let change = try #require(byName["write_ndef_\(size)_small_change"])
             #expect(change.changedPages == 1, "small change \(size)")
             #expect(change.sample.tagFramesByCode[0xA2] == 3, "small change \(size)")
-            // One reader command asks whether the tag is alone.
-            #expect(change.sample.commandsByCode[0x60] == 1, "small change \(size)")
+            // The connect's poll is still the tag's alone check (the tag stayed selected):
+            // no reader command asks again.
+            #expect(change.sample.commandsByCode[0x60] == nil, "small change \(size)")
         }
+        // Provisioning: per tag one InAutoPoll finds the tag, counts the field and stands as
+        // its alone check for the connect and the write (no listing, no select, no second
+        // poll); the CRC bits go back off once after it (ReadRegister, WriteRegister); then
+        // GET_VERSION and the tag's work, all InCommunicateThru. SetParameters (the ISO
+        // 14443-4A slot off) is sent once for the whole run.
+        let provision = try #require(byName["provision_3_tags"])
+        #expect(provision.sample.commandsByCode[0x60] == 3)
+        #expect(provision.sample.commandsByCode[0x4A] == nil, "no InListPassiveTarget")
+        #expect(provision.sample.commandsByCode[0x44] == nil, "no InDeselect")
+        #expect(provision.sample.commandsByCode[0x32] == nil, "no field reset")
+        #expect(provision.sample.commandsByCode[0x06] == 3 && provision.sample.commandsByCode[0x08] == 3)
+        #expect(provision.sample.commandsByCode[0x12] == 1)
+        #expect(provision.sample.tagFramesByCode[0x60] == 3, "GET_VERSION once per tag")
         #expect(results.allSatisfy { $0.ratio.isFinite && $0.ratio >= 0.999 }, "nothing beats its floor")
         #expect(results.allSatisfy { ($0.safeRatio ?? 1) >= 0.999 }, "no write beats its tear-safe floor")
     }

@@ -60,23 +60,56 @@ struct NDEFSessionPollingTests {
         }
     }
 
-    @Test("a second tag arriving after connect: the write is refused with severalTags and the tag is untouched")
-    func secondTagRefusesWrite() async throws {
+    /// The poll that found the tag alone (the session's round, then the connect) is its alone
+    /// check while it stays selected: a tag that enters the field later is IDLE on a PN532 —
+    /// only REQA / WUPA wake it, and only a poll or a select sends those — so it answers
+    /// nothing sent to the selected tag. The write goes to the connected tag, never to the
+    /// newcomer; the next poll counts both and refuses.
+    @Test("a second tag arriving after the alone check: the write reaches the connected tag only, the newcomer is untouched, the next poll refuses both")
+    func secondTagAfterAloneCheck() async throws {
         let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let tag = try await harness.connectToOnlyTag()
             harness.emulator.insert(try Type2Tag(chip: .ntag216, uid: SessionUID.second))
-            let before = harness.memory(ofTag: 0)
+            let newcomer = harness.memory(ofTag: 1)
+            let polls = harness.emulator.statistics.commandsByCode[0x60, default: 0]
+            try await tag.writeNDEF(SessionMessages.new)
+            #expect(harness.emulator.statistics.commandsByCode[0x60, default: 0] == polls, "the connect's poll is the write's alone check")
+            #expect(harness.memory(ofTag: 1) == newcomer, "the tag that came later was not written")
+            #expect(try await tag.readNDEF() == SessionMessages.new)
+
+            // Polling again: the first poll sees both, and nothing is written to either.
             let mark = harness.log.all.count
+            try await harness.session.restartPolling()
+            let (_, tags) = try await harness.log.detected(from: mark, count: 2)
+            let memories = [harness.memory(ofTag: 0), harness.memory(ofTag: 1)]
             await #expect(throws: NDEFSessionError.severalTags(count: 2)) {
-                try await tag.writeNDEF(SessionMessages.new)
+                _ = try await harness.session.connect(to: tags[0])
             }
-            #expect(harness.memory(ofTag: 0) == before)
-            try await harness.log.wait(from: mark) { $0 == .prompt(.removeAllButOne) }
-            // The connection ended; the session polls again.
-            await #expect(throws: NDEFSessionError.tagNotConnected) { _ = try await tag.readNDEF() }
-            #expect(await harness.session.state == .polling)
+            #expect([harness.memory(ofTag: 0), harness.memory(ofTag: 1)] == memories)
+            await harness.stop()
+        }
+    }
+
+    @Test("the connected tag swapped for another after the alone check: the write fails as tag lost and the other tag is untouched")
+    func swappedTagIsNotWritten() async throws {
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let tag = try await harness.connectToOnlyTag()
+            harness.emulator.withField { field in _ = field.remove(field.handles[0]) }
+            harness.emulator.insert(try Type2Tag(chip: .ntag215, uid: SessionUID.second))
+            let other = harness.memory(ofTag: 0)
+            do throws(NDEFSessionError) {
+                try await tag.writeNDEF(SessionMessages.new)
+                Issue.record("a write to a tag that left succeeded")
+            } catch .connectionLost(_, let state, nil) {
+                #expect(state == .previousMessageIntact)
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            #expect(harness.memory(ofTag: 0) == other, "the tag that took its place was not written")
             await harness.stop()
         }
     }

@@ -103,7 +103,18 @@ struct NFCDeviceEndToEndTests {
             let answer = try await device.transceive([0x30, 0x00], framing: .easy)
             #expect(answer.bytes.count == 16)
 
+            // A tag that enters now stays IDLE: the poll is still the alone check (no command),
+            // and the selected tag is the only one that answers.
             fixture.emulator.insert(PageTag(uid: TestUID.second))
+            #expect(try await device.selectIfAlone(uid: TestUID.first) == .alone(target))
+            #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] == after[0x60, default: 0], "the poll is reused")
+            let write: [UInt8] = [0xA2, 0x05, 0xDE, 0xAD, 0xBE, 0xEF]
+            #expect(try await device.transceive(write + crcA(write), framing: .raw(crc: .byHost)).shortFrameValue == PageTag.ackCode)
+            let pages = fixture.emulator.tags.compactMap { $0 as? PageTag }.map { ($0.identity.uid, $0.pages[5]) }
+            #expect(pages.first { $0.0 == TestUID.first }?.1 == [0xDE, 0xAD, 0xBE, 0xEF])
+            #expect(pages.first { $0.0 == TestUID.second }?.1 == [20, 21, 22, 23], "the newcomer heard nothing")
+            // A field reset (as any select or listing) ends it: the next check polls and counts both.
+            try await device.resetField()
             #expect(try await device.selectIfAlone(uid: TestUID.first) == .several(count: 2))
             let handles = fixture.emulator.withField { $0.handles }
             fixture.emulator.remove(handles[0])
@@ -123,6 +134,49 @@ struct NFCDeviceEndToEndTests {
         }
     }
 
+    @Test("pollField: one InAutoPoll counts the field and leaves a lone Type 2 tag selected, which is its alone check; an ISO-DEP tag keeps its ATS")
+    func pollField() async throws {
+        let fixture = try EmulatorFixture(tags: [])
+        defer { fixture.stop() }
+        try await withTimeLimit {
+            let device = try await fixture.connectedDevice()
+            #expect(try await device.pollField() == .absent)
+
+            fixture.emulator.insert(PageTag(uid: TestUID.first))
+            let before = fixture.emulator.statistics.commandsByCode
+            guard case .alone(let target) = try await device.pollField() else {
+                Issue.record("the lone tag was not found alone"); return
+            }
+            #expect(target.uid == TestUID.first)
+            #expect(await device.selectedTarget == target)
+            var after = fixture.emulator.statistics.commandsByCode
+            #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
+            #expect(after[0x4A, default: 0] == before[0x4A, default: 0], "no listing, no select")
+            // The poll is the tag's alone check: none is sent again.
+            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false) == .alone(target))
+            after = fixture.emulator.statistics.commandsByCode
+            #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
+            // A tag that does not answer (it left) ends it: the next check polls.
+            _ = try? await device.transceive([0x55], framing: .easy, timeout: .milliseconds(50))
+            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false) == .alone(target))
+            #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] - before[0x60, default: 0] == 2)
+
+            fixture.emulator.insert(PageTag(uid: TestUID.second))
+            #expect(try await device.pollField() == .several(count: 2))
+
+            for handle in fixture.emulator.withField({ $0.handles }) { fixture.emulator.remove(handle) }
+            fixture.emulator.insert(try Type4Tag(uid: TestUID.second))
+            guard case .alone(let type4) = try await device.pollField() else {
+                Issue.record("the Type 4 tag was not found alone"); return
+            }
+            #expect(!type4.ats.isEmpty, "selected again with its RATS")
+            let polls = fixture.emulator.statistics.commandsByCode[0x60, default: 0]
+            #expect(try await device.selectIfAlone(uid: TestUID.second, isoDEP: true) == .alone(type4))
+            #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] == polls + 1, "a select by UID counts nothing: polled again")
+            await device.close()
+        }
+    }
+
     @Test("the alone check of a tag that is not ISO-DEP polls the MIFARE / Type 2 type alone; an ISO-DEP tag met next keeps its RATS")
     func aloneCheckPollTypes() async throws {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])
@@ -131,6 +185,8 @@ struct NFCDeviceEndToEndTests {
             let device = try await fixture.connectedDevice()
             let setParameters: UInt8 = 0x12
             func pollTime(isoDEP: Bool) async throws -> Duration {
+                // A tag as newly presented: no earlier poll stands as its alone check.
+                try await device.resetField()
                 let before = fixture.emulator.statistics.modelledTimeByCode[0x60, default: .zero]
                 #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: isoDEP) != .absent)
                 return fixture.emulator.statistics.modelledTimeByCode[0x60, default: .zero] - before

@@ -85,6 +85,38 @@ struct TagSessionTests {
         }
     }
 
+    /// A provisioning station finds the tag with ``NFCDevice/pollField()``: the connect then
+    /// identifies it where the poll left it (GET_VERSION only), and that poll is its alone
+    /// check. A tag that left since is waited for as usual.
+    @Test("after pollField: connect sends GET_VERSION alone (no select, no second poll); a tag that left and came back is found again")
+    func connectAfterPollField() async throws {
+        let fixture = try EmulatorFixture(tags: [try Type2Tag(chip: .ntag215, uid: TestUID.first)])
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let device = NFCDevice()
+            _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            guard case .alone = try await device.pollField() else { Issue.record("the tag was not found alone"); return }
+            let before = fixture.emulator.statistics
+            let session = try await TagSession.connect(on: device, timeout: .seconds(5))
+            #expect(session.chip == .ntag215)
+            let after = fixture.emulator.statistics
+            #expect(after.commandsByCode[0x60, default: 0] == before.commandsByCode[0x60, default: 0], "no second poll")
+            #expect(after.commandsByCode[0x4A, default: 0] == before.commandsByCode[0x4A, default: 0], "no select")
+            #expect(after.commands - before.commands == 3, "the CRC bits off (ReadRegister, WriteRegister) and GET_VERSION")
+
+            // Taken away and presented again after the poll: IDLE, it does not answer where it
+            // was; the connect falls back to waiting, selecting and checking it.
+            _ = try await device.pollField()
+            let handle = try #require(fixture.emulator.withField { $0.handles.first })
+            let tag = try #require(fixture.emulator.remove(handle))
+            fixture.emulator.insert(tag)
+            let again = try await TagSession.connect(on: device, timeout: .seconds(5))
+            #expect(again.chip == .ntag215)
+            #expect(again.uid == TestUID.first)
+            await device.close()
+        }
+    }
+
     @Test("no tag within the time limit: noTag")
     func noTag() async throws {
         let fixture = try EmulatorFixture(tags: [])

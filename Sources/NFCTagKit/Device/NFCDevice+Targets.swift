@@ -40,9 +40,24 @@ extension NFCDevice {
     /// the tag, or a second empty slot in an empty field — so the setting is turned off for
     /// such a tag (one SetParameters, kept while this tag is in hand) and back on before a
     /// select that may meet an ISO-DEP tag, which keeps its RATS.
+    ///
+    /// **A poll is an alone check until the selection changes.** When a poll that counts
+    /// tags (this check, or ``pollField()``, on a reader whose one poll counts them) found
+    /// the tag alone and selected it, and since then nothing selected or deselected a tag,
+    /// listed or reset the field, checked presence, or saw the tag fail to answer or answer
+    /// NAK, that poll *is* the alone check: this returns ``FieldOccupancy/alone(_:)`` at once,
+    /// without a reader command. A tag that enters the field after that poll stays IDLE (it
+    /// only leaves IDLE on a REQA or WUPA, which only a poll or a select sends, and those end
+    /// the proof), so it answers none of the commands sent to the selected tag and cannot be
+    /// written by mistake; if the selected tag itself left, its next command fails (nothing
+    /// is written) and the proof ends with that failure.
     public func selectIfAlone(uid: [UInt8], isoDEP: Bool = true) throws(NFCDeviceError) -> FieldOccupancy {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
+        }
+        if let selected = targetAloneSincePoll, selected.uid == uid,
+           !(isoDEP && selected.isISODEP && selected.ats.isEmpty) {
+            return .alone(selected)
         }
         guard pollCountsTags else {
             let targets = try listTargets(maximum: 2)
@@ -69,11 +84,72 @@ extension NFCDevice {
         case 1:
             selectedTarget = selected
             guard let selected, selected.uid == uid else { return .absent }
+            aloneSincePoll = uid
             return .alone(selected)
         default:
             selectedTarget = selected
             return .several(count: count)
         }
+    }
+
+    /// Looks at the field once, counting the tags in it: the lone tag comes back selected,
+    /// for polling loops that wait for a tag to arrive (an ``NDEFSession``, a provisioning
+    /// station).
+    ///
+    /// On a PN532 that libnfc drives directly (`pn532_uart`) this is one InAutoPoll for the
+    /// MIFARE / Type 2 type (NP_AUTO_ISO14443_4 off: no ISO 14443-4A slot, which would
+    /// activate a Type 2 tag twice). A lone tag that is not ISO-DEP stays selected by that
+    /// poll, which counted the field: until the selection changes it is the tag's alone
+    /// check (``selectIfAlone(uid:isoDEP:)``), and the tag can be identified without another
+    /// select. A lone ISO-DEP tag is selected again with its RATS, so it keeps its ATS (and
+    /// a later alone check polls again). An empty field costs the poll's period (150 ms on a
+    /// PN532). Other readers list the field (``listTargets(maximum:)``) and select a lone tag.
+    ///
+    /// ```swift
+    /// if case .alone(let tag) = try await device.pollField() { print(tag.uid) }
+    /// ```
+    public func pollField() throws(NFCDeviceError) -> FieldOccupancy {
+        guard pollCountsTags else {
+            let targets = try listTargets(maximum: 2)
+            if targets.count > 1 { return .several(count: targets.count) }
+            guard let only = targets.first, let selected = try selectTarget(uid: only.uid) else { return .absent }
+            return .alone(selected)
+        }
+        // As in the alone check: the poll's activation sets the CRC bits itself.
+        let crcOff = !framing.handleCRC
+        try applyFraming(easy: true, crcByReader: framing.handleCRC)
+        if framing.autoISO14443_4 { try setAutoISO14443_4(false, for: nil) }
+        selectedTarget = nil
+        let polled = Result { () throws(NFCDeviceError) -> (count: Int, selected: ISO14443ATarget?) in
+            try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
+        }
+        if crcOff { try crcBackOffAfterActivation() }
+        let (count, found) = try polled.get()
+        guard count > 0, let found else { return .absent }
+        guard count == 1 else {
+            selectedTarget = found
+            return .several(count: count)
+        }
+        guard !found.isISODEP else {
+            // Polled without the ISO 14443-4A slot: no RATS yet.
+            guard let withATS = try selectTarget(uid: found.uid) else { return .absent }
+            return .alone(withATS)
+        }
+        selectedTarget = found
+        framing.autoISO14443_4OffFor = found.uid
+        aloneSincePoll = found.uid
+        return .alone(found)
+    }
+
+    /// The selected tag while the poll that found it alone is still its alone check.
+    var targetAloneSincePoll: ISO14443ATarget? {
+        guard let selected = selectedTarget, selected.uid == aloneSincePoll else { return nil }
+        return selected
+    }
+
+    /// Makes the next alone check poll, whatever an earlier poll proved.
+    func endAloneProof() {
+        aloneSincePoll = nil
     }
 
     /// Switches the RF field off and on: every tag in the field powers down and comes
@@ -126,6 +202,8 @@ extension NFCDevice {
     /// left the field is forgotten.
     public func isTargetPresent() throws(NFCDeviceError) -> Bool {
         guard selectedTarget != nil else { throw .noTargetSelected }
+        // libnfc re-selects a MIFARE Classic tag to find it: not a counting poll.
+        aloneSincePoll = nil
         try restoreSelectionSettings()
         let failure = try withDevice { (device) throws(LibNFCError) -> LibNFCError? in
             guard let failure = LibNFC.targetIsPresent(device) else { return nil }
@@ -152,6 +230,22 @@ extension NFCDevice {
     /// fails with ``NFCDeviceError/commandTooLong(length:maximum:)`` before anything is sent.
     public func transceive(_ command: [UInt8], framing: TransceiveFraming = .easy,
                            timeout: Duration = .seconds(1)) throws(NFCDeviceError) -> TransceiveResponse {
+        // A tag that did not answer, or answered NAK (which sends a Type 2 tag back to IDLE),
+        // may no longer be the selected tag of the poll that found it alone.
+        do {
+            let response = try exchange(command, framing: framing, timeout: timeout)
+            if let value = response.shortFrameValue, NAKCode(rawValue: value)?.isACK != true {
+                aloneSincePoll = nil
+            }
+            return response
+        } catch {
+            aloneSincePoll = nil
+            throw error
+        }
+    }
+
+    private func exchange(_ command: [UInt8], framing: TransceiveFraming,
+                          timeout: Duration) throws(NFCDeviceError) -> TransceiveResponse {
         guard !command.isEmpty else { throw .invalidArgument("a command has at least one byte") }
         let maximum = maximumTagCommand(easyFraming: framing == .easy)
         guard command.count <= maximum else { throw .commandTooLong(length: command.count, maximum: maximum) }

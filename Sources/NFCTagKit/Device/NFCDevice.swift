@@ -38,7 +38,15 @@ public actor NFCDevice {
     /// Firmware, name and modulations of the open reader; nil when not connected.
     public internal(set) var readerInfo: ReaderInfo?
     /// The tag selected by the last successful select or poll, until deselected or lost.
-    public internal(set) var selectedTarget: ISO14443ATarget?
+    public internal(set) var selectedTarget: ISO14443ATarget? {
+        // Any change of selection ends what a poll proved about the field.
+        didSet { aloneSincePoll = nil }
+    }
+    /// The UID of the selected tag when a poll that counts tags found it alone in the field
+    /// and selected it, and nothing since then selected, deselected, reset the field or saw
+    /// the tag fail: that poll is still its alone check
+    /// (see ``selectIfAlone(uid:isoDEP:)``). Nil otherwise.
+    var aloneSincePoll: [UInt8]?
     /// Where the connection stands. Follow changes with ``statusUpdates``.
     public internal(set) var status: ConnectionStatus = .notConnected {
         didSet { if status != oldValue { statusBroadcast.send(status) } }

@@ -21,6 +21,10 @@ extension NDEFSession {
     public func connect(to tag: NDEFDetectedTag) async throws(NDEFSessionError) -> NDEFSessionTag {
         try checkNotInvalidated()
         guard state != .ready else { throw .sessionNotActive }
+        // Straight from polling, the round's poll (repeated every poll interval) is the
+        // tag's alone check while it stays selected. Connecting again without polling in
+        // between, the tag may have been taken away and presented again since: look afresh.
+        let fromPolling = state == .polling
         stopPolling()
         dropConnection()
         state = .connected(uid: tag.uid)
@@ -30,6 +34,7 @@ extension NDEFSession {
         connection = handle
         do throws(NDEFSessionError) {
             try checkNotInvalidated()
+            if !fromPolling { await device.endAloneProof() }
             try await prepare(handle, exclusive: true)
         } catch {
             recover(from: error, connected: handle, duringConnect: true)

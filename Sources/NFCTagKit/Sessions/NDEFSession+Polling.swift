@@ -2,8 +2,8 @@ import NDEF
 import NFCChips
 import NFCTags
 
-/// Polling: a loop of rounds, each listing up to two tags, identifying new ones and
-/// reporting changes. A round holds the session's gate, so it never runs during an
+/// Polling: a loop of rounds, each counting the tags in the field (``NFCDevice/pollField()``),
+/// identifying new ones and reporting changes. A round holds the session's gate, so it never runs during an
 /// operation on a connected tag.
 extension NDEFSession {
     /// What a round tells the loop to do next.
@@ -65,11 +65,19 @@ extension NDEFSession {
         }
     }
 
-    /// One round: list, report removals and arrivals, identify new tags.
+    /// One round: look at the field, report removals and arrivals, identify new tags.
+    ///
+    /// The look counts the tags and leaves a lone tag selected (on a PN532 UART one
+    /// InAutoPoll, which is also the tag's alone check until its selection changes); only
+    /// several tags are listed, to name them all.
     private func pollRound() async -> PollOutcome {
         let targets: [ISO14443ATarget]
         do {
-            targets = try await device.listTargets(maximum: 2)
+            switch try await device.pollField() {
+            case .absent: targets = []
+            case .alone(let target): targets = [target]
+            case .several: targets = try await device.listTargets(maximum: 2)
+            }
         } catch .connectionLost(let reason) {
             return .readerLost(reason)
         } catch .notConnected {
@@ -120,13 +128,18 @@ extension NDEFSession {
         return .again
     }
 
-    /// Selects `target` and names its chip (GET_VERSION, the Ultralight C probe, ATQA / SAK).
-    /// Throws only when the reader is lost; a tag that does not answer is named from ATQA / SAK.
+    /// Selects `target` (unless the round's poll left it selected) and names its chip
+    /// (GET_VERSION, the Ultralight C probe, ATQA / SAK). Throws only when the reader is
+    /// lost; a tag that does not answer is named from ATQA / SAK.
     func identify(_ target: ISO14443ATarget) async throws(NFCDeviceError) -> NDEFDetectedTag {
         let fallback = NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target))
         let selected: ISO14443ATarget?
         do {
-            selected = try await device.selectTarget(uid: target.uid)
+            if let current = await device.selectedTarget, current == target {
+                selected = current
+            } else {
+                selected = try await device.selectTarget(uid: target.uid)
+            }
         } catch .connectionLost(let reason) {
             throw .connectionLost(reason)
         } catch {

@@ -73,6 +73,27 @@ public actor TagSession {
 
     /// ``connect(on:timeout:)`` while the device's tag access is held.
     private static func connectHoldingTagAccess(on device: NFCDevice, timeout: Duration?) async throws(TagSessionError) -> TagSession {
+        // A tag that a counting poll found alone and left selected (a station's
+        // ``NFCDevice/pollField()``) is identified where it is: that poll is its alone check
+        // while the identification leaves it selected. When the identification selected it
+        // again or saw it fail (it may have left), the field is looked at and the tag
+        // identified afresh below.
+        if let proven = await device.targetAloneSincePoll {
+            do throws(TagSessionError) {
+                let session = try await identified(device: device, target: proven,
+                                                   transport: await DeviceTagTransport(device: device, target: proven))
+                if await device.targetAloneSincePoll?.uid == proven.uid { return session }
+                // The identification selected the tag again or saw it fail: the tag may have
+                // left and come back (IDLE, silent to GET_VERSION), so what it found is not
+                // trusted (an NTAG would read as an Ultralight). Identify afresh below.
+            } catch .readerLost(let operation, let reason) {
+                throw .readerLost(operation: operation, reason: reason)
+            } catch .cancelled {
+                throw .cancelled
+            } catch {
+                // Not answering where it was: wait for a tag as usual.
+            }
+        }
         let occupancy: FieldOccupancy
         do {
             let first = try await device.waitForTarget(timeout: timeout)
