@@ -83,10 +83,20 @@ struct BenchSuite {
         return try result("identify", sample) { try Self.ntag216Floors($0).identify() }
     }
 
+    /// The session as `nfctag write` and `nfctag provision` run it: every operation rests on
+    /// the poll that found the tag alone while the tag stays selected. With the library's
+    /// default (``NDEFSessionConfiguration/aloneCheckBeforeEveryWrite`` on) each write, lock
+    /// and format polls the field once more.
+    static var stationConfiguration: NDEFSessionConfiguration {
+        var configuration = NDEFSessionConfiguration()
+        configuration.aloneCheckBeforeEveryWrite = false
+        return configuration
+    }
+
     /// Writes (fresh and as a one-byte change) and reads of 100 and 800 bytes on one NTAG216.
     func ndefReadWrite() async throws -> [BenchResult] {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
-        let session = NDEFSession(device: reader.device)
+        let session = NDEFSession(device: reader.device, configuration: Self.stationConfiguration)
         try await session.begin()
         let detected = try await session.waitForTags(timeout: .seconds(5))
         guard let first = detected.first else { throw BenchFailure("no tag detected") }
@@ -180,7 +190,7 @@ struct BenchSuite {
     /// finds and connects it, writes a URI (verified by read-back), and the tag leaves.
     func provision(count: Int) async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [], baud: baud)
-        let session = NDEFSession(device: reader.device)
+        let session = NDEFSession(device: reader.device, configuration: Self.stationConfiguration)
         var total = BenchSample()
         var changed = 0
         for serial in 0..<count {

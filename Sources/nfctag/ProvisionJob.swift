@@ -142,7 +142,7 @@ struct ProvisionJob {
 
     private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, password: ([UInt8], [UInt8]?)?,
                                 actions: inout [String]) async -> WriteFailure? {
-        let session = NDEFSession(device: device, configuration: NDEFSessionConfiguration(password: password?.0, expectedPACK: password?.1))
+        let session = NDEFSession(device: device, configuration: .station(password: password?.0, expectedPACK: password?.1))
         var step = "write"
         do throws(NDEFSessionError) {
             try await session.begin()
@@ -220,7 +220,7 @@ struct ProvisionJob {
 
     /// Locks the protected tag: PWD_AUTH, the message read back and compared, then the lock.
     private func lock(_ detected: NDEFDetectedTag, password: [UInt8], pack: [UInt8]) async -> ProvisionRecord.Failure? {
-        let session = NDEFSession(device: device, configuration: NDEFSessionConfiguration(password: password, expectedPACK: pack))
+        let session = NDEFSession(device: device, configuration: .station(password: password, expectedPACK: pack))
         do throws(NDEFSessionError) {
             try await session.begin()
             let tag = try await session.connect(to: detected)

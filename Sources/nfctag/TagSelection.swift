@@ -41,7 +41,7 @@ enum TagSelection {
     static func beginSession(_ globals: GlobalOptions, options: TagOptions) async throws(ToolError) -> (NFCDevice, NDEFSession) {
         try globals.checkPasswordOptions(command: nil, packGiven: options.pack != nil)
         let (device, _) = try await ReaderSelection.connect(globals)
-        var configuration = NDEFSessionConfiguration(password: globals.password, expectedPACK: options.pack)
+        var configuration = NDEFSessionConfiguration.station(password: globals.password, expectedPACK: options.pack)
         configuration.passwordDerivation = globals.passwordDerivation
         configuration.ultralightCKey = globals.ultralightCKey
         let session = NDEFSession(device: device, configuration: configuration)

@@ -65,9 +65,32 @@ struct NDEFSessionPollingTests {
     /// only REQA / WUPA wake it, and only a poll or a select sends those — so it answers
     /// nothing sent to the selected tag. The write goes to the connected tag, never to the
     /// newcomer; the next poll counts both and refuses.
-    @Test("a second tag arriving after the alone check: the write reaches the connected tag only, the newcomer is untouched, the next poll refuses both")
-    func secondTagAfterAloneCheck() async throws {
+    @Test("a second tag arriving after connect: the write is refused with severalTags and the tag is untouched")
+    func secondTagRefusesWrite() async throws {
         let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let tag = try await harness.connectToOnlyTag()
+            harness.emulator.insert(try Type2Tag(chip: .ntag216, uid: SessionUID.second))
+            let before = harness.memory(ofTag: 0)
+            let mark = harness.log.all.count
+            await #expect(throws: NDEFSessionError.severalTags(count: 2)) {
+                try await tag.writeNDEF(SessionMessages.new)
+            }
+            #expect(harness.memory(ofTag: 0) == before)
+            try await harness.log.wait(from: mark) { $0 == .prompt(.removeAllButOne) }
+            // The connection ended; the session polls again.
+            await #expect(throws: NDEFSessionError.tagNotConnected) { _ = try await tag.readNDEF() }
+            #expect(await harness.session.state == .polling)
+            await harness.stop()
+        }
+    }
+
+    @Test("aloneCheckBeforeEveryWrite off: a second tag arriving after the alone check is never written; the write reaches the connected tag only and the next poll refuses both")
+    func secondTagAfterAloneCheck() async throws {
+        var configuration = SessionHarness.quick
+        configuration.aloneCheckBeforeEveryWrite = false
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)], configuration: configuration)
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let tag = try await harness.connectToOnlyTag()
@@ -94,7 +117,10 @@ struct NDEFSessionPollingTests {
 
     @Test("the connected tag swapped for another after the alone check: the write fails as tag lost and the other tag is untouched")
     func swappedTagIsNotWritten() async throws {
-        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
+        // With the poll's proof reused (the riskier setting): the swap still ends it.
+        var configuration = SessionHarness.quick
+        configuration.aloneCheckBeforeEveryWrite = false
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)], configuration: configuration)
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let tag = try await harness.connectToOnlyTag()

@@ -106,13 +106,15 @@ struct NFCDeviceEndToEndTests {
             // A tag that enters now stays IDLE: the poll is still the alone check (no command),
             // and the selected tag is the only one that answers.
             fixture.emulator.insert(PageTag(uid: TestUID.second))
-            #expect(try await device.selectIfAlone(uid: TestUID.first) == .alone(target))
+            #expect(try await device.selectIfAlone(uid: TestUID.first, reusingPoll: true) == .alone(target))
             #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] == after[0x60, default: 0], "the poll is reused")
             let write: [UInt8] = [0xA2, 0x05, 0xDE, 0xAD, 0xBE, 0xEF]
             #expect(try await device.transceive(write + crcA(write), framing: .raw(crc: .byHost)).shortFrameValue == PageTag.ackCode)
             let pages = fixture.emulator.tags.compactMap { $0 as? PageTag }.map { ($0.identity.uid, $0.pages[5]) }
             #expect(pages.first { $0.0 == TestUID.first }?.1 == [0xDE, 0xAD, 0xBE, 0xEF])
             #expect(pages.first { $0.0 == TestUID.second }?.1 == [20, 21, 22, 23], "the newcomer heard nothing")
+            // Without reusingPoll (the default) the check polls and counts the newcomer.
+            #expect(try await device.selectIfAlone(uid: TestUID.first) == .several(count: 2))
             // A field reset (as any select or listing) ends it: the next check polls and counts both.
             try await device.resetField()
             #expect(try await device.selectIfAlone(uid: TestUID.first) == .several(count: 2))
@@ -153,12 +155,12 @@ struct NFCDeviceEndToEndTests {
             #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
             #expect(after[0x4A, default: 0] == before[0x4A, default: 0], "no listing, no select")
             // The poll is the tag's alone check: none is sent again.
-            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false) == .alone(target))
+            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false, reusingPoll: true) == .alone(target))
             after = fixture.emulator.statistics.commandsByCode
             #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
             // A tag that does not answer (it left) ends it: the next check polls.
             _ = try? await device.transceive([0x55], framing: .easy, timeout: .milliseconds(50))
-            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false) == .alone(target))
+            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false, reusingPoll: true) == .alone(target))
             #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] - before[0x60, default: 0] == 2)
 
             fixture.emulator.insert(PageTag(uid: TestUID.second))

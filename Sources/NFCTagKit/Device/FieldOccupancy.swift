@@ -1,4 +1,4 @@
-/// What ``NFCDevice/selectIfAlone(uid:isoDEP:)`` found in the field.
+/// What ``NFCDevice/selectIfAlone(uid:isoDEP:reusingPoll:)`` found in the field.
 public enum FieldOccupancy: Sendable, Equatable {
     /// The tag is the only one in the field, and it is selected.
     case alone(ISO14443ATarget)

@@ -41,21 +41,22 @@ extension NFCDevice {
     /// such a tag (one SetParameters, kept while this tag is in hand) and back on before a
     /// select that may meet an ISO-DEP tag, which keeps its RATS.
     ///
-    /// **A poll is an alone check until the selection changes.** When a poll that counts
-    /// tags (this check, or ``pollField()``, on a reader whose one poll counts them) found
-    /// the tag alone and selected it, and since then nothing selected or deselected a tag,
-    /// listed or reset the field, checked presence, or saw the tag fail to answer or answer
-    /// NAK, that poll *is* the alone check: this returns ``FieldOccupancy/alone(_:)`` at once,
-    /// without a reader command. A tag that enters the field after that poll stays IDLE (it
+    /// **With `reusingPoll`, a poll is an alone check until the selection changes.** When a
+    /// poll that counts tags (this check, or ``pollField()``, on a reader whose one poll
+    /// counts them) found the tag alone and selected it, and since then nothing selected or
+    /// deselected a tag, listed or reset the field, checked presence, or saw the tag fail to
+    /// answer or answer NAK, that poll stands for the alone check: this returns
+    /// ``FieldOccupancy/alone(_:)`` at once, without a reader command. Without it (the
+    /// default) the field is polled again, so a tag that arrived since is counted. A tag that enters the field after that poll stays IDLE (it
     /// only leaves IDLE on a REQA or WUPA, which only a poll or a select sends, and those end
     /// the proof), so it answers none of the commands sent to the selected tag and cannot be
     /// written by mistake; if the selected tag itself left, its next command fails (nothing
     /// is written) and the proof ends with that failure.
-    public func selectIfAlone(uid: [UInt8], isoDEP: Bool = true) throws(NFCDeviceError) -> FieldOccupancy {
+    public func selectIfAlone(uid: [UInt8], isoDEP: Bool = true, reusingPoll: Bool = false) throws(NFCDeviceError) -> FieldOccupancy {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
-        if let selected = targetAloneSincePoll, selected.uid == uid,
+        if reusingPoll, let selected = targetAloneSincePoll, selected.uid == uid,
            !(isoDEP && selected.isISODEP && selected.ats.isEmpty) {
             return .alone(selected)
         }
@@ -100,7 +101,7 @@ extension NFCDevice {
     /// MIFARE / Type 2 type (NP_AUTO_ISO14443_4 off: no ISO 14443-4A slot, which would
     /// activate a Type 2 tag twice). A lone tag that is not ISO-DEP stays selected by that
     /// poll, which counted the field: until the selection changes it is the tag's alone
-    /// check (``selectIfAlone(uid:isoDEP:)``), and the tag can be identified without another
+    /// check (``selectIfAlone(uid:isoDEP:reusingPoll:)``), and the tag can be identified without another
     /// select. A lone ISO-DEP tag is selected again with its RATS, so it keeps its ATS (and
     /// a later alone check polls again). An empty field costs the poll's period (150 ms on a
     /// PN532). Other readers list the field (``listTargets(maximum:)``) and select a lone tag.

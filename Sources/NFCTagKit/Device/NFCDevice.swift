@@ -45,7 +45,7 @@ public actor NFCDevice {
     /// The UID of the selected tag when a poll that counts tags found it alone in the field
     /// and selected it, and nothing since then selected, deselected, reset the field or saw
     /// the tag fail: that poll is still its alone check
-    /// (see ``selectIfAlone(uid:isoDEP:)``). Nil otherwise.
+    /// (see ``selectIfAlone(uid:isoDEP:reusingPoll:)``). Nil otherwise.
     var aloneSincePoll: [UInt8]?
     /// Where the connection stands. Follow changes with ``statusUpdates``.
     public internal(set) var status: ConnectionStatus = .notConnected {

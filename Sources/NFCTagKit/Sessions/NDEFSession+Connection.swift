@@ -35,7 +35,7 @@ extension NDEFSession {
         do throws(NDEFSessionError) {
             try checkNotInvalidated()
             if !fromPolling { await device.endAloneProof() }
-            try await prepare(handle, exclusive: true)
+            try await prepare(handle, exclusive: true, connecting: true)
         } catch {
             recover(from: error, connected: handle, duringConnect: true)
             throw error
@@ -69,12 +69,14 @@ extension NDEFSession {
 
     /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
     /// is the only tag in the field, as every write, lock and format does. The check
-    /// selects the tag too (one InAutoPoll on a PN532, see ``NFCDevice/selectIfAlone(uid:isoDEP:)``).
-    func prepare(_ tag: NDEFSessionTag, exclusive: Bool) async throws(NDEFSessionError) {
+    /// selects the tag too (one InAutoPoll on a PN532, see ``NFCDevice/selectIfAlone(uid:isoDEP:reusingPoll:)``).
+    /// A `connecting` check straight from polling may rest on the polling round's own poll;
+    /// an operation's does only when ``NDEFSessionConfiguration/aloneCheckBeforeEveryWrite`` is off.
+    func prepare(_ tag: NDEFSessionTag, exclusive: Bool, connecting: Bool = false) async throws(NDEFSessionError) {
         let reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
         fieldUsedElsewhere = false
         if exclusive {
-            try await selectAlone(tag)
+            try await selectAlone(tag, reusingPoll: connecting || !configuration.aloneCheckBeforeEveryWrite)
         } else if reselect {
             try await select(tag)
         } else {
@@ -85,10 +87,11 @@ extension NDEFSession {
 
     /// Selects `tag` if it is alone in the field; with several, reports them and asks for
     /// all but one to be removed.
-    private func selectAlone(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
+    private func selectAlone(_ tag: NDEFSessionTag, reusingPoll: Bool) async throws(NDEFSessionError) {
         let occupancy: FieldOccupancy
         do {
-            occupancy = try await device.selectIfAlone(uid: tag.uid, isoDEP: tag.detected.target.isISODEP)
+            occupancy = try await device.selectIfAlone(uid: tag.uid, isoDEP: tag.detected.target.isISODEP,
+                                                       reusingPoll: reusingPoll)
         } catch {
             throw NDEFSessionError(error)
         }

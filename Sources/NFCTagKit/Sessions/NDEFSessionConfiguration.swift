@@ -31,6 +31,17 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     /// connecting (and again after every re-selection), for tags whose NDEF area AUTH0 / AUTH1
     /// protect. Other chips ignore it.
     public var ultralightCKey: [UInt8]?
+    /// Whether every write, lock and format polls the field first (the default), so that a
+    /// tag that arrived after you connected stops the operation with
+    /// ``NDEFSessionError/severalTags(count:)`` before its first page.
+    ///
+    /// Off, the poll that found the connected tag alone stays its alone check for as long as
+    /// the tag stays selected (``NFCDevice/selectIfAlone(uid:isoDEP:reusingPoll:)``): one
+    /// InAutoPoll less per operation on a PN532 UART. A tag that enters the field later is
+    /// not written — it stays IDLE and answers nothing sent to the selected tag — but the
+    /// operation goes ahead with two tags in the field. For tools that write straight after
+    /// connecting (`nfctag write`, `nfctag provision`), where no person acts in between.
+    public var aloneCheckBeforeEveryWrite = true
 
     /// The defaults: poll every 150 ms, wait 1 s after several tags, keep polling, no password.
     ///
