@@ -43,11 +43,11 @@ struct NTAG424Side: Sendable {
 /// are the factory keys (all zero) unless `NFC_TEST_NTAG424_KEY0`…`KEY4` give them (32 hex
 /// digits each).
 enum NTAG424Bench {
-    static let factoryKeys = [AES128Key](repeating: .zero, count: 5)
+    static let factoryKeys = [AES128Key](repeating: .zero, count: NTAG424DNATable.keyCount)
 
     /// The real tag's keys: the environment's, else factory.
     static func realKeys() throws -> [AES128Key] {
-        try (0..<5).map { number in
+        try (0..<NTAG424DNATable.keyCount).map { number in
             guard let hex = HardwareBench.environment["NFC_TEST_NTAG424_KEY\(number)"], !hex.isEmpty else { return .zero }
             let key = try #require(bytes(fromHex: hex), "NFC_TEST_NTAG424_KEY\(number) is not hex")
             return try AES128Key(key)
