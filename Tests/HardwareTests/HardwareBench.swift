@@ -13,7 +13,11 @@ import Testing
 /// | `NFC_TEST_PUBLIC_KEY=HEX` | the key the tag's originality signature verifies with (default: NXP's key for the chip); `nfctag emulate --print-signing-key` prints the emulator's |
 /// | `NFC_TEST_JUST_POWERED=1` | the reader was plugged in (powered on) right before the run: P1 also compares the power-up register values |
 /// | `NFC_TEST_TWO_TAGS=1` | two Type 2 tags lie on the reader: runs P6 |
-/// | `NFC_TEST_TEAR_RIG=1` | a person or rig takes the tag out of the field mid-write: runs T3 (with `NFC_TEST_ALLOW_WRITE=1`; `NFC_TEST_TEAR_SECONDS`, default 60) |
+/// | `NFC_TEST_TEAR_RIG=1` | a person or rig takes the tag out of the field mid-write: runs T3, and N424-13 on an NTAG 424 DNA (with `NFC_TEST_ALLOW_WRITE=1`; `NFC_TEST_TEAR_SECONDS`, default 60) |
+/// | `NFC_TEST_NTAG424=1` | the tag on the real reader is an NTAG 424 DNA: runs the real half of the N424 scenarios (`NTAG424Assumptions`; their emulated half runs always) |
+/// | `NFC_TEST_NTAG424_KEY0`…`KEY4=HEX` | that tag's keys 0…4, 32 hex digits each (default: the factory key, all zero) |
+/// | `NFC_TEST_NTAG424_RANDOM_ID=1` | with `NFC_TEST_ALLOW_WRITE=1`: N424-9 (and N424-15 on a tag without it) turns the NTAG 424 DNA's random ID on FOR GOOD — use a tag to spare |
+/// | `NFC_TEST_NTAG424_WRONG_AUTHS=N` | N424-12's wrong authentications (default 3) |
 /// | `NFC_TEST_REPLUG=1` | a person plugs the USB reader out and back into the same socket when asked: runs U10 |
 /// | `NFC_TEST_TRANSCRIPT=FILE` | the transcript scenario writes the exchanges it recorded to FILE |
 ///

@@ -11,12 +11,11 @@ struct ChipIdentifierTests {
         for response in responses {
             let probe: Bool? = response == nil ? spec.supports(.authenticate) : nil
             let result = ChipIdentifier.identify(atqa: spec.activation.atqa, sak: spec.activation.sak,
-                                                 getVersion: response, answersUltralightCAuthenticate: probe)
+                                                 getVersion: response, answersUltralightCAuthenticate: probe,
+                                                 isoDEPVersion: spec.ntag424?.getVersion.hardware)
             // Activation alone cannot tell ISO-DEP chips apart (NTAG 424 DNA answers the ATQA
-            // and SAK of any DESFire-like tag): it is a Type 4 tag here, and its native
-            // GetVersion (ChipSpec.ntag424.getVersion) over ISO-DEP tells it apart later.
-            let expected: Chip = spec.family == .type4 ? .type4 : chip
-            #expect(result == .identified(expected), "\(chip.rawValue) \(response?.hexText ?? "no GET_VERSION")")
+            // and SAK of any DESFire-like tag): its native GetVersion over ISO-DEP does.
+            #expect(result == .identified(chip), "\(chip.rawValue) \(response?.hexText ?? "no GET_VERSION")")
         }
     }
 
@@ -100,5 +99,36 @@ struct ChipIdentifierTests {
                 #expect(!known.contains(version), "seed \(seed)")
             }
         }
+    }
+
+    @Test("an ISO-DEP tag's native GetVersion tells an NTAG 424 DNA from other Type 4 tags; a new major version is still one")
+    func isoDEPVersion() {
+        let ntag424 = ChipTables.spec(for: .ntag424dna).ntag424!.getVersion.hardware
+        #expect(ChipIdentifier.identify(atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil,
+                                        isoDEPVersion: ntag424) == .identified(.ntag424dna))
+        var newMajor = ntag424
+        newMajor[3] = 0x31
+        #expect(ChipIdentifier.identify(atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil,
+                                        isoDEPVersion: newMajor) == .identified(.ntag424dna))
+        // DESFire EV1 (type 01), another subtype, another storage size, no answer.
+        for other in [[0x04, 0x01, 0x01, 0x01, 0x00, 0x18, 0x05], [0x04, 0x04, 0x08, 0x30, 0x00, 0x11, 0x05],
+                      [0x04, 0x04, 0x02, 0x30, 0x00, 0x13, 0x05], []] as [[UInt8]] {
+            #expect(ChipIdentifier.identify(atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil,
+                                            isoDEPVersion: other) == .identified(.type4), "\(other)")
+        }
+        // Not ISO-DEP: the ISO-DEP version is not looked at.
+        #expect(ChipIdentifier.identify(atqa: 0x0044, sak: 0x00, getVersion: nil, answersUltralightCAuthenticate: nil,
+                                        isoDEPVersion: ntag424) == .unknown(atqa: 0x0044, sak: 0x00, getVersion: nil))
+    }
+
+    @Test("only ISO-DEP tags with NXP's 7-byte UID are asked for their native GetVersion: a random ID or another maker costs no frame")
+    func asksISODEPVersionOnlyOfNXP() {
+        #expect(ChipIdentifier.asksISODEPVersion(uid: [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44], sak: 0x20))
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: [0x08, 0x12, 0x34, 0x56], sak: 0x20))               // random ID
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: [0x02, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44], sak: 0x20)) // ST
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: [0x5F, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44], sak: 0x20)) // Nordic
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: [0x04, 0xE0, 0x5A, 0x11], sak: 0x20))
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44], sak: 0x00))  // an NTAG21x
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: [], sak: 0x20))
     }
 }

@@ -19,6 +19,21 @@ struct NTAG424CommandTests {
         return try #require(records.first?["uri"] as? String)
     }
 
+    @Test("read --json and scan --json name the chip ntag424dna (from its native GetVersion), a Type 4 tag of another maker type4")
+    func chipName() throws {
+        let emulator = try startEmulator([NTAG424DNATag(uid: Self.uid)])
+        defer { emulator.stop() }
+        for verb in ["read", "scan"] {
+            let run = try runTool([verb, "--json"], on: emulator)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try jsonObject(run)["chip"] as? String == "ntag424dna", "\(verb): \(run.stdout)")
+        }
+        let other = try startEmulator([try Type4Tag(uid: [0x02, 0x8F, 0x10, 0x22, 0x33, 0x44, 0x55])])
+        defer { other.stop() }
+        let read = try runTool(["read", "--json"], on: other)
+        #expect(try jsonObject(read)["chip"] as? String == "type4", "\(read.stdout)")
+    }
+
     @Test("sun-setup (keys from the environment, MAC key diversified), then two reads: two different URLs; sun-verify accepts both with counters n and n+1 and rejects one altered character and a replay")
     func sunSetupAndVerify() throws {
         let emulator = try startEmulator([NTAG424DNATag(uid: Self.uid)])

@@ -43,6 +43,24 @@ struct NTAG424DNATests {
         return try NDEFURIRecord(record: message.records[0]).uri
     }
 
+    @Test("identification: an NTAG 424 DNA is told from other Type 4 tags by its native GetVersion, taken through all three parts; a Type 4 tag of another maker is not asked")
+    func identification() async throws {
+        try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
+            #expect(session.chip == .ntag424dna)
+            let answer = try #require(session.identification.isoDEPVersionAnswer)
+            #expect(answer == NTAG424DNATable.hardwareVersion + [0x91, 0xAF])
+            // The tag was left with no GetVersion half done: the next native command is answered.
+            let ntag = try session.isoDEPTag().ntag424()
+            try await ntag.selectApplication()
+            #expect(try await ntag.version().uid == Self.uid)
+        }
+        let other = try Type4Tag(uid: [0x02, 0x8F, 0x10, 0x22, 0x33, 0x44, 0x55])
+        try await withTagSession([other]) { session, _ in
+            #expect(session.chip == .type4)
+            #expect(session.identification.isoDEPVersionAnswer == nil)
+        }
+    }
+
     @Test("GetVersion, a wrong key refused (91AE → wrongKey), the right one opens a session: GetCardUID, GetKeyVersion, settings in MAC mode")
     func authenticationAndKeys() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
@@ -297,6 +315,8 @@ struct NTAG424DNATests {
             _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
             let second = try await TagSession.connect(on: device, timeout: .seconds(5))
             #expect(second.uid.count == 4 && second.uid.first == NTAG424DNATable.randomIDFirstByte)
+            // A random ID names no maker: the tag is not asked for its GetVersion, and is a Type 4 tag.
+            #expect(second.chip == .type4 && second.identification.isoDEPVersionAnswer == nil)
             let again = try second.isoDEPTag().ntag424()
             try await again.selectApplication()
             try await again.authenticate(keyNumber: 0, key: .zero)

@@ -3,7 +3,12 @@
 ///
 /// Rules, in order:
 /// 1. SAK equal to a MIFARE Classic chip's SAK (`08` 1K, `18` 4K) → that Classic chip.
-/// 2. SAK with the ISO/IEC 14443-4 bit (`20`) → `.type4`.
+/// 2. SAK with the ISO/IEC 14443-4 bit (`20`) → the Type 4 chip whose native GetVersion
+///    hardware part (`90 60 00 00 00`, the first 7 bytes) matches `isoDEPVersion` in
+///    vendor, type, subtype, storage size and protocol (`.ntag424dna`: 04 04 02 … 11 05);
+///    otherwise `.type4`. The question is asked only of tags whose UID already names a
+///    chip that answers it (``asksISODEPVersion(uid:sak:)``: NXP's code `04` in a 7-byte
+///    UID), so other Type 4 tags cost no frame more.
 /// 3. ATQA and SAK of the Type 2 chips (`0044` / `00`):
 ///    - a GET_VERSION answer equal to one the tables list → that chip; otherwise one with the
 ///      same header, vendor, product type, storage size and protocol (a new minor version)
@@ -23,7 +28,8 @@ public enum ChipIdentifier {
         atqa: UInt16,
         sak: UInt8,
         getVersion: [UInt8]?,
-        answersUltralightCAuthenticate: Bool?
+        answersUltralightCAuthenticate: Bool?,
+        isoDEPVersion: [UInt8]? = nil
     ) -> ChipIdentification {
         let unknown = ChipIdentification.unknown(atqa: atqa, sak: sak, getVersion: getVersion)
         let chips = ChipTables.chips
@@ -31,9 +37,11 @@ public enum ChipIdentifier {
         if let classic = chips.first(where: { $0.family == .mifareClassic && $0.activation.sak == sak }) {
             return .identified(classic.chip)
         }
-        if sak & ChipTables.iso14443a.sakISO14443_4Bit != 0,
-           let type4 = chips.first(where: { $0.family == .type4 }) {
-            return .identified(type4.chip)
+        if sak & ChipTables.iso14443a.sakISO14443_4Bit != 0 {
+            if let isoDEPVersion, let chip = isoDEPChips.first(where: { Self.sameProduct($0.hardware, isoDEPVersion) }) {
+                return .identified(chip.chip)
+            }
+            if let type4 = chips.first(where: { $0.family == .type4 }) { return .identified(type4.chip) }
         }
 
         let type2 = chips.filter { $0.family.isType2 }
@@ -63,6 +71,30 @@ public enum ChipIdentifier {
         case nil:
             return unknown
         }
+    }
+
+    /// Whether identification should ask an ISO-DEP tag for its native GetVersion: the SAK
+    /// says ISO-DEP and the UID has the length and manufacturer code (ISO/IEC 7816-6) of a
+    /// Type 4 chip in the tables that answers it — NXP's `04` in a 7-byte UID. A random ID
+    /// (`08…`) and other makers' tags are not asked.
+    public static func asksISODEPVersion(uid: [UInt8], sak: UInt8) -> Bool {
+        guard sak & ChipTables.iso14443a.sakISO14443_4Bit != 0, let code = uid.first else { return false }
+        return isoDEPChips.contains { $0.manufacturerCode == code && $0.uidLength == uid.count }
+    }
+
+    /// The Type 4 chips with a native GetVersion in their table.
+    static var isoDEPChips: [(chip: Chip, hardware: [UInt8], manufacturerCode: UInt8?, uidLength: Int)] {
+        ChipTables.chips.compactMap { spec in
+            guard spec.family == .type4, let version = spec.ntag424?.getVersion else { return nil }
+            return (spec.chip, version.hardware, spec.activation.manufacturerCode, spec.activation.uidLength)
+        }
+    }
+
+    /// Vendor, type, subtype, storage size and protocol agree (bytes 0, 1, 2, 5, 6; the
+    /// major and minor versions may differ).
+    static func sameProduct(_ known: [UInt8], _ answer: [UInt8]) -> Bool {
+        guard known.count == 7, answer.count == 7 else { return false }
+        return [0, 1, 2, 5, 6].allSatisfy { known[$0] == answer[$0] }
     }
 
     /// Whether `answer` to `1A 00` is the Ultralight C's first authentication answer

@@ -19,6 +19,9 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
     public var getVersionAnswer: ProbeAnswer?
     /// The answer to the Ultralight C `AUTHENTICATE` probe, or `nil` when it was not sent.
     public var ultralightCProbeAnswer: ProbeAnswer?
+    /// The first part of an ISO-DEP tag's native GetVersion (`90 60 00 00 00`: its data and
+    /// status word), or `nil` when it was not asked (see ``NFCChips/ChipIdentifier/asksISODEPVersion(uid:sak:)``).
+    public var isoDEPVersionAnswer: [UInt8]? = nil
 
     /// The chip, when identified.
     public var chip: Chip? { identification.chip }
@@ -28,6 +31,7 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
         var text = "UID \(target.uid.hexString(uppercase: true)), ATQA \(target.atqa.hexString(uppercase: true)), SAK \(target.sak.hexString(uppercase: true))"
         if let answer = getVersionAnswer { text += ", GET_VERSION → \(describe(answer))" }
         if let answer = ultralightCProbeAnswer { text += ", AUTHENTICATE → \(describe(answer))" }
+        if let answer = isoDEPVersionAnswer { text += ", GetVersion → \(answer.hexString(uppercase: true, separator: " "))" }
         switch identification {
         case .identified(let chip): return "\(chip.rawValue) (\(text))"
         case .unknown: return "unknown chip (\(text))"

@@ -19,6 +19,15 @@ public enum TagIdentifier {
             identification: ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: nil,
                                                     answersUltralightCAuthenticate: nil),
             getVersionAnswer: nil, ultralightCProbeAnswer: nil)
+        if ChipIdentifier.asksISODEPVersion(uid: target.uid, sak: target.sak) {
+            let answer = try await isoDEPVersion(transport)
+            report.isoDEPVersionAnswer = answer
+            if let answer, answer.count > 2 {
+                report.identification = ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: nil,
+                                                                answersUltralightCAuthenticate: nil, isoDEPVersion: Array(answer.dropLast(2)))
+            }
+            return report
+        }
         let type2 = ChipTables.chips.filter { $0.family.isType2 }
         guard type2.contains(where: { $0.activation.atqa == target.atqa && $0.activation.sak == target.sak }) else {
             return report
@@ -46,6 +55,35 @@ public enum TagIdentifier {
         report.identification = ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: nil,
                                                         answersUltralightCAuthenticate: answersAuthenticate)
         return report
+    }
+
+    /// The native GetVersion of an ISO-DEP tag (NTAG 424 DNA, DESFire): its first part's
+    /// data and status word, or `nil` when the tag did not answer in time (it is selected
+    /// again). A tag that answers `91AF` is taken through the remaining parts, so that it
+    /// is left with no command half done.
+    private static func isoDEPVersion(_ transport: any TagTransport) async throws(TagCommandError) -> [UInt8]? {
+        typealias Table = NTAG424DNATable
+        func native(_ command: Table.Command) throws(TagCommandError) -> APDU {
+            do {
+                return try APDU(cla: Table.nativeCLA, ins: command.rawValue, p1: 0, p2: 0, expectedResponseLength: ChipTables.iso7816.shortMaximumNe)
+            } catch {
+                throw .invalidArgument(error.description)
+            }
+        }
+        let commands = ISO7816Commands(transport: transport)
+        do {
+            let first = try await commands.send(try native(.getVersion))
+            var last = first
+            var parts = 1
+            while last.sw1 == Table.nativeSW1, last.sw2 == Table.Status.additionalFrame.rawValue, parts < 3 {
+                last = try await commands.send(try native(.additionalFrame))
+                parts += 1
+            }
+            return first.data + [first.sw1, first.sw2]
+        } catch .transport(.timeout) {
+            try await transport.reselectTag()
+            return nil
+        }
     }
 
     /// One probe; silence and NAKs are answers, a lost tag or reader is an error.
