@@ -108,8 +108,15 @@ extension HardwareInTheLoop.Assumptions {
     /// Runs `body` on an emulated NTAG215 whose `tearingWrite`-th page write is torn
     /// (`tear-in-write`); the tag is put back in the field once it has left, as a hand would.
     static func withTornEmulatedTag<Result: Sendable>(tearingWrite: Int, _ body: (NFCDevice) async throws -> Result) async throws -> Result {
-        let emulator = try PN532Emulator(tags: [try EmulatedTagFactory.make(name: "ntag215")],
-                                         faults: try FaultPlan(parsing: ["tear-in-write=\(tearingWrite):7"]))
+        try await withTornEmulatedTag(named: "ntag215", fault: "tear-in-write=\(tearingWrite):7", body)
+    }
+
+    /// Runs `body` on the emulated tag `name` with the tearing `fault`; the tag is put back
+    /// in the field once it has left, as a hand would. The device is closed afterwards.
+    static func withTornEmulatedTag<Result: Sendable>(named name: String, fault: String,
+                                                      _ body: (NFCDevice) async throws -> Result) async throws -> Result {
+        let emulator = try PN532Emulator(tags: [try EmulatedTagFactory.make(name: name)],
+                                         faults: try FaultPlan(parsing: [fault]))
         try emulator.start()
         defer { emulator.stop() }
         let hand = Task {

@@ -642,29 +642,7 @@ extension HardwareInTheLoop {
         /// Runs `body` on an emulated NTAG 424 DNA that leaves the field after `tearAfter`
         /// frames, put back in the field once it has left, as a hand would.
         static func withTornNTAG424<Result: Sendable>(tearAfter: Int, _ body: (NFCDevice) async throws -> Result) async throws -> Result {
-            let emulator = try PN532Emulator(tags: [try EmulatedTagFactory.make(name: EmulatedTagFactory.ntag424Name)],
-                                             faults: try FaultPlan(parsing: ["tear-after=\(tearAfter)"]))
-            try emulator.start()
-            defer { emulator.stop() }
-            let hand = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(50))
-                    if emulator.tags.isEmpty, let departed = emulator.withField({ $0.departedTags.first }) { emulator.insert(departed) }
-                }
-            }
-            defer { hand.cancel() }
-            var configuration = ConnectionConfiguration()
-            configuration.lastReaderStore = nil
-            let device = NFCDevice()
-            try await device.connect(toConnectionString: emulator.connectionString, configuration: configuration)
-            do {
-                let result = try await body(device)
-                await device.close()
-                return result
-            } catch {
-                await device.close()
-                throw error
-            }
+            try await HardwareInTheLoop.Assumptions.withTornEmulatedTag(named: EmulatedTagFactory.ntag424Name, fault: "tear-after=\(tearAfter)", body)
         }
     }
 }
