@@ -236,7 +236,7 @@ public final class USBReaderEmulator: Sendable {
                 return []
             case UInt8(ascii: "O"):
                 guard state.claimer == client else { return [] }   // not claimed: the transfer fails silently
-                return state.model.bulkOut(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
+                return state.model.transfer(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
             default:
                 return []
             }
