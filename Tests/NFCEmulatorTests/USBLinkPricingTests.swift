@@ -81,3 +81,19 @@ struct USBLinkPricingTests {
         #expect(Self.close(reader.controller.statistics.modelledTime, air + bus), "\(reader.controller.statistics.modelledTime)")
     }
 }
+
+extension USBLinkPricingTests {
+    @Test("a USB port reset (libnfc's close) restarts the chip but keeps the counters and modelled time")
+    func portResetKeepsStatistics() {
+        var reader = ACR122UReader(controller: PN532Controller())
+        _ = reader.transfer([0x6F, 7, 0, 0, 0, 0, 7, 0, 0, 0, 0xFF, 0x00, 0x00, 0x00, 0x02, 0xD4, 0x02])
+        let before = reader.controller.statistics
+        #expect(before.commands == 1)
+        reader.portReset()
+        #expect(reader.controller.statistics == before)
+        #expect(!reader.controller.hostLinkIsUART)
+        _ = reader.transfer([0x6F, 7, 0, 0, 0, 0, 8, 0, 0, 0, 0xFF, 0x00, 0x00, 0x00, 0x02, 0xD4, 0x02])
+        #expect(reader.controller.statistics.commands == 2)
+        #expect(Self.close(reader.controller.statistics.modelledTime, Self.fullSpeed(bits: 2 * 488)))
+    }
+}

@@ -16,15 +16,19 @@ protocol USBReaderModel: Sendable {
 
 extension USBReaderModel {
     /// A USB port reset: the chip starts again at power-on with the same tags (the field
-    /// off), as ``PN532Emulator/plug()`` does.
+    /// off), as ``PN532Emulator/plug()`` does. The device stays plugged in, so its counters
+    /// and modelled time go on (libnfc resets the port when it closes the reader: a
+    /// `--stats` file or a benchmark counts every process, not the last one alone).
     mutating func portReset() {
         var field = controller.field
         field.setPower(false)
         let faultState = controller.faultState   // a fault fires once per emulator
         let faults = controller.faults
+        let statistics = controller.statistics
         controller = PN532Controller(field: field, spec: controller.spec, faults: faults)
         controller.faultState = faultState
         controller.priceHostLinkExternally()
+        controller.statistics = statistics
     }
 
     /// One bulk OUT transfer from the host and the IN transfers it causes (``bulkOut(_:)``),
