@@ -86,7 +86,7 @@ struct USBReaderRunTests {
     func measuresPN533() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.tool), "no nfctag at \(Self.tool)")
         let results = try await USBReaderRun(tool: Self.tool, kind: .pn533).run()
-        #expect(results.map(\.name) == ["identify_scan", "write_ndef_100_fresh", "read_ndef_800", "nfctag_write_then_read_103_uri"])
+        #expect(results.map(\.name) == ["identify_signature", "write_ndef_100_fresh", "read_ndef_800", "nfctag_write_then_read_103_uri"])
         for result in results {
             #expect(result.reader == "pn533")
             #expect(result.floorsByLink.contains { $0.link == .usbFullSpeed(.pn533) && abs($0.floor.seconds - result.floor.seconds) < 1e-12 })
