@@ -52,11 +52,13 @@ clean:
 	rm -rf .build
 
 ## Benchmark against the physical floor (release build): `make bench`, at a speed `make bench BENCH_ARGS="--baud 460800"`
-## (nfctag is built too: the two-process write-then-read row runs it); the soak run: `make bench BENCH_ARGS=--soak`.
+## (nfctag and the USB stand-in are built too: the two-process rows and the USB reader kinds run nfctag); one USB kind:
+## `make bench BENCH_ARGS="--reader acr122u"`; the soak run: `make bench BENCH_ARGS=--soak`.
 BENCH_ARGS ?=
 bench: setup
 	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product nfctag $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product nfctag-usb-emulation $(SWIFT_FLAGS)
 	$$($(SWIFT) build -c release --show-bin-path)/nfctag-bench $(BENCH_ARGS)
 
 ## The soak run while stress-ng loads every core: every tag in a known state, every unplugged

@@ -3,7 +3,8 @@ import NFCChips
 /// What the emulated reader has carried, and how long a real PN532 would have needed.
 ///
 /// Frames and bytes are counted per direction on the host link. ``modelledTime`` adds the
-/// UART time (8N1 at the current baud), the ISO/IEC 14443-A air time of every frame at
+/// host-link time (the UART at 8N1 and the current baud, or, on an emulated USB reader, its
+/// full-speed bulk transfers), the ISO/IEC 14443-A air time of every frame at
 /// 106 kbit/s with the frame delay time, and the EEPROM programming time the tags report.
 /// It is a model for benchmarks: nothing ever sleeps.
 ///
@@ -28,8 +29,11 @@ public struct EmulatorStatistics: Sendable, Equatable {
     public var framesFromTags = 0
     /// The modelled duration of all of the above.
     public var modelledTime: Duration = .zero
-    /// The host-link speed used by the model.
+    /// The host-link speed used by the model; 0 when the host link is USB.
     public var uartBaud = 0
+    /// Bulk transfers on USB, both directions (0 on a UART): a USB reader's host link is
+    /// priced per transfer at full speed (`datasheets/readers.json`, `usbFullSpeed`).
+    public var usbBulkTransfers = 0
     /// PN532 commands executed or rejected, by command code (`0x42` InCommunicateThru,
     /// `0x06` ReadRegister …): where the frames of an operation went.
     public var commandsByCode: [UInt8: Int] = [:]

@@ -60,6 +60,10 @@ public struct PN532Controller: Sendable {
     /// The modelled duration of the bytes handled by the last ``receive(_:)`` (host link,
     /// air and EEPROM time): what a real-time emulator waits before answering.
     public internal(set) var lastExchangeDuration: Duration = .zero
+    /// Whether the chip's frames cross a UART priced at ``EmulatorStatistics/uartBaud``;
+    /// false when a USB reader carries them and prices its bulk transfers itself
+    /// (``chargeHostLink(_:)``).
+    public internal(set) var hostLinkIsUART = true
 
     /// A chip at power-on with `field`, using the PN532 tables, producing `faults`.
     public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532, faults: FaultPlan = FaultPlan()) {
@@ -82,7 +86,7 @@ public struct PN532Controller: Sendable {
         var output: [UInt8] = []
         for event in parser.feed(bytes) { output += handle(event) }
         statistics.bytesToHost += output.count
-        statistics.modelledTime += statistics.uartTime(byteCount: bytes.count + output.count)
+        if hostLinkIsUART { statistics.modelledTime += statistics.uartTime(byteCount: bytes.count + output.count) }
         lastExchangeDuration = statistics.modelledTime - before
         // Bytes of a frame split over several reads count with the command they complete.
         unattributedTime += lastExchangeDuration
@@ -93,6 +97,27 @@ public struct PN532Controller: Sendable {
         }
         if !output.isEmpty { lastSent = output }
         return output
+    }
+
+    /// Prices the host link as something other than the UART from now on: the owner of
+    /// the link adds its time with ``chargeHostLink(_:)``.
+    mutating func priceHostLinkExternally() {
+        hostLinkIsUART = false
+        statistics.uartBaud = 0
+    }
+
+    /// Adds `time` on the host link for the exchange just handled: to the modelled time,
+    /// to ``lastExchangeDuration``, and to the command it carried (time of a transfer that
+    /// carried no command counts with the next one, as a wake-up's does).
+    mutating func chargeHostLink(_ time: Duration) {
+        statistics.modelledTime += time
+        lastExchangeDuration += time
+        if let code = lastCommandCode {
+            statistics.modelledTimeByCode[code, default: .zero] += time
+            if let tagCode = lastTagCode { statistics.modelledTimeByTagCode[tagCode, default: .zero] += time }
+        } else {
+            unattributedTime += time
+        }
     }
 
     /// The host's port flushed bytes the emulator had not read (a pty discards them; a real

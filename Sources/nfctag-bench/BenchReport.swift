@@ -1,4 +1,5 @@
 import Foundation
+import NFCTagKit
 
 /// The benchmark's output: a table for people, one JSON object for machines.
 ///
@@ -20,10 +21,12 @@ struct BenchReport {
         let operations: [[String: Any]] = results.map { result in
             var entry: [String: Any] = [
                 "name": result.name,
+                "reader": result.reader,
                 "frames": result.sample.frames,
                 "bytes_to_reader": result.sample.bytesToReader,
                 "bytes_from_reader": result.sample.bytesFromReader,
                 "modeled_ms": Self.rounded(result.sample.modelledMilliseconds),
+                "tag_commands_modeled_ms": Self.rounded(Self.milliseconds(result.sample.tagWorkTime)),
                 "floor_ms": Self.rounded(result.floor.milliseconds),
                 "ratio": Self.rounded(result.ratio),
                 "cpu_us_per_exchange": Self.rounded(result.sample.cpuMicrosecondsPerExchange),
@@ -61,13 +64,18 @@ struct BenchReport {
         return text
     }
 
-    /// A Markdown table, one row per operation.
+    /// The rows on the emulated PN532's UART (in this process).
+    var uartResults: [BenchResult] { results.filter { $0.reader == ReaderModelName.pn532UART.rawValue } }
+    /// The rows on an emulated USB reader (child `nfctag` processes).
+    var usbResults: [BenchResult] { results.filter { $0.reader != ReaderModelName.pn532UART.rawValue } }
+
+    /// A Markdown table, one row per operation on the PN532's UART.
     var table: String {
         var lines = [
             "| operation | PN532 cmds (floor) | frames | bytes → reader | bytes ← reader | modelled ms | floor ms | ratio | safe floor ms (ratio) | target | CPU µs / exchange |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
         ]
-        for result in results {
+        for result in uartResults {
             let target = result.target.map { "\($0) " + (result.meetsTarget == true ? "met" : "MISSED") } ?? "—"
             let safe = result.safeFloor.map { String(format: "%.1f (%.2f×)", $0.milliseconds, result.safeRatio ?? 0) } ?? "—"
             lines.append("| \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | \(result.sample.frames) | "
@@ -78,13 +86,31 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
+    /// Per USB reader kind, each `nfctag` process's modelled time beside the floor of its
+    /// tag work on that kind's USB link; the process also opens, configures and closes the
+    /// reader, so the tag commands' own time (``BenchSample/tagWorkTime``) is shown too.
+    var readerKindTable: String {
+        var lines = [
+            "| reader | operation (nfctag process) | PN53x cmds (floor) | bytes → reader | bytes ← reader | modelled ms | tag commands ms | USB floor ms | ratio (tag commands / floor) |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for result in usbResults {
+            let tagWork = Self.milliseconds(result.sample.tagWorkTime)
+            lines.append("| \(result.reader) | \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | "
+                + "\(result.sample.bytesToReader) | \(result.sample.bytesFromReader) | "
+                + String(format: "%.1f | %.1f | %.1f | %.2f (%.2f) |", result.sample.modelledMilliseconds, tagWork,
+                         result.floor.milliseconds, result.ratio, tagWork / result.floor.milliseconds))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Every operation's floor on every host link (``BenchSuite/floorLinks``), a write's
     /// tear-safe floor after a slash.
     var floorTable: String {
-        guard let links = results.first?.floorsByLink.map(\.link) else { return "" }
+        guard let links = uartResults.first?.floorsByLink.map(\.link) else { return "" }
         var lines = ["| operation | " + links.map(\.description).joined(separator: " | ") + " |",
                      "|---|" + links.map { _ in "---:|" }.joined()]
-        for result in results {
+        for result in uartResults {
             let cells = result.floorsByLink.map { entry in
                 String(format: "%.1f", entry.floor.milliseconds) + (entry.safeFloor.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
             }
@@ -96,7 +122,7 @@ struct BenchReport {
     /// Per operation, the PN532 commands and tag commands by code (where the frames went).
     var breakdown: String {
         results.map { result in
-            "\(result.name): PN532 " + Self.describe(result.sample.commandsByCode, time: result.sample.modelledTimeByCode)
+            (result.reader == ReaderModelName.pn532UART.rawValue ? "" : result.reader + " ") + "\(result.name): PN532 " + Self.describe(result.sample.commandsByCode, time: result.sample.modelledTimeByCode)
                 + "; tag " + Self.describe(result.sample.tagFramesByCode, time: result.sample.modelledTimeByTagCode)
         }.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTagKit
 
 /// What an operation is asked to reach: a ratio to its physical floor, a ratio to its
 /// tear-safe floor (writes), or a modelled duration.
@@ -24,6 +25,9 @@ enum BenchTarget: Sendable, Equatable, CustomStringConvertible {
 struct BenchResult: Sendable {
     /// The operation's name in the table and the JSON (`read_ndef_100`).
     var name: String
+    /// The reader kind it ran on (`datasheets/readers.json` names): the emulated PN532 on
+    /// its UART, or an emulated USB reader.
+    var reader = ReaderModelName.pn532UART.rawValue
     /// The measured cost.
     var sample: BenchSample
     /// The floor for the same work, on the link the run used.

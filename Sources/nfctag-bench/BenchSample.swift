@@ -1,4 +1,5 @@
 import NFCEmulator
+import NFCTagKit
 
 /// What one operation cost on the emulated reader: the difference of the emulator's
 /// counters before and after, and the host's CPU time (the process's less the emulator
@@ -32,6 +33,17 @@ struct BenchSample: Sendable, Equatable {
         tagFramesByCode = Self.difference(after.tagFramesByCode, before.tagFramesByCode)
         modelledTimeByCode = Self.difference(after.modelledTimeByCode, before.modelledTimeByCode)
         modelledTimeByTagCode = Self.difference(after.modelledTimeByTagCode, before.modelledTimeByTagCode)
+    }
+
+    /// The PN53x commands that reach the tag: activation (InListPassiveTarget, InAutoPoll)
+    /// and the tag exchanges (InDataExchange, InCommunicateThru) — what a floor prices.
+    static let tagWorkCodes: Set<UInt8> = Set([PN532CommandName.inListPassiveTarget, .inAutoPoll, .inDataExchange,
+                                               .inCommunicateThru].map { ChipTables.pn532.code($0) })
+
+    /// Modelled time of the ``tagWorkCodes`` commands: the operation without the reader's
+    /// opening, configuration and closing around it.
+    var tagWorkTime: Duration {
+        modelledTimeByCode.filter { Self.tagWorkCodes.contains($0.key) }.values.reduce(.zero, +)
     }
 
     /// Modelled milliseconds.

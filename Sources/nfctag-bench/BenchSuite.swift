@@ -24,8 +24,12 @@ struct BenchSuite {
         .usbFullSpeed(.pn533), .usbFullSpeed(.acr122u),
     ]
 
+    /// The host link of the run's rows when it is not the PN532's UART at ``baud`` (a USB
+    /// reader kind's rows).
+    var link: PhysicalFloor.HostLink?
+
     /// The floor model on this run's link.
-    var physicalFloor: PhysicalFloor { PhysicalFloor(link: .uart(baud: baud)) }
+    var physicalFloor: PhysicalFloor { PhysicalFloor(link: link ?? .uart(baud: baud)) }
 
     /// Runs every operation in order.
     func run() async throws -> [BenchResult] {
@@ -50,6 +54,7 @@ struct BenchSuite {
                 safeFloor: ((PhysicalFloor) throws -> FloorCost)? = nil) throws -> BenchResult {
         var result = BenchResult(name: name, sample: sample, floor: try floor(physicalFloor),
                                  safeFloor: try safeFloor.map { try $0(physicalFloor) }, target: target, changedPages: changedPages)
+        if case .usbFullSpeed(let reader) = link { result.reader = reader.rawValue }
         for link in Self.floorLinks {
             let model = PhysicalFloor(link: link)
             result.floorsByLink.append((link, try floor(model), try safeFloor.map { try $0(model) }))

@@ -1,4 +1,5 @@
 import Foundation
+import NFCEmulator
 
 /// `nfctag-bench`: NFCTagKit's operations on the emulated PN532 through real libnfc, each
 /// next to its physical floor (`--json` for one JSON object), or the soak run (`--soak`).
@@ -6,12 +7,16 @@ import Foundation
 struct NFCTagBench {
     static let usage = """
         usage: nfctag-bench [--json] [--baud 115200|230400|460800] [--provision-tags N] [--tool PATH | --no-tool]
+               nfctag-bench --reader acr122u|pn533 [--json] [--tool PATH]
                nfctag-bench --soak [--tags N] [--seed S]
 
         Runs each operation on an emulated PN532 through libnfc and prints PN532 frames, bytes
         each way, the modelled time, the physical floor, their ratio and host CPU per exchange,
         with the link at --baud (default 115200), then every floor on every host link. The
-        nfctag beside nfctag-bench (or --tool) runs `write` then `read` as two processes.
+        nfctag beside nfctag-bench (or --tool) runs `write` then `read` as two processes, and
+        the same nfctag commands run per USB reader kind (an emulated ACR122U and PN533, the
+        host link priced as USB full-speed bulk transfers) beside their USB floors; --reader
+        runs one USB kind's rows alone.
         --soak provisions many tags with random tears, reader unplugs and wrong passwords, and
         fails (exit 1) when any tag ends in an unknown or corrupt state.
         """
@@ -40,13 +45,28 @@ struct NFCTagBench {
             let suite = BenchSuite(provisioningTags: options.provisioningTags, baud: options.baud, tool: tool, announce: { name in
                 if !json { FileHandle.standardError.write(Data("running \(name)…\n".utf8)) }
             })
-            let report = BenchReport(results: try await suite.run(), memory: ProcessMemory.now(), baud: options.baud)
+            var results: [BenchResult] = []
+            if options.reader == nil { results = try await suite.run() }
+            if let tool {
+                for kind in options.reader.map({ [$0] }) ?? USBReaderEmulator.Kind.allCases {
+                    results += try await USBReaderRun(tool: tool, kind: kind, announce: suite.announce).run()
+                }
+            } else if options.reader != nil {
+                throw BenchFailure("--reader runs nfctag as child processes: no nfctag beside nfctag-bench (use --tool)")
+            }
+            let report = BenchReport(results: results, memory: ProcessMemory.now(), baud: options.baud)
             if json {
                 print(report.json)
             } else {
-                print(report.table)
-                print("\nFloors by host link (ms; a write's tear-safe floor after the slash):")
-                print(report.floorTable)
+                if !report.uartResults.isEmpty {
+                    print(report.table)
+                    print("\nFloors by host link (ms; a write's tear-safe floor after the slash):")
+                    print(report.floorTable)
+                }
+                if !report.usbResults.isEmpty {
+                    print("\nPer reader kind (nfctag processes on emulated USB readers, modelled ms; libnfc's 200 ms USB waits not counted):")
+                    print(report.readerKindTable)
+                }
                 if let memory = report.memory {
                     print("\nResident memory at the end: \(memory.residentKiB) KiB (peak \(memory.peakKiB) KiB).")
                 }
@@ -82,6 +102,8 @@ struct BenchOptions: Equatable {
     var baud = 115_200
     var tool: String?
     var noTool = false
+    /// One USB reader kind's rows alone (`--reader`); nil runs the UART suite and every kind.
+    var reader: USBReaderEmulator.Kind?
 
     init(arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
@@ -101,6 +123,11 @@ struct BenchOptions: Equatable {
                 guard let path = rest.popFirst() else { throw UsageError(description: "--tool needs a path") }
                 tool = path
             case "--no-tool": noTool = true
+            case "--reader":
+                guard let text = rest.popFirst(), let kind = USBReaderEmulator.Kind(rawValue: text) else {
+                    throw UsageError(description: "--reader takes acr122u or pn533 (the UART PN532 is the default run)")
+                }
+                reader = kind
             case "--seed":
                 guard let text = rest.popFirst(), let value = UInt64(text) else { throw UsageError(description: "--seed needs a number") }
                 seed = value

@@ -30,7 +30,9 @@ struct PhysicalFloor: Sendable {
         /// A reader on USB full speed (USB 2.0 §5.8.4, Table 5-9): bulk transfers in 64-byte
         /// transactions at 12 Mbit/s, each transaction carrying 13 bytes of protocol overhead
         /// (SYNC, PID, endpoint and CRC fields, inter-packet delay), at most 19 of 64 bytes in
-        /// one 1 ms frame. `kind` decides the framing around the PN53x command.
+        /// one 1 ms frame; the figures come from `datasheets/readers.json` (`usbFullSpeed`, the
+        /// endpoints), as the emulated USB readers' own. `kind` decides the framing around
+        /// the PN53x command.
         case usbFullSpeed(USBReader)
 
         /// The USB readers libnfc drives.
@@ -72,23 +74,25 @@ struct PhysicalFloor: Sendable {
         self.link = link ?? .uart(baud: pn532.timing.uartBaud)
     }
 
-    /// USB full speed: 12 Mbit/s (USB 2.0 §7.1.11).
-    static let usbFullSpeedBitsPerSecond = 12_000_000.0
-    /// Bulk max packet size at full speed (USB 2.0 §5.8.3: 8, 16, 32 or 64; every reader here uses 64).
-    static let usbFullSpeedMaxPacket = 64
-    /// Protocol overhead of one full-speed bulk transaction, in bytes (USB 2.0 Table 5-9).
-    static let usbBulkTransactionOverhead = 13
+    /// USB full speed as `datasheets/readers.json` gives it (`usbFullSpeed`): the bus the
+    /// emulated USB readers price their transfers on too.
+    static let usbBus = ChipTables.readers.usbFullSpeed
+    /// The bulk packet size of a USB reader's endpoints (every reader here uses 64).
+    static func usbPacketSize(_ reader: HostLink.USBReader) -> Int {
+        let name: ReaderModelName = reader == .pn533 ? .pn533 : .acr122u
+        return ChipTables.readers.readers[name].usb?.endpoints.first { $0.transfer == .bulk }?.maximumPacketSize ?? 0
+    }
     /// The CCID message header (USB CCID 1.1 §6.1) around an ACR122U command and answer.
-    static let ccidHeaderBytes = 10
+    static let ccidHeaderBytes = ChipTables.readers.acr122u.ccidHeaderLength
     /// The ACR122U pseudo-APDU header `FF 00 00 00 Lc` before `D4 CMD data`, and its `90 00` after the answer.
-    static let acr122uApduHeaderBytes = 5
-    static let acr122uStatusWordBytes = 2
+    static let acr122uApduHeaderBytes = ChipTables.readers.acr122u.pseudoAPDUHeaderLength
+    static let acr122uStatusWordBytes = ChipTables.readers.acr122u.statusWords[.ok].bytes.count
 
-    /// Seconds one bulk transfer of `bytes` spends on a full-speed bus: its transactions of up
-    /// to 64 bytes, each with its overhead (a zero-length transfer is one empty transaction).
-    static func usbBulkTransferSeconds(_ bytes: Int) -> Double {
-        let packets = max(1, (bytes + usbFullSpeedMaxPacket - 1) / usbFullSpeedMaxPacket)
-        return Double(bytes + packets * usbBulkTransactionOverhead) * 8 / usbFullSpeedBitsPerSecond
+    /// Seconds one bulk transfer of `bytes` spends on a full-speed bus with `reader`'s packet
+    /// size: its transactions, each with its overhead (a zero-length transfer is one empty
+    /// transaction).
+    static func usbBulkTransferSeconds(_ bytes: Int, reader: HostLink.USBReader = .pn533) -> Double {
+        usbBus.bulkTransferSeconds(bytes: bytes, maximumPacketSize: usbPacketSize(reader))
     }
 
     /// Seconds of one byte on the UART at `baud` (8N1).
@@ -115,15 +119,16 @@ struct PhysicalFloor: Sendable {
         case .usbFullSpeed(.pn533):
             let out = informationFrameBytes(dataBytes: dataOut)
             let answer = informationFrameBytes(dataBytes: dataIn)
-            let bus = Self.usbBulkTransferSeconds(out) + Self.usbBulkTransferSeconds(frame.ackFrame.count)
-                + Self.usbBulkTransferSeconds(answer)
+            let bus = Self.usbBulkTransferSeconds(out, reader: .pn533) + Self.usbBulkTransferSeconds(frame.ackFrame.count, reader: .pn533)
+                + Self.usbBulkTransferSeconds(answer, reader: .pn533)
             return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: frame.ackFrame.count + answer,
                              linkSeconds: bus, airSeconds: airSeconds, eepromSeconds: eepromSeconds)
         case .usbFullSpeed(.acr122u):
             let out = Self.ccidHeaderBytes + Self.acr122uApduHeaderBytes + 2 + dataOut
             let back = Self.ccidHeaderBytes + 2 + dataIn + Self.acr122uStatusWordBytes
             return FloorCost(commands: 1, frames: 2, bytesToReader: out, bytesFromReader: back,
-                             linkSeconds: Self.usbBulkTransferSeconds(out) + Self.usbBulkTransferSeconds(back),
+                             linkSeconds: Self.usbBulkTransferSeconds(out, reader: .acr122u)
+                                 + Self.usbBulkTransferSeconds(back, reader: .acr122u),
                              airSeconds: airSeconds, eepromSeconds: eepromSeconds)
         }
     }

@@ -61,9 +61,15 @@ struct TwoProcessRun {
             + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
-    /// Runs `nfctag` with `arguments` (libnfc quiet, its last-reader file under `home`) and
-    /// returns its standard output; a non-zero exit is an error with its standard error.
     private func runTool(_ arguments: [String], home: String) throws -> String {
+        try Self.runTool(tool, arguments, home: home)
+    }
+
+    /// Runs `tool` (`nfctag`) with `arguments` (libnfc quiet, its last-reader file under
+    /// `home`, `extraEnvironment` on top: a USB reader's stand-in) and returns its standard
+    /// output; a non-zero exit is an error with its standard error.
+    static func runTool(_ tool: String, _ arguments: [String], home: String,
+                        extraEnvironment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -73,6 +79,7 @@ struct TwoProcessRun {
         environment["LIBNFC_INTRUSIVE_SCAN"] = "false"
         environment["LIBNFC_LOG_LEVEL"] = "0"
         environment.removeValue(forKey: "LIBNFC_DEVICE")
+        environment.merge(extraEnvironment) { $1 }
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()

@@ -165,7 +165,8 @@ enum EmulateCommand {
     }
 
     /// `commands`, `bytes_to_reader` (host → emulated PN532), `bytes_from_reader`
-    /// (PN532 → host), `modeled_ms`, and the frame counters.
+    /// (PN532 → host), `modeled_ms` (the host link priced as the UART, or on a USB reader
+    /// as full-speed bulk transfers, `usb_bulk_transfers` of them), and the frame counters.
     static func writeStatistics(_ statistics: EmulatorStatistics, to path: String) {
         let (seconds, attoseconds) = statistics.modelledTime.components
         let object: [String: Any] = [
@@ -177,6 +178,7 @@ enum EmulateCommand {
             "frames_to_tags": statistics.framesToTags,
             "frames_from_tags": statistics.framesFromTags,
             "modeled_ms": Double(seconds) * 1000 + Double(attoseconds) / 1e15,
+            "usb_bulk_transfers": statistics.usbBulkTransfers,
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -211,6 +213,7 @@ enum EmulateCommand {
                                 old or all new); eeprom-fail-page leaves the tag in the field
                                 answering the EEPROM-error NAK
           --stats FILE          on exit, JSON: commands, bytes_to_reader, bytes_from_reader, modeled_ms
+                                (a USB reader prices its link as full-speed bulk transfers)
           --uid HEX             the first tag's UID (to replay a real tag)
           --signature HEX       the first tag's READ_SIG answer (32 bytes)
           --print-signing-key   print the public key (secp128r1) of the emulator's signing key

@@ -113,6 +113,7 @@ extension GeneratedTables {
         ),
         acr122u: ACR122USpec(
             ccidHeaderLength: 10,
+            pseudoAPDUHeaderLength: 5,
             messages: NamedTable<ReaderCode<ACR122UMessageName>>(
                 entries: [
                     ReaderCode<ACR122UMessageName>(
@@ -232,6 +233,11 @@ extension GeneratedTables {
             atrWithoutCard: [0x3B, 0x00],
             firmwareString: "ACR122U215",
             defaultPICCParameter: 0xFF
+        ),
+        usbFullSpeed: USBBusSpec(
+            bitsPerSecond: 12000000,
+            bulkTransactionOverheadBytes: 13,
+            source: "USB 2.0 §7.1.11 (full speed, 12 Mb/s) and §5.8.4 Table 5-9 (a full-speed bulk transaction carries 13 bytes of protocol overhead: SYNC, PID, endpoint and CRC fields, handshake, inter-packet delay); the packet size is each bulk endpoint's maximumPacketSize (§5.8.3)"
         ),
         pn533: PN533Spec(
             firmwareVersion: [0x33, 0x02, 0x07, 0x07],

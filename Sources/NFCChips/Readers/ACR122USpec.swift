@@ -11,6 +11,8 @@
 public struct ACR122USpec: Codable, Equatable, Sendable {
     /// The CCID header: type, dwLength (LE), slot, sequence, three message-specific bytes.
     public var ccidHeaderLength: Int
+    /// The pseudo-APDU header `FF 00 P1 P2 Lc` before Direct Transmit's PN532 frame body.
+    public var pseudoAPDUHeaderLength: Int
     /// CCID message types.
     public var messages: NamedTable<ReaderCode<ACR122UMessageName>>
     /// bStatus / bError pairs of the answers.

@@ -15,6 +15,8 @@ public struct ReaderTable: Codable, Equatable, Sendable {
     public var readers: NamedTable<ReaderSpec>
     /// The ACS ACR122U's own firmware: CCID messages, pseudo-APDUs, status words.
     public var acr122u: ACR122USpec
+    /// USB full speed, which every USB reader here runs at: what a bulk transfer costs.
+    public var usbFullSpeed: USBBusSpec
     /// What the PN533 answers differently from the PN532.
     public var pn533: PN533Spec
     /// Where the table comes from.
@@ -106,6 +108,37 @@ public struct USBIdentitySpec: Codable, Equatable, Sendable {
     public var endpoints: [USBEndpointSpec]
     /// A remark on facts less certain than the table.
     public var caveat: DatasheetCaveat?
+}
+
+/// A USB bus speed as the bulk transfers of a reader see it (USB 2.0 §5.8.4).
+///
+/// ```swift
+/// let bus = ChipTables.readers.usbFullSpeed
+/// bus.bulkTransferSeconds(bytes: 9, maximumPacketSize: 64)    // (9 + 13) × 8 / 12 000 000
+/// bus.bulkTransferSeconds(bytes: 100, maximumPacketSize: 64)  // two transactions: (100 + 26) × 8 / 12 000 000
+/// ```
+public struct USBBusSpec: Codable, Equatable, Sendable {
+    /// Bits per second on the wire (full speed: 12 000 000).
+    public var bitsPerSecond: Int
+    /// Protocol overhead of one bulk transaction, in bytes (USB 2.0 Table 5-9: 13 at full speed).
+    public var bulkTransactionOverheadBytes: Int
+    /// Where the figures come from.
+    public var source: String
+
+    /// The transactions one bulk transfer of `bytes` takes: one per `maximumPacketSize`
+    /// bytes begun; a zero-length transfer is one empty transaction (and so is any transfer
+    /// when no packet size is known).
+    public func bulkTransactions(bytes: Int, maximumPacketSize: Int) -> Int {
+        guard maximumPacketSize > 0 else { return 1 }
+        return max(1, (bytes + maximumPacketSize - 1) / maximumPacketSize)
+    }
+
+    /// Seconds one bulk transfer of `bytes` spends on the bus: its data and the overhead of
+    /// each of its transactions.
+    public func bulkTransferSeconds(bytes: Int, maximumPacketSize: Int) -> Double {
+        let overhead = bulkTransactions(bytes: bytes, maximumPacketSize: maximumPacketSize) * bulkTransactionOverheadBytes
+        return Double((bytes + overhead) * 8) / Double(bitsPerSecond)
+    }
 }
 
 /// One USB endpoint.

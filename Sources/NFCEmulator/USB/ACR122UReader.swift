@@ -34,6 +34,7 @@ struct ACR122UReader: USBReaderModel {
 
     init(controller: PN532Controller) {
         self.controller = controller
+        self.controller.priceHostLinkExternally()   // the bus is USB: ``transfer(_:)`` prices it
         // 072f:2200, bcdDevice 2.14, "ACS" / "ACR122U PICC Interface", no serial string
         // (kernel log in libnfc #658); CCID class; endpoints are an assumption (see the table's caveat).
         descriptor = USBDeviceDescriptor(ChipTables.readers.readers[.acr122u].usb!, serialNumber: "")

@@ -22,6 +22,7 @@ struct PN533Reader: USBReaderModel {
 
     init(controller: PN532Controller, serialNumber: String) {
         self.controller = controller
+        self.controller.priceHostLinkExternally()   // the bus is USB: ``transfer(_:)`` prices it
         // SCL3711: 04e6:5591, vendor class interface, bulk OUT and IN of 64 bytes
         // (libnfc pn53x_usb.c: the supported-device table and btXramUsbDesc_scl3711).
         descriptor = USBDeviceDescriptor(ChipTables.readers.readers[.pn533].usb!, serialNumber: serialNumber)

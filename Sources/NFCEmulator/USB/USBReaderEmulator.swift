@@ -144,6 +144,12 @@ public final class USBReaderEmulator: Sendable {
     /// Counters and modelled time of the PN53x inside.
     public var statistics: EmulatorStatistics { state.withLock { $0.model.controller.statistics } }
 
+    /// Runs `body` on the field under the reader's lock (inspect or change tags), as
+    /// ``PN532Emulator/withField(_:)`` does.
+    public func withField<Result>(_ body: (inout Field) -> Result) -> Result {
+        state.withLock { body(&$0.model.controller.field) }
+    }
+
     /// Every tag this reader has served, in the field or departed.
     public var allTags: [any EmulatedTag] {
         state.withLock { state in
@@ -236,7 +242,7 @@ public final class USBReaderEmulator: Sendable {
                 return []
             case UInt8(ascii: "O"):
                 guard state.claimer == client else { return [] }   // not claimed: the transfer fails silently
-                return state.model.bulkOut(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
+                return state.model.transfer(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
             default:
                 return []
             }

@@ -16,14 +16,45 @@ protocol USBReaderModel: Sendable {
 
 extension USBReaderModel {
     /// A USB port reset: the chip starts again at power-on with the same tags (the field
-    /// off), as ``PN532Emulator/plug()`` does.
+    /// off), as ``PN532Emulator/plug()`` does. The device stays plugged in, so its counters
+    /// and modelled time go on (libnfc resets the port when it closes the reader: a
+    /// `--stats` file or a benchmark counts every process, not the last one alone).
     mutating func portReset() {
         var field = controller.field
         field.setPower(false)
         let faultState = controller.faultState   // a fault fires once per emulator
         let faults = controller.faults
+        let statistics = controller.statistics
         controller = PN532Controller(field: field, spec: controller.spec, faults: faults)
         controller.faultState = faultState
+        controller.priceHostLinkExternally()
+        controller.statistics = statistics
+    }
+
+    /// One bulk OUT transfer from the host and the IN transfers it causes (``bulkOut(_:)``),
+    /// each priced on the bus as a full-speed bulk transfer (``usbTransferTime(out:answers:)``)
+    /// and added to the chip's modelled time beside its air and EEPROM time.
+    mutating func transfer(_ out: [UInt8]) -> [[UInt8]] {
+        // A transfer that reaches no PN53x command (an ACR122U pseudo-APDU for its firmware,
+        // an ACK) must not count with the command before it.
+        controller.lastCommandCode = nil
+        controller.lastTagCode = nil
+        let answers = bulkOut(out)
+        controller.statistics.usbBulkTransfers += 1 + answers.count
+        controller.chargeHostLink(usbTransferTime(out: out, answers: answers))
+        return answers
+    }
+
+    /// The bus time of one OUT transfer and its IN transfers: each transfer's bytes in
+    /// transactions of the bulk endpoint's packet size, with the per-transaction overhead of
+    /// `datasheets/readers.json` (`usbFullSpeed`). What a host's frame scheduling and
+    /// libnfc's waits add is not the reader's and not counted.
+    func usbTransferTime(out: [UInt8], answers: [[UInt8]]) -> Duration {
+        let bus = ChipTables.readers.usbFullSpeed
+        let outPacket = descriptor.bulkPacketSize(input: false), inPacket = descriptor.bulkPacketSize(input: true)
+        var seconds = bus.bulkTransferSeconds(bytes: out.count, maximumPacketSize: outPacket)
+        for answer in answers { seconds += bus.bulkTransferSeconds(bytes: answer.count, maximumPacketSize: inPacket) }
+        return .seconds(seconds)
     }
 }
 
@@ -46,6 +77,12 @@ public struct USBDeviceDescriptor: Sendable, Equatable {
     public var product: String
     /// Empty when the device has no serial-number string (iSerialNumber 0).
     public var serialNumber: String
+
+    /// wMaxPacketSize of the bulk endpoint IN (`input`) or OUT; 0 when there is none.
+    func bulkPacketSize(input: Bool) -> Int {
+        Int(endpoints.first { $0.attributes == USBTransferType.bulk.attributes && ($0.address & 0x80 != 0) == input }?
+            .maximumPacketSize ?? 0)
+    }
 
     /// The 'D' message of the stand-in's protocol (Sources/CUSBEmulation/include).
     func message(bus: UInt8, address: UInt8) -> [UInt8] {
