@@ -35,7 +35,7 @@ public final class PN532Emulator: Sendable {
     /// kept as that value comes out of every `withLock` wrapped in one more reabstraction
     /// thunk, which the lock stores back — one 32-byte box per read, a chain as long as
     /// the emulator's life (about 20 a tag in the soak: most of its growth per tag).
-    private let tagObserver = Locked<TagObserver?>(nil)
+    let tagObserver = Locked<TagObserver?>(nil)
     private let lastSnapshots = Locked<[TagSnapshot]>([])
 
     /// Opens a pseudo-terminal (and `link`, a symbolic link to it) with `tags` in the field.
