@@ -22,6 +22,11 @@ import Glibc
 ///
 /// `Sendable` for any value, as `Mutex` is: the value goes in as `sending` and is reached
 /// only inside `withLock`, one thread at a time.
+///
+/// Keep a closure in a struct, never as the value itself (`Locked<(() -> Void)?>`): the
+/// value is generic, so a closure read or written through `withLock` at its concrete type
+/// is wrapped in a reabstraction thunk each time, and the wrapped closure is what goes
+/// back into the lock — one more heap box per access, all kept until the lock goes away.
 package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

@@ -31,7 +31,11 @@ public final class PN532Emulator: Sendable {
     /// Whether every answer waits for its modelled duration (host link, air, EEPROM).
     public let isRealTime: Bool
     private let faults: FaultPlan
-    private let tagObserver = Locked<(@Sendable ([any EmulatedTag]) -> Void)?>(nil)
+    /// In a struct, not as a bare function type: `Locked`'s value is generic, and a closure
+    /// kept as that value comes out of every `withLock` wrapped in one more reabstraction
+    /// thunk, which the lock stores back — one 32-byte box per read, a chain as long as
+    /// the emulator's life (about 20 a tag in the soak: most of its growth per tag).
+    let tagObserver = Locked<TagObserver?>(nil)
     private let lastSnapshots = Locked<[TagSnapshot]>([])
 
     /// Opens a pseudo-terminal (and `link`, a symbolic link to it) with `tags` in the field.
@@ -207,7 +211,13 @@ public final class PN532Emulator: Sendable {
     /// memory or counters, or took a tag out of the field (on the emulator's thread; keep
     /// it short).
     public func observeTagChanges(_ observer: @escaping @Sendable ([any EmulatedTag]) -> Void) {
-        tagObserver.withLock { $0 = observer }
+        tagObserver.withLock { $0 = TagObserver(notify: observer) }
+    }
+
+    /// The observer given to ``observeTagChanges(_:)``, as it was given (the same closure
+    /// context on every read).
+    var currentTagObserver: (@Sendable ([any EmulatedTag]) -> Void)? {
+        tagObserver.withLock { $0?.notify }
     }
 
     private func answer(_ bytes: [UInt8], on terminal: PseudoTerminal) {
@@ -248,7 +258,7 @@ public final class PN532Emulator: Sendable {
     }
 
     private func reportTagChanges() {
-        guard let observer = tagObserver.withLock({ $0 }) else { return }
+        guard let observer = currentTagObserver else { return }
         let tags = allTags
         let snapshots = tags.compactMap(TagSnapshot.init(of:))
         let changed = lastSnapshots.withLock { last -> Bool in
@@ -271,4 +281,9 @@ public final class PN532Emulator: Sendable {
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
+}
+
+/// What ``PN532Emulator/observeTagChanges(_:)`` keeps.
+struct TagObserver: Sendable {
+    let notify: @Sendable ([any EmulatedTag]) -> Void
 }
