@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <usb.h>
@@ -187,6 +189,44 @@ static struct usb_bus *bus_numbered(unsigned number) {
   return bus;
 }
 
+/* Adds the device whose emulator listens at path, if one answers there. */
+static void add_device(const char *path) {
+  struct virtual_device *virtual = describe(path);
+  if (!virtual)
+    return;
+  struct usb_bus *bus = bus_numbered(virtual->bus_number);
+  if (!bus) {
+    free(virtual);
+    return;
+  }
+  struct usb_device *device = &virtual->device;
+  device->bus = bus;
+  struct usb_device **tail = &bus->devices;
+  while (*tail) {
+    device->prev = *tail;
+    tail = &(*tail)->next;
+  }
+  *tail = device;
+  device_count++;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+/* Every socket in directory, in name order: readers that come and go while the process runs. */
+static void add_devices_in(const char *directory) {
+  struct dirent **entries = NULL;
+  int count = scandir(directory, &entries, NULL, by_name);
+  for (int index = 0; index < count; index++) {
+    char path[sizeof(((struct virtual_device *)0)->socket_path)];
+    struct stat status;
+    if (snprintf(path, sizeof(path), "%s/%s", directory, entries[index]->d_name) < (int)sizeof(path)
+        && stat(path, &status) == 0 && S_ISSOCK(status.st_mode))
+      add_device(path);
+    free(entries[index]);
+  }
+  free(entries);
+}
+
 int usb_find_devices(void) {
   /* Earlier lists stay allocated: a caller may still hold a device from them. */
   busses = NULL;
@@ -200,23 +240,11 @@ int usb_find_devices(void) {
     return -ENOMEM;
   char *saved = NULL;
   for (char *path = strtok_r(copy, ":", &saved); path; path = strtok_r(NULL, ":", &saved)) {
-    struct virtual_device *virtual = describe(path);
-    if (!virtual)
-      continue;
-    struct usb_bus *bus = bus_numbered(virtual->bus_number);
-    if (!bus) {
-      free(virtual);
-      continue;
-    }
-    struct usb_device *device = &virtual->device;
-    device->bus = bus;
-    struct usb_device **tail = &bus->devices;
-    while (*tail) {
-      device->prev = *tail;
-      tail = &(*tail)->next;
-    }
-    *tail = device;
-    device_count++;
+    struct stat status;
+    if (stat(path, &status) == 0 && S_ISDIR(status.st_mode))
+      add_devices_in(path);
+    else
+      add_device(path);
   }
   free(copy);
   return abs(device_count - previous);

@@ -3,6 +3,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// The TagTransport of a tag selected on an NFCDevice, through real libnfc to an
 /// emulated NTAG215: standard and raw framing, ACK / NAK codes, errors.

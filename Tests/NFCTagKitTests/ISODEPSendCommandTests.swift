@@ -3,6 +3,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// `NFCISODEPTag.sendCommand(_:)` through libnfc and the emulated PN532 to the emulated
 /// Type 4 tag: GET RESPONSE, Le retries, extended lengths, and ISO-DEP chaining both ways

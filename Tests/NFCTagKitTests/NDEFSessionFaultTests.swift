@@ -4,6 +4,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// The reader pulled out in the middle of a write, and a session sharing its device with
 /// raw transceives from another task.

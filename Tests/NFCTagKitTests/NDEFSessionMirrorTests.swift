@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
 /// NTAG21x ASCII mirrors written through the NDEF session, over libnfc and the emulated PN532.
 @Suite("NDEF session: URLs with a live UID and counter (NTAG21x mirror)", .serialized)

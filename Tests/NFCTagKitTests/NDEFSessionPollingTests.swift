@@ -4,6 +4,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// What an NDEF session reports about the field: one tag, two tags, removal, re-presentation.
 @Suite("NDEFSession polling", .serialized, .timeLimit(.minutes(2)))

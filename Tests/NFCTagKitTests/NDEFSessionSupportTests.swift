@@ -6,6 +6,7 @@ import NFCEmulator
 import NFCTags
 import Locking
 import Testing
+import TestSupport
 
 /// Collects an NDEF session's events from now on.
 final class SessionEventLog: Sendable {
@@ -78,7 +79,7 @@ struct SessionHarness {
         return SessionHarness(fixture: fixture, device: device, session: session, log: log)
     }
 
-    var emulator: PN532Emulator { fixture.emulator }
+    var emulator: EmulatedReader { fixture.emulator }
 
     func stop() async {
         await session.invalidate()
@@ -137,9 +138,9 @@ enum SessionMessages {
 final class UnplugBeforeFrame: Sendable {
     private let state = Locked<(armed: Bool, count: Int, fired: Bool)>((false, 0, false))
     let unplugAt: Int
-    let emulator: PN532Emulator
+    let emulator: EmulatedReader
 
-    init(unplugAt: Int, emulator: PN532Emulator) {
+    init(unplugAt: Int, emulator: EmulatedReader) {
         self.unplugAt = unplugAt
         self.emulator = emulator
     }

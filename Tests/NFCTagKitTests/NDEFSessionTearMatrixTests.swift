@@ -5,6 +5,7 @@ import NFCEmulator
 import NFCTags
 import Locking
 import Testing
+import TestSupport
 
 /// The tear matrix through libnfc and the emulated PN532, sampled: the emulator's
 /// `tear-after=N` fault takes the tag out of the field after N frames addressed to it, at
@@ -33,7 +34,7 @@ struct NDEFSessionTearMatrixTests {
         let tag = try await harness.connectToOnlyTag()
         if try await tag.queryNDEFStatus().availability == .notSupported { try await tag.format() }
         try await tag.writeNDEF(SessionMessages.old)
-        let prepared = try #require(harness.emulator.tags.first)
+        let prepared = try #require(harness.emulator.tags.first as (any EmulatedTag)?)
         await harness.stop()
         return prepared
     }

@@ -4,6 +4,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// NFC Forum Type 4 and MIFARE Ultralight C through the NDEF session, libnfc and the
 /// emulated PN532: status, read, write (short and long), and the read-only refusal.

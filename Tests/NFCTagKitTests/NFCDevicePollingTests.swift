@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
 @Suite("Polling for a tag through the emulated PN532")
 struct NFCDevicePollingTests {

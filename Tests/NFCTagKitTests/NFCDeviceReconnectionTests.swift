@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
 @Suite("Losing the reader and getting it back, through the emulated PN532")
 struct NFCDeviceReconnectionTests {

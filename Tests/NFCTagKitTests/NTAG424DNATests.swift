@@ -5,6 +5,7 @@ import NFCEmulator
 import NFCTags
 import NTAG424Crypto
 import Testing
+import TestSupport
 
 /// The NTAG 424 DNA handle through libnfc and the emulated PN532 to the emulated NTAG 424
 /// DNA: EV2 authentication, keys, files in each mode, settings, signature, random ID, and

@@ -4,6 +4,7 @@ import NFCEmulator
 import NFCTags
 import NTAG424Crypto
 import Testing
+import TestSupport
 
 /// Safe key and setting changes on NTAG 424 DNA, cut at every frame through libnfc: the
 /// emulator's `tear-after=N` takes the tag out of the field after N frames addressed to it.

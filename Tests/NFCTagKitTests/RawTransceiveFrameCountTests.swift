@@ -2,6 +2,7 @@ import NFCChips
 import NFCEmulator
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
 /// Raw exchanges with the CRC on the host cost one PN532 command each: no register read
 /// after the exchange to learn the bit count (the benchmark found every tag command

@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
 @Suite("Reader discovery")
 struct ReaderDiscoveryTests {

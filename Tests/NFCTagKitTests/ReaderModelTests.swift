@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
 /// The per-reader decisions the device makes from `datasheets/readers.json`: the alone
 /// check, frame limits, the USB wait pass, and what a silence may look like.

@@ -5,6 +5,7 @@ import NFCEmulator
 import NFCTags
 import Locking
 import Testing
+import TestSupport
 
 /// One user of the tag at a time: an NDEF session polling (and reading / writing) on the
 /// same device as a tag session that runs multi-command operations. Without the device's

@@ -4,6 +4,7 @@ import NFCEmulator
 import NFCTags
 import Locking
 import Testing
+import TestSupport
 
 /// Counters, the originality signature, MIFARE Classic keys, values and trailers, and
 /// memory images, through libnfc to the emulated tags.

@@ -4,6 +4,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// Password protection, removal, AUTHLIM lock-out and the Ultralight C key, through
 /// libnfc to the emulated tags.

@@ -3,6 +3,7 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// Runs `body` with a TagSession on the first tag of a fresh emulated PN532 (through real
 /// libnfc), reconnection off so that an unplugged reader fails at once.

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 @testable import NFCTagKit
 
 @Suite("PN532 UART speed: switched up at connect, back at close, through libnfc and the emulated PN532", .serialized)
@@ -21,13 +22,13 @@ struct UARTSpeedTests {
 
     @Test("connect switches chip and port to 460 800 baud; ReaderInfo says so; tags answer there")
     func switchesUp() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = try await fixture.connectedDevice()
             #expect(Self.fastest == 460_800)
             #expect(await device.readerInfo?.serialSpeed == Self.fastest)
-            #expect(fixture.emulator.statistics.uartBaud == Self.fastest)
+            #expect(fixture.uart.statistics.uartBaud == Self.fastest)
             let target = try await device.selectTarget()
             #expect(target?.uid == TestUID.first)
             await device.close()
@@ -36,13 +37,13 @@ struct UARTSpeedTests {
 
     @Test("close switches back to 115 200: libnfc's nfc-list with the plain connection string works afterwards")
     func switchesBackAtClose() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = try await fixture.connectedDevice()
             await device.close()
-            #expect(try await Self.chipReaches(Self.standard, fixture.emulator))
-            #expect(fixture.emulator.statistics.commandsByCode[Self.setSerialBaudRate] == 2)
+            #expect(try await Self.chipReaches(Self.standard, fixture.uart))
+            #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == 2)
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
             guard path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/nfc-list") }) else { return }
             let process = Process()
@@ -66,17 +67,17 @@ struct UARTSpeedTests {
 
     @Test("an automatic reconnection after an unplug switches up again")
     func reconnectionSwitchesUp() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
             try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
-            fixture.emulator.unplug()
+            fixture.uart.unplug()
             try await Task.sleep(for: .milliseconds(150))
-            try fixture.emulator.plug()   // a new chip: 115 200 baud again
+            try fixture.uart.plug()   // a new chip: 115 200 baud again
             try await log.wait(for: "reconnectSucceeded")
-            #expect(fixture.emulator.statistics.uartBaud == Self.fastest)
+            #expect(fixture.uart.statistics.uartBaud == Self.fastest)
             #expect(await device.readerInfo?.serialSpeed == Self.fastest)
             await device.close()
         }
@@ -84,7 +85,7 @@ struct UARTSpeedTests {
 
     @Test("a speed in the connection string is left alone")
     func writtenSpeedIsKept() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
@@ -92,27 +93,27 @@ struct UARTSpeedTests {
                                      configuration: fixture.configuration(liveness: nil))
             #expect(await device.readerInfo?.serialSpeed == Self.standard)
             await device.close()
-            #expect(fixture.emulator.statistics.commandsByCode[Self.setSerialBaudRate] == nil)
+            #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == nil)
         }
     }
 
     @Test("a chip that refuses a speed gets the next slower one, or stays at 115 200", arguments: [230_400, 115_200])
     func refusedSpeedFallsBack(maximum: Int) async throws {
-        let fixture = try EmulatorFixture(faults: FaultPlan(parsing: ["max-baud=\(maximum)"]))
+        let fixture = try EmulatorFixture(faults: FaultPlan(parsing: ["max-baud=\(maximum)"]), kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = try await fixture.connectedDevice()
             #expect(await device.readerInfo?.serialSpeed == maximum)
-            #expect(fixture.emulator.statistics.uartBaud == maximum)
+            #expect(fixture.uart.statistics.uartBaud == maximum)
             #expect(try await device.selectTarget()?.uid == TestUID.first)
             await device.close()
-            #expect(try await Self.chipReaches(Self.standard, fixture.emulator))
+            #expect(try await Self.chipReaches(Self.standard, fixture.uart))
         }
     }
 
     @Test("the first connect survives an adapter that delivers the first answer a second late")
     func slowFirstAnswer() async throws {
-        let fixture = try EmulatorFixture(faults: FaultPlan(parsing: ["first-answer-delay=1000"]))
+        let fixture = try EmulatorFixture(faults: FaultPlan(parsing: ["first-answer-delay=1000"]), kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = try await fixture.connectedDevice()
@@ -123,16 +124,16 @@ struct UARTSpeedTests {
 
     @Test("the committing ACK is never lost: 100 switches up and down in a row, each one seen by the chip")
     func ackNeverLost() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 60) {
             for _ in 0..<50 {
-                try PN532SerialLink.switchSpeed(path: fixture.emulator.devicePath, from: Self.standard, to: Self.fastest)
-                #expect(try await Self.chipReaches(Self.fastest, fixture.emulator))
-                try PN532SerialLink.switchSpeed(path: fixture.emulator.devicePath, from: Self.fastest, to: Self.standard)
-                #expect(try await Self.chipReaches(Self.standard, fixture.emulator))
+                try PN532SerialLink.switchSpeed(path: fixture.uart.devicePath, from: Self.standard, to: Self.fastest)
+                #expect(try await Self.chipReaches(Self.fastest, fixture.uart))
+                try PN532SerialLink.switchSpeed(path: fixture.uart.devicePath, from: Self.fastest, to: Self.standard)
+                #expect(try await Self.chipReaches(Self.standard, fixture.uart))
             }
-            #expect(fixture.emulator.statistics.commandsByCode[Self.setSerialBaudRate] == 100)
+            #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == 100)
         }
     }
 }

@@ -3,7 +3,9 @@
  * LD_PRELOAD, that presents the emulator's virtual USB readers to libnfc and carries
  * their bulk transfers over Unix-domain sockets (SOCK_SEQPACKET, one message per transfer).
  *
- * The environment variable NFCTAG_USB_EMULATION names the sockets, separated by ':'.
+ * The environment variable NFCTAG_USB_EMULATION names the sockets, separated by ':'. An entry
+ * that is a directory stands for every socket in it, read again at each usb_find_devices():
+ * readers that start and stop while the process runs (a test process's own readers).
  *
  * Wire protocol, one message per datagram, first byte the kind:
  *   client -> emulator   'D'            describe the device

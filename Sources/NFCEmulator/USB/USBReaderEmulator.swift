@@ -49,12 +49,15 @@ public final class USBReaderEmulator: Sendable {
     /// again at the same `--link`, it is in the same port.
     public let portPath: String
     private let ownsSocketPath: Bool
+    private let ownsDeviceDirectory: Bool
     private let link: String?
     private let state: Locked<State>
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
     private let running = Locked(false)
+    private let tagObserver = Locked<TagObserver?>(nil)
+    private let lastSnapshots = Locked<[TagSnapshot]>([])
 
     private struct State: ~Copyable {
         var model: any USBReaderModel
@@ -66,8 +69,11 @@ public final class USBReaderEmulator: Sendable {
     /// A reader of `kind` with `tags` in the field, listening at `link` (or a temporary
     /// path). Started again with the same `link`, it is the same reader plugged in again:
     /// the next USB device number, the same serial (`link + ".address"` keeps the number).
-    public init(kind: Kind, tags: [any EmulatedTag], link: String? = nil, faults: FaultPlan = FaultPlan())
-        throws(USBEmulatorError) {
+    ///
+    /// `devices` is the directory standing for `/dev/bus/usb` (default `link + ".usb"`); readers
+    /// that share one take device numbers not in use there, as on one bus.
+    public init(kind: Kind, tags: [any EmulatedTag], link: String? = nil, devices: String? = nil,
+                faults: FaultPlan = FaultPlan()) throws(USBEmulatorError) {
         self.kind = kind
         let path = link ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nfctag-usb-\(getpid())-\(UInt32.random(in: 0 ... .max)).sock").path
@@ -75,8 +81,11 @@ public final class USBReaderEmulator: Sendable {
         self.link = link
         ownsSocketPath = true
         bus = 1
-        address = Self.nextAddress(link: link)
-        deviceDirectory = path + ".usb"
+        deviceDirectory = devices ?? path + ".usb"
+        ownsDeviceDirectory = link == nil && devices == nil
+        address = Self.nextAddress(link: link, inUse: { number in
+            FileManager.default.fileExists(atPath: (devices ?? path + ".usb") + String(format: "/%03u/%03u", 1, UInt32(number)))
+        })
         portPath = "1-\(1 + Self.fnv1a(path) % 4)"
         let controller = PN532Controller(field: Field(tags: tags), faults: faults)
         let model: any USBReaderModel = switch kind {
@@ -150,6 +159,39 @@ public final class USBReaderEmulator: Sendable {
         state.withLock { body(&$0.model.controller.field) }
     }
 
+    /// The tags now in the field, in the order they entered.
+    public var tags: [any EmulatedTag] { withField { field in field.handles.compactMap { field.tag($0) } } }
+
+    /// Puts a tag into the field (the next poll or listing finds it).
+    @discardableResult
+    public func insert(_ tag: any EmulatedTag) -> Field.TagHandle {
+        withField { $0.insert(tag) }
+    }
+
+    /// Takes a tag out of the field and returns it with its memory.
+    @discardableResult
+    public func remove(_ handle: Field.TagHandle) -> (any EmulatedTag)? {
+        withField { $0.remove(handle) }
+    }
+
+    /// Calls `observer` with ``allTags`` after each bulk transfer that changed a tag's memory
+    /// or counters, or took a tag out of the field (on the reader's thread; keep it short),
+    /// as ``PN532Emulator/observeTagChanges(_:)`` does.
+    public func observeTagChanges(_ observer: @escaping @Sendable ([any EmulatedTag]) -> Void) {
+        tagObserver.withLock { $0 = TagObserver(notify: observer) }
+    }
+
+    private func reportTagChanges() {
+        guard let observer = tagObserver.withLock({ $0 }) else { return }
+        let tags = allTags
+        let snapshots = tags.compactMap(TagSnapshot.init(of:))
+        let changed = lastSnapshots.withLock { last -> Bool in
+            defer { last = snapshots }
+            return last != snapshots
+        }
+        if changed { observer.notify(tags) }
+    }
+
     /// Every tag this reader has served, in the field or departed.
     public var allTags: [any EmulatedTag] {
         state.withLock { state in
@@ -194,7 +236,7 @@ public final class USBReaderEmulator: Sendable {
         close(wake.read)
         close(wake.write)
         if ownsSocketPath { unlink(socketPath) }
-        if link == nil { try? FileManager.default.removeItem(atPath: deviceDirectory) }
+        if ownsDeviceDirectory { try? FileManager.default.removeItem(atPath: deviceDirectory) }
     }
 
     private func serve() {
@@ -223,6 +265,13 @@ public final class USBReaderEmulator: Sendable {
     /// One message of the stand-in's protocol (Sources/CUSBEmulation/include).
     private func handle(_ message: [UInt8], from client: Int32) -> [[UInt8]] {
         guard let kind = message.first else { return [] }
+        var touched = false, unplug = false
+        defer {
+            if touched { reportTagChanges() }
+            // FaultPlan.unplugAfterFrames: the cable is pulled (from another thread: this
+            // one is the reader's own, which stop() waits for).
+            if unplug { Thread.detachNewThread { [weak self] in self?.stop() } }
+        }
         return state.withLock { state -> [[UInt8]] in
             switch kind {
             case UInt8(ascii: "D"):
@@ -242,7 +291,14 @@ public final class USBReaderEmulator: Sendable {
                 return []
             case UInt8(ascii: "O"):
                 guard state.claimer == client else { return [] }   // not claimed: the transfer fails silently
-                return state.model.transfer(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
+                let framesBefore = state.model.controller.statistics.framesToTags
+                let tagsBefore = state.model.controller.field.handles.count
+                let answers = state.model.transfer(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
+                // A frame reached a tag, or a tag left the field (a fault tore it away).
+                touched = state.model.controller.statistics.framesToTags != framesBefore
+                    || state.model.controller.field.handles.count != tagsBefore
+                unplug = state.model.controller.unplugRequested
+                return answers
             default:
                 return []
             }
@@ -250,15 +306,16 @@ public final class USBReaderEmulator: Sendable {
     }
 
     /// The device number after the one a reader at `link` had last time (Linux numbers
-    /// devices 1…127 in turn); a free choice without a link.
-    private static func nextAddress(link: String?) -> UInt8 {
+    /// devices 1…127 in turn, skipping those in use); a free choice without a link.
+    private static func nextAddress(link: String?, inUse: (Int) -> Bool) -> UInt8 {
         // A first number from the path, so that readers side by side rarely share one.
         let first = Int(2 + fnv1a(link ?? "\(getpid())-\(UInt32.random(in: 0 ... .max))") % 120)
-        guard let link else { return UInt8(first) }
-        let file = link + ".address"
-        let previous = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        let next = previous.map { $0 >= 127 ? 2 : $0 + 1 } ?? first
-        try? "\(next)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let file = link.map { $0 + ".address" }
+        let previous = file.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        var next = previous.map { $0 >= 127 ? 2 : $0 + 1 } ?? first
+        for _ in 0 ..< 126 where inUse(next) { next = next >= 127 ? 2 : next + 1 }
+        if let file { try? "\(next)\n".write(toFile: file, atomically: true, encoding: .utf8) }
         return UInt8(next)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NFCEmulator
 import Locking
+import TestSupport
 @testable import NFCTagKit
 
 /// A small Type 2 style tag for device tests: READ (0x30) returns four pages from its
@@ -43,17 +44,21 @@ enum TestUID {
     static let second: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 }
 
-/// An emulated PN532 behind a stable link in a temporary directory. Always `stop()` it.
+/// An emulated reader of the kind under test (``ReaderUnderTest/current``: the PN532 behind a
+/// stable link in a temporary directory, or a USB reader), running. Always `stop()` it.
 struct EmulatorFixture {
-    let emulator: PN532Emulator
+    let emulator: EmulatedReader
     let directory: TemporaryDirectory
 
-    init(tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)], faults: FaultPlan = FaultPlan()) throws {
+    init(tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)], faults: FaultPlan = FaultPlan(),
+         kind: ReaderUnderTest = .current) throws {
         LibNFCTestEnvironment.prepare()
         directory = try TemporaryDirectory()
-        emulator = try PN532Emulator(tags: tags, link: directory.file("reader"), faults: faults)
-        try emulator.start()
+        emulator = try EmulatedReader(kind: kind, tags: tags, link: directory.file("reader"), faults: faults)
     }
+
+    /// The PN532 on its pseudo-terminal, for a fixture made with `kind: .pn532`.
+    var uart: PN532Emulator { emulator.uart! }
 
     var connectionString: String { emulator.connectionString }
     var reader: NFCReader { NFCReader(connectionString: connectionString) }
