@@ -20,10 +20,12 @@ build: setup
 demo: build
 	@NFCTAG="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nfctag" ./scripts/demo
 
-## The whole test suite (Swift Testing), warnings as errors.
+## The whole test suite (Swift Testing), warnings as errors, on the emulated PN532 UART; then
+## the reader suites again on an emulated ACR122U and PN533 (scripts/test-reader-kinds).
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	SWIFT=$(SWIFT) TEST_FLAGS="$(TEST_FLAGS)" ./scripts/test-reader-kinds
 
 ## Release builds as an app makes them: every product, and Tests/ConsumerPackage (the README's
 ## program, depending on this package by path) built with -c release and run on an emulated reader.

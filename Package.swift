@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
 
         // What several test targets share (the seeded PRNG of the property tests).
-        .target(name: "TestSupport", dependencies: ["NFCEmulator", "Locking"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCEmulator", "NFCChips", "Locking"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport", "Locking"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),
         .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport", "Locking"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto", "Locking"]),
+        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto", "Locking", "TestSupport"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
         .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),

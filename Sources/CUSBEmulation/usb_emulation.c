@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,19 @@ struct usb_dev_handle {
   struct virtual_device *device;
 };
 
+/* The published list. A new one is built aside and published whole, under the lock: a
+ * process may list devices from several threads (one libnfc context each), and a caller
+ * still walking an earlier list keeps it (lists are never freed). */
 static struct usb_bus *busses;
 static int device_count;
+static pthread_mutex_t listing = PTHREAD_MUTEX_INITIALIZER;
 
-int nfctag_usb_emulation_device_count(void) { return device_count; }
+int nfctag_usb_emulation_device_count(void) {
+  pthread_mutex_lock(&listing);
+  int count = device_count;
+  pthread_mutex_unlock(&listing);
+  return count;
+}
 
 static int connect_socket(const char *path) {
   struct sockaddr_un address;
@@ -168,10 +178,10 @@ void usb_init(void) {}
 /* The buses come with the devices: usb_find_devices() builds both. */
 int usb_find_busses(void) { return 0; }
 
-/* The bus numbered n, added to the list when first met. */
-static struct usb_bus *bus_numbered(unsigned number) {
+/* The bus numbered n in the list at *head, added when first met. */
+static struct usb_bus *bus_numbered(struct usb_bus **head, unsigned number) {
   struct usb_bus *last = NULL;
-  for (struct usb_bus *bus = busses; bus; bus = bus->next) {
+  for (struct usb_bus *bus = *head; bus; bus = bus->next) {
     if (bus->location == number)
       return bus;
     last = bus;
@@ -185,19 +195,19 @@ static struct usb_bus *bus_numbered(unsigned number) {
   if (last)
     last->next = bus;
   else
-    busses = bus;
+    *head = bus;
   return bus;
 }
 
-/* Adds the device whose emulator listens at path, if one answers there. */
-static void add_device(const char *path) {
+/* Adds the device whose emulator listens at path, if one answers there; returns 1 if it did. */
+static int add_device(struct usb_bus **head, const char *path) {
   struct virtual_device *virtual = describe(path);
   if (!virtual)
-    return;
-  struct usb_bus *bus = bus_numbered(virtual->bus_number);
+    return 0;
+  struct usb_bus *bus = bus_numbered(head, virtual->bus_number);
   if (!bus) {
     free(virtual);
-    return;
+    return 0;
   }
   struct usb_device *device = &virtual->device;
   device->bus = bus;
@@ -207,50 +217,59 @@ static void add_device(const char *path) {
     tail = &(*tail)->next;
   }
   *tail = device;
-  device_count++;
+  return 1;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
 
 /* Every socket in directory, in name order: readers that come and go while the process runs. */
-static void add_devices_in(const char *directory) {
+static int add_devices_in(struct usb_bus **head, const char *directory) {
   struct dirent **entries = NULL;
+  int added = 0;
   int count = scandir(directory, &entries, NULL, by_name);
   for (int index = 0; index < count; index++) {
     char path[sizeof(((struct virtual_device *)0)->socket_path)];
     struct stat status;
     if (snprintf(path, sizeof(path), "%s/%s", directory, entries[index]->d_name) < (int)sizeof(path)
         && stat(path, &status) == 0 && S_ISSOCK(status.st_mode))
-      add_device(path);
+      added += add_device(head, path);
     free(entries[index]);
   }
   free(entries);
+  return added;
 }
 
 int usb_find_devices(void) {
-  /* Earlier lists stay allocated: a caller may still hold a device from them. */
-  busses = NULL;
-  int previous = device_count;
-  device_count = 0;
   const char *paths = getenv(NFCTAG_USB_EMULATION_ENV);
-  if (!paths)
-    return previous;
-  char *copy = strdup(paths);
-  if (!copy)
+  char *copy = paths ? strdup(paths) : NULL;
+  if (paths && !copy)
     return -ENOMEM;
+  /* Earlier lists stay allocated: a caller may still hold a device from them. */
+  struct usb_bus *found = NULL;
+  int count = 0;
   char *saved = NULL;
-  for (char *path = strtok_r(copy, ":", &saved); path; path = strtok_r(NULL, ":", &saved)) {
+  for (char *path = copy ? strtok_r(copy, ":", &saved) : NULL; path; path = strtok_r(NULL, ":", &saved)) {
     struct stat status;
     if (stat(path, &status) == 0 && S_ISDIR(status.st_mode))
-      add_devices_in(path);
+      count += add_devices_in(&found, path);
     else
-      add_device(path);
+      count += add_device(&found, path);
   }
   free(copy);
-  return abs(device_count - previous);
+  pthread_mutex_lock(&listing);
+  int previous = device_count;
+  busses = found;
+  device_count = count;
+  pthread_mutex_unlock(&listing);
+  return abs(count - previous);
 }
 
-struct usb_bus *usb_get_busses(void) { return busses; }
+struct usb_bus *usb_get_busses(void) {
+  pthread_mutex_lock(&listing);
+  struct usb_bus *list = busses;
+  pthread_mutex_unlock(&listing);
+  return list;
+}
 
 usb_dev_handle *usb_open(struct usb_device *device) {
   struct virtual_device *virtual = (struct virtual_device *)device;

@@ -23,6 +23,11 @@ public protocol TagTransport: Sendable {
     /// ``maximumFrameLength``.
     var maximumCommandLength: Int { get }
 
+    /// The longest answer (without CRC) the reader brings back in one exchange, whatever is
+    /// asked for: an ISO-DEP answer the reader gathers from chained blocks must fit it too.
+    /// Defaults to `Int.max` (no limit known).
+    var maximumAnswerLength: Int { get }
+
     /// Sends one command frame to the tag and returns its answer.
     ///
     /// - Parameters:
@@ -48,6 +53,9 @@ public protocol TagTransport: Sendable {
 extension TagTransport {
     /// ``maximumFrameLength``, for transports whose command and answer limits are one.
     public var maximumCommandLength: Int { maximumFrameLength }
+
+    /// No limit known.
+    public var maximumAnswerLength: Int { .max }
 }
 
 /// How a command frame travels between reader and tag.

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag apdu` against the emulated PN532 and Type 4 tag, through libnfc.
 @Suite("nfctag apdu", .serialized, .timeLimit(.minutes(1)))
@@ -45,6 +46,12 @@ struct APDUCommandTests {
         let emulator = try startEmulator([try Type4Tag(uid: Self.uid)])
         defer { emulator.stop() }
         let result = try runTool(["apdu", Self.selectApplication, "00A4000C02E104", "00B0000000", "--json"], on: emulator)
+        let limit = ReaderUnderTest.current.model.maximumTagAnswer
+        guard limit >= 258 else {
+            // An ACR122U brings back 250 bytes: the 257-byte answer is lost, and the error says what to ask instead.
+            #expect(result.status != 0 && result.stderr.contains("ask for at most \(limit - 2)"), "\(result.stderr)")
+            return
+        }
         #expect(result.status == 0, "\(result.stderr)")
         let last = try #require(result.stdout.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: String])

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag counter` against the emulated PN532, through libnfc.
 @Suite("nfctag counter", .serialized, .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag dump` and `restore` against the emulated PN532, through libnfc.
 @Suite("nfctag dump and restore", .serialized, .timeLimit(.minutes(2)))

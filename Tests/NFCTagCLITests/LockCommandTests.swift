@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 @Suite("nfctag lock", .serialized, .timeLimit(.minutes(2)))
 struct LockCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `write --mirror` and `provision --mirror` against the emulated PN532, through libnfc.
 @Suite("nfctag write --mirror and provision --mirror", .serialized, .timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag ntag424 info | auth | change-key | sun-setup` against the emulated NTAG 424 DNA,
 /// through libnfc; the SUN URLs `nfctag read` gets afterwards checked by `ntag424 sun-verify`.
@@ -9,10 +10,10 @@ import Testing
 struct NTAG424CommandTests {
     static let uid: [UInt8] = [0x04, 0x51, 0x2A, 0x7C, 0x90, 0x1B, 0x80]
 
-    func model(_ emulator: PN532Emulator) throws -> NTAG424DNATag { try #require(emulator.tags.first as? NTAG424DNATag) }
+    func model(_ emulator: EmulatedReader) throws -> NTAG424DNATag { try #require(emulator.tags.first as? NTAG424DNATag) }
 
     /// The URL of the NDEF message, read as `nfctag read --json` reads it.
-    func readURL(_ emulator: PN532Emulator) throws -> String {
+    func readURL(_ emulator: EmulatedReader) throws -> String {
         let read = try runTool(["read", "--json"], on: emulator)
         #expect(read.status == 0, "\(read.stderr)")
         let records = try #require(try jsonObject(read)["records"] as? [[String: Any]])

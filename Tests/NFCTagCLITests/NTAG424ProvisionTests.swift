@@ -3,6 +3,7 @@ import NFCChips
 import NFCEmulator
 import NTAG424Crypto
 import Testing
+import TestSupport
 
 /// `nfctag provision --ntag424-sun TEMPLATE`: a station that sets up SUN on tag after tag.
 @Suite("nfctag provision --ntag424-sun", .serialized, .timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag protect` and `unprotect` against the emulated PN532, through libnfc.
 @Suite("nfctag protect and unprotect", .serialized, .timeLimit(.minutes(2)))
@@ -13,13 +14,13 @@ struct ProtectCommandTests {
     func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 
     /// `raw` READ of the first user page.
-    func readFirstUserPage(_ emulator: PN532Emulator, password: String? = nil) throws -> ToolRunner.Result {
+    func readFirstUserPage(_ emulator: EmulatedReader, password: String? = nil) throws -> ToolRunner.Result {
         let read = try #require(Self.spec.command(.read)?.code)
         return try runTool(["raw", hex([read, UInt8(Self.memory.firstUserPage)])] + (password.map { ["--password", $0] } ?? []),
                            on: emulator)
     }
 
-    func auth0(_ emulator: PN532Emulator) throws -> Int {
+    func auth0(_ emulator: EmulatedReader) throws -> Int {
         let field = try #require(Self.memory.configuration?.field(.auth0))
         return Int(try #require(field.value(in: try type2Tag(emulator).page(field.page))))
     }
@@ -151,7 +152,7 @@ struct UltralightCCommandTests {
     static let factoryKey = spec.ultralightCAuthentication!.defaultKey.hexString()
     static let newKey = "00112233445566778899aabbccddeeff"
 
-    func auth0(_ emulator: PN532Emulator) throws -> Int {
+    func auth0(_ emulator: EmulatedReader) throws -> Int {
         let field = try #require(Self.spec.memory?.configuration?.field(.auth0))
         return Int(try #require(field.value(in: try type2Tag(emulator).page(field.page))))
     }
@@ -192,9 +193,8 @@ struct UltralightCCommandTests {
     func keyChangeCut() throws {
         // The second key page refuses its WRITE: pages 1 (new) and 2–4 (old) make a mixed key.
         let secondKeyPage = try #require(Self.spec.ultralightCAuthentication).firstKeyPage + 1
-        let emulator = try PN532Emulator(tags: [try Type2Tag(chip: .ultralightC, uid: Self.uid)],
+        let emulator = try EmulatedReader(tags: [try Type2Tag(chip: .ultralightC, uid: Self.uid)],
                                          faults: try FaultPlan(parsing: ["nak-page=\(secondKeyPage)"]))
-        try emulator.start()
         defer { emulator.stop() }
         let change = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
         #expect(change.status == 1)

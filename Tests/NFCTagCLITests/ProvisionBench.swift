@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// A provisioning bench for the `nfctag provision` tests: an emulated PN532 behind a stable
 /// link (so that an unplugged reader comes back at the same connection string), a log file
@@ -9,7 +10,7 @@ import Testing
 final class ProvisionBench {
     static let url = "https://example.com/box/17"
 
-    let emulator: PN532Emulator
+    let emulator: EmulatedReader
     let directory: URL
     let logPath: String
 
@@ -18,8 +19,7 @@ final class ProvisionBench {
             .appendingPathComponent("nfctag-provision-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         logPath = directory.appendingPathComponent("provision.jsonl").path
-        emulator = try PN532Emulator(tags: tags, link: directory.appendingPathComponent("reader").path, faults: faults)
-        try emulator.start()
+        emulator = try EmulatedReader(tags: tags, link: directory.appendingPathComponent("reader").path, faults: faults)
     }
 
     deinit {

@@ -3,6 +3,7 @@ import NFCChips
 import NFCEmulator
 import Locking
 import Testing
+import TestSupport
 
 /// `nfctag provision` run as a process against the emulated PN532; the test presents and
 /// takes away tags as a person at the station would.

@@ -3,6 +3,7 @@ import NFCChips
 import NFCEmulator
 import Locking
 import Testing
+import TestSupport
 
 /// The station's resilience and its endings: a reader unplugged mid-tag, Ctrl-C, and the
 /// password and lock steps (with a retry on a tag the station already protected).

@@ -2,17 +2,17 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// Runs the built `nfctag` with `arguments` against `emulator` (libnfc auto-scan off).
-func runTool(_ arguments: [String], on emulator: PN532Emulator, environment: [String: String] = [:]) throws -> ToolRunner.Result {
+func runTool(_ arguments: [String], on emulator: EmulatedReader, environment: [String: String] = [:]) throws -> ToolRunner.Result {
     try ToolRunner.run(arguments + ["--device", emulator.connectionString, "--timeout", "3"],
                        environment: ["LIBNFC_AUTO_SCAN": "false"].merging(environment) { $1 })
 }
 
 /// Starts an emulated PN532 with `tags` in the field.
-func startEmulator(_ tags: [any EmulatedTag]) throws -> PN532Emulator {
-    let emulator = try PN532Emulator(tags: tags)
-    try emulator.start()
+func startEmulator(_ tags: [any EmulatedTag]) throws -> EmulatedReader {
+    let emulator = try EmulatedReader(tags: tags)
     return emulator
 }
 
@@ -22,7 +22,7 @@ func jsonObject(_ result: ToolRunner.Result) throws -> [String: Any] {
 }
 
 /// The one emulated Type 2 tag in the field.
-func type2Tag(_ emulator: PN532Emulator) throws -> Type2Tag {
+func type2Tag(_ emulator: EmulatedReader) throws -> Type2Tag {
     try #require(emulator.tags.first as? Type2Tag)
 }
 

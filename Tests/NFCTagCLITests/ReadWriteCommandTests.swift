@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 @Suite("nfctag read and write", .serialized, .timeLimit(.minutes(2)))
 struct ReadWriteCommandTests {

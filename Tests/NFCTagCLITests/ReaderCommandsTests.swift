@@ -2,16 +2,16 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag readers` and `nfctag monitor` against the emulated PN532, through real libnfc.
 @Suite("nfctag readers and monitor", .serialized, .timeLimit(.minutes(1)))
 struct ReaderCommandsTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
 
-    @Test("readers --device names the emulated PN532 with its firmware")
+    @Test("readers --device names the emulated reader with its firmware")
     func readersListsNamedEmulator() throws {
-        let emulator = try PN532Emulator(tags: [])
-        try emulator.start()
+        let emulator = try EmulatedReader(tags: [])
         defer { emulator.stop() }
         let result = try ToolRunner.run(["readers", "--device", emulator.connectionString, "--json", "--timeout", "3"],
                                         environment: ["LIBNFC_AUTO_SCAN": "false"])
@@ -19,24 +19,26 @@ struct ReaderCommandsTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let readers = try #require(object["readers"] as? [[String: Any]])
         let reader = try #require(readers.first { $0["connstring"] as? String == emulator.connectionString })
-        #expect(reader["kind"] as? String == "pn532_uart")
-        #expect((reader["firmware"] as? String)?.contains("PN532") == true, "\(reader)")
+        #expect(reader["kind"] as? String == ReaderUnderTest.current.model.driver)
+        // The ACR122U names the PN532 inside it.
+        #expect((reader["firmware"] as? String)?.contains(ReaderUnderTest.current.model.chip) == true, "\(reader)")
     }
 
     @Test("reset reopens the reader and reports its firmware and the time; --json as the contract says")
     func resetReportsFirmware() throws {
-        let emulator = try PN532Emulator(tags: [])
-        try emulator.start()
+        let emulator = try EmulatedReader(tags: [])
         defer { emulator.stop() }
         let text = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--timeout", "3"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("Reset \(emulator.connectionString) in "), "\(text.stdout)")
-        #expect(text.stdout.contains("firmware PN532 v1.6"), "\(text.stdout)")
+        // The emulated chips' firmware (the ACR122U's is the PN532 inside it).
+        let firmware = ReaderUnderTest.current.emulatedFirmware.ic + " v" + ReaderUnderTest.current.emulatedFirmware.version
+        #expect(text.stdout.contains("firmware \(firmware)"), "\(text.stdout)")
         let json = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--json", "--timeout", "3"])
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["reset"] as? Bool == true)
-        #expect(object["firmware"] as? String == "PN532 v1.6")
+        #expect(object["firmware"] as? String == firmware)
         #expect((object["ms"] as? Int).map { $0 >= 0 } == true, "\(object)")
     }
 
@@ -44,9 +46,8 @@ struct ReaderCommandsTests {
     func resetOfVanishingReader() throws {
         // Unplugged after libnfc's open sequence, before the reopen of the reset.
         var faults = FaultPlan()
-        faults.unplugAfterFrames = 16
-        let emulator = try PN532Emulator(tags: [], faults: faults)
-        try emulator.start()
+        faults.unplugAfterFrames = 16   // libnfc's open sequence of a PN532 on a UART
+        let emulator = try EmulatedReader(kind: .pn532, tags: [], faults: faults)
         defer { emulator.stop() }
         let result = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--timeout", "2"])
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
@@ -64,8 +65,7 @@ struct ReaderCommandsTests {
     @Test("monitor --json streams connected, tagDetected, tagRemoved, the reconnection and stops on Ctrl-C")
     func monitorStreamsEvents() async throws {
         let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-monitor-\(getpid())").path
-        let emulator = try PN532Emulator(tags: [], link: link)
-        try emulator.start()
+        let emulator = try EmulatedReader(tags: [], link: link)
         defer { emulator.stop() }
         let monitor = try RunningTool(["monitor", "--json", "--device", emulator.connectionString])
 

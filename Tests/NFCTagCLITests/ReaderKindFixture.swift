@@ -2,16 +2,10 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
-/// The reader kinds the CLI matrix runs on: the PN532 on a pseudo-terminal, and the ACR122U
-/// and PN533 on USB through libnfc's own `acr122_usb` / `pn53x_usb` drivers.
-enum ReaderUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case pn532, acr122u, pn533
-
-    var testDescription: String { rawValue }
-
-    /// The USB kind, nil for the UART PN532.
-    var usbKind: USBReaderEmulator.Kind? { USBReaderEmulator.Kind(rawValue: rawValue) }
+extension ReaderUnderTest: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }
 
 /// One emulated reader of any kind with tags, and `nfctag` run against it. A USB reader is

@@ -2,12 +2,13 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
-/// Representative tests of the NDEF-session, tag-session, provisioning and CLI suites, run
-/// on every reader kind: the PN532 on a UART, and the ACR122U and PN533 on USB through
-/// libnfc's own drivers (`nfctag` in a child process with the USB stand-in preloaded).
-/// The full suites keep running on the UART PN532 only; these prove the reader-specific
-/// paths: waits, frame limits, the alone check, and silences that are not lost readers.
+/// The reader-specific paths side by side on every reader kind in one process: the PN532 on
+/// a UART, and the ACR122U and PN533 on USB through libnfc's own drivers (`nfctag` in a
+/// child process with the USB stand-in preloaded): waits, frame limits, the alone check, and
+/// silences that are not lost readers. The whole suites run on each kind too, one test
+/// process per kind (scripts/test-reader-kinds).
 @Suite("Every reader kind: nfctag writes, reads, protects and reads counters", .serialized, .timeLimit(.minutes(3)))
 struct ReaderKindMatrixTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]

@@ -2,16 +2,16 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// An emulated PN532 with tags for the tag-command tests; runs `nfctag` against it.
 struct CLITagFixture {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let secondUID: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
-    let emulator: PN532Emulator
+    let emulator: EmulatedReader
 
     init(_ tags: [any EmulatedTag]) throws {
-        emulator = try PN532Emulator(tags: tags)
-        try emulator.start()
+        emulator = try EmulatedReader(tags: tags)
     }
 
     init(chip: Chip) throws {
@@ -113,8 +113,7 @@ struct ScanCommandTests {
 
     @Test("scan --watch streams tagDetected and tagRemoved as tags come and go, until Ctrl-C")
     func scanWatch() async throws {
-        let emulator = try PN532Emulator(tags: [])
-        try emulator.start()
+        let emulator = try EmulatedReader(tags: [])
         defer { emulator.stop() }
         let scan = try RunningTool(["scan", "--watch", "--json", "--device", emulator.connectionString])
         try await Task.sleep(for: .milliseconds(300))

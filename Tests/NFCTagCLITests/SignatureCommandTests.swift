@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag signature` against the emulated PN532, through libnfc.
 @Suite("nfctag signature", .serialized, .timeLimit(.minutes(1)))

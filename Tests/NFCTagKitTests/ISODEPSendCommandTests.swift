@@ -20,6 +20,11 @@ struct ISODEPSendCommandTests {
         return tag
     }
 
+    /// The longest tag answer the reader under test brings back (`datasheets/readers.json`).
+    static let answerLimit = ReaderUnderTest.current.model.maximumTagAnswer
+
+    static func answerFits(_ length: Int) -> Bool { length <= answerLimit }
+
     static func ndefFile(_ fixture: EmulatorFixture) -> [UInt8] {
         fixture.emulator.withField { field in field.handles.first.flatMap { (field.tag($0) as? Type4Tag)?.ndefFile } } ?? []
     }
@@ -36,7 +41,16 @@ struct ISODEPSendCommandTests {
     func getResponse() async throws {
         try await withTagSession([try Self.tag()]) { session, fixture in
             let tag = try await Self.selected(session)
-            let answer = try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x00]))
+            let readAll = try APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x00])
+            guard Self.answerFits(258) else {
+                // An ACR122U brings back 250 bytes: the 257-byte answer is lost, and the error says what to ask instead.
+                let error = await sessionError { () throws(TagSessionError) in _ = try await tag.sendCommand(readAll) }
+                #expect("\(String(describing: error))".contains("ask for at most \(Self.answerLimit - 2)"), "\(String(describing: error))")
+                let part = try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, UInt8(Self.answerLimit - 2)]))
+                #expect(part.isSuccess && part.data == Array(Self.ndefFile(fixture).prefix(Self.answerLimit - 2)))
+                return
+            }
+            let answer = try await tag.sendCommand(readAll)
             #expect(answer.isSuccess && answer.statusWord == ChipTables.iso7816.statusWords[.normalProcessing].code)
             #expect(answer.data == Array(Self.ndefFile(fixture).prefix(256)))
         }
@@ -48,6 +62,12 @@ struct ISODEPSendCommandTests {
             let tag = try await Self.selected(session)
             let apdu = try APDU(cla: 0x00, ins: 0xB0, p1: 0x00, p2: 0x10, expectedResponseLength: 600)
             #expect(apdu.isoCase == .case2Extended)
+            guard Self.answerFits(258) else {
+                // The tag's first R-APDU (256 bytes and 61xx) is longer than an ACR122U carries.
+                let error = await sessionError { () throws(TagSessionError) in _ = try await tag.sendCommand(apdu) }
+                #expect("\(String(describing: error))".contains("ask for at most"), "\(String(describing: error))")
+                return
+            }
             let answer = try await tag.sendCommand(apdu)
             #expect(answer.isSuccess)
             #expect(answer.data == Array(Self.ndefFile(fixture)[0x10..<(0x10 + 600)]))

@@ -41,7 +41,7 @@ struct LastReaderStoreTests {
             == "/home/u/.config/nfctagkit/last-reader.json")
     }
 
-    @Test("an entry with a serial matches by serial (USB address may change), else by connection string")
+    @Test("an entry with a serial matches by serial (USB address may change) when the reader's is known, else by connection string")
     func matching() {
         let usb = LastReaderStore.Entry(connectionString: "pn53x_usb:001:004", serialNumber: "S1",
                                         usbID: USBProductID(vendor: 0x04CC, product: 0x2533))
@@ -51,6 +51,9 @@ struct LastReaderStoreTests {
                               usbID: USBProductID(vendor: 0x04CC, product: 0x2533))
         #expect(usb.matches(moved))
         #expect(!usb.matches(other))
+        // A reader probed by its connection string tells no serial: the address decides.
+        #expect(usb.matches(NFCReader(connectionString: "pn53x_usb:001:004")))
+        #expect(!usb.matches(NFCReader(connectionString: "pn53x_usb:001:009")))
         let uart = LastReaderStore.Entry(connectionString: "pn532_uart:/dev/ttyS0")
         #expect(uart.matches(NFCReader(connectionString: "pn532_uart:/dev/ttyS0")))
         #expect(!uart.matches(NFCReader(connectionString: "pn532_uart:/dev/ttyS1")))

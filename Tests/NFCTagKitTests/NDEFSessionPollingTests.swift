@@ -97,6 +97,15 @@ struct NDEFSessionPollingTests {
             let tag = try await harness.connectToOnlyTag()
             harness.emulator.insert(try Type2Tag(chip: .ntag216, uid: SessionUID.second))
             let newcomer = harness.memory(ofTag: 1)
+            guard ReaderUnderTest.current.model.countsTagsInOnePoll else {
+                // A reader whose poll does not count the field (ACR122U, PN533) lists it before
+                // each write whatever the setting: the write sees both and writes neither.
+                let first = harness.memory(ofTag: 0)
+                await #expect(throws: NDEFSessionError.severalTags(count: 2)) { try await tag.writeNDEF(SessionMessages.new) }
+                #expect(harness.memory(ofTag: 0) == first && harness.memory(ofTag: 1) == newcomer)
+                await harness.stop()
+                return
+            }
             let polls = harness.emulator.statistics.commandsByCode[0x60, default: 0]
             try await tag.writeNDEF(SessionMessages.new)
             #expect(harness.emulator.statistics.commandsByCode[0x60, default: 0] == polls, "the connect's poll is the write's alone check")

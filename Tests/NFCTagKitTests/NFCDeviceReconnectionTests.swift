@@ -173,7 +173,11 @@ struct NFCDeviceReconnectionTests {
             fixture.emulator.unplug()
             _ = try? await device.listTargets()
             try fixture.emulator.plug()
-            try await handled.wait(for: "reconnectSucceeded")
+            do {
+                try await handled.wait(for: "reconnectSucceeded", seconds: 20)
+            } catch {
+                Issue.record("no reconnectSucceeded: \(handled.all) (\(fixture.connectionString))")
+            }
             #expect(handled.names == ["connected", "reconnectStarted", "reconnectSucceeded"])
             await device.close()
         }

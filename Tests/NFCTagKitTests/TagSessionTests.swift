@@ -102,8 +102,10 @@ struct TagSessionTests {
             #expect(session.chip == .ntag215)
             let after = fixture.emulator.statistics
             #expect(after.commandsByCode[0x60, default: 0] == before.commandsByCode[0x60, default: 0], "no second poll")
-            #expect(after.commandsByCode[0x4A, default: 0] == before.commandsByCode[0x4A, default: 0], "no select")
-            #expect(after.commands - before.commands == 3, "the CRC bits off (ReadRegister, WriteRegister) and GET_VERSION")
+            if ReaderUnderTest.current.model.countsTagsInOnePoll {
+                #expect(after.commandsByCode[0x4A, default: 0] == before.commandsByCode[0x4A, default: 0], "no select")
+                #expect(after.commands - before.commands == 3, "the CRC bits off (ReadRegister, WriteRegister) and GET_VERSION")
+            }
 
             // Taken away and presented again after the poll: IDLE, it does not answer where it
             // was; the connect falls back to waiting, selecting and checking it.

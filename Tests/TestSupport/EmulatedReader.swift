@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Locking
+import NFCChips
 import NFCEmulator
 
 /// The reader kinds the suites run on: the PN532 on a pseudo-terminal, and the ACR122U and
@@ -27,6 +28,18 @@ public enum ReaderUnderTest: String, CaseIterable, Sendable {
 
     /// The USB kind, nil for the UART PN532.
     public var usbKind: USBReaderEmulator.Kind? { USBReaderEmulator.Kind(rawValue: rawValue) }
+
+    /// The reader's entry in `datasheets/readers.json`.
+    public var model: ReaderSpec {
+        switch self {
+        case .pn532: ChipTables.readers.readers[.pn532UART]
+        case .acr122u: ChipTables.readers.readers[.acr122u]
+        case .pn533: ChipTables.readers.readers[.pn533]
+        }
+    }
+
+    /// The firmware the emulated reader reports (an ACR122U reports the PN532 inside it).
+    public var emulatedFirmware: (ic: String, version: String) { self == .pn533 ? ("PN533", "2.7") : ("PN532", "1.6") }
 
     /// Whether the reader is on USB.
     public var isUSB: Bool { usbKind != nil }

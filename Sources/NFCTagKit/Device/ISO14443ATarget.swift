@@ -26,6 +26,13 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
         self.ats = ats
     }
 
+    /// Whether the UID is a random ID (ISO/IEC 14443-3: single size, UID0 `08`): the tag
+    /// draws a new one whenever the field comes back, so it names the tag only until then.
+    public var hasRandomUID: Bool { Self.isRandomUID(uid) }
+
+    /// Whether `uid` is a random ID (4 bytes, first byte `08`).
+    public static func isRandomUID(_ uid: [UInt8]) -> Bool { uid.count == 4 && uid[0] == 0x08 }
+
     /// The UID as lowercase hex, the form logs and the CLI use.
     public var uidHex: String { uid.hexString() }
 

@@ -63,8 +63,10 @@ extension NFCDevice {
         guard pollCountsTags else {
             let targets = try listTargets(maximum: 2)
             if targets.count > 1 { return .several(count: targets.count) }
-            guard targets.first?.uid == uid, let selected = try selectTarget(uid: uid) else { return .absent }
-            return .alone(selected)
+            guard let only = targets.first, only.uid == uid || (only.hasRandomUID && ISO14443ATarget.isRandomUID(uid)) else {
+                return .absent
+            }
+            return try selectListedAlone(only).map { .alone($0) } ?? .absent
         }
         // InAutoPoll's activation is the firmware's own: it sets the CIU's CRC bits itself
         // (TxMode and RxMode read 80 after it). So the host's CRC setting is not switched on
@@ -113,7 +115,7 @@ extension NFCDevice {
         guard pollCountsTags else {
             let targets = try listTargets(maximum: 2)
             if targets.count > 1 { return .several(count: targets.count) }
-            guard let only = targets.first, let selected = try selectTarget(uid: only.uid) else { return .absent }
+            guard let only = targets.first, let selected = try selectListedAlone(only) else { return .absent }
             return .alone(selected)
         }
         // As in the alone check: the poll's activation sets the CRC bits itself.
@@ -151,6 +153,15 @@ extension NFCDevice {
     /// Makes the next alone check poll, whatever an earlier poll proved.
     func endAloneProof() {
         aloneSincePoll = nil
+    }
+
+    /// Selects the one tag a listing found, after the field reset that ends the listing. A
+    /// random ID (``ISO14443ATarget/hasRandomUID``) was drawn anew by that reset: the tag is
+    /// selected as it answers now, and only a random ID again counts as the same tag.
+    private func selectListedAlone(_ listed: ISO14443ATarget) throws(NFCDeviceError) -> ISO14443ATarget? {
+        guard listed.hasRandomUID else { return try selectTarget(uid: listed.uid) }
+        guard let selected = try selectTarget(), selected.hasRandomUID else { return nil }
+        return selected
     }
 
     /// Switches the RF field off and on: every tag in the field powers down and comes

@@ -27,6 +27,9 @@ public struct DeviceTagTransport: TagTransport {
     /// The longest command frame (without CRC_A) the reader carries in one exchange; a raw
     /// command longer than this is refused before anything is sent.
     public let maximumCommandLength: Int
+    /// The longest tag answer the reader brings back in one exchange (an ACR122U 250 bytes,
+    /// a PN532 on a UART 262): `datasheets/readers.json`.
+    public let maximumAnswerLength: Int
 
     /// The most bytes asked of a tag in one exchange even when the reader carries more:
     /// 240 (60 pages of FAST_READ) fits every reader of the table (the ACR122U brings back
@@ -38,15 +41,18 @@ public struct DeviceTagTransport: TagTransport {
     public init(device: NFCDevice, target: ISO14443ATarget) async {
         let frame = await device.maximumTagFrame
         self.init(device: device, target: target, maximumFrameLength: min(Self.preferredExchangeLength, frame),
-                  maximumCommandLength: await device.maximumTagCommandFrame)
+                  maximumCommandLength: await device.maximumTagCommandFrame,
+                  maximumAnswerLength: await device.maximumTagAnswer())
     }
 
     /// A transport to `target` with the given limits (for tests of smaller readers).
-    public init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil) {
+    public init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil,
+                maximumAnswerLength: Int? = nil) {
         self.device = device
         self.target = TagTarget(target)
         self.maximumFrameLength = maximumFrameLength
         self.maximumCommandLength = maximumCommandLength ?? maximumFrameLength
+        self.maximumAnswerLength = maximumAnswerLength ?? .max
     }
 
     /// Time for the host link and the reader chip on top of the tag's own answer time.

@@ -17,6 +17,7 @@ struct NDEFSessionTransport: TagTransport {
     var target: TagTarget { base.target }
     var maximumFrameLength: Int { base.maximumFrameLength }
     var maximumCommandLength: Int { base.maximumCommandLength }
+    var maximumAnswerLength: Int { base.maximumAnswerLength }
 
     func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
         try await base.transceive(frame, framing: framing, timeout: timeout)

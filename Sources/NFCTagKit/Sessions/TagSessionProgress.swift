@@ -52,6 +52,7 @@ final class TagSessionProgressTransport: TagTransport {
     var target: TagTarget { base.target }
     var maximumFrameLength: Int { base.maximumFrameLength }
     var maximumCommandLength: Int { base.maximumCommandLength }
+    var maximumAnswerLength: Int { base.maximumAnswerLength }
 
     func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
         defer { step() }

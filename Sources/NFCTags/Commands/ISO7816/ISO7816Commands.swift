@@ -5,8 +5,9 @@ import NFCChips
 ///
 /// ``send(_:timeout:)`` hands back the whole answer, as Core NFC's
 /// `NFCISO7816Tag.sendCommand(apdu:)` does:
-/// - `61xx` (more data): GET RESPONSE (`00 C0 00 00 xx`, `xx` = SW2) is sent until the tag
-///   gives a final status word; the data of every part is concatenated.
+/// - `61xx` (more data): GET RESPONSE (`00 C0 00 00 xx`, `xx` = SW2, or less when the reader
+///   brings back fewer bytes in one exchange) is sent until the tag gives a final status
+///   word; the data of every part is concatenated.
 /// - `6Cxx` (wrong Le): the same command is sent again once with Le = `xx` (`00` = 256).
 ///
 /// ISO-DEP chaining is the reader's: a PN532 splits one InDataExchange into I-blocks of
@@ -32,7 +33,8 @@ public struct ISO7816Commands: Sendable {
     ///
     /// - Parameter timeout: how long one exchange may take (`nil`: the Type 4 mapping's APDU timeout).
     /// - Throws: ``TagCommandError/invalidArgument(_:)`` for an APDU longer than one reader
-    ///   exchange; ``TagCommandError/invalidAnswer(command:bytes:offset:expected:)`` for an
+    ///   exchange, or one whose answer was lost and may be longer than the reader carries
+    ///   (``TagTransport/maximumAnswerLength``: ask for less); ``TagCommandError/invalidAnswer(command:bytes:offset:expected:)`` for an
     ///   answer without a status word, or more data than an extended Ne; transport errors.
     public func send(_ apdu: APDU, timeout: Duration? = nil) async throws(TagCommandError) -> APDUResponse {
         let iso = ChipTables.iso7816
@@ -40,8 +42,19 @@ public struct ISO7816Commands: Sendable {
         var command = apdu
         var data: [UInt8] = []
         var retriedLe = false
+        let answerLimit = transport.maximumAnswerLength
         while true {
-            let answer = try await exchange(command, timeout: timeout)
+            let answer: APDUResponse
+            do {
+                answer = try await exchange(command, timeout: timeout)
+            } catch .transport(let error) where error == .timeout && command.mayAnswerPast(answerLimit) {
+                // The reader drops an answer longer than it carries (an ACR122U: 250 bytes);
+                // to the host that is a silent tag. Say what to change instead.
+                throw .invalidArgument("""
+                    the answer to this APDU may be \(command.expectedResponseLength ?? 0) bytes and SW1 SW2, and no answer came: \
+                    the reader brings back at most \(answerLimit) bytes in one exchange; ask for at most \(answerLimit - 2) (Le)
+                    """)
+            }
             let status = answer.status?.name
             if status == .wrongLe, !retriedLe {
                 retriedLe = true
@@ -56,8 +69,11 @@ public struct ISO7816Commands: Sendable {
             guard status == .bytesAvailable else { return APDUResponse(data: data, sw1: answer.sw1, sw2: answer.sw2) }
             retriedLe = false
             let header = iso.commands[.getResponse].header
+            // Asked for no more than the reader carries: the tag keeps the rest for the next
+            // GET RESPONSE (61xx again), ISO/IEC 7816-4 §7.6.1.
+            let part = min(count(answer.sw2), max(1, answerLimit - 2))
             command = try rebuilt { () throws(APDUFormatError) in
-                try APDU(cla: header[0], ins: header[1], p1: header[2], p2: header[3], expectedResponseLength: count(answer.sw2))
+                try APDU(cla: header[0], ins: header[1], p1: header[2], p2: header[3], expectedResponseLength: part)
             }
         }
     }
@@ -80,5 +96,13 @@ public struct ISO7816Commands: Sendable {
             throw .invalidAnswer(command: nil, bytes: answer.bytes, offset: 0, expected: "data and a status word SW1 SW2")
         }
         return response
+    }
+}
+
+extension APDU {
+    /// Whether the answer asked for (Ne data bytes and SW1 SW2) may be longer than `limit`.
+    func mayAnswerPast(_ limit: Int) -> Bool {
+        guard let expected = expectedResponseLength else { return false }
+        return expected + 2 > limit
     }
 }
