@@ -196,8 +196,11 @@ enum HelpText {
         Records as in 'ndef encode' (--uri, --text, --mime, --external, --smart-poster,
         --empty), or the encoded message with --hex. The write is tear-safe (NDEF length
         0 first, then the body, then the real length in a write of its own) and only pages
-        that change are written unless --full. Written pages are always read back; --no-verify skips the
-        final read of the whole message. A progress bar goes to stderr on a terminal.
+        that change are written unless --full. Written pages are always read back and compared
+        byte for byte; the tool then checks, record by record, that those bytes decode to the
+        message asked for (--no-verify skips that check; with --mirror it reads the message
+        again, since the chip's mirror shows only in a read). A progress bar goes to stderr on
+        a terminal.
         A message too big for the tag, or a read-only tag, is refused before anything is
         written. --json prints {"uid","chip","length","written","total","verified"}.
         --mirror (NTAG21x): the --uri holds {uid}, {counter} or {uid}x{counter}; the chip

@@ -6,8 +6,10 @@ import NFCTagKit
 import Locking
 
 /// `nfctag write RECORD… [--hex HEX] [--no-verify] [--full]`: writes an NDEF message
-/// tear-safely. The driver always reads the written pages back; unless `--no-verify` the
-/// tool also reads the message again and compares it record by record. `--full` writes
+/// tear-safely. The driver always reads the written pages back and compares them with the
+/// message's bytes; unless `--no-verify` the tool also compares the message those bytes decode
+/// to with the one asked for, record by record (with `--mirror` it reads the message again:
+/// the chip's mirror shows only in a read). `--full` writes
 /// every page instead of only those that change. A progress bar goes to stderr on a TTY.
 enum WriteCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
@@ -59,13 +61,22 @@ enum WriteCommand {
             }
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
             if verify {
-                let back: NDEFMessage
-                do throws(NDEFSessionError) {
-                    back = try await tag.readNDEF()
-                } catch {
-                    throw TagSelection.failure(error, operation: "verify")
+                let back: NDEFMessage?
+                if template != nil {
+                    // The chip's mirror shows only in what a read returns: read the message again.
+                    do throws(NDEFSessionError) {
+                        back = try await tag.readNDEF()
+                    } catch {
+                        throw TagSelection.failure(error, operation: "verify")
+                    }
+                } else {
+                    // The write read back every page it wrote and compared it byte for byte with
+                    // the message's bytes; the pages it left alone were read on this connection just
+                    // before. Those bytes, decoded as a reader decodes them, are the message read
+                    // back: reading them a second time would only repeat the same frames.
+                    back = Self.decodedAsStored(message)
                 }
-                guard template.map({ MirrorWriting.matches(back, $0) }) ?? (back == message) else {
+                guard let back, template.map({ MirrorWriting.matches(back, $0) }) ?? (back == message) else {
                     throw ToolError(exitCode: .failure, summary: "nfctag: verify failed: the message read back differs from the one written")
                 }
             }
@@ -106,6 +117,14 @@ enum WriteCommand {
             }
             return message
         }
+    }
+
+    /// `message` as a reader decodes the bytes a write stores for it (none for a message
+    /// without records), or `nil` when they do not decode.
+    static func decodedAsStored(_ message: NDEFMessage) -> NDEFMessage? {
+        guard !message.records.isEmpty else { return NDEFMessage(records: []) }
+        guard let bytes = try? message.encoded() else { return nil }
+        return try? NDEFMessage(bytes: bytes)
     }
 
     private static func drawProgress(_ progress: NDEFWriteProgress) {

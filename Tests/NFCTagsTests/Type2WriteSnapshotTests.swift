@@ -25,9 +25,10 @@ struct Type2WriteSnapshotTests {
         let frames = Array(await transport.frames.dropFirst(before))
         #expect(frames.filter { $0.first == writeCode }.map { $0[1] } == [4, 45, 4])
         // From page 2 to one byte past the message (address 16 + 2 + 213 = 231 → page 57),
-        // the configuration pages, then the read-back of page 4 and of page 45.
+        // then the read-back of page 4 and of page 45. The configuration pages were read by
+        // the first write on this connection: not again.
         #expect(frames.filter { $0.first == fastReadCode } == [
-            [fastReadCode, 2, 5], [fastReadCode, 6, 57], [fastReadCode, 0xE2, 0xE4],
+            [fastReadCode, 2, 5], [fastReadCode, 6, 57],
             [fastReadCode, 4, 4], [fastReadCode, 45, 45],
         ])
     }
@@ -93,18 +94,40 @@ struct Type2WriteSnapshotTests {
         #expect(await transport.frames(withCode: fastReadCode).contains([fastReadCode, 6, 16]))
     }
 
-    @Test("status reads from the static lock page as far as the message, then the configuration")
+    @Test("status reads from the static lock page as far as the message, then the configuration (once a connection)")
     func statusReads() async throws {
-        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216))
+        let writer = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216))
+        try await Type2Fixtures.driver(.ntag216, writer).writeMessage(Type2Fixtures.message(encodedSize: 20))
+        let transport = EmulatedTagTransport(tag: try #require(await writer.model(as: Type2Tag.self)))
         let driver = try Type2Fixtures.driver(.ntag216, transport)
-        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 20))
-        let before = await transport.frames.count
         let status = try await driver.queryStatus()
         #expect(status == NDEFStatus(availability: .readWrite, capacity: 868, length: 20))
         // 16 + 2 + 20 = 38, one byte more: pages 2…5, then 6…9; no data page after.
-        #expect(Array(await transport.frames.dropFirst(before)) == [
+        #expect(await transport.frames == [
             [fastReadCode, 2, 5], [fastReadCode, 6, 9], [fastReadCode, 0xE2, 0xE4],
         ])
+        // The same connection again: the configuration pages as it read them.
+        let before = await transport.frames.count
+        #expect(try await driver.queryStatus() == status)
+        #expect(Array(await transport.frames.dropFirst(before)) == [[fastReadCode, 2, 5], [fastReadCode, 6, 9]])
+    }
+
+    @Test("the configuration read once a connection: a lock reads it afresh and again after it; forgetting it reads it again")
+    func configurationOnceAConnection() async throws {
+        let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216))
+        let driver = try #require(try Type2Fixtures.driver(.ntag216, transport) as? Type2NDEFDriver)
+        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 20))
+        let configuration: [UInt8] = [fastReadCode, 0xE2, 0xE4]
+        #expect(await transport.frames(withCode: fastReadCode).filter { $0 == configuration }.count == 1)
+        await driver.forgetConfiguration()
+        _ = try await driver.queryStatus()
+        #expect(await transport.frames(withCode: fastReadCode).filter { $0 == configuration }.count == 2)
+        _ = try await driver.readMessage()
+        try await driver.makeReadOnly(force: false)
+        #expect(await transport.frames(withCode: fastReadCode).filter { $0 == configuration }.count == 3)
+        // The lock set dynamic lock bits: the status reads them, and reports read-only.
+        #expect(try await driver.queryStatus().availability == .readOnly)
+        #expect(await transport.frames(withCode: fastReadCode).filter { $0 == configuration }.count == 4)
     }
 
     @Test("PROT behind the message, the configuration hidden: a write reaching AUTH0 is refused before any page is written")

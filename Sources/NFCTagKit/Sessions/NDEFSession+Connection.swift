@@ -75,6 +75,9 @@ extension NDEFSession {
     func prepare(_ tag: NDEFSessionTag, exclusive: Bool, connecting: Bool = false) async throws(NDEFSessionError) {
         let reselect = await device.selectedTarget?.uid != tag.uid || fieldUsedElsewhere
         fieldUsedElsewhere = false
+        // Someone else had the field: what the driver read of the tag's configuration may
+        // no longer hold.
+        if reselect, case .success(let driver as Type2NDEFDriver) = tag.driver { await driver.forgetConfiguration() }
         if exclusive {
             try await selectAlone(tag, reusingPoll: connecting || !configuration.aloneCheckBeforeEveryWrite)
         } else if reselect {

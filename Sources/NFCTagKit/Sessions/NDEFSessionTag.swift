@@ -102,6 +102,8 @@ public final class NDEFSessionTag: Sendable {
             }
             let (page, byte) = try await type2.mirrorPlacement(for: template)
             try await driver.writeMessage(template.message, options: NDEFWriteOptions(), progress: progress)
+            // The configuration pages change here, not through the driver.
+            await type2.forgetConfiguration()
             do throws(TagCommandError) {
                 var configuration = try await commands.readConfiguration()
                 configuration.mirrorConfiguration = template.mirrorConfiguration

@@ -2,9 +2,11 @@ import NDEF
 
 /// NDEF on one tag family (Type 2, MIFARE Classic, Type 4), over a ``TagTransport``.
 ///
-/// A driver talks to the one selected tag its transport reaches. Every call reads the tag
-/// again (nothing is cached between calls), so a call after a failed write sees what the
-/// tag really holds. Writes are tear-safe: the NDEF length goes to 0 first, then the body,
+/// A driver talks to the one selected tag its transport reaches. Every call reads the
+/// message area again (nothing of it is cached between calls), so a call after a failed
+/// write sees what the tag really holds; a Type 2 driver reuses the dynamic lock and
+/// configuration pages it read earlier on the same connection, which only its own lock
+/// changes (and reads afresh). Writes are tear-safe: the NDEF length goes to 0 first, then the body,
 /// then the real length, and the result is read back before success is reported.
 ///
 /// ```swift

@@ -18,6 +18,10 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     let mapping: Type2Mapping
     /// The message bytes this driver last read back and verified (for the lock guard).
     private var verifiedMessage: [UInt8]?
+    /// The dynamic lock and configuration pages as this connection read them, reused by
+    /// later calls: nothing but this driver's own lock changes them while the tag stays
+    /// selected for the connection (a lock, a format and ``forgetConfiguration()`` drop them).
+    private var knownConfiguration: [UInt8]?
 
     init(profile: Type2TagProfile, mapping: Type2Mapping, transport: any TagTransport, passwordAuthenticated: Bool = false) {
         self.io = Type2PageIO(transport: transport, profile: profile)
@@ -79,6 +83,9 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     /// Sets the CC write nibble, then the static lock bits, then the dynamic lock bits.
     public func makeReadOnly(force: Bool) async throws(NDEFTagError) {
+        // The lock sets dynamic lock bits: read them afresh, and again after it.
+        knownConfiguration = nil
+        defer { knownConfiguration = nil }
         let snapshot = try await readSnapshot()
         let (bytes, _) = try snapshot.messageBytes()
         guard force || verifiedMessage == bytes else { throw .notVerified }
@@ -90,6 +97,8 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     /// Writes the CC and an empty NDEF TLV (the chip's factory TLV area) on a blank tag.
     public func format(force: Bool) async throws(NDEFTagError) {
         verifiedMessage = nil
+        knownConfiguration = nil
+        defer { knownConfiguration = nil }
         let snapshot = try await readSnapshot()
         if snapshot.hasNDEF, !force { throw .alreadyFormatted }
         let plan = try Type2FormatPlan(snapshot: snapshot)
@@ -156,16 +165,23 @@ public actor Type2NDEFDriver: NDEFTagDriver {
         return snapshot
     }
 
-    /// Reads the dynamic lock and configuration pages into `memory`. False when PROT covers
-    /// the configuration (the dynamic lock bytes are still read where they can be).
+    /// Reads the dynamic lock and configuration pages into `memory`, or takes them from an
+    /// earlier read on this connection. False when PROT covers the configuration (the
+    /// dynamic lock bytes are still read where they can be; nothing is kept then).
     func readConfiguration(into memory: inout [UInt8]) async throws(NDEFTagError) -> Bool {
         // FAST_READ (where the chip has it) NAKs a range that PROT covers; READ would roll
         // over silently at AUTH0 and show page 0 instead.
         let configurationPages = profile.configurationPages
         guard let first = configurationPages.first, let last = configurationPages.last else { return true }
+        let start = first * profile.pageSize
+        if let known = knownConfiguration {
+            memory.replaceSubrange(start..<(start + known.count), with: known)
+            return true
+        }
         do throws(NDEFTagError) {
             let bytes = try await io.readPages(first...last) { .readConfiguration(page: $0) }
-            memory.replaceSubrange((first * profile.pageSize)..<(first * profile.pageSize + bytes.count), with: bytes)
+            memory.replaceSubrange(start..<(start + bytes.count), with: bytes)
+            knownConfiguration = bytes
             return true
         } catch .nak {
             // PROT covers the configuration pages: a read of the data area (or the password
@@ -176,6 +192,13 @@ public actor Type2NDEFDriver: NDEFTagDriver {
             }
             return false
         }
+    }
+
+    /// Drops the configuration pages this connection read: the next call reads them again.
+    /// For whoever may have changed them other than this driver (a configuration write on the
+    /// same connection, another user of the field).
+    package func forgetConfiguration() {
+        knownConfiguration = nil
     }
 
     // MARK: Writing
