@@ -22,7 +22,10 @@
 
 #define MAX_MESSAGE 4096
 #define MAX_ENDPOINTS 8
-#define DESCRIBE_TIMEOUT_MS 1000
+/* How long an emulator may take to describe its device or answer a claim. A dead one is
+ * refused at connect() at once; a live one on a machine loaded by other work may not get
+ * the CPU for a while, and a device missing from the list fails libnfc's open. */
+#define DESCRIBE_TIMEOUT_MS 5000
 
 /* One virtual device: libusb's structures first, then what the emulator told us. */
 struct virtual_device {

@@ -305,8 +305,10 @@ public final class USBReaderEmulator: Sendable {
         }
     }
 
-    /// The device number after the one a reader at `link` had last time (Linux numbers
-    /// devices 1…127 in turn, skipping those in use); a free choice without a link.
+    /// The device number after the one a reader at `link` had last time, skipping numbers in
+    /// use, as Linux numbers devices (`choose_devnum` in `drivers/usb/core/hub.c`: the next
+    /// free number after the last one given, wrapping below 128; 1 is the root hub); a free
+    /// choice without a link.
     private static func nextAddress(link: String?, inUse: (Int) -> Bool) -> UInt8 {
         // A first number from the path, so that readers side by side rarely share one.
         let first = Int(2 + fnv1a(link ?? "\(getpid())-\(UInt32.random(in: 0 ... .max))") % 120)
