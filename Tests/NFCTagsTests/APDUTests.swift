@@ -91,8 +91,10 @@ struct APDUTests {
 struct ISO7816CommandsTests {
     static let isoDEP = TagTarget(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atqa: 0x0344, sak: 0x20, ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
 
-    func run(_ apdu: String, _ steps: [TranscriptStep], maximumFrameLength: Int = 252) async throws -> APDUResponse {
-        let transport = TranscriptTransport(target: Self.isoDEP, maximumFrameLength: maximumFrameLength, steps: steps)
+    func run(_ apdu: String, _ steps: [TranscriptStep], maximumFrameLength: Int = 252,
+             maximumAnswerLength: Int = .max) async throws -> APDUResponse {
+        let transport = TranscriptTransport(target: Self.isoDEP, maximumFrameLength: maximumFrameLength,
+                                            maximumAnswerLength: maximumAnswerLength, steps: steps)
         let answer = try await ISO7816Commands(transport: transport).send(try APDU(bytes: [UInt8](commandHex: apdu)))
         #expect(await transport.problems == [])
         return answer
@@ -106,6 +108,37 @@ struct ISO7816CommandsTests {
             .send("00 C0 00 00 00", .standard, answer: "06 90 00"),
         ])
         #expect(answer == APDUResponse(data: [1, 2, 3, 4, 5, 6], sw1: 0x90, sw2: 0x00))
+    }
+
+    @Test("61 00 on a reader that brings back 250 bytes: GET RESPONSE asks for 248, then for the rest")
+    func getResponseWithinTheReader() async throws {
+        let part = String(repeating: "AB ", count: 248)
+        let answer = try await run("00 B0 00 00 02", [
+            .send("00 B0 00 00 02", .standard, answer: "01 02 61 00"),
+            .send("00 C0 00 00 F8", .standard, answer: part + "61 08"),
+            .send("00 C0 00 00 08", .standard, answer: "01 02 03 04 05 06 07 08 90 00"),
+        ], maximumAnswerLength: 250)
+        #expect(answer.data.count == 2 + 248 + 8 && answer.isSuccess)
+    }
+
+    @Test("an answer lost on a reader that brings back 250 bytes, to an APDU asking for 256: the error says to ask for 248")
+    func lostLongAnswer() async throws {
+        let transport = TranscriptTransport(target: Self.isoDEP, maximumAnswerLength: 250, steps: [
+            .send("00 B0 00 00 00", .standard, fails: .timeout),
+            .send("00 B0 00 00 F0", .standard, fails: .timeout),
+        ])
+        let commands = ISO7816Commands(transport: transport)
+        await #expect(throws: TagCommandError.invalidArgument("""
+            the answer to this APDU may be 256 bytes and SW1 SW2, and no answer came: \
+            the reader brings back at most 250 bytes in one exchange; ask for at most 248 (Le)
+            """)) {
+            _ = try await commands.send(try APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x00]))
+        }
+        // Asking for what the reader carries, a silence stays a silence.
+        await #expect(throws: TagCommandError.transport(.timeout)) {
+            _ = try await commands.send(try APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0xF0]))
+        }
+        #expect(await transport.problems == [])
     }
 
     @Test("6Cxx: the same APDU once more with Le = xx; a second 6Cxx is returned as it is")

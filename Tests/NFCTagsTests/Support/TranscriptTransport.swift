@@ -73,15 +73,17 @@ struct TranscriptStep: Sendable, CustomStringConvertible {
 actor TranscriptTransport: TagTransport {
     nonisolated let target: TagTarget
     nonisolated let maximumFrameLength: Int
+    nonisolated let maximumAnswerLength: Int
     private let steps: [TranscriptStep]
     private var position = 0
     /// Every deviation from the transcript.
     private(set) var mismatches: [String] = []
 
     init(target: TagTarget = TagTarget(uid: [UInt8](commandHex: "04 47 5E D2 9C 39 80"), atqa: 0x0044, sak: 0x00),
-         maximumFrameLength: Int = 252, steps: [TranscriptStep]) {
+         maximumFrameLength: Int = 252, maximumAnswerLength: Int = .max, steps: [TranscriptStep]) {
         self.target = target
         self.maximumFrameLength = maximumFrameLength
+        self.maximumAnswerLength = maximumAnswerLength
         self.steps = steps
     }
 

@@ -47,9 +47,10 @@ public struct ISO7816Commands: Sendable {
             let answer: APDUResponse
             do {
                 answer = try await exchange(command, timeout: timeout)
-            } catch .transport(let error) where error == .timeout && command.mayAnswerPast(answerLimit) {
+            } catch .transport(let error) where error.isLostAnswer && command.mayAnswerPast(answerLimit) {
                 // The reader drops an answer longer than it carries (an ACR122U: 250 bytes);
-                // to the host that is a silent tag. Say what to change instead.
+                // to the host that is a silent tag or a garbled frame (assumption U5). Say
+                // what to change instead.
                 throw .invalidArgument("""
                     the answer to this APDU may be \(command.expectedResponseLength ?? 0) bytes and SW1 SW2, and no answer came: \
                     the reader brings back at most \(answerLimit) bytes in one exchange; ask for at most \(answerLimit - 2) (Le)
@@ -104,5 +105,15 @@ extension APDU {
     func mayAnswerPast(_ limit: Int) -> Bool {
         guard let expected = expectedResponseLength else { return false }
         return expected + 2 > limit
+    }
+}
+
+extension TagTransportError {
+    /// No answer, or one the reader could not pass on: what an answer too long for the reader looks like.
+    var isLostAnswer: Bool {
+        switch self {
+        case .timeout, .transmission: true
+        default: false
+        }
     }
 }
