@@ -19,6 +19,7 @@ import Testing
 /// | `NFC_TEST_NTAG424_RANDOM_ID=1` | with `NFC_TEST_ALLOW_WRITE=1`: N424-9 (and N424-15 on a tag without it) turns the NTAG 424 DNA's random ID on FOR GOOD — use a tag to spare |
 /// | `NFC_TEST_NTAG424_WRONG_AUTHS=N` | N424-12's wrong authentications (default 3) |
 /// | `NFC_TEST_REPLUG=1` | a person plugs the USB reader out and back into the same socket when asked: runs U10 |
+/// | `NFC_TEST_RANDOM_ID_TAG=1` | a tag with a random ID (UID 08…: a bank card, a phone, an NTAG 424 DNA with it on) lies on the USB reader: runs U12 |
 /// | `NFC_TEST_TRANSCRIPT=FILE` | the transcript scenario writes the exchanges it recorded to FILE |
 ///
 /// ```sh
@@ -54,7 +55,7 @@ import Testing
 ///
 /// The connection string is the driver alone (`acr122_usb`, `pn53x_usb`: the first such
 /// reader) or with the bus and device number `nfc-scan-device` lists (`acr122_usb:001:004`).
-/// The scenarios about one reader kind (`USBReaderAssumptions`, U1–U9) run only when the
+/// The scenarios about one reader kind (`USBReaderAssumptions`, U1–U12) run only when the
 /// connection string names that driver; the others run on any reader.
 enum HardwareBench {
     static let environment = ProcessInfo.processInfo.environment

@@ -4,7 +4,7 @@ import NFCTagKit
 import Testing
 
 extension HardwareInTheLoop {
-    /// The reader-specific assumptions of the emulated USB readers (ids U1–U10 in the DocC
+    /// The reader-specific assumptions of the emulated USB readers (ids U1–U12 in the DocC
     /// article "What the emulator assumes", facts in `datasheets/readers/`). Each runs only
     /// when `NFC_TEST_DEVICE` names a reader of its kind — decided from the connection
     /// string's libnfc driver, `acr122_usb` or `pn53x_usb` — and compares the real reader
@@ -252,6 +252,31 @@ extension HardwareInTheLoop {
             print("[hil] U10 before: port \(before.port), serial \(before.serial ?? "none")  after: port \(back.port), serial \(back.serial ?? "none")")
             #expect(back.serial == before.serial, "U10 disproved: the serial changed across a replug (\(before.serial ?? "none") → \(back.serial ?? "none"))")
             #expect(back.port == before.port, "U10 disproved: the same socket gave port \(back.port), before \(before.port)")
+        }
+
+        /// U12: a random-ID tag (ISO/IEC 14443-3 single-size UID `08 …`: a bank card, a
+        /// passport, a phone, an NTAG 424 DNA with its random ID on) draws a new ID when the
+        /// field comes back. On a reader without InAutoPoll the alone check lists the field
+        /// and the listing ends with a field reset, so NFCTagKit selects the lone tag as it
+        /// answers after it, not by the ID the listing saw. The emulated half is
+        /// `NTAG424DNATests.randomID`, run on each USB kind by scripts/test-reader-kinds. A
+        /// person lays such a tag on the reader (`NFC_TEST_RANDOM_ID_TAG=1`).
+        @Test("U12 a random-ID tag on a USB reader: a new ID after each field reset, and TagSession connects to it")
+        func usbRandomIDTag() async throws {
+            let reader = try RealReader.required(for: "U12", kinds: [.acr122USB, .pn53xUSB])
+            guard HardwareBench.personSetUp("NFC_TEST_RANDOM_ID_TAG") else {
+                try Test.cancel("U12 needs a tag with a random ID (UID 08…) on the reader: set NFC_TEST_RANDOM_ID_TAG=1")
+            }
+            try await HardwareReader().withDevice { device in
+                let first = try await device.waitForTarget(timeout: .seconds(10))
+                try #require(first.hasRandomUID, "U12: the tag on \(reader.connectionString) has UID \(first.uidHex), not a random ID")
+                try await device.resetField()
+                let second = try #require(try await device.selectTarget(), "U12: the tag did not answer after a field reset")
+                print("[hil] U12 random IDs across a field reset: \(first.uidHex) → \(second.uidHex)")
+                #expect(second.hasRandomUID, "U12 disproved: after a field reset the tag answers \(second.uidHex)")
+                let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+                #expect(session.uid.count == 4 && session.uid.first == 0x08, "U12 disproved: connected to \(session.uid)")
+            }
         }
     }
 }
