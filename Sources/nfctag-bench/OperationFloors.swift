@@ -113,6 +113,16 @@ struct OperationFloors: Sendable {
         (floor.activation(uidLength: spec.activation.uidLength)
             + writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages)).times(tags)
     }
+
+    /// The tear-safe floor of the same provisioning: per tag the activation and the
+    /// tear-safe fresh write (``safeWriteNDEF(oldTLVBytes:changedPages:lengthAlreadyZero:lengthPageChanged:)``:
+    /// a factory tag reads empty, so the length is committed alone once, and the length page
+    /// is among the pages written), with its read-back of the pages written.
+    func safeProvision(tags: Int, oldTLVBytes: Int, changedPages: Int) -> FloorCost {
+        (floor.activation(uidLength: spec.activation.uidLength)
+            + safeWriteNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages,
+                            lengthAlreadyZero: true, lengthPageChanged: true)).times(tags)
+    }
 }
 
 /// The floor of dumping a MIFARE Classic card: per sector one authentication and a READ

@@ -32,15 +32,27 @@ final class SoakFaultInjector: Sendable {
 
     private let emulator: PN532Emulator
     private let state = Locked(State())
+    private let timings: SoakTimings
+    /// Unplugs whose reader is not plugged in again yet (each runs on a thread of its own).
+    private let unplugsInFlight = Locked(0)
 
-    init(emulator: PN532Emulator) {
+    /// Faults carried out on `emulator`; each unplug is recorded in `timings` as it happens.
+    init(emulator: PN532Emulator, timings: SoakTimings = SoakTimings()) {
         self.emulator = emulator
+        self.timings = timings
         emulator.observeTagChanges { [weak self] _ in self?.tagChanged() }
     }
 
     /// Plans `fault` for the tag now entering the field.
     func arm(_ fault: SoakFault) {
         state.withLock { $0 = State(fault: fault) }
+    }
+
+    /// Waits until every unplug fired so far has been carried out and the reader plugged in
+    /// again (an unplug fired by a tag's last page change may still be under way when the
+    /// station is done with it).
+    func waitForUnplugsToFinish() async {
+        while unplugsInFlight.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     /// Whether the planned fault happened, and the tag a tear took out of the field.
@@ -72,7 +84,12 @@ final class SoakFaultInjector: Sendable {
         case .unplug:
             // Not from the emulator's own thread, which the unplug stops.
             let emulator = self.emulator
+            let timings = self.timings
+            let inFlight = unplugsInFlight
+            inFlight.withLock { $0 += 1 }
             Thread.detachNewThread {
+                defer { inFlight.withLock { $0 -= 1 } }
+                timings.readerUnplugged()
                 emulator.unplug()
                 usleep(30_000)
                 // Said, not swallowed: a reader that is never plugged in again fails the run

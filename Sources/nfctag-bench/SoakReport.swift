@@ -50,6 +50,7 @@ struct SoakReport {
         lines.append("written but not holding the new message: \(inconsistent)")
         lines.append("automatic reconnections: \(timings.reconnections), given up \(timings.reconnectionsGivenUp)"
             + (timings.longestReconnection.map { ", longest \(Self.milliseconds($0.duration)) ms (tag \($0.tag))" } ?? ""))
+        lines.append(timings.unplugs.text)
         if let longest = timings.longestOperation {
             lines.append("longest operation: \(longest.what) \(Self.milliseconds(longest.duration)) ms (tag \(longest.tag))")
         }
@@ -74,6 +75,7 @@ struct SoakReport {
         ]
         object["reconnections"] = timings.reconnections
         object["reconnections_given_up"] = timings.reconnectionsGivenUp
+        object["unplugs"] = timings.unplugs.json
         if let longest = timings.longestReconnection {
             object["longest_reconnection_ms"] = Self.milliseconds(longest.duration)
         }

@@ -45,7 +45,7 @@ struct SoakRun {
         var random = SplitMix64(seed: seed)
         let timings = SoakTimings()
         let reader = try await BenchReader.start(tags: [], eventHandler: { timings.record($0) })
-        let injector = SoakFaultInjector(emulator: reader.emulator)
+        let injector = SoakFaultInjector(emulator: reader.emulator, timings: timings)
         var report = SoakReport(seed: seed)
         let baselineTag = tags > Self.memoryBaselineTag ? Self.memoryBaselineTag : 1
         for serial in 1...tags {
@@ -74,6 +74,9 @@ struct SoakRun {
             if serial == baselineTag { report.memoryBaseline = (tag: serial, memory: ProcessMemory.now()) }
         }
         report.memoryAtEnd = ProcessMemory.now()
+        // An unplug fired by the last tag's last page change may still be under way: it is
+        // counted among the unplugs, so it must be in the account too.
+        await injector.waitForUnplugsToFinish()
         report.timings = timings.summary
         await reader.stop()
         return report

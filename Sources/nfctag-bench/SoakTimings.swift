@@ -5,7 +5,8 @@ import NFCTagKit
 /// machine is busy: every automatic reconnection of the device (`reconnectStarted` until
 /// `reconnectSucceeded`, from the device's own events) and every library call of the
 /// station, with the tag it served. A wait for a tag to enter the field is not an
-/// operation: it ends at its own timeout when the tag is gone.
+/// operation: it ends at its own timeout when the tag is gone. Every unplug of the reader
+/// is kept too, to be sorted against the reconnections (``SoakUnplugAccount``).
 ///
 /// ```swift
 /// let timings = SoakTimings()
@@ -30,6 +31,8 @@ final class SoakTimings: Sendable {
         var reconnectionsGivenUp = 0
         var longestReconnection: Longest?
         var longestOperation: Longest?
+        /// Every unplug the soak carried out, sorted against the reconnections.
+        var unplugs = SoakUnplugAccount()
     }
 
     private struct State {
@@ -37,6 +40,10 @@ final class SoakTimings: Sendable {
         var tagStarted = ContinuousClock.now
         var reconnectStarted: ContinuousClock.Instant?
         var summary = Summary()
+        /// When the soak pulled the reader out, each time.
+        var unplugs: [ContinuousClock.Instant] = []
+        /// Every reconnection: its start, and its end once it ended.
+        var reconnectionSpans: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)] = []
         /// The device's events since the current tag started (for a failure's message).
         var recentEvents: [String] = []
     }
@@ -71,7 +78,16 @@ final class SoakTimings: Sendable {
 
     /// The device lost its reader and started reconnecting, at `now`.
     func reconnectionStarted(at now: ContinuousClock.Instant = .now) {
-        state.withLock { $0.reconnectStarted = now }
+        state.withLock {
+            $0.reconnectStarted = now
+            $0.reconnectionSpans.append((start: now, end: nil))
+        }
+    }
+
+    /// The soak is pulling the reader out, at `now` (before the emulator's port closes, so
+    /// before the device can notice).
+    func readerUnplugged(at now: ContinuousClock.Instant = .now) {
+        state.withLock { $0.unplugs.append(now) }
     }
 
     /// The reconnection ended at `now`: the reader back, or the device gave up.
@@ -82,6 +98,9 @@ final class SoakTimings: Sendable {
             if let started = state.reconnectStarted {
                 Self.keepLonger(&state.summary.longestReconnection,
                                 Longest(duration: started.duration(to: now), what: "reconnection", tag: state.tag))
+            }
+            if let last = state.reconnectionSpans.indices.last, state.reconnectionSpans[last].end == nil {
+                state.reconnectionSpans[last].end = now
             }
             state.reconnectStarted = nil
         }
@@ -99,7 +118,13 @@ final class SoakTimings: Sendable {
         state.withLock { Self.keepLonger(&$0.summary.longestOperation, Longest(duration: duration, what: what, tag: $0.tag)) }
     }
 
-    var summary: Summary { state.withLock { $0.summary } }
+    var summary: Summary {
+        state.withLock { state in
+            var summary = state.summary
+            summary.unplugs = SoakUnplugAccount(unplugs: state.unplugs, reconnections: state.reconnectionSpans)
+            return summary
+        }
+    }
 
     /// The device's events since the current tag started, oldest first, each with its time
     /// since then (`reconnectFailed at +20214 ms`).

@@ -458,12 +458,14 @@ extension HelpText {
         Usage: nfctag provision RECORD… [--lock] [--protect --password HEX8 …] [--count N]
                                 [--log FILE] [--again] [--station NAME]
 
-        For each tag presented alone: identify it, write the message (tear-safe), read it
-        back and compare, then with --protect set the password, with --lock lock it for
-        good. One JSON line per tag goes to the log ("time", "uid", "chip", "result": ok |
-        failed | skipped, "actions", "ms"; a failure adds "step", "error", "state"). Then
-        the station asks for the next tag and waits until this one is taken away, so no
-        tag is provisioned twice in a row by accident. A tag the log lists as ok is
+        For each tag presented alone: identify it, write the message (tear-safe; every page
+        written is read back and compared byte for byte), check that those bytes decode to
+        the message asked for (with --mirror: read the message again), then with --protect
+        set the password, with --lock lock it for good. One JSON line per tag goes to the
+        log ("time", "uid", "chip", "result": ok | failed | skipped, "actions", "ms"; a
+        failure adds "step", "error", "state"). Then the station asks for the next tag and
+        waits until this one is taken away, so no tag is provisioned twice in a row by
+        accident. A tag the log lists as ok is
         skipped unless --again. A failed tag is reported with the step and what it holds,
         and the station goes on; present it again to retry. Two tags in the field: nothing
         is written until one is taken away. An unplugged reader is reconnected; the tag in

@@ -1,7 +1,11 @@
 import NFCTagKit
 
-/// Provisions the one tag in the field: identify, write (tear-safe), verify by reading it
-/// back, then optionally protect (password, with the lock-out guard) and lock (permanent).
+/// Provisions the one tag in the field: identify, write (tear-safe), verify, then optionally
+/// protect (password, with the lock-out guard) and lock (permanent). The write reads back
+/// every page it wrote and compares it byte for byte; verify checks, record by record, that
+/// those bytes decode to the message asked for (with `--mirror` it reads the message again,
+/// since the chip's mirror shows only in a read). The lock step, on a new connection after
+/// the protect step, reads the message again before anything permanent is written.
 ///
 /// Every step goes through the library's sessions on the station's device: a
 /// ``NFCTagKit/TagSession`` to identify and protect, an ``NFCTagKit/NDEFSession`` to write,
@@ -165,8 +169,18 @@ struct ProvisionJob {
             }
             actions.append("write")
             step = "verify"
-            let back = try await tag.readNDEF()
-            guard template.map({ MirrorWriting.matches(back, $0) }) ?? (back == options.message) else {
+            let back: NDEFMessage?
+            if template != nil {
+                // The chip's mirror shows only in what a read returns: read the message again.
+                back = try await tag.readNDEF()
+            } else {
+                // The write read back every page it wrote and compared it byte for byte with the
+                // message's bytes, and read the pages it left alone on this connection just
+                // before: those bytes, decoded as a reader decodes them, are the message read
+                // back. Reading them once more would repeat the same frames (as `nfctag write`).
+                back = WriteCommand.decodedAsStored(options.message)
+            }
+            guard let back, template.map({ MirrorWriting.matches(back, $0) }) ?? (back == options.message) else {
                 await session.invalidate()
                 return WriteFailure(failure: ProvisionRecord.Failure(
                     step: "verify", message: "verify failed: the message read back differs from the one written",

@@ -48,6 +48,11 @@ struct BenchSuiteTests {
         #expect(provision.sample.commandsByCode[0x06] == 3 && provision.sample.commandsByCode[0x08] == 3)
         #expect(provision.sample.commandsByCode[0x12] == 1)
         #expect(provision.sample.tagFramesByCode[0x60] == 3, "GET_VERSION once per tag")
+        // Its tear-safe floor is reported beside the plain one; the target stays the plain floor's.
+        let safeProvision = try #require(provision.safeFloor)
+        #expect(safeProvision.milliseconds > provision.floor.milliseconds)
+        #expect(provision.target == .floorRatio(1.3))
+        #expect(provision.floorsByLink.allSatisfy { $0.safeFloor != nil })
         #expect(results.allSatisfy { $0.ratio.isFinite && $0.ratio >= 0.999 }, "nothing beats its floor")
         #expect(results.allSatisfy { ($0.safeRatio ?? 1) >= 0.999 }, "no write beats its tear-safe floor")
     }

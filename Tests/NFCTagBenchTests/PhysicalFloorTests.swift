@@ -123,4 +123,19 @@ struct PhysicalFloorTests {
         let fresh = floors.safeWriteNDEF(oldTLVBytes: 3, changedPages: 26, lengthAlreadyZero: true, lengthPageChanged: true)
         #expect(fresh == floors.writeNDEF(oldTLVBytes: 3, changedPages: 26) + floors.write(pages: 1) + floors.fastRead(pages: 26))
     }
+
+    @Test("provisioning's tear-safe floor: per tag the plain floor, the length committed alone and a read-back of the pages written")
+    func safeProvision() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        let plain = floors.provision(tags: 50, oldTLVBytes: 3, changedPages: 7)
+        let safe = floors.safeProvision(tags: 50, oldTLVBytes: 3, changedPages: 7)
+        let extra = (floors.write(pages: 1) + floors.fastRead(pages: 7)).times(50)
+        #expect(safe.commands == plain.commands + 2 * 50 && extra.commands == 2 * 50)
+        #expect(safe.frames == plain.frames + extra.frames && safe.bytesToReader == plain.bytesToReader + extra.bytesToReader)
+        #expect(abs(safe.milliseconds - (plain.milliseconds + extra.milliseconds)) < 1e-9)
+        // One tag is the fresh write's tear-safe floor after an activation.
+        let one = floors.safeProvision(tags: 1, oldTLVBytes: 3, changedPages: 7)
+        let fresh = floors.safeWriteNDEF(oldTLVBytes: 3, changedPages: 7, lengthAlreadyZero: true, lengthPageChanged: true)
+        #expect(abs(one.milliseconds - (floors.floor.activation(uidLength: 7).milliseconds + fresh.milliseconds)) < 1e-9)
+    }
 }

@@ -18,9 +18,17 @@ struct SoakRunTests {
         #expect(baseline.tag == 1)
         #expect(baseline.memory.residentKiB > 0 && end.peakKiB >= end.residentKiB)
         #expect(report.json.contains("\"rss_kib_growth_per_tag\""))
-        // Unplugs were followed by automatic reconnections (not always one each: longer runs
-        // count a few fewer), none given up; the station's calls were timed.
-        if (report.faultsFired["unplug"] ?? 0) > 0 { #expect(report.timings.reconnections > 0, "seed \(seed):\n\(report.text)") }
+        // Every unplug is accounted for: noticed (a reconnection of its own), or one that a
+        // reconnection already under way or about to start covered; none given up; the
+        // station's calls were timed.
+        let unplugs = report.timings.unplugs
+        #expect(unplugs.unplugs == report.faultsFired["unplug"] ?? 0, "seed \(seed):\n\(report.text)")
+        #expect(unplugs.addsUp, "seed \(seed):\n\(report.text)")
+        #expect(unplugs.otherReconnections == 0, "seed \(seed):\n\(report.text)")
+        #expect(report.timings.reconnections == unplugs.reconnectionsStarted, "seed \(seed):\n\(report.text)")
+        if unplugs.unplugs > 0 { #expect(unplugs.noticed > 0, "seed \(seed):\n\(report.text)") }
+        #expect(report.text.contains(unplugs.text))
+        #expect(report.json.contains("\"while_reconnecting\""))
         #expect(report.timings.reconnectionsGivenUp == 0)
         let longest = try #require(report.timings.longestOperation)
         #expect(longest.duration > .zero && (1...30).contains(longest.tag))
@@ -57,6 +65,40 @@ struct SoakRunTests {
         #expect(summary.reconnectionsGivenUp == 1)
         report.timings = summary
         #expect(!report.isClean)
+    }
+
+    @Test("every unplug is sorted against the reconnections: noticed, while reconnecting, before the previous was noticed, not noticed")
+    func unplugAccount() {
+        let t = ContinuousClock.now
+        func ms(_ value: Int) -> ContinuousClock.Instant { t + .milliseconds(value) }
+        // One each: both noticed.
+        var account = SoakUnplugAccount(unplugs: [ms(0), ms(1000)],
+                                        reconnections: [(ms(2), ms(150)), (ms(1003), ms(1100))])
+        #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 2, reconnectionsStarted: 2))
+        // The soak's seed-8 case under load: the second unplug (a no-op, the reader already
+        // out) came 4 ms into the reconnection the first one started; one reconnection for both.
+        account = SoakUnplugAccount(unplugs: [ms(0), ms(10)], reconnections: [(ms(6), ms(142))])
+        #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
+        // Two unplugs before the device sent a command: it noticed once.
+        account = SoakUnplugAccount(unplugs: [ms(0), ms(40)], reconnections: [(ms(80), ms(200))])
+        #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 1, beforeNoticed: 1, reconnectionsStarted: 1))
+        // The last unplug of a run, never noticed; a reconnection with no unplug before it; a
+        // reconnection still running at the end covers what comes after its start.
+        account = SoakUnplugAccount(unplugs: [ms(500), ms(900)], reconnections: [(ms(100), ms(300))])
+        #expect(account == SoakUnplugAccount(unplugs: 2, notNoticed: 2, reconnectionsStarted: 1, otherReconnections: 1))
+        account = SoakUnplugAccount(unplugs: [ms(0), ms(50)], reconnections: [(ms(5), nil)])
+        #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
+        for account in [account, SoakUnplugAccount()] { #expect(account.addsUp) }
+        #expect(account.text.hasPrefix("reader unplugs: 2 — 1 noticed (a reconnection each), 1 while already reconnecting"))
+
+        // Through SoakTimings, as the run records them.
+        let timings = SoakTimings()
+        timings.readerUnplugged(at: ms(0))
+        timings.reconnectionStarted(at: ms(6))
+        timings.readerUnplugged(at: ms(10))
+        timings.reconnectionEnded(succeeded: true, at: ms(142))
+        #expect(timings.summary.unplugs == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
+        #expect(timings.summary.reconnections == 1)
     }
 
     @Test("growth per tag counts from the baseline tag on")
