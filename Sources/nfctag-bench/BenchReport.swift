@@ -49,10 +49,15 @@ struct BenchReport {
                 entry["safe_floor_ms"] = Self.rounded(safe.milliseconds)
                 entry["safe_ratio"] = Self.rounded(result.safeRatio ?? 0)
             }
+            if let bound = result.safetyBound {
+                entry["safety_bound_ms"] = Self.rounded(bound.milliseconds)
+                entry["safety_bound_ratio"] = Self.rounded(result.safetyBoundRatio ?? 0)
+            }
             if let changed = result.changedPages { entry["changed_pages"] = changed }
             entry["floors_by_link"] = result.floorsByLink.map { link in
                 var floor: [String: Any] = ["link": link.link.description, "floor_ms": Self.rounded(link.floor.milliseconds)]
                 if let safe = link.safeFloor { floor["safe_floor_ms"] = Self.rounded(safe.milliseconds) }
+                if let bound = link.safetyBound { floor["safety_bound_ms"] = Self.rounded(bound.milliseconds) }
                 return floor
             }
             return entry
@@ -105,7 +110,7 @@ struct BenchReport {
     }
 
     /// Every operation's floor on every host link (``BenchSuite/floorLinks``), a write's
-    /// tear-safe floor after a slash.
+    /// tear-safe floor after a slash and, where there is one, the safety bound after another.
     var floorTable: String {
         guard let links = uartResults.first?.floorsByLink.map(\.link) else { return "" }
         var lines = ["| operation | " + links.map(\.description).joined(separator: " | ") + " |",
@@ -113,6 +118,7 @@ struct BenchReport {
         for result in uartResults {
             let cells = result.floorsByLink.map { entry in
                 String(format: "%.1f", entry.floor.milliseconds) + (entry.safeFloor.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
+                    + (entry.safetyBound.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
             }
             lines.append("| \(result.name) | " + cells.joined(separator: " | ") + " |")
         }

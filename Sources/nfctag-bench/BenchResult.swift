@@ -35,13 +35,17 @@ struct BenchResult: Sendable {
     /// A write's tear-safe floor on that link: the plain floor plus the tear-safety writes
     /// and the read-back of the pages written.
     var safeFloor: FloorCost?
+    /// The least the operation can cost while keeping the library's promises (provisioning:
+    /// ``OperationFloors/provisionSafetyBound(tags:oldTLVBytes:changedPages:)``), when the
+    /// tear-safe floor leaves one of them out.
+    var safetyBound: FloorCost?
     /// What the issue asks for, if anything.
     var target: BenchTarget?
     /// Pages a write changed (for the "only the pages that change" check), if a write.
     var changedPages: Int?
     /// The same floor on other host links (the other UART speeds, USB full speed), in the
     /// order ``BenchSuite/floorLinks`` lists them.
-    var floorsByLink: [(link: PhysicalFloor.HostLink, floor: FloorCost, safeFloor: FloorCost?)] = []
+    var floorsByLink: [(link: PhysicalFloor.HostLink, floor: FloorCost, safeFloor: FloorCost?, safetyBound: FloorCost?)] = []
 
     init(name: String, sample: BenchSample, floor: FloorCost, safeFloor: FloorCost? = nil,
          target: BenchTarget? = nil, changedPages: Int? = nil) {
@@ -61,6 +65,12 @@ struct BenchResult: Sendable {
     /// Modelled time over the tear-safe floor, for writes.
     var safeRatio: Double? {
         safeFloor.map { $0.milliseconds > 0 ? sample.modelledMilliseconds / $0.milliseconds : 0 }
+    }
+
+    /// The safety bound over the plain floor: the least ratio any implementation keeping
+    /// the promises could reach.
+    var safetyBoundRatio: Double? {
+        safetyBound.map { floor.milliseconds > 0 ? $0.milliseconds / floor.milliseconds : 0 }
     }
 
     /// Whether the target, if any, is met.

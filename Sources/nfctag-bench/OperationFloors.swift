@@ -68,8 +68,11 @@ struct OperationFloors: Sendable {
     /// Activation and GET_VERSION (the ATQA / SAK of a Type 2 tag do not tell NTAG216 from
     /// NTAG213).
     func identify() -> FloorCost {
-        floor.activation(uidLength: spec.activation.uidLength) + floor.tagCommand(request: 1, answer: .bytes(8))
+        floor.activation(uidLength: spec.activation.uidLength) + getVersion
     }
+
+    /// GET_VERSION (1 byte) → 8 bytes.
+    var getVersion: FloorCost { floor.tagCommand(request: 1, answer: .bytes(8)) }
 
     /// Reading a message of `messageBytes`: the CC and the TLV, nothing else.
     func readNDEF(messageBytes: Int) -> FloorCost {
@@ -122,6 +125,22 @@ struct OperationFloors: Sendable {
         (floor.activation(uidLength: spec.activation.uidLength)
             + safeWriteNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages,
                             lengthAlreadyZero: true, lengthPageChanged: true)).times(tags)
+    }
+
+    /// The least any provisioning can cost that keeps the promises a write makes here: the
+    /// tear-safe floor (``safeProvision(tags:oldTLVBytes:changedPages:)``) plus, per tag,
+    /// - the search that proves the tag alone in the field (``PhysicalFloor/secondTagSearch(uidLength:)``:
+    ///   the session refuses to write when two tags are present);
+    /// - GET_VERSION: the session reports each tag's chip, and only the chip's map says where
+    ///   its configuration is;
+    /// - a FAST_READ of the one configuration page holding AUTH0: a password-protected tag is
+    ///   refused before anything is written.
+    ///
+    /// Nothing else: no CRC switching, no ANTICOLLISION in the search, the rest of the
+    /// configuration unread.
+    func provisionSafetyBound(tags: Int, oldTLVBytes: Int, changedPages: Int) -> FloorCost {
+        safeProvision(tags: tags, oldTLVBytes: oldTLVBytes, changedPages: changedPages)
+            + (floor.secondTagSearch(uidLength: spec.activation.uidLength) + getVersion + fastRead(pages: 1)).times(tags)
     }
 }
 

@@ -165,13 +165,41 @@ struct PhysicalFloor: Sendable {
     /// SELECT (with CRC_A) → SAK (with CRC_A). The answer: NbTg, Tg, SENS_RES (2), SEL_RES,
     /// NFCIDLength and the UID.
     func activation(uidLength: Int) -> FloorCost {
+        command(dataOut: 2, dataIn: 6 + uidLength, airSeconds: activationAirSeconds(uidLength: uidLength))
+    }
+
+    /// The air time of activating one ISO/IEC 14443-A tag with a `uidLength`-byte UID (the
+    /// frames of ``activation(uidLength:)``).
+    func activationAirSeconds(uidLength: Int) -> Double {
         let delay = timing.frameDelayTimeSeconds
         let levels = max(1, (uidLength + 2) / 4)   // 4 → 1, 7 → 2, 10 → 3
-        var air = Double(7 + timing.airFramingBits) * timing.airBitSeconds + delay + timing.airFrameSeconds(byteCount: 2)
         let anticollision = timing.airFrameSeconds(byteCount: 2) + delay + timing.airFrameSeconds(byteCount: 5)
         let select = airFrameWithCRC(7) + delay + airFrameWithCRC(1)
-        air += Double(levels) * (anticollision + select)
-        return command(dataOut: 2, dataIn: 6 + uidLength, airSeconds: air)
+        return unansweredRequestAirSeconds + Double(levels) * (anticollision + select)
+    }
+
+    /// A REQA (7-bit short frame) and the frame delay time and ATQA that follow it: what the
+    /// chip waits through before it knows that no tag answered.
+    var unansweredRequestAirSeconds: Double {
+        Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 2)
+    }
+
+    /// WUPA (7-bit short frame) → ATQA, then per cascade level SELECT → SAK: a tag whose
+    /// UID is known, made ACTIVE again (no ANTICOLLISION needed).
+    func reselectionAirSeconds(uidLength: Int) -> Double {
+        let levels = max(1, (uidLength + 2) / 4)
+        return unansweredRequestAirSeconds
+            + Double(levels) * (airFrameWithCRC(7) + timing.frameDelayTimeSeconds + airFrameWithCRC(1))
+    }
+
+    /// The least that knowing a tag is alone costs beyond activating it: a REQA that no other
+    /// tag answers, and the tag selected again, because to stay silent to that REQA it had to
+    /// leave ACTIVE — halted by HLTA, or sent back to IDLE by the REQA itself, whereupon it
+    /// would answer the next one (the tag states, NTAG21x datasheet §8.4). Air time alone: no
+    /// host-link command of its own (the search rides in the poll's), and the HLTA is not
+    /// counted.
+    func secondTagSearch(uidLength: Int) -> FloorCost {
+        FloorCost(airSeconds: unansweredRequestAirSeconds + reselectionAirSeconds(uidLength: uidLength))
     }
 
     /// MIFARE Classic three-pass authentication, run by the PN532 (InDataExchange `Tg 60/61

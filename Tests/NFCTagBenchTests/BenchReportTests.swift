@@ -31,7 +31,7 @@ struct BenchReportTests {
         // A write carries its tear-safe floor and the ratio to it.
         var write = BenchResult(name: "write_ndef_100_small_change", sample: sample, floor: floor, safeFloor: floor + floor,
                                 target: .safeFloorRatio(1.2))
-        write.floorsByLink = [(.uart(baud: 921_600), floor, floor + floor)]
+        write.floorsByLink = [(.uart(baud: 921_600), floor, floor + floor, nil)]
         let writeData = Data(BenchReport(results: [write]).json.utf8)
         let writeObject = try #require(try JSONSerialization.jsonObject(with: writeData) as? [String: Any])
         let entry = try #require((writeObject["operations"] as? [[String: Any]])?.first)

@@ -51,7 +51,10 @@ struct BenchSuiteTests {
         // Its tear-safe floor is reported beside the plain one; the target stays the plain floor's.
         let safeProvision = try #require(provision.safeFloor)
         #expect(safeProvision.milliseconds > provision.floor.milliseconds)
-        #expect(provision.target == .floorRatio(1.3))
+        #expect(provision.target == .safeFloorRatio(1.3))
+        let bound = try #require(provision.safetyBound)
+        #expect(bound.milliseconds > safeProvision.milliseconds && provision.sample.modelledMilliseconds > bound.milliseconds)
+        #expect(provision.floorsByLink.allSatisfy { $0.safetyBound != nil })
         #expect(provision.floorsByLink.allSatisfy { $0.safeFloor != nil })
         #expect(results.allSatisfy { $0.ratio.isFinite && $0.ratio >= 0.999 }, "nothing beats its floor")
         #expect(results.allSatisfy { ($0.safeRatio ?? 1) >= 0.999 }, "no write beats its tear-safe floor")

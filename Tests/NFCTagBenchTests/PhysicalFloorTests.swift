@@ -124,6 +124,38 @@ struct PhysicalFloorTests {
         #expect(fresh == floors.writeNDEF(oldTLVBytes: 3, changedPages: 26) + floors.write(pages: 1) + floors.fastRead(pages: 26))
     }
 
+    @Test("provisioning's safety bound: the tear-safe floor and, per tag, the search for a second tag, GET_VERSION and AUTH0's page")
+    func provisionSafetyBound() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        let safe = floors.safeProvision(tags: 50, oldTLVBytes: 3, changedPages: 7)
+        let bound = floors.provisionSafetyBound(tags: 50, oldTLVBytes: 3, changedPages: 7)
+        let perTag = floors.getVersion + floors.fastRead(pages: 1)
+        // The search has no host-link command of its own: it rides in the poll that activates the tag.
+        #expect(bound.commands == safe.commands + 2 * 50 && perTag.commands == 2)
+        #expect(bound.bytesToReader == safe.bytesToReader + 50 * perTag.bytesToReader)
+        #expect(abs(bound.linkSeconds - (safe.linkSeconds + 50 * perTag.linkSeconds)) < 1e-9)
+        let timing = floors.floor.timing
+        let request = Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
+            + timing.airFrameSeconds(byteCount: 2)
+        #expect(abs(floors.floor.unansweredRequestAirSeconds - request) < 1e-12)
+        // A 7-byte UID is selected again by WUPA → ATQA and two SELECT → SAK (9 and 3 bytes on
+        // air with CRC_A), after the REQA nobody answered.
+        let select = timing.airFrameSeconds(byteCount: 9) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 3)
+        let search = 2 * request + 2 * select
+        #expect(abs(bound.airSeconds - (safe.airSeconds + 50 * (search + perTag.airSeconds))) < 1e-9)
+        #expect(search < floors.floor.activation(uidLength: 7).airSeconds, "less than an activation: no ANTICOLLISION")
+    }
+
+    @Test("on every link the safety bound of provisioning is above 1.3× its plain floor, the target issue 15 first set")
+    func provisionSafetyBoundAboveTheFirstTarget() throws {
+        for link in BenchSuite.floorLinks {
+            let floors = try OperationFloors(chip: .ntag216, floor: PhysicalFloor(link: link))
+            let plain = floors.provision(tags: 50, oldTLVBytes: 3, changedPages: 7).milliseconds
+            let bound = floors.provisionSafetyBound(tags: 50, oldTLVBytes: 3, changedPages: 7).milliseconds
+            #expect(bound / plain > 1.3, "\(link): \(bound / plain)")
+        }
+    }
+
     @Test("provisioning's tear-safe floor: per tag the plain floor, the length committed alone and a read-back of the pages written")
     func safeProvision() throws {
         let floors = try OperationFloors(chip: .ntag216)
