@@ -6,7 +6,7 @@ import NFCTagKit
 enum BenchTarget: Sendable, Equatable, CustomStringConvertible {
     /// At most this many times the plain floor.
     case floorRatio(Double)
-    /// At most this many times the tear-safe floor (``OperationFloors/safeWriteNDEF(oldTLVBytes:changedPages:lengthAlreadyZero:lengthPageChanged:)``).
+    /// At most this many times the tear-safe floor (``OperationFloors/safeWriteNDEF(oldTLVBytes:changedPages:lengthAlreadyZero:lengthPageChanged:pagesWritten:)``).
     case safeFloorRatio(Double)
     /// At most this many modelled milliseconds.
     case milliseconds(Double)

@@ -108,7 +108,7 @@ struct BenchSuite {
         try await session.begin()
         let detected = try await session.waitForTags(timeout: .seconds(5))
         guard let first = detected.first else { throw BenchFailure("no tag detected") }
-        let tag = try await session.connect(to: first)
+        var tag = try await session.connect(to: first)
         if try await tag.queryNDEFStatus().availability == .notSupported { try await tag.format() }
         let factory = memory(reader)
         // Warm-up: every code path once, then the factory image back.
@@ -125,7 +125,8 @@ struct BenchSuite {
             results.append(try result("write_ndef_\(size)_fresh", fresh.sample, target: .floorRatio(1.2), changedPages: fresh.changed,
                                       floor: { try Self.ntag216Floors($0).writeNDEF(oldTLVBytes: 3, changedPages: fresh.changed) },
                                       safeFloor: { try Self.ntag216Floors($0).safeWriteNDEF(oldTLVBytes: 3, changedPages: fresh.changed,
-                                                                                            lengthAlreadyZero: true, lengthPageChanged: true) }))
+                                                                                            lengthAlreadyZero: true, lengthPageChanged: true,
+                                                                                            pagesWritten: fresh.pagesWritten) }))
             _ = try await tag.readNDEF()   // warm
             let (read, readSample) = try await reader.measure { try await tag.readNDEF() }
             guard read == message else { throw BenchFailure("read back of \(size) bytes differs") }
@@ -138,19 +139,34 @@ struct BenchSuite {
                                       changedPages: changed.changed,
                                       floor: { try Self.ntag216Floors($0).writeNDEF(oldTLVBytes: tlv, changedPages: changed.changed) },
                                       safeFloor: { try Self.ntag216Floors($0).safeWriteNDEF(oldTLVBytes: tlv, changedPages: changed.changed,
-                                                                                            lengthAlreadyZero: false,
-                                                                                            lengthPageChanged: false) }))
+                                                                                            lengthAlreadyZero: false, lengthPageChanged: false,
+                                                                                            pagesWritten: changed.pagesWritten) }))
+            guard size == 100 else { continue }
+            // The same change as the first operation of a new connection (a kiosk that updates
+            // one tag per visit): the configuration pages are read, and the connection's first
+            // raw exchange switches the chip's CRC off. No target of its own.
+            tag = try await session.connect(to: first)
+            let again = try await measuredWrite(message, on: tag, reader: reader)
+            results.append(try result("write_ndef_100_change_new_connection", again.sample, changedPages: again.changed,
+                                      floor: { try Self.ntag216Floors($0).writeNDEF(oldTLVBytes: tlv, changedPages: again.changed) },
+                                      safeFloor: { try Self.ntag216Floors($0).safeWriteNDEF(oldTLVBytes: tlv, changedPages: again.changed,
+                                                                                            lengthAlreadyZero: false, lengthPageChanged: false,
+                                                                                            pagesWritten: again.pagesWritten) }))
         }
         await session.invalidate()
         await reader.stop()
         return results
     }
 
+    /// A write measured: its cost, the pages whose bytes changed, and the pages it wrote
+    /// (those and the length's page, which a change clears and commits to its old value).
     private func measuredWrite(_ message: NDEFMessage, on tag: NDEFSessionTag,
-                               reader: BenchReader) async throws -> (sample: BenchSample, changed: Int) {
+                               reader: BenchReader) async throws -> (sample: BenchSample, changed: Int, pagesWritten: [Int]) {
         let before = memory(reader)
         let (_, sample) = try await reader.measure { try await tag.writeNDEF(message) }
-        return (sample, Self.changedPages(before, memory(reader)))
+        let changed = Self.changedPageNumbers(before, memory(reader))
+        let lengthPage = ChipTables.spec(for: .ntag216).memory.map { $0.capabilityContainer.page + 1 } ?? 4
+        return (sample, changed.count, Array(Set(changed + [lengthPage])).sorted())
     }
 
     func dumpNTAG216() async throws -> BenchResult {
@@ -248,8 +264,14 @@ struct BenchSuite {
 
     /// Pages whose bytes differ between two images of the same tag.
     static func changedPages(_ before: [UInt8], _ after: [UInt8], pageSize: Int = 4) -> Int {
-        guard before.count == after.count else { return 0 }
-        return stride(from: 0, to: before.count, by: pageSize).filter { before[$0..<($0 + pageSize)] != after[$0..<($0 + pageSize)] }.count
+        changedPageNumbers(before, after, pageSize: pageSize).count
+    }
+
+    /// The numbers of the pages whose bytes differ.
+    static func changedPageNumbers(_ before: [UInt8], _ after: [UInt8], pageSize: Int = 4) -> [Int] {
+        guard before.count == after.count else { return [] }
+        return stride(from: 0, to: before.count, by: pageSize).filter { before[$0..<($0 + pageSize)] != after[$0..<($0 + pageSize)] }
+            .map { $0 / pageSize }
     }
 }
 

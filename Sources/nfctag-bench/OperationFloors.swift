@@ -90,14 +90,29 @@ struct OperationFloors: Sendable {
     /// The tear-safe floor of the same write: the plain floor, plus the writes that keep a
     /// torn write from leaving a half-new message (the length cleared before the message
     /// pages and committed alone after them: 2 WRITEs, or 1 on a tag that already reads
-    /// empty, `lengthAlreadyZero`), plus a read-back of the pages written, priced as one
-    /// FAST_READ run. A one-page change: 3 WRITEs and a 2-page read-back where the plain
-    /// floor has one WRITE.
-    func safeWriteNDEF(oldTLVBytes: Int, changedPages: Int, lengthAlreadyZero: Bool, lengthPageChanged: Bool) -> FloorCost {
+    /// empty, `lengthAlreadyZero`), plus a read-back of the pages written: priced as one
+    /// FAST_READ run, or, given the page numbers (`pagesWritten`), as the cheapest FAST_READs
+    /// that cover them (``readBack(pages:)``: pages far apart take a command each). A
+    /// one-page change: 3 WRITEs and a 2-page read-back where the plain floor has one WRITE.
+    func safeWriteNDEF(oldTLVBytes: Int, changedPages: Int, lengthAlreadyZero: Bool, lengthPageChanged: Bool,
+                       pagesWritten: [Int]? = nil) -> FloorCost {
         let tearSafetyWrites = lengthAlreadyZero ? 1 : 2
-        let pagesWritten = changedPages + (lengthPageChanged ? 0 : 1)
-        return writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages) + write(pages: tearSafetyWrites)
-            + fastRead(pages: pagesWritten)
+        let readBack = pagesWritten.map(readBack(pages:)) ?? fastRead(pages: changedPages + (lengthPageChanged ? 0 : 1))
+        return writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages) + write(pages: tearSafetyWrites) + readBack
+    }
+
+    /// The cheapest FAST_READs that return every page of `pages`: one command per run of
+    /// pages, or one across a gap when reading the gap costs less than another command.
+    func readBack(pages: [Int]) -> FloorCost {
+        let sorted = Array(Set(pages)).sorted()
+        guard !sorted.isEmpty else { return .zero }
+        // best[i]: the cheapest cover of the first i pages; the last command reads sorted[j]…sorted[i - 1].
+        var best = [FloorCost.zero]
+        for end in 1...sorted.count {
+            best.append((0..<end).map { start in best[start] + fastRead(pages: sorted[end - 1] - sorted[start] + 1) }
+                .min { $0.seconds < $1.seconds }!)
+        }
+        return best[sorted.count]
     }
 
     /// Every readable page, by FAST_READ.
@@ -118,7 +133,7 @@ struct OperationFloors: Sendable {
     }
 
     /// The tear-safe floor of the same provisioning: per tag the activation and the
-    /// tear-safe fresh write (``safeWriteNDEF(oldTLVBytes:changedPages:lengthAlreadyZero:lengthPageChanged:)``:
+    /// tear-safe fresh write (``safeWriteNDEF(oldTLVBytes:changedPages:lengthAlreadyZero:lengthPageChanged:pagesWritten:)``:
     /// a factory tag reads empty, so the length is committed alone once, and the length page
     /// is among the pages written), with its read-back of the pages written.
     func safeProvision(tags: Int, oldTLVBytes: Int, changedPages: Int) -> FloorCost {

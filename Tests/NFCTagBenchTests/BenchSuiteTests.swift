@@ -12,7 +12,7 @@ struct BenchSuiteTests {
         let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
         #expect(results.map(\.name) == [
             "identify", "write_ndef_100_fresh", "read_ndef_100", "write_ndef_100_small_change",
-            "write_ndef_800_fresh", "read_ndef_800", "write_ndef_800_small_change",
+            "write_ndef_100_change_new_connection", "write_ndef_800_fresh", "read_ndef_800", "write_ndef_800_small_change",
             "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags",
         ])
         for name in ["read_ndef_100", "read_ndef_800"] {
@@ -35,6 +35,14 @@ struct BenchSuiteTests {
             // no reader command asks again.
             #expect(change.sample.commandsByCode[0x60] == nil, "small change \(size)")
         }
+        // The same change on a new connection: the configuration read (FAST_READ) and the CRC
+        // register pair come back, and nothing else.
+        let warm = try #require(byName["write_ndef_100_small_change"])
+        let cold = try #require(byName["write_ndef_100_change_new_connection"])
+        #expect(cold.target == nil && cold.changedPages == 1 && cold.sample.tagFramesByCode[0xA2] == 3)
+        #expect(cold.sample.tagFramesByCode[0x3A] == warm.sample.tagFramesByCode[0x3A].map { $0 + 1 })
+        #expect(cold.sample.commandsByCode[0x06] == 1 && cold.sample.commandsByCode[0x08] == 1)
+        #expect(cold.sample.commands == warm.sample.commands + 3)
         // Provisioning: per tag one InAutoPoll finds the tag, counts the field and stands as
         // its alone check for the connect and the write (no listing, no select, no second
         // poll); the CRC bits go back off once after it (ReadRegister, WriteRegister); then
@@ -48,7 +56,8 @@ struct BenchSuiteTests {
         #expect(provision.sample.commandsByCode[0x06] == 3 && provision.sample.commandsByCode[0x08] == 3)
         #expect(provision.sample.commandsByCode[0x12] == 1)
         #expect(provision.sample.tagFramesByCode[0x60] == 3, "GET_VERSION once per tag")
-        // Its tear-safe floor is reported beside the plain one; the target stays the plain floor's.
+        // Its tear-safe floor and its safety bound are reported beside the plain one; the target
+        // is 1.3× the tear-safe floor, as 1.3× the plain floor is below the bound.
         let safeProvision = try #require(provision.safeFloor)
         #expect(safeProvision.milliseconds > provision.floor.milliseconds)
         #expect(provision.target == .safeFloorRatio(1.3))

@@ -124,6 +124,25 @@ struct PhysicalFloorTests {
         #expect(fresh == floors.writeNDEF(oldTLVBytes: 3, changedPages: 26) + floors.write(pages: 1) + floors.fastRead(pages: 26))
     }
 
+    @Test("a read-back covers the pages written with the cheapest FAST_READs: a run in one, pages far apart in one each")
+    func readBackOfPagesWritten() throws {
+        let floors = try OperationFloors(chip: .ntag216)
+        #expect(floors.readBack(pages: Array(4...10)) == floors.fastRead(pages: 7))
+        #expect(floors.readBack(pages: [5, 4]) == floors.fastRead(pages: 2))
+        // Pages 4 and 17 (a one-page change and the length's page): two FAST_READs cost less
+        // than one through the 12 pages between them.
+        let apart = floors.readBack(pages: [4, 17])
+        #expect(apart == floors.fastRead(pages: 1) + floors.fastRead(pages: 1))
+        #expect(apart.seconds < floors.fastRead(pages: 14).seconds)
+        // A one-page gap is cheaper to read than a command's frames.
+        #expect(floors.readBack(pages: [4, 6]) == floors.fastRead(pages: 3))
+        #expect(floors.readBack(pages: []) == .zero)
+        // Given the pages, the tear-safe floor prices that read-back.
+        let change = floors.safeWriteNDEF(oldTLVBytes: 102, changedPages: 1, lengthAlreadyZero: false, lengthPageChanged: false,
+                                          pagesWritten: [4, 17])
+        #expect(change == floors.writeNDEF(oldTLVBytes: 102, changedPages: 1) + floors.write(pages: 2) + apart)
+    }
+
     @Test("provisioning's safety bound: the tear-safe floor and, per tag, the search for a second tag, GET_VERSION and AUTH0's page")
     func provisionSafetyBound() throws {
         let floors = try OperationFloors(chip: .ntag216)
