@@ -81,10 +81,11 @@ public final class USBReaderEmulator: Sendable {
         self.link = link
         ownsSocketPath = true
         bus = 1
-        deviceDirectory = devices ?? path + ".usb"
+        let directory = devices ?? path + ".usb"
+        deviceDirectory = directory
         ownsDeviceDirectory = link == nil && devices == nil
         address = Self.nextAddress(link: link, inUse: { number in
-            FileManager.default.fileExists(atPath: (devices ?? path + ".usb") + String(format: "/%03u/%03u", 1, UInt32(number)))
+            FileManager.default.fileExists(atPath: directory + String(format: "/%03u/%03u", 1, UInt32(number)))
         })
         portPath = "1-\(1 + Self.fnv1a(path) % 4)"
         let controller = PN532Controller(field: Field(tags: tags), faults: faults)
