@@ -23,6 +23,35 @@ struct Type2TLVScanTests {
         #expect(result.problem == nil)
     }
 
+    @Test("a walk that reaches bytes not read yet says so; one that ends inside what was read does not",
+          arguments: [
+            // NULLs up to the end of what was read: the type byte after them is unread.
+            ([0x00, 0x00, 0x00, 0x00], false),
+            // A type byte read, its length not.
+            ([0x00, 0x00, 0x00, 0xFD], false),
+            // A 3-byte length cut after its marker.
+            ([0x00, 0x00, 0xFD, 0xFF], false),
+            // A Lock Control TLV whose value runs past the bytes read.
+            ([0x00, 0x01, 0x03, 0xA0], false),
+            // The NDEF TLV's header read: the walk ends there (its value is the caller's).
+            ([0x00, 0x00, 0x03, 0x10], true),
+          ] as [([UInt8], Bool)])
+    func readPastMemory(tlvs: [UInt8], complete: Bool) {
+        var memory = [UInt8](repeating: 0, count: 16)
+        memory += tlvs
+        let partial = Type2TLVScan(memory: memory, area: Type2DataArea(start: 16, end: 64), memorySize: 256, mapping: mapping)
+        #expect(partial.readPastMemory == !complete, "\(tlvs)")
+        // Read in full (zeros after), no walk runs past its memory.
+        #expect(!scan(tlvs).readPastMemory)
+    }
+
+    @Test("a length cut by the end of the data area is truncated, not unread")
+    func truncatedAtAreaEnd() {
+        let result = scan([0x00, 0x00, 0x00, 0x03], areaEnd: 20)
+        #expect(result.problem?.reason == .truncatedLength)
+        #expect(!result.readPastMemory)
+    }
+
     @Test("a 3-byte length")
     func longLength() {
         var memory = [UInt8](repeating: 0, count: 600)

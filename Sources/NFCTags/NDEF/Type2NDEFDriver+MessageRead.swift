@@ -5,8 +5,9 @@ extension Type2NDEFDriver {
     /// The snapshot a read needs, on chips with FAST_READ: the CC and the data area up to
     /// the end of the NDEF message, and nothing else — no lock or configuration pages, no
     /// bytes past the message. FAST_READ from the CC page (not READ, which rolls over
-    /// silently at AUTH0 where FAST_READ NAKs), as much as a READ returns; then, once the
-    /// NDEF TLV's length is known, the rest of the message in as few frames as fit. Any TLV
+    /// silently at AUTH0 where FAST_READ NAKs), as much as a READ returns, and a READ's worth
+    /// more while the TLVs before the message run past what was read; then, once the NDEF
+    /// TLV's length is known, the rest of the message in as few frames as fit. Any TLV
     /// problem falls back to reading the whole data area, so errors are the full read's.
     /// `nil` on chips without FAST_READ (the caller takes the full snapshot).
     ///
@@ -36,10 +37,19 @@ extension Type2NDEFDriver {
         }
         while true {
             let scan = Type2TLVScan(memory: Array(memory.prefix(readEnd)), area: area, memorySize: memory.count, mapping: mapping)
-            // From the lock page (a status query, a write) one byte more: whether a Terminator
-            // follows decides whether a write must write the page after the message.
-            let needed = scan.problem == nil ? Self.messageEnd(scan).map { $0 + (firstPage == nil ? 0 : 1) } : nil
-            let wanted = needed ?? area.end   // a problem: read the whole area, scan again
+            let wanted: Int
+            if scan.readPastMemory {
+                // The TLVs before the message (NULL padding, control TLVs) run past what was
+                // read: a READ's worth more, then walk again. Reading the whole area instead
+                // would meet pages that PROT protects behind a readable message.
+                wanted = readEnd + 4 * pageSize
+            } else if scan.problem == nil, let end = Self.messageEnd(scan) {
+                // From the lock page (a status query, a write) one byte more: whether a
+                // Terminator follows decides whether a write must write the page after the message.
+                wanted = end + (firstPage == nil ? 0 : 1)
+            } else {
+                wanted = area.end   // a problem: read the whole area, scan again
+            }
             if wanted <= readEnd || readEnd >= area.end {
                 let final = wanted <= readEnd ? scan
                     : Type2TLVScan(memory: memory, area: area, memorySize: memory.count, mapping: mapping)

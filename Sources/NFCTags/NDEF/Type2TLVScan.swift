@@ -24,10 +24,15 @@ struct Type2TLVScan: Sendable, Equatable {
     var insertionAddress: Int?
     /// The first problem met, with its byte address.
     var problem: (offset: Int, reason: NDEFTLVProblem)?
+    /// The walk stopped at a byte inside the area that `memory` does not hold yet (a type,
+    /// a length, a control TLV's value): what it found stands only for the bytes read so
+    /// far, and reading further decides.
+    var readPastMemory = false
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.area == rhs.area && lhs.ndef == rhs.ndef && lhs.insertionAddress == rhs.insertionAddress
             && lhs.problem?.offset == rhs.problem?.offset && lhs.problem?.reason == rhs.problem?.reason
+            && lhs.readPastMemory == rhs.readPastMemory
     }
 
     /// Walks the TLVs in `memory` (indexed by byte address) over `area`.
@@ -46,6 +51,7 @@ struct Type2TLVScan: Sendable, Equatable {
             guard typeAddress < memory.count else {
                 insertionAddress = typeAddress
                 problem = (typeAddress, .truncatedLength)
+                readPastMemory = true
                 return
             }
             let type = memory[typeAddress]
@@ -63,6 +69,7 @@ struct Type2TLVScan: Sendable, Equatable {
             else {
                 insertionAddress = typeAddress
                 problem = (typeAddress, .truncatedLength)
+                readPastMemory = Self.lengthRunsPastMemory(after: typeAddress, memory: memory, area: self.area, mapping: mapping)
                 return
             }
             let valueStart = self.area.streamAddress(after: lengthAddresses.last ?? typeAddress)
@@ -82,6 +89,12 @@ struct Type2TLVScan: Sendable, Equatable {
             }
             let valueAddresses = valueStart.flatMap { self.area.streamAddresses(from: $0, count: length) } ?? []
             if type == mapping.lockControlTLV || type == mapping.memoryControlTLV {
+                guard valueAddresses.allSatisfy({ $0 < memory.count }) else {
+                    insertionAddress = typeAddress
+                    problem = (typeAddress, .truncatedLength)
+                    readPastMemory = true
+                    return
+                }
                 guard length == mapping.controlTLVLength else {
                     insertionAddress = typeAddress
                     problem = (typeAddress, .invalidControlLength(length))
@@ -110,6 +123,18 @@ struct Type2TLVScan: Sendable, Equatable {
         guard let area = ChipTables.type2.lockControlArea(value: value) else { return 0..<0 }
         let bytes = isLock ? (area.size + UInt8.bitWidth - 1) / UInt8.bitWidth : area.size
         return area.byteAddress..<(area.byteAddress + bytes)
+    }
+
+    /// Whether the length field after the type byte lies, in part, past `memory` (but inside
+    /// the area): then the length is not malformed, only not read yet.
+    private static func lengthRunsPastMemory(
+        after typeAddress: Int, memory: [UInt8], area: Type2DataArea, mapping: Type2Mapping
+    ) -> Bool {
+        guard let first = area.streamAddress(after: typeAddress) else { return false }
+        guard first < memory.count else { return true }
+        guard memory[first] == mapping.threeByteLengthMarker,
+              let rest = area.streamAddresses(from: first + 1, count: 2) else { return false }
+        return rest.contains { $0 >= memory.count }
     }
 
     /// Reads a 1- or 3-byte TLV length after the type byte.
