@@ -100,7 +100,7 @@ struct Type2TLVScan: Sendable, Equatable {
                     problem = (typeAddress, .invalidControlLength(length))
                     return
                 }
-                let value = valueAddresses.map { $0 < memory.count ? memory[$0] : 0 }
+                let value = valueAddresses.map { memory[$0] }   // every one read: checked above
                 let range = Self.controlArea(value, isLock: type == mapping.lockControlTLV)
                 guard range.lowerBound >= 0, range.upperBound <= memorySize else {
                     insertionAddress = typeAddress
