@@ -67,4 +67,30 @@ struct NDEFSessionMirrorTests {
             await harness.stop()
         }
     }
+
+    @Test("a configuration write that fails after the message is named as that write, not as a read")
+    func configurationWriteFailure() async throws {
+        // The EEPROM cycle of CFG0 (page 0x83 on an NTAG215, MIRROR_CONF and AUTH0) fails.
+        let configurationPage = try #require(ChipTables.spec(for: .ntag215).memory?.configuration?.pages.first)
+        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: Self.uid)],
+                                                     faults: FaultPlan(parsing: ["eeprom-fail-page=\(configurationPage)"]))
+        defer { harness.fixture.stop() }
+        try await withTimeLimit(seconds: 60) {
+            let tag = try await harness.connectToOnlyTag()
+            let template = try NTAGMirrorTemplate(uri: "https://example.com/t?id={uid}", chip: .ntag215)
+            do throws(NDEFSessionError) {
+                try await tag.writeNDEF(mirroring: template)
+                Issue.record("the mirror was set on a page whose write fails")
+            } catch .readerFailure(let step, let reason) {
+                #expect(step == .writeConfiguration(page: configurationPage), "\(String(describing: step))")
+                #expect(reason.contains("the message is written and verified"), "\(reason)")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            // The message itself is on the tag (the NAK left the tag IDLE: read its memory).
+            let memory = try #require(harness.memory())
+            #expect(String(decoding: memory, as: UTF8.self).contains("example.com/t?id=00000000000000"))
+            await harness.stop()
+        }
+    }
 }

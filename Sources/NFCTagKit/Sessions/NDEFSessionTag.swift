@@ -104,16 +104,21 @@ public final class NDEFSessionTag: Sendable {
             try await driver.writeMessage(template.message, options: NDEFWriteOptions(), progress: progress)
             // The configuration pages change here, not through the driver.
             await type2.forgetConfiguration()
+            let notSet = "the message is written and verified, but the mirror is not set"
+            var configuration: Type2Configuration
             do throws(TagCommandError) {
-                var configuration = try await commands.readConfiguration()
-                configuration.mirrorConfiguration = template.mirrorConfiguration
-                configuration.mirrorPage = page
-                configuration.mirrorByte = UInt8(byte)
-                if template.mirrorsCounter { configuration.isNFCCounterEnabled = true }
+                configuration = try await commands.readConfiguration()
+            } catch {
+                throw .readerFailure(step: .readConfiguration(page: configurationPage), reason: "\(notSet): \(error)")
+            }
+            configuration.mirrorConfiguration = template.mirrorConfiguration
+            configuration.mirrorPage = page
+            configuration.mirrorByte = UInt8(byte)
+            if template.mirrorsCounter { configuration.isNFCCounterEnabled = true }
+            do throws(TagCommandError) {
                 try await commands.writeConfiguration(configuration)
             } catch {
-                throw .readerFailure(step: .readConfiguration(page: configurationPage),
-                                     reason: "the message is written and verified, but the mirror is not set: \(error)")
+                throw .readerFailure(step: .writeConfiguration(page: configurationPage), reason: "\(notSet): \(error)")
             }
         }
     }

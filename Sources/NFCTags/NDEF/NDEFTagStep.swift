@@ -29,6 +29,8 @@ public enum NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
     case writeDynamicLock(page: Int)
     /// Writing the empty NDEF TLV area of a format.
     case writeFormat(page: Int)
+    /// Writing the configuration pages (an NTAG21x mirror after its message).
+    case writeConfiguration(page: Int)
 
     // MARK: MIFARE Classic
 
@@ -65,6 +67,7 @@ public enum NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .readCapabilityContainer: "reading the capability container"
         case let .readConfiguration(page): "reading the lock and configuration pages at page \(page)"
+        case let .writeConfiguration(page): "writing the configuration pages at page \(page)"
         case let .readData(page): "reading data at page/block \(page)"
         case let .clearLength(page): "setting the NDEF length to 0 at page/block \(page)"
         case let .writeBody(page): "writing the message at page/block \(page)"
