@@ -17,18 +17,18 @@ import Glibc
 struct PasswordProtectNTAG {
     static func main() async {
         var connectionString = getenv("LIBNFC_DEVICE").flatMap { String(validatingCString: $0) }
-        var password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        var pack: [UInt8] = [0xAB, 0xCD]
+        var password = TagPassword(hex: "12345678")!
+        var pack = PACK(hex: "ABCD")!
         var keep = false
         var arguments = CommandLine.arguments.dropFirst()
         while let argument = arguments.popFirst() {
             switch argument {
             case "--password":
-                guard let bytes = hexBytes(arguments.popFirst(), count: 4) else { usage() }
-                password = bytes
+                guard let given = arguments.popFirst().flatMap(TagPassword.init(hex:)) else { usage() }
+                password = given
             case "--pack":
-                guard let bytes = hexBytes(arguments.popFirst(), count: 2) else { usage() }
-                pack = bytes
+                guard let given = arguments.popFirst().flatMap(PACK.init(hex:)) else { usage() }
+                pack = given
             case "--keep": keep = true
             default: connectionString = argument
             }
@@ -71,10 +71,10 @@ struct PasswordProtectNTAG {
             }
             let answeredPACK = try await ntag.authenticate(password: password, expectedPACK: pack)
             let page = try await ntag.read(page: firstPage)
-            print("PWD_AUTH \(password.hexString()): PACK \(answeredPACK.hexString()) as expected; page \(firstPage) reads \(page.hexString())")
+            print("PWD_AUTH \(password.bytes.hexString()): PACK \(answeredPACK.bytes.hexString()) as expected; page \(firstPage) reads \(page.hexString())")
 
             if keep {
-                print("Kept: the tag requires password \(password.hexString()) from now on.")
+                print("Kept: the tag requires password \(password.bytes.hexString()) from now on.")
             } else {
                 let after = try await ntag.removePassword(current: password, expectedPACK: pack)
                 print("Protection removed: \(after)")
@@ -93,18 +93,5 @@ struct PasswordProtectNTAG {
     static func usage() -> Never {
         print("Usage: PasswordProtectNTAG CONNSTRING [--password HEX8] [--pack HEX4] [--keep]   (or set LIBNFC_DEVICE)")
         exit(2)
-    }
-
-    static func hexBytes(_ text: String?, count: Int) -> [UInt8]? {
-        guard let text, text.count == 2 * count else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }

@@ -193,8 +193,8 @@ struct BenchSuite {
 
     func protect() async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
-        let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        let pack: [UInt8] = [0xAB, 0xCD]
+        let password = TagPassword(uncheckedBytes: [0x12, 0x34, 0x56, 0x78])
+        let pack = PACK(uncheckedBytes: [0xAB, 0xCD])
         var sample = BenchSample()
         for round in 0..<2 {   // the first round warms up; a fresh tag for the second
             if round == 1 {

@@ -17,9 +17,9 @@ struct SoakRun {
     var log: @Sendable (String) -> Void = { _ in }
 
     /// The station's password for protected tags, and the wrong one it tries first.
-    static let password: [UInt8] = [0x5A, 0x17, 0xC3, 0x08]
-    static let wrongPassword: [UInt8] = [0x00, 0x00, 0x00, 0x00]
-    static let pack: [UInt8] = [0x6B, 0x21]
+    static let password = TagPassword(uncheckedBytes: [0x5A, 0x17, 0xC3, 0x08])
+    static let wrongPassword = TagPassword(uncheckedBytes: [0x00, 0x00, 0x00, 0x00])
+    static let pack = PACK(uncheckedBytes: [0x6B, 0x21])
 
     /// What one tag brings to the station.
     enum TagKind: Equatable, CustomStringConvertible {
@@ -123,8 +123,8 @@ struct SoakRun {
               let auth0 = configuration.field(.auth0), let authLimit = configuration.field(.authLimit) else {
             throw BenchFailure("no NTAG216 configuration table")
         }
-        tag.setPage(password.pwdPage, to: Self.password)
-        tag.setPage(password.packPage, to: Self.pack + [0, 0])
+        tag.setPage(password.pwdPage, to: Self.password.bytes)
+        tag.setPage(password.packPage, to: Self.pack.bytes + [0, 0])
         tag.setPage(authLimit.page, to: authLimit.setting(UInt8(limit), in: tag.page(authLimit.page)))
         tag.setPage(auth0.page, to: auth0.setting(UInt8(memory.firstUserPage), in: tag.page(auth0.page)))
         return tag

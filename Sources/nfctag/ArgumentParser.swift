@@ -90,19 +90,19 @@ struct GlobalOptions: Sendable {
     /// How long to wait for a reader or a tag, in seconds.
     var timeout: Double = 10
     /// PWD_AUTH password (4 bytes) to present before the operation.
-    var password: [UInt8]?
+    var password: TagPassword?
     /// `--password-derive-env VAR`: each tag's password and PACK derived from its UID.
     var passwordDerivation: TagPasswordDerivation?
 
     /// `--ultralight-c-key HEX32`: the Ultralight C 3DES key to authenticate with first.
-    var ultralightCKey: [UInt8]?
+    var ultralightCKey: UltralightCKey?
 
-    static func ultralightCKey(fromHex text: String, source: String) throws(ToolError) -> [UInt8] {
-        let length = ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ?? 0
-        guard let bytes = Hex.decode(text), bytes.count == length else {
+    static func ultralightCKey(fromHex text: String, source: String) throws(ToolError) -> UltralightCKey {
+        guard let key = UltralightCKey(hex: text) else {
+            let length = UltralightCKey.length
             throw .usage("nfctag: \(source) must be \(length) bytes as \(2 * length) hex digits")
         }
-        return bytes
+        return key
     }
 
     /// Whether a password was given, fixed or derived.
@@ -110,7 +110,7 @@ struct GlobalOptions: Sendable {
 
     /// The password for the tag with `uid` and the PACK it must answer: derived, or
     /// `--password` with `pack` (`--pack`, if given).
-    func credentials(forUID uid: [UInt8], pack: [UInt8]?) -> (password: [UInt8], pack: [UInt8]?)? {
+    func credentials(forUID uid: [UInt8], pack: PACK?) -> (password: TagPassword, pack: PACK?)? {
         if let passwordDerivation {
             let derived = DerivedPasswords.credentials(passwordDerivation, uid: uid)
             return (derived.password, derived.pack)
@@ -127,10 +127,10 @@ struct GlobalOptions: Sendable {
         if packGiven { throw .usage("\(prefix): --pack comes from the derivation with --password-derive-env; leave it out") }
     }
 
-    static func password(fromHex text: String, source: String) throws(ToolError) -> [UInt8] {
-        guard let bytes = Hex.decode(text), bytes.count == 4 else {
+    static func password(fromHex text: String, source: String) throws(ToolError) -> TagPassword {
+        guard let password = TagPassword(hex: text) else {
             throw .usage("nfctag: \(source) must be 4 bytes as 8 hex digits, e.g. 12345678")
         }
-        return bytes
+        return password
     }
 }

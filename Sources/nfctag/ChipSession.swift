@@ -12,7 +12,7 @@ enum ChipSession {
     ///   - authenticate: PWD_AUTH with `--password` before `body` (off for protect and
     ///     unprotect, where `--password` is the password being set or removed).
     ///   - pack: the PACK the tag must answer to `--password` (`--pack`).
-    static func run<Result>(_ globals: GlobalOptions, command: String, authenticate: Bool = true, pack: [UInt8]? = nil,
+    static func run<Result>(_ globals: GlobalOptions, command: String, authenticate: Bool = true, pack: PACK? = nil,
                             _ body: (TagSession) async throws(ToolError) -> Result) async throws(ToolError) -> Result {
         try globals.checkPasswordOptions(command: command, packGiven: pack != nil)
         var configuration = ConnectionConfiguration()

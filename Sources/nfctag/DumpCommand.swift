@@ -8,14 +8,14 @@ import NFCTagKit
 enum DumpCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var file: String?
-        var keys: [[UInt8]] = []
+        var keys: [ClassicKey] = []
         var tagOptions = TagOptions()
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--out", "-o": file = try parser.value(for: token)
-            case "--key": keys.append(try ChipSession.bytes(try parser.value(for: token), count: 6, option: token))
+            case "--key": keys.append(ClassicKey(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 6, option: token)))
             default: throw .usage("nfctag dump: unknown option '\(token)'", "Run 'nfctag dump --help'.")
             }
         }
@@ -25,7 +25,7 @@ enum DumpCommand {
             return
         }
         let printer = output
-        let classicKeys = keys + ClassicCommands.wellKnownKeys.filter { !keys.contains($0) }
+        let classicKeys = keys + ClassicKey.wellKnown.filter { !keys.contains($0) }
         try await ChipSession.run(parser.globals, command: "dump", pack: tagOptions.pack) { session throws(ToolError) in
             let bar = ProgressBar(label: "Reading", output: printer)
             let dump: TagMemoryDump

@@ -5,7 +5,7 @@ extension NDEFSessionConfiguration {
     /// between, so the poll that found the tag alone stays its alone check while the tag
     /// stays selected (``NDEFSessionConfiguration/aloneCheckBeforeEveryWrite`` off — one
     /// InAutoPoll less per write on a PN532 UART; a tag arriving meanwhile is never written).
-    static func station(password: [UInt8]?, expectedPACK: [UInt8]?) -> NDEFSessionConfiguration {
+    static func station(password: TagPassword?, expectedPACK: PACK?) -> NDEFSessionConfiguration {
         var configuration = NDEFSessionConfiguration(password: password, expectedPACK: expectedPACK)
         configuration.aloneCheckBeforeEveryWrite = false
         return configuration

@@ -40,9 +40,9 @@ enum DerivedPasswords {
     private static let passwords = Locked<Set<[UInt8]>>([])
 
     /// The credentials `derivation` gives the tag with `uid`, remembered as not to be printed.
-    static func credentials(_ derivation: TagPasswordDerivation, uid: [UInt8]) -> (password: [UInt8], pack: [UInt8]) {
+    static func credentials(_ derivation: TagPasswordDerivation, uid: [UInt8]) -> (password: TagPassword, pack: PACK) {
         let credentials = derivation.credentials(forUID: uid)
-        passwords.withLock { _ = $0.insert(credentials.password) }
+        passwords.withLock { _ = $0.insert(credentials.password.bytes) }
         return credentials
     }
 

@@ -7,17 +7,17 @@ import NFCTagKit
 /// need `--yes-irreversible`; `--dry-run` prints the plan and writes nothing.
 enum ProtectCommand {
     struct Options {
-        var pack: [UInt8] = [0x00, 0x00]
+        var pack: PACK = .factoryDefault
         var packGiven = false
         var fromPage: Int?
         var readProtect = false
         var authLimit = 0
         var lockConfiguration = false
-        var currentPassword: [UInt8]?
+        var currentPassword: TagPassword?
         var consent: IrreversibleConsent = []
         var dryRun = false
         /// `--new-ultralight-c-key HEX32`: change the Ultralight C key to this one.
-        var newUltralightCKey: [UInt8]?
+        var newUltralightCKey: UltralightCKey?
     }
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
@@ -26,14 +26,14 @@ enum ProtectCommand {
             if try parser.consumeGlobal(token) { continue }
             switch token {
             case "--pack":
-                options.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+                options.pack = PACK(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
                 options.packGiven = true
             case "--from-page": options.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--read-protect": options.readProtect = true
             case "--auth-limit": options.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--lock-config": options.lockConfiguration = true
             case "--current-password":
-                options.currentPassword = try ChipSession.bytes(try parser.value(for: token), count: 4, option: token)
+                options.currentPassword = try GlobalOptions.password(fromHex: try parser.value(for: token), source: token)
             case "--yes-irreversible": options.consent = [.authenticationLimit, .configurationLock]
             case "--dry-run": options.dryRun = true
             case "--new-ultralight-c-key":
@@ -97,12 +97,12 @@ enum ProtectCommand {
                     ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
                     ("protected_from", .int(page)), ("read_protected", .bool(options.readProtect)),
                     ("auth_limit", .int(options.authLimit)), ("config_locked", .bool(options.lockConfiguration)),
-                    ("pack", .string(globals.passwordDerivation == nil ? options.pack.hexString() : TagPasswordDerivation.v1Name)),
+                    ("pack", .string(globals.passwordDerivation == nil ? options.pack.bytes.hexString() : TagPasswordDerivation.v1Name)),
                 ]))
             } else {
                 let access = options.readProtect ? "reads and writes" : "writes"
                 printer.line("Protected \(ChipSession.chipName(session)) \(session.uid.hexString()) from page \(page) on (\(access)); "
-                             + "\(state.sentence); PACK \(globals.passwordDerivation == nil ? options.pack.hexString() : "derived"); "
+                             + "\(state.sentence); PACK \(globals.passwordDerivation == nil ? options.pack.bytes.hexString() : "derived"); "
                              + (options.authLimit == 0 ? "wrong passwords are not limited." : "\(options.authLimit) wrong passwords lock it for good."))
             }
         }

@@ -144,7 +144,7 @@ struct ProvisionJob {
         var passwordRefused = false
     }
 
-    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, password: ([UInt8], [UInt8]?)?,
+    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, password: (TagPassword, PACK?)?,
                                 actions: inout [String]) async -> WriteFailure? {
         let session = NDEFSession(device: device, configuration: .station(password: password?.0, expectedPACK: password?.1))
         var step = "write"
@@ -233,7 +233,7 @@ struct ProvisionJob {
     }
 
     /// Locks the protected tag: PWD_AUTH, the message read back and compared, then the lock.
-    private func lock(_ detected: NDEFDetectedTag, password: [UInt8], pack: [UInt8]) async -> ProvisionRecord.Failure? {
+    private func lock(_ detected: NDEFDetectedTag, password: TagPassword, pack: PACK) async -> ProvisionRecord.Failure? {
         let session = NDEFSession(device: device, configuration: .station(password: password, expectedPACK: pack))
         do throws(NDEFSessionError) {
             try await session.begin()

@@ -35,7 +35,7 @@ struct ProvisionOptions {
     var station: String?
     /// Without `--protect`: `--password` (and `--pack`) open tags that are already
     /// protected — PWD_AUTH before writing.
-    var authentication: (password: [UInt8], pack: [UInt8]?)?
+    var authentication: (password: TagPassword, pack: PACK?)?
     /// `--password-derive-env VAR`: the password and PACK of `--protect` (or of the
     /// authentication) are each tag's own, derived from its UID (``resolved(forUID:)``).
     var passwordDerivation: TagPasswordDerivation?
@@ -54,8 +54,8 @@ struct ProvisionOptions {
 
     /// `--protect` and its options, as `nfctag protect` takes them.
     struct Protection {
-        var password: [UInt8]
-        var pack: [UInt8] = [0x00, 0x00]
+        var password: TagPassword
+        var pack: PACK = .factoryDefault
         var fromPage: Int?
         var readProtect = false
         var authLimit = 0
@@ -75,7 +75,7 @@ struct ProvisionOptions {
         var records = RecordArguments()
         var hexMessage: [UInt8]?
         var protect = false
-        var protection = Protection(password: [])
+        var protection = Protection(password: .factoryDefault)
         var packGiven = false
         var sunTemplate: String?
         var metaKeyVariable: String?, masterKeyVariable: String?
@@ -90,7 +90,7 @@ struct ProvisionOptions {
             case "--lock": options.lock = true
             case "--protect": protect = true
             case "--pack":
-                protection.pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+                protection.pack = PACK(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
                 packGiven = true
             case "--from-page": protection.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--read-protect": protection.readProtect = true
@@ -136,7 +136,7 @@ struct ProvisionOptions {
                 throw .usage("nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR, or --password-derive-env VAR for a password per tag)")
             }
             // With a derivation each tag's own password takes this place (resolved(forUID:)).
-            protection.password = globals.password ?? []
+            protection.password = globals.password ?? .factoryDefault
             options.protection = protection
             let irreversible = (protection.authLimit > 0 ? ["--auth-limit \(protection.authLimit)"] : [])
                 + (protection.lockConfiguration ? ["--lock-config"] : [])
@@ -145,7 +145,7 @@ struct ProvisionOptions {
                              "Nothing was written. 'nfctag protect … --dry-run' shows the plan on one tag.")
             }
         } else if globals.hasPassword {
-            options.authentication = (globals.password ?? [], packGiven ? protection.pack : nil)
+            options.authentication = (globals.password ?? .factoryDefault, packGiven ? protection.pack : nil)
         }
         if !protect, protection.fromPage != nil || protection.readProtect || protection.authLimit > 0 || protection.lockConfiguration {
             throw .usage("nfctag provision: --from-page, --read-protect, --auth-limit and --lock-config need --protect")

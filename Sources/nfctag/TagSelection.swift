@@ -6,16 +6,16 @@ import NFCTagKit
 /// Options the tag commands share besides the global ones: `--pack HEX4`, the PACK the
 /// tag must answer to `--password`.
 struct TagOptions {
-    var pack: [UInt8]?
+    var pack: PACK?
 
     /// Consumes `token` (and its value) when it is a tag option.
     mutating func consume(_ token: String, from parser: inout ArgumentParser) throws(ToolError) -> Bool {
         guard token == "--pack" else { return false }
         let text = try parser.value(for: token)
-        guard let bytes = Hex.decode(text), bytes.count == 2 else {
+        guard let parsed = PACK(hex: text) else {
             throw .usage("nfctag: --pack must be 2 bytes as 4 hex digits, e.g. abcd")
         }
-        pack = bytes
+        pack = parsed
         return true
     }
 }
@@ -163,7 +163,8 @@ enum TagSelection {
         switch step {
         case .readConfiguration(let page), .readData(let page), .clearLength(let page), .writeBody(let page),
              .commitLength(let page), .verify(let page), .writeCapabilityContainer(let page),
-             .writeStaticLock(let page), .writeDynamicLock(let page), .writeFormat(let page):
+             .writeStaticLock(let page), .writeDynamicLock(let page), .writeFormat(let page),
+             .writeConfiguration(let page):
             return " at page 0x\(hex(page))"
         default:
             return " while \(step)"

@@ -9,7 +9,7 @@ enum UltralightCProtection {
     /// `protect --ultralight-c-key KEY [--new-ultralight-c-key NEW] [--from-page N] [--read-protect] [--dry-run]`:
     /// a key change when NEW is given; AUTH0 / AUTH1 when no NEW is given, or with
     /// `--from-page` / `--read-protect` (then with the new key).
-    static func protect(_ globals: GlobalOptions, key: [UInt8], options: ProtectCommand.Options, output: Output) async throws(ToolError) {
+    static func protect(_ globals: GlobalOptions, key: UltralightCKey, options: ProtectCommand.Options, output: Output) async throws(ToolError) {
         try await ChipSession.run(globals, command: "protect", authenticate: false) { session throws(ToolError) in
             let tag = try ultralightC(session, command: "protect")
             var currentKey = key
@@ -54,7 +54,7 @@ enum UltralightCProtection {
     }
 
     /// `unprotect --ultralight-c-key KEY [--dry-run]`: AUTH0 past the last page (nothing protected).
-    static func unprotect(_ globals: GlobalOptions, key: [UInt8], dryRun: Bool, output: Output) async throws(ToolError) {
+    static func unprotect(_ globals: GlobalOptions, key: UltralightCKey, dryRun: Bool, output: Output) async throws(ToolError) {
         try await ChipSession.run(globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
             let tag = try ultralightC(session, command: "unprotect")
             let none = tag.memory.lastPage + 1
@@ -80,18 +80,18 @@ enum UltralightCProtection {
     /// pages (the library's state lists each, most likely first). If the tag is still there,
     /// each is tried so that the error names the key that opens it.
     private static func interrupted(_ tag: NFCUltralightCTag, state: TagPasswordState, cause: TagSessionError,
-                                    operation: TagSessionOperation, keys: [[UInt8]]) async -> ToolError {
-        let candidates = state.possibleSecrets.compactMap { $0 }
+                                    operation: TagSessionOperation, keys: [UltralightCKey]) async -> ToolError {
+        let candidates = state.possibleSecrets.compactMap { $0.flatMap(UltralightCKey.init(bytes:)) }
         let causeText = cause.description.prefix(1).lowercased() + cause.description.dropFirst()
         for key in candidates {
             if (try? await tag.reselect()) == nil { break }
             if (try? await tag.authenticate(key: key)) != nil {
                 let name = key == keys[0] ? "the new key" : key == keys[1] ? "the old key"
-                    : "a mix of both keys' pages: \(key.hexString()) (write the new key again with it as --ultralight-c-key)"
+                    : "a mix of both keys' pages: \(key.bytes.hexString()) (write the new key again with it as --ultralight-c-key)"
                 return ToolError(exitCode: .failure, summary: "nfctag protect interrupted: \(causeText) The tag opens with \(name) (checked).")
             }
         }
-        let possible = candidates.map { $0 == keys[0] ? "the new key" : $0 == keys[1] ? "the old key" : $0.hexString() }
+        let possible = candidates.map { $0 == keys[0] ? "the new key" : $0 == keys[1] ? "the old key" : $0.bytes.hexString() }
         return ToolError(exitCode: .failure, summary: "nfctag protect interrupted: \(causeText)",
                          detail: ["The tag holds one of these keys, most likely first: " + possible.joined(separator: ", ") + ".",
                                   "Present it again and run protect with each as --ultralight-c-key."])

@@ -5,13 +5,13 @@ import NFCTagKit
 /// factory values (unless `--keep-password`).
 enum UnprotectCommand {
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        var pack: [UInt8]?
+        var pack: PACK?
         var resetPassword = true
         var dryRun = false
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             switch token {
-            case "--pack": pack = try ChipSession.bytes(try parser.value(for: token), count: 2, option: token)
+            case "--pack": pack = PACK(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
             case "--keep-password": resetPassword = false
             case "--dry-run": dryRun = true
             default: throw .usage("nfctag unprotect: unknown option '\(token)'", "Run 'nfctag unprotect --help'.")

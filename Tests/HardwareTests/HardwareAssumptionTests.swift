@@ -45,7 +45,7 @@ extension HardwareInTheLoop {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-                guard case .type2(let ntag) = session.tag, let password = ntag.memory.configuration?.password,
+                guard case .type2(let ntag) = session.tag, ntag.memory.configuration?.password != nil,
                       let before = try? await ntag.readConfiguration(), let enabled = before.isNFCCounterEnabled else {
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no password-protectable NFC counter")
                 }
@@ -54,7 +54,7 @@ extension HardwareInTheLoop {
                 try await ntag.reselect()
                 let refused: Bool
                 do { _ = try await ntag.readNFCCounter(); refused = false } catch { refused = true }
-                try await ntag.authenticate(password: password.defaultPassword)
+                try await ntag.authenticate(password: .factoryDefault)
                 let value = try await ntag.readNFCCounter()
                 print("[hil] T2 READ_CNT before PWD_AUTH \(refused ? "refused" : "ANSWERED"), after: \(value)")
                 try await ntag.setNFCCounter(enabled: enabled, passwordProtected: before.isNFCCounterPasswordProtected ?? false)

@@ -8,8 +8,8 @@ extension HardwareInTheLoop {
     /// when the environment allows it (see ``HardwareBench``).
     @Suite("Hardware in the loop: writes, passwords, lock", .serialized, .timeLimit(.minutes(2)))
     struct HardwareWriteTests {
-        static let password: [UInt8] = [0x5A, 0x17, 0xC3, 0x08]
-        static let pack: [UInt8] = [0x3C, 0x96]
+        static let password = TagPassword(uncheckedBytes: [0x5A, 0x17, 0xC3, 0x08])
+        static let pack = PACK(uncheckedBytes: [0x3C, 0x96])
 
         /// Connects an NDEF session to the one tag; cancels the test when it holds no NDEF.
         static func ndefTag(on device: NFCDevice, configuration: NDEFSessionConfiguration = NDEFSessionConfiguration())

@@ -1,6 +1,7 @@
 import NDEF
 import NFCChips
 import NFCEmulator
+import NFCTags
 import Testing
 @testable import nfctag_bench
 
@@ -30,7 +31,7 @@ struct SoakTagStateTests {
     func lockedOut() throws {
         var tag = try SoakRun.prepare(kind: .protected(authLimit: 1), serial: 1, message: old)
         #expect(SoakTagState.classify(tag, old: old, new: new) == .oldMessage)
-        _ = tag.receive([0x1B] + SoakRun.wrongPassword)
+        _ = tag.receive([0x1B] + SoakRun.wrongPassword.bytes)
         #expect(SoakTagState.lockedOut(tag))
         #expect(SoakTagState.classify(tag, old: old, new: new) == .lockedOut)
     }

@@ -67,7 +67,7 @@ struct NDEFSessionPasswordTests {
                 guard case .authenticationRequired = error else { Issue.record("\(error)"); return }
             }
         }
-        try await withSession(NDEFSessionConfiguration(password: Self.password, expectedPACK: Self.pack),
+        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: Self.pack)),
                               readProtected: true) { harness in
             let tag = try await harness.connectToOnlyTag()
             #expect(try await tag.readNDEF() == SessionMessages.empty)
@@ -79,7 +79,7 @@ struct NDEFSessionPasswordTests {
 
     @Test("with the password and PACK a write-protected tag is written")
     func writeWithPassword() async throws {
-        try await withSession(NDEFSessionConfiguration(password: Self.password, expectedPACK: Self.pack)) { harness in
+        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: Self.pack))) { harness in
             let tag = try await harness.connectToOnlyTag()
             #expect(try await tag.queryNDEFStatus().availability == .readWrite)
             try await tag.writeNDEF(SessionMessages.new)
@@ -89,7 +89,7 @@ struct NDEFSessionPasswordTests {
 
     @Test("another PACK than expected fails the connect with packMismatch")
     func packMismatch() async throws {
-        try await withSession(NDEFSessionConfiguration(password: Self.password, expectedPACK: [0x00, 0x01])) { harness in
+        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: [0x00, 0x01]))) { harness in
             let (_, tags) = try await harness.log.detected(count: 1)
             await #expect(throws: NDEFSessionError.packMismatch(expected: [0x00, 0x01], received: Self.pack)) {
                 _ = try await harness.session.connect(to: try #require(tags.first))
@@ -100,7 +100,7 @@ struct NDEFSessionPasswordTests {
 
     @Test("a wrong password fails the connect with authenticationFailed")
     func wrongPassword() async throws {
-        try await withSession(NDEFSessionConfiguration(password: [9, 9, 9, 9])) { harness in
+        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: [9, 9, 9, 9]))) { harness in
             let (_, tags) = try await harness.log.detected(count: 1)
             let detected = try #require(tags.first)
             do throws(NDEFSessionError) {

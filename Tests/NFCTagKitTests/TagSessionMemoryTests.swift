@@ -12,7 +12,7 @@ import TestSupport
 struct TagSessionMemoryTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let classicUID: [UInt8] = [0x3E, 0xE0, 0x5A, 0x11]
-    static let transportKey: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    static let transportKey = ClassicKey.factoryDefault
 
     @Test("NTAG NFC counter: refused while disabled, counts reads once enabled")
     func nfcCounter() async throws {
@@ -68,7 +68,7 @@ struct TagSessionMemoryTests {
         try await withTagSession([try ClassicTag(chip: .classic1k, uid: Self.classicUID)]) { session, fixture in
             let classic = try session.miFareClassicTag()
             let wrong = await sessionError { () throws(TagSessionError) in
-                try await classic.authenticate(sector: 1, keyType: .a, key: [1, 2, 3, 4, 5, 6])
+                try await classic.authenticate(sector: 1, keyType: .a, key: ClassicKey(bytes: [1, 2, 3, 4, 5, 6])!)
             }
             guard case .command(.classicAuthenticate, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
 
@@ -85,9 +85,9 @@ struct TagSessionMemoryTests {
 
             var trailer = try ClassicSectorTrailer(bytes: ChipTables.classic.factoryTrailer)
             let never = AccessBits(c1: true, c2: true, c3: true)
-            let unusable = ClassicSectorTrailer(keyA: Self.transportKey,
+            let unusable = ClassicSectorTrailer(keyA: Self.transportKey.bytes,
                                                 access: AccessConditions(groups: [never, never, never], trailer: never),
-                                                generalPurposeByte: 0x69, keyB: Self.transportKey)
+                                                generalPurposeByte: 0x69, keyB: Self.transportKey.bytes)
             let refused = await sessionError { () throws(TagSessionError) in try await classic.writeSectorTrailer(unusable, sector: 1) }
             guard case .command(.writeSectorTrailer, .unusableTrailer)? = refused else { Issue.record("got \(String(describing: refused))"); return }
             let emulated = try #require(fixture.emulator.tags.first as? ClassicTag)
@@ -99,7 +99,7 @@ struct TagSessionMemoryTests {
             try await session.reselect()
             let old = await sessionError { () throws(TagSessionError) in try await classic.authenticate(sector: 1, keyType: .a, key: Self.transportKey) }
             #expect(old != nil)
-            try await classic.authenticate(sector: 1, keyType: .a, key: newKey)
+            try await classic.authenticate(sector: 1, keyType: .a, key: ClassicKey(bytes: newKey)!)
             #expect(try await classic.readBlock(4) == data)
         }
     }

@@ -11,8 +11,8 @@ import TestSupport
 @Suite("TagSession passwords and keys", .serialized, .timeLimit(.minutes(2)))
 struct TagSessionPasswordTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
-    static let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-    static let pack: [UInt8] = [0xAB, 0xCD]
+    static let password = TagPassword(uncheckedBytes: [0x12, 0x34, 0x56, 0x78])
+    static let pack = PACK(uncheckedBytes: [0xAB, 0xCD])
     static let memory = ChipTables.spec(for: .ntag215).memory!
 
     @Test("protect (reads too): the dry run writes nothing; then reads fail without the password and work with it")
@@ -22,13 +22,13 @@ struct TagSessionPasswordTests {
             let first = Self.memory.firstUserPage
             let plan = try await ntag.planProtection(password: Self.password, pack: Self.pack, from: first, readProtected: true)
             #expect(plan.irreversibleChanges.isEmpty)
-            #expect(plan.finalState.requirements == [.password(Self.password)])
+            #expect(plan.finalState.requirements == [.password(Self.password.bytes)])
             #expect(try await ntag.readConfiguration().isProtectionActive == false, "the dry run changed the tag")
 
             let state = try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: true)
-            #expect(state.requirements == [.password(Self.password)])
+            #expect(state.requirements == [.password(Self.password.bytes)])
             let tag = try #require(fixture.emulator.tags.first as? Type2Tag)
-            #expect(tag.page(try #require(Self.memory.configuration?.password?.pwdPage)) == Self.password)
+            #expect(tag.page(try #require(Self.memory.configuration?.password?.pwdPage)) == Self.password.bytes)
 
             try await session.reselect()
             let refused = await sessionError { () throws(TagSessionError) in _ = try await ntag.read(page: first) }
@@ -48,7 +48,7 @@ struct TagSessionPasswordTests {
             let refused = await sessionError { () throws(TagSessionError) in try await ntag.write(page: first, bytes: [1, 2, 3, 4]) }
             #expect(refused?.nakCode != nil, "\(String(describing: refused))")
 
-            let wrong = await sessionError { () throws(TagSessionError) in _ = try await ntag.removePassword(current: [0, 0, 0, 1]) }
+            let wrong = await sessionError { () throws(TagSessionError) in _ = try await ntag.removePassword(current: TagPassword(bytes: [0, 0, 0, 1])!) }
             guard case .command(.removePassword, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
 
             let state = try await ntag.removePassword(current: Self.password, expectedPACK: Self.pack)
@@ -78,7 +78,7 @@ struct TagSessionPasswordTests {
                                       authLimit: 2, consent: [.authenticationLimit])
             var remaining: [RemainingAttempts] = []
             for _ in 0..<3 {
-                let error = await sessionError { () throws(TagSessionError) in _ = try await ntag.authenticate(password: [9, 9, 9, 9]) }
+                let error = await sessionError { () throws(TagSessionError) in _ = try await ntag.authenticate(password: TagPassword(bytes: [9, 9, 9, 9])!) }
                 guard case .command(.authenticate, .authenticationFailed(let left))? = error else {
                     Issue.record("got \(String(describing: error))"); return
                 }
@@ -109,7 +109,7 @@ struct TagSessionPasswordTests {
                 _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: Self.memory.firstUserPage, readProtected: false)
             }
             guard case .interrupted(.protect, let state, let cause)? = error else { Issue.record("got \(String(describing: error))"); return }
-            #expect(state.requirements.first == .password(Self.password), "\(state)")
+            #expect(state.requirements.first == .password(Self.password.bytes), "\(state)")
             #expect(state.isKnownToCaller)
             guard case .readerLost = cause else { Issue.record("cause \(cause)"); return }
             #expect(error?.description.contains("password 12 34 56 78") == true, "\(String(describing: error))")
@@ -118,21 +118,23 @@ struct TagSessionPasswordTests {
 
     @Test("Ultralight C: the factory key authenticates, a wrong key is refused, a changed key takes over")
     func ultralightC() async throws {
-        let auth = try #require(ChipTables.spec(for: .ultralightC).ultralightCAuthentication)
-        let newKey = (0..<16).map { UInt8($0 * 17) }
+        let newBytes = (0..<16).map { UInt8($0 * 17) }
+        let newKey = try #require(UltralightCKey(bytes: newBytes))
+        #expect(UltralightCKey(bytes: Array(newBytes.prefix(15))) == nil)
+        #expect(UltralightCKey(hex: "00112233445566778899AABBCCDDEEFF")?.bytes.last == 0xFF)
         try await withTagSession([try Type2Tag(chip: .ultralightC, uid: Self.uid)]) { session, _ in
             let ulc = try session.ultralightCTag()
-            try await ulc.authenticate(key: auth.defaultKey)
+            try await ulc.authenticate(key: .factoryDefault)
             let wrong = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: newKey) }
             guard case .command(.ultralightCAuthenticate, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
-            let state = try await ulc.changeKey(from: auth.defaultKey, to: newKey)
-            #expect(state.requirements.contains(.password(newKey)) || state.requirements == [.noPassword], "\(state)")
+            let state = try await ulc.changeKey(from: .factoryDefault, to: newKey)
+            #expect(state.requirements.contains(.password(newBytes)) || state.requirements == [.noPassword], "\(state)")
             try await session.reselect()
             try await ulc.authenticate(key: newKey)
-            let old = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: auth.defaultKey) }
+            let old = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: .factoryDefault) }
             #expect(old != nil)
             let protected = try await ulc.setProtection(from: Self.firstUserPage(.ultralightC), writesOnly: true, key: newKey)
-            #expect(protected.requirements == [.password(newKey)], "\(protected)")
+            #expect(protected.requirements == [.password(newBytes)], "\(protected)")
         }
     }
 

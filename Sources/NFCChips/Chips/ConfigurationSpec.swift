@@ -8,18 +8,18 @@
 /// ```
 public struct ConfigurationSpec: Codable, Equatable, Sendable {
     /// CFG0 (MIRROR / MOD, RFUI, MIRROR_PAGE, AUTH0) on NTAG21x and EV1.
-    @Hex public var cfg0Page: Int?
+    @Hex package var cfg0Page: Int?
     /// CFG1 (ACCESS, VCTID / RFUI…) on NTAG21x and EV1.
-    @Hex public var cfg1Page: Int?
+    @Hex package var cfg1Page: Int?
     /// The named bit fields.
-    public var fields: [ConfigurationField]
+    package var fields: [ConfigurationField]
     /// Password protection (PWD / PACK), if the chip has it.
-    public var password: PasswordSpec?
+    package var password: PasswordSpec?
     /// The ASCII mirror of UID and NFC counter (NTAG21x), if the chip has it.
-    public var mirror: MirrorSpec?
+    package var mirror: MirrorSpec?
 
     /// The field called `name`, if the chip has it.
-    public func field(_ name: ConfigurationFieldName) -> ConfigurationField? {
+    package func field(_ name: ConfigurationFieldName) -> ConfigurationField? {
         fields.first { $0.name == name }
     }
 
@@ -34,7 +34,7 @@ public struct ConfigurationSpec: Codable, Equatable, Sendable {
 }
 
 /// The names of configuration fields, as the datasheets spell them.
-public enum ConfigurationFieldName: String, Codable, CaseIterable, Sendable {
+package enum ConfigurationFieldName: String, Codable, CaseIterable, Sendable {
     /// NTAG CFG0 byte 0 bits 7–6: 00 no mirror, 01 UID, 10 NFC counter, 11 both.
     case mirrorConf = "MIRROR_CONF"
     /// NTAG CFG0 byte 0 bits 5–4: start byte inside MIRROR_PAGE.
@@ -62,30 +62,30 @@ public enum ConfigurationFieldName: String, Codable, CaseIterable, Sendable {
 }
 
 /// A bit field in a configuration page.
-public struct ConfigurationField: Codable, Equatable, Sendable {
+package struct ConfigurationField: Codable, Equatable, Sendable {
     /// The field's name.
-    public var name: ConfigurationFieldName
+    package var name: ConfigurationFieldName
     /// The page.
-    @Hex public var page: Int
+    @Hex package var page: Int
     /// The byte inside the page (0–3).
-    public var byte: Int
+    package var byte: Int
     /// The field's bits inside the byte.
-    @Hex public var mask: UInt8
+    @Hex package var mask: UInt8
     /// The factory value of the field, already shifted down to bit 0.
-    @Hex public var defaultValue: UInt8
+    @Hex package var defaultValue: UInt8
     /// What it does.
-    public var meaning: String
+    package var meaning: String
     /// Present when the field is less certain than the chip's source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 
     /// The field's value in `pageBytes` (4 bytes), shifted down to bit 0.
-    public func value(in pageBytes: [UInt8]) -> UInt8? {
+    package func value(in pageBytes: [UInt8]) -> UInt8? {
         guard byte >= 0, byte < pageBytes.count, mask != 0 else { return nil }
         return (pageBytes[byte] & mask) >> UInt8(mask.trailingZeroBitCount)
     }
 
     /// `pageBytes` with the field set to `value` (shifted up into the mask).
-    public func setting(_ value: UInt8, in pageBytes: [UInt8]) -> [UInt8] {
+    package func setting(_ value: UInt8, in pageBytes: [UInt8]) -> [UInt8] {
         guard byte >= 0, byte < pageBytes.count, mask != 0 else { return pageBytes }
         var bytes = pageBytes
         let shifted = (value << UInt8(mask.trailingZeroBitCount)) & mask
@@ -95,19 +95,19 @@ public struct ConfigurationField: Codable, Equatable, Sendable {
 }
 
 /// PWD / PACK password protection (NTAG21x, Ultralight EV1).
-public struct PasswordSpec: Codable, Equatable, Sendable {
+package struct PasswordSpec: Codable, Equatable, Sendable {
     /// The page holding the 4-byte password.
-    @Hex public var pwdPage: Int
+    @Hex package var pwdPage: Int
     /// The page holding the 2-byte PACK (+ 2 RFUI bytes).
-    @Hex public var packPage: Int
+    @Hex package var packPage: Int
     /// The factory password, `FF FF FF FF`.
-    @Hex public var defaultPassword: [UInt8]
+    @Hex package var defaultPassword: [UInt8]
     /// The factory PACK, `00 00`.
-    @Hex public var defaultPACK: [UInt8]
+    @Hex package var defaultPACK: [UInt8]
     /// READ / FAST_READ return zeros for PWD and PACK.
-    public var readsAsZero: Bool
+    package var readsAsZero: Bool
     /// Where the rules come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }
 
 /// The NTAG21x ASCII mirror (NTAG213/215/216 §8.7): UID and / or NFC counter shown as
@@ -117,19 +117,19 @@ public struct PasswordSpec: Codable, Equatable, Sendable {
 /// let mirror = ChipTables.spec(for: .ntag213).memory!.configuration!.mirror!
 /// mirror.separator   // 0x78 ("x" between UID and counter)
 /// ```
-public struct MirrorSpec: Codable, Equatable, Sendable {
+package struct MirrorSpec: Codable, Equatable, Sendable {
     /// The MIRROR_CONF bit that mirrors the UID (value `01`; `11` mirrors both).
-    @Hex public var uidMirrorBit: UInt8
+    @Hex package var uidMirrorBit: UInt8
     /// The MIRROR_CONF bit that mirrors the NFC counter (value `10`).
-    @Hex public var counterMirrorBit: UInt8
+    @Hex package var counterMirrorBit: UInt8
     /// The byte between UID and counter when both are mirrored (`x`).
-    @Hex public var separator: UInt8
+    @Hex package var separator: UInt8
     /// The lowest MIRROR_PAGE that mirrors anything (the first user page).
-    @Hex public var firstMirrorPage: Int
+    @Hex package var firstMirrorPage: Int
     /// Whether the counter is mirrored only when NFC_CNT_EN = 1.
-    public var counterNeedsCounterEnabled: Bool
+    package var counterNeedsCounterEnabled: Bool
     /// Present when the rules are less certain than the chip's source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
     /// Where the rules come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }

@@ -7,58 +7,58 @@
 /// classic.dataBlockCondition(for: .init(c1: true, c2: false, c3: false))?.write // .keyB
 /// classic.mad.nfcAID                                     // [0x03, 0xE1]
 /// ```
-public struct ClassicSpec: Codable, Equatable, Sendable {
+package struct ClassicSpec: Codable, Equatable, Sendable {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// Bytes per block.
-    public var blockSize: Int
+    package var blockSize: Int
     /// Block 0 fields.
-    public var manufacturerBlock: NamedTable<ByteRangeField<ClassicManufacturerFieldName>>
+    package var manufacturerBlock: NamedTable<ByteRangeField<ClassicManufacturerFieldName>>
     /// Sector trailer fields.
-    public var trailer: NamedTable<ByteRangeField<ClassicTrailerFieldName>>
+    package var trailer: NamedTable<ByteRangeField<ClassicTrailerFieldName>>
     /// The access-bit byte layout in words (decoded by ``AccessConditions``).
-    public var accessBitLayout: String
+    package var accessBitLayout: String
     /// Which blocks of a 16-block sector share an access-bit group.
-    public var largeSectorAccessGroups: [ClassicAccessGroup]
+    package var largeSectorAccessGroups: [ClassicAccessGroup]
     /// Data-block access conditions (MF1S50 Table 8).
-    public var dataBlockConditions: [DataBlockCondition]
+    package var dataBlockConditions: [DataBlockCondition]
     /// Sector-trailer access conditions (MF1S50 Table 7).
-    public var trailerConditions: [TrailerCondition]
+    package var trailerConditions: [TrailerCondition]
     /// Default and well-known keys.
-    public var keys: NamedTable<ClassicKey>
+    package var keys: NamedTable<ClassicKeySpec>
     /// The trailer as shipped: `FF×6 FF 07 80 69 FF×6`.
-    @Hex public var factoryTrailer: [UInt8]
+    @Hex package var factoryTrailer: [UInt8]
     /// The value-block layout in words.
-    public var valueBlock: String
+    package var valueBlock: String
     /// Why the value-block signedness is uncertain.
-    public var valueBlockCaveat: DatasheetCaveat?
+    package var valueBlockCaveat: DatasheetCaveat?
     /// The value-block layout as offsets.
-    public var valueBlockLayout: ClassicValueBlockLayout
+    package var valueBlockLayout: ClassicValueBlockLayout
     /// The 4-bit ACK / NAK codes of a Classic card.
-    public var acknowledgements: NamedTable<AcknowledgementSpec<ClassicAcknowledgementName>>
+    package var acknowledgements: NamedTable<AcknowledgementSpec<ClassicAcknowledgementName>>
     /// Trailer of a read/write NFC (NDEF) sector.
-    public var nfcSectorTrailer: ClassicTrailerTemplate
+    package var nfcSectorTrailer: ClassicTrailerTemplate
     /// Trailer of a read-only NFC sector.
-    public var nfcSectorReadOnlyTrailer: ClassicTrailerTemplate
+    package var nfcSectorReadOnlyTrailer: ClassicTrailerTemplate
     /// The NFC-sector GPB bit layout in words.
-    public var nfcSectorGPBLayout: String
+    package var nfcSectorGPBLayout: String
     /// Why the NFC-sector GPB layout is uncertain.
-    public var nfcSectorGPBCaveat: DatasheetCaveat?
+    package var nfcSectorGPBCaveat: DatasheetCaveat?
     /// The NFC-sector GPB bit fields as masks.
-    public var nfcSectorGPBFields: NFCSectorGPBFields
+    package var nfcSectorGPBFields: NFCSectorGPBFields
     /// The MIFARE Application Directory.
-    public var mad: MADSpec
+    package var mad: MADSpec
 
     /// The data-block rights for `bits`.
-    public func dataBlockCondition(for bits: AccessBits) -> DataBlockCondition? {
+    package func dataBlockCondition(for bits: AccessBits) -> DataBlockCondition? {
         dataBlockConditions.first { $0.bits == bits.code }
     }
     /// The trailer rights for `bits`.
-    public func trailerCondition(for bits: AccessBits) -> TrailerCondition? {
+    package func trailerCondition(for bits: AccessBits) -> TrailerCondition? {
         trailerConditions.first { $0.bits == bits.code }
     }
     /// The access-bit group (0–3) of block `index` inside a sector of `blocksInSector` blocks.
-    public func accessGroup(blockIndex index: Int, blocksInSector: Int) -> Int? {
+    package func accessGroup(blockIndex index: Int, blocksInSector: Int) -> Int? {
         if blocksInSector == 4 { return (0..<4).contains(index) ? index : nil }
         return largeSectorAccessGroups.first { index >= $0.firstBlock && index <= $0.lastBlock }?.group
     }
@@ -66,7 +66,7 @@ public struct ClassicSpec: Codable, Equatable, Sendable {
 
 /// The fields of a MIFARE Classic block 0; the raw values are the names in
 /// `datasheets/mifare-classic.json`.
-public enum ClassicManufacturerFieldName: String, TableName {
+package enum ClassicManufacturerFieldName: String, TableName {
     /// The 4-byte UID.
     case uid = "UID"
     /// The BCC of the UID.
@@ -81,7 +81,7 @@ public enum ClassicManufacturerFieldName: String, TableName {
 
 /// The fields of a MIFARE Classic sector trailer; the raw values are the names in
 /// `datasheets/mifare-classic.json`.
-public enum ClassicTrailerFieldName: String, TableName {
+package enum ClassicTrailerFieldName: String, TableName {
     /// Key A (never readable).
     case keyA
     /// The three access-bit bytes.
@@ -94,7 +94,7 @@ public enum ClassicTrailerFieldName: String, TableName {
 
 /// The well-known MIFARE Classic keys; the raw values are the names in
 /// `datasheets/mifare-classic.json`.
-public enum ClassicKeyName: String, TableName {
+package enum ClassicKeyName: String, TableName {
     /// The transport key, key A and B of a blank card.
     case factoryDefault
     /// The public key A of MAD sectors.
@@ -109,7 +109,7 @@ public enum ClassicKeyName: String, TableName {
 
 /// The ACK and NAK codes of a MIFARE Classic card; the raw values are the names in
 /// `datasheets/mifare-classic.json`.
-public enum ClassicAcknowledgementName: String, TableName {
+package enum ClassicAcknowledgementName: String, TableName {
     /// `A`: ACK, command accepted.
     case ack
     /// `4`: operation not allowed (access conditions, bad address, not a value block).
@@ -119,33 +119,33 @@ public enum ClassicAcknowledgementName: String, TableName {
 }
 
 /// A named run of bytes inside a block; `Name` names the block's fields.
-public struct ByteRangeField<Name: TableName>: NamedEntry {
+package struct ByteRangeField<Name: TableName>: NamedEntry {
     /// Its name.
-    public var name: Name
+    package var name: Name
     /// The first byte.
-    public var offset: Int
+    package var offset: Int
     /// The number of bytes.
-    public var length: Int
+    package var length: Int
 
     /// The field's bytes in `block`, or `nil` when `block` is too short.
-    public func bytes(in block: [UInt8]) -> [UInt8]? {
+    package func bytes(in block: [UInt8]) -> [UInt8]? {
         guard offset >= 0, length >= 0, offset + length <= block.count else { return nil }
         return Array(block[offset..<(offset + length)])
     }
 }
 
 /// Blocks of a 16-block sector that share access bits.
-public struct ClassicAccessGroup: Codable, Equatable, Sendable {
+package struct ClassicAccessGroup: Codable, Equatable, Sendable {
     /// The group (0–2 data, 3 trailer).
-    public var group: Int
+    package var group: Int
     /// The first block index inside the sector.
-    public var firstBlock: Int
+    package var firstBlock: Int
     /// The last block index inside the sector.
-    public var lastBlock: Int
+    package var lastBlock: Int
 }
 
 /// Which key may do something.
-public enum ClassicKeyRight: String, Codable, CaseIterable, Sendable {
+package enum ClassicKeyRight: String, Codable, CaseIterable, Sendable {
     /// Nobody.
     case never
     /// Key A only.
@@ -156,7 +156,7 @@ public enum ClassicKeyRight: String, Codable, CaseIterable, Sendable {
     case keyAOrB = "A|B"
 
     /// Whether authenticating with `key` grants the right.
-    public func allows(_ key: ClassicKeyType) -> Bool {
+    package func allows(_ key: ClassicKeyType) -> Bool {
         switch self {
         case .never: false
         case .keyA: key == .a
@@ -175,68 +175,68 @@ public enum ClassicKeyType: String, Codable, CaseIterable, Sendable {
 }
 
 /// Data-block rights for one C1C2C3 value.
-public struct DataBlockCondition: Codable, Equatable, Sendable {
+package struct DataBlockCondition: Codable, Equatable, Sendable {
     /// `C1C2C3` as text, e.g. `100`.
-    public var bits: String
+    package var bits: String
     /// Who may read.
-    public var read: ClassicKeyRight
+    package var read: ClassicKeyRight
     /// Who may write.
-    public var write: ClassicKeyRight
+    package var write: ClassicKeyRight
     /// Who may increment.
-    public var increment: ClassicKeyRight
+    package var increment: ClassicKeyRight
     /// Who may decrement, transfer and restore.
-    public var decrementTransferRestore: ClassicKeyRight
+    package var decrementTransferRestore: ClassicKeyRight
     /// What the setting is used for.
-    public var use: String
+    package var use: String
 }
 
 /// Sector-trailer rights for one C1C2C3 value.
-public struct TrailerCondition: Codable, Equatable, Sendable {
+package struct TrailerCondition: Codable, Equatable, Sendable {
     /// `C1C2C3` as text.
-    public var bits: String
+    package var bits: String
     /// Who may read key A (nobody).
-    public var keyARead: ClassicKeyRight
+    package var keyARead: ClassicKeyRight
     /// Who may write key A.
-    public var keyAWrite: ClassicKeyRight
+    package var keyAWrite: ClassicKeyRight
     /// Who may read the access bits.
-    public var accessBitsRead: ClassicKeyRight
+    package var accessBitsRead: ClassicKeyRight
     /// Who may write the access bits.
-    public var accessBitsWrite: ClassicKeyRight
+    package var accessBitsWrite: ClassicKeyRight
     /// Who may read key B.
-    public var keyBRead: ClassicKeyRight
+    package var keyBRead: ClassicKeyRight
     /// Who may write key B.
-    public var keyBWrite: ClassicKeyRight
+    package var keyBWrite: ClassicKeyRight
     /// Key B is readable, so it cannot be used to authenticate.
-    public var keyBReadable: Bool
+    package var keyBReadable: Bool
 }
 
 /// A well-known key.
-public struct ClassicKey: NamedEntry {
+package struct ClassicKeySpec: NamedEntry {
     /// Its name.
-    public var name: ClassicKeyName
+    package var name: ClassicKeyName
     /// The 6 key bytes.
-    @Hex public var key: [UInt8]
+    @Hex package var key: [UInt8]
     /// Where it is used.
-    public var meaning: String
+    package var meaning: String
     /// Present when the key is less established.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// A recommended sector trailer (key B left to the user).
-public struct ClassicTrailerTemplate: Codable, Equatable, Sendable {
+package struct ClassicTrailerTemplate: Codable, Equatable, Sendable {
     /// Key A.
-    @Hex public var keyA: [UInt8]
+    @Hex package var keyA: [UInt8]
     /// The three access-bit bytes.
-    @Hex public var accessBits: [UInt8]
+    @Hex package var accessBits: [UInt8]
     /// The general-purpose byte.
-    @Hex public var generalPurposeByte: UInt8
+    @Hex package var generalPurposeByte: UInt8
     /// What it sets up.
-    public var meaning: String
+    package var meaning: String
     /// Present when the template is less certain than the table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 
     /// The 16-byte trailer block with `keyB`.
-    public func block(keyB: [UInt8]) -> [UInt8] { keyA + accessBits + [generalPurposeByte] + keyB }
+    package func block(keyB: [UInt8]) -> [UInt8] { keyA + accessBits + [generalPurposeByte] + keyB }
 }
 
 /// Where a Classic value block keeps its value and address, and their inverted copies.
@@ -246,17 +246,17 @@ public struct ClassicTrailerTemplate: Codable, Equatable, Sendable {
 /// layout.valueOffsets           // [0, 8]  (little-endian, valueLength bytes each)
 /// layout.invertedValueOffset    // 4
 /// ```
-public struct ClassicValueBlockLayout: Codable, Equatable, Sendable {
+package struct ClassicValueBlockLayout: Codable, Equatable, Sendable {
     /// Bytes of the value (4, little-endian, two's complement).
-    public var valueLength: Int
+    package var valueLength: Int
     /// Offsets of the two plain copies of the value.
-    public var valueOffsets: [Int]
+    package var valueOffsets: [Int]
     /// Offset of the inverted copy of the value.
-    public var invertedValueOffset: Int
+    package var invertedValueOffset: Int
     /// Offsets of the plain copies of the address byte.
-    public var addressOffsets: [Int]
+    package var addressOffsets: [Int]
     /// Offsets of the inverted copies of the address byte.
-    public var invertedAddressOffsets: [Int]
+    package var invertedAddressOffsets: [Int]
 }
 
 /// The fields of an NFC sector's general-purpose byte (AN1304) as masks.
@@ -265,13 +265,13 @@ public struct ClassicValueBlockLayout: Codable, Equatable, Sendable {
 /// let gpb = ChipTables.classic.nfcSectorGPBFields
 /// 0x43 & gpb.writeAccessMask != 0   // true: writes not granted (read-only sector)
 /// ```
-public struct NFCSectorGPBFields: Codable, Equatable, Sendable {
+package struct NFCSectorGPBFields: Codable, Equatable, Sendable {
     /// Bits 7–6: the mapping major version.
-    @Hex public var majorVersionMask: UInt8
+    @Hex package var majorVersionMask: UInt8
     /// Bits 5–4: the mapping minor version.
-    @Hex public var minorVersionMask: UInt8
+    @Hex package var minorVersionMask: UInt8
     /// Bits 3–2: read access, `00` = granted.
-    @Hex public var readAccessMask: UInt8
+    @Hex package var readAccessMask: UInt8
     /// Bits 1–0: write access, `00` = granted.
-    @Hex public var writeAccessMask: UInt8
+    @Hex package var writeAccessMask: UInt8
 }

@@ -242,27 +242,27 @@ extension GeneratedTables {
                 keyBReadable: false
             ),
         ],
-        keys: NamedTable<ClassicKey>(
+        keys: NamedTable<ClassicKeySpec>(
             entries: [
-                ClassicKey(
+                ClassicKeySpec(
                     name: ClassicKeyName.factoryDefault,
                     key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
                     meaning: "transport key A and B",
                     caveat: nil
                 ),
-                ClassicKey(
+                ClassicKeySpec(
                     name: ClassicKeyName.madKeyA,
                     key: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
                     meaning: "MAD sector public key A",
                     caveat: nil
                 ),
-                ClassicKey(
+                ClassicKeySpec(
                     name: ClassicKeyName.nfcKeyA,
                     key: [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7],
                     meaning: "NFC Forum (NDEF) sector public key A",
                     caveat: nil
                 ),
-                ClassicKey(
+                ClassicKeySpec(
                     name: ClassicKeyName.madKeyBExample,
                     key: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5],
                     meaning: "MAD key B commonly used",
@@ -271,7 +271,7 @@ extension GeneratedTables {
                         note: "Only in Proxmark's default key list."
                     )
                 ),
-                ClassicKey(
+                ClassicKeySpec(
                     name: ClassicKeyName.madKeyBExample2,
                     key: [0x89, 0xEC, 0xA9, 0x7F, 0x8C, 0x2A],
                     meaning: "MAD key B seen in the field",

@@ -14,31 +14,31 @@ import NFCTags
 /// let transport = await DeviceTagTransport(device: device, target: target)
 /// let answer = try await transport.transceive([0x30, 0x04], framing: .standard, timeout: .milliseconds(100))
 /// ```
-public struct DeviceTagTransport: TagTransport {
+package struct DeviceTagTransport: TagTransport {
     /// The device the tag is selected on.
-    public let device: NFCDevice
+    package let device: NFCDevice
     /// The tag, as selection reported it.
-    public let target: TagTarget
+    package let target: TagTarget
 
     /// The largest answer asked for in one exchange (FAST_READ is split to fit): the
     /// reader's frame limit (``NFCDevice/maximumTagFrame``), at most
     /// ``preferredExchangeLength``.
-    public let maximumFrameLength: Int
+    package let maximumFrameLength: Int
     /// The longest command frame (without CRC_A) the reader carries in one exchange; a raw
     /// command longer than this is refused before anything is sent.
-    public let maximumCommandLength: Int
+    package let maximumCommandLength: Int
     /// The longest tag answer the reader brings back in one exchange (an ACR122U 250 bytes,
     /// a PN532 on a UART 262): `datasheets/readers.json`.
-    public let maximumAnswerLength: Int
+    package let maximumAnswerLength: Int
 
     /// The most bytes asked of a tag in one exchange even when the reader carries more:
     /// 240 (60 pages of FAST_READ) fits every reader of the table (the ACR122U brings back
     /// 248 tag bytes, a PN532 on a UART 260) with room to spare.
-    public static let preferredExchangeLength = 240
+    package static let preferredExchangeLength = 240
 
     /// A transport to `target`, which must be the tag selected on `device`, sized for the
     /// reader open on it (its frame limits from `datasheets/readers.json`).
-    public init(device: NFCDevice, target: ISO14443ATarget) async {
+    package init(device: NFCDevice, target: ISO14443ATarget) async {
         let frame = await device.maximumTagFrame
         self.init(device: device, target: target, maximumFrameLength: min(Self.preferredExchangeLength, frame),
                   maximumCommandLength: await device.maximumTagCommandFrame,
@@ -46,7 +46,7 @@ public struct DeviceTagTransport: TagTransport {
     }
 
     /// A transport to `target` with the given limits (for tests of smaller readers).
-    public init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil,
+    package init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil,
                 maximumAnswerLength: Int? = nil) {
         self.device = device
         self.target = TagTarget(target)
@@ -61,12 +61,12 @@ public struct DeviceTagTransport: TagTransport {
     /// uses the timeout for the whole exchange, serial line and reader chip included. A bare
     /// tag timeout expires while the reader is still sending the answer, and that late
     /// answer confuses the next command. The margin covers the reader, not the tag.
-    public static let readerMargin: Duration = .milliseconds(150)
+    package static let readerMargin: Duration = .milliseconds(150)
 
     /// Sends `frame` to the tag through the device: `.standard` as libnfc's easy framing,
     /// `.raw` with CRC_A added and checked here (on the host) so that 4-bit ACK / NAK
     /// answers arrive with their code. The device waits `tagTimeout` plus ``readerMargin``.
-    public func transceive(_ frame: [UInt8], framing: TagFraming, timeout tagTimeout: Duration)
+    package func transceive(_ frame: [UInt8], framing: TagFraming, timeout tagTimeout: Duration)
         async throws(TagTransportError) -> TagResponse {
         let timeout = tagTimeout + Self.readerMargin
         let response: TransceiveResponse
@@ -99,7 +99,7 @@ public struct DeviceTagTransport: TagTransport {
 
     /// Selects the same UID again (after a NAK or a failed authentication the tag is IDLE);
     /// `tagLost` when it is no longer in the field.
-    public func reselect() async throws(TagTransportError) {
+    package func reselect() async throws(TagTransportError) {
         let selected: ISO14443ATarget?
         do {
             selected = try await device.selectTarget(uid: target.uid)
@@ -111,7 +111,7 @@ public struct DeviceTagTransport: TagTransport {
 
     /// MIFARE Classic authentication of `block` with a 6-byte key: the PN53x runs Crypto1
     /// itself, and the frames that follow to that sector are encrypted by the reader.
-    public func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8])
+    package func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8])
         async throws(TagTransportError) {
         // The PN53x runs Crypto1 itself: InDataExchange with the MIFARE AUTH command,
         // the key and the UID's last four bytes (UM0701 §7.3.8, libnfc's mifare_cmd).

@@ -19,18 +19,18 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     public var invalidateAfterFirstRead: Bool
     /// A 4-byte PWD_AUTH password presented after connecting to a tag (and again after
     /// every re-selection), for tags whose NDEF area is password-protected.
-    public var password: [UInt8]?
+    public var password: TagPassword?
     /// The 2-byte PACK the tag must answer to ``password``; a different PACK fails with
     /// ``NDEFSessionError/packMismatch(expected:received:)`` (a clone, or the wrong tag).
     /// `nil` accepts any PACK of the right length.
-    public var expectedPACK: [UInt8]?
+    public var expectedPACK: PACK?
     /// Per-tag passwords: when set, each tag's PWD and PACK are derived from its UID
     /// (`TagPasswordDerivation`) and take the place of ``password`` and ``expectedPACK``.
     public var passwordDerivation: TagPasswordDerivation?
     /// The 16-byte 3DES key (cipher order) an Ultralight C authenticates with after
     /// connecting (and again after every re-selection), for tags whose NDEF area AUTH0 / AUTH1
     /// protect. Other chips ignore it.
-    public var ultralightCKey: [UInt8]?
+    public var ultralightCKey: UltralightCKey?
     /// Whether every write, lock and format polls the field first (the default), so that a
     /// tag that arrived after you connected stops the operation with
     /// ``NDEFSessionError/severalTags(count:)`` before its first page.
@@ -52,7 +52,7 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     ///   - password: the 4-byte PWD_AUTH password presented after connecting, if any.
     ///   - expectedPACK: the 2-byte PACK the tag must answer to `password`; `nil` accepts any.
     public init(pollInterval: Duration = .milliseconds(150), restartDelay: Duration = .seconds(1),
-                invalidateAfterFirstRead: Bool = false, password: [UInt8]? = nil, expectedPACK: [UInt8]? = nil) {
+                invalidateAfterFirstRead: Bool = false, password: TagPassword? = nil, expectedPACK: PACK? = nil) {
         self.pollInterval = pollInterval
         self.restartDelay = restartDelay
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
@@ -62,11 +62,11 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
 
     /// The PWD_AUTH password and the PACK to expect from the tag with `uid`: derived when
     /// ``passwordDerivation`` is set, else ``password`` and ``expectedPACK``.
-    public func credentials(forUID uid: [UInt8]) -> (password: [UInt8], expectedPACK: [UInt8]?)? {
+    package func credentials(forUID uid: [UInt8]) -> (password: [UInt8], expectedPACK: [UInt8]?)? {
         if let passwordDerivation {
             let derived = passwordDerivation.credentials(forUID: uid)
-            return (derived.password, derived.pack)
+            return (derived.password.bytes, derived.pack.bytes)
         }
-        return password.map { ($0, expectedPACK) }
+        return password.map { ($0.bytes, expectedPACK?.bytes) }
     }
 }

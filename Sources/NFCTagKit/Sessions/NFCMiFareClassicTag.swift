@@ -22,21 +22,21 @@ public struct NFCMiFareClassicTag: NFCTagHandle {
 }
 
 extension NFCMiFareClassicTag {
-    /// Authenticates `sector` with key A or B (6 bytes). A refused key:
+    /// Authenticates `sector` with key A or B. A refused key:
     /// ``TagSessionError/command(operation:_:)`` with `authenticationFailed`; the tag has
     /// halted and is selected again.
-    public func authenticate(sector: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagSessionError) {
+    public func authenticate(sector: Int, keyType: ClassicKeyType, key: ClassicKey) async throws(TagSessionError) {
         let commands = try session.classic(.classicAuthenticate)
         try await authenticating(.classicAuthenticate) { () throws(TagCommandError) in
-            try await commands.authenticate(sector: sector, keyType: keyType, key: key)
+            try await commands.authenticate(sector: sector, keyType: keyType, key: key.bytes)
         }
     }
 
     /// Authenticates the sector of `block`.
-    public func authenticate(block: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagSessionError) {
+    public func authenticate(block: Int, keyType: ClassicKeyType, key: ClassicKey) async throws(TagSessionError) {
         let commands = try session.classic(.classicAuthenticate)
         try await authenticating(.classicAuthenticate) { () throws(TagCommandError) in
-            try await commands.authenticate(block: block, keyType: keyType, key: key)
+            try await commands.authenticate(block: block, keyType: keyType, key: key.bytes)
         }
     }
 
@@ -118,10 +118,10 @@ extension NFCMiFareClassicTag {
     }
 
     /// Reads every sector some key opens into a memory image, trying `keys` as key A then
-    /// key B. `progress` is called after every exchange with the tag.
-    public func dump(keys: [[UInt8]] = ClassicCommands.wellKnownKeys,
+    /// key B (`nil`: ``ClassicKey/wellKnown``). `progress` is called after every exchange with the tag.
+    public func dump(keys: [ClassicKey]? = nil,
                      progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> TagMemoryDump {
-        try await session.dumpMemory(classicKeys: keys, progress: progress)
+        try await session.dumpMemory(classicKeys: (keys ?? ClassicKey.wellKnown).map(\.bytes), progress: progress)
     }
 
     /// Writes `dump` back: data blocks with the dump's sector keys (`keys` when given),

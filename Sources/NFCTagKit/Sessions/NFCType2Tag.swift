@@ -36,15 +36,15 @@ extension NFCType2Tag {
         return try await session.perform(.getVersion) { () throws(TagCommandError) in try await commands.getVersion() }
     }
 
-    /// PWD_AUTH with a 4-byte password; returns the PACK, checked against `expectedPACK`
+    /// PWD_AUTH with `password`; returns the PACK, checked against `expectedPACK`
     /// when given. Pages behind AUTH0 open until the tag leaves the field or is selected
     /// again. A wrong password: ``TagSessionError/command(operation:_:)`` with
     /// `TagCommandError.authenticationFailed`.
     @discardableResult
-    public func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil) async throws(TagSessionError) -> [UInt8] {
+    public func authenticate(password: TagPassword, expectedPACK: PACK? = nil) async throws(TagSessionError) -> PACK {
         let commands = try session.type2(.authenticate)
         return try await session.perform(.authenticate) { () throws(TagCommandError) in
-            try await commands.authenticate(password: password, expectedPACK: expectedPACK)
+            PACK(uncheckedBytes: try await commands.authenticate(password: password.bytes, expectedPACK: expectedPACK?.bytes))
         }
     }
 
@@ -198,14 +198,14 @@ extension NFCType2Tag {
     ///   - lockConfiguration: CFGLCK, the configuration pages locked for good.
     ///   - currentPassword: the tag's password when it is already protected.
     public func planProtection(
-        password: [UInt8], pack: [UInt8], from page: Int, readProtected: Bool, authLimit: Int = 0,
-        lockConfiguration: Bool = false, currentPassword: [UInt8]? = nil
+        password: TagPassword, pack: PACK, from page: Int, readProtected: Bool, authLimit: Int = 0,
+        lockConfiguration: Bool = false, currentPassword: TagPassword? = nil
     ) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.protect)
         return try await session.perform(.protect) { () throws(TagCommandError) in
-            try await commands.planProtection(password: password, pack: pack, from: page, readProtected: readProtected,
-                                              authLimit: authLimit, lockConfiguration: lockConfiguration,
-                                              currentPassword: currentPassword)
+            try await commands.planProtection(password: password.bytes, pack: pack.bytes, from: page,
+                                              readProtected: readProtected, authLimit: authLimit,
+                                              lockConfiguration: lockConfiguration, currentPassword: currentPassword?.bytes)
         }
     }
 
@@ -219,28 +219,29 @@ extension NFCType2Tag {
     ///   any other error leaves the tag as it was.
     ///
     /// ```swift
-    /// try await ntag.protect(password: [0x12, 0x34, 0x56, 0x78], pack: [0xAB, 0xCD], from: 4,
+    /// try await ntag.protect(password: TagPassword(hex: "12345678")!, pack: PACK(hex: "ABCD")!, from: 4,
     ///                        readProtected: true, authLimit: 5, consent: [.authenticationLimit])
     /// ```
     @discardableResult
     public func protect(
-        password: [UInt8], pack: [UInt8], from page: Int, readProtected: Bool, authLimit: Int = 0,
-        lockConfiguration: Bool = false, currentPassword: [UInt8]? = nil, consent: IrreversibleConsent = []
+        password: TagPassword, pack: PACK, from page: Int, readProtected: Bool, authLimit: Int = 0,
+        lockConfiguration: Bool = false, currentPassword: TagPassword? = nil, consent: IrreversibleConsent = []
     ) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.protect)
         return try await session.perform(.protect) { () throws(TagCommandError) in
-            try await commands.protect(password: password, pack: pack, from: page, readProtected: readProtected,
+            try await commands.protect(password: password.bytes, pack: pack.bytes, from: page, readProtected: readProtected,
                                        authLimit: authLimit, lockConfiguration: lockConfiguration,
-                                       currentPassword: currentPassword, consent: consent)
+                                       currentPassword: currentPassword?.bytes, consent: consent)
         }
     }
 
     /// The removal flow as a dry run (authenticates with `current` to read the configuration).
-    public func planPasswordRemoval(current password: [UInt8], expectedPACK: [UInt8]? = nil,
+    public func planPasswordRemoval(current password: TagPassword, expectedPACK: PACK? = nil,
                                     resetPassword: Bool = true) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.removePassword)
         return try await session.perform(.removePassword) { () throws(TagCommandError) in
-            try await commands.planPasswordRemoval(current: password, expectedPACK: expectedPACK, resetPassword: resetPassword)
+            try await commands.planPasswordRemoval(current: password.bytes, expectedPACK: expectedPACK?.bytes,
+                                                   resetPassword: resetPassword)
         }
     }
 
@@ -249,11 +250,12 @@ extension NFCType2Tag {
     ///
     /// - Returns: what the tag requires now (no password).
     @discardableResult
-    public func removePassword(current password: [UInt8], expectedPACK: [UInt8]? = nil,
+    public func removePassword(current password: TagPassword, expectedPACK: PACK? = nil,
                                resetPassword: Bool = true) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.removePassword)
         return try await session.perform(.removePassword) { () throws(TagCommandError) in
-            try await commands.removePassword(current: password, expectedPACK: expectedPACK, resetPassword: resetPassword)
+            try await commands.removePassword(current: password.bytes, expectedPACK: expectedPACK?.bytes,
+                                              resetPassword: resetPassword)
         }
     }
 }

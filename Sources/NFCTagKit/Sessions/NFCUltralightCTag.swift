@@ -6,8 +6,8 @@ import NFCTags
 ///
 /// ```swift
 /// let tag = try session.ultralightCTag()
-/// try await tag.authenticate(key: factoryKey)
-/// try await tag.setProtection(from: tag.memory.firstUserPage, writesOnly: true, key: factoryKey)
+/// try await tag.authenticate(key: .factoryDefault)
+/// try await tag.setProtection(from: tag.memory.userPages.lowerBound, writesOnly: true, key: .factoryDefault)
 /// ```
 public struct NFCUltralightCTag: NFCPageMemoryTag {
     /// The session the tag is connected in.
@@ -15,22 +15,21 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
     /// The chip's page memory from its table (the key pages lie past `MemoryMap.lastReadablePage`).
     public let memory: MemoryMap
 
-    /// 3DES mutual authentication with a 16-byte key (cipher order; the factory key is in
-    /// the chip's table). A wrong key throws ``TagSessionError/command(operation:_:)`` with
+    /// 3DES mutual authentication with `key` (``UltralightCKey/factoryDefault`` on a new tag). A wrong key throws ``TagSessionError/command(operation:_:)`` with
     /// `authenticationFailed`.
-    public func authenticate(key: [UInt8]) async throws(TagSessionError) {
+    public func authenticate(key: UltralightCKey) async throws(TagSessionError) {
         let commands = try session.type2(.ultralightCAuthenticate)
         try await session.perform(.ultralightCAuthenticate) { () throws(TagCommandError) in
-            try await commands.authenticate(ultralightCKey: key)
+            try await commands.authenticate(ultralightCKey: key.bytes)
         }
     }
 
     /// The key change as a dry run: the steps and what the tag requires before and after.
     /// Authenticates with `currentKey` to check it; writes nothing.
-    public func planKeyChange(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagSessionError) -> PasswordFlowPlan {
+    public func planKeyChange(from currentKey: UltralightCKey, to newKey: UltralightCKey) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.changeUltralightCKey)
         return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
-            try await commands.planUltralightCKeyChange(from: currentKey, to: newKey)
+            try await commands.planUltralightCKeyChange(from: currentKey.bytes, to: newKey.bytes)
         }
     }
 
@@ -40,29 +39,29 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
     ///
     /// - Returns: what the tag requires now (the new key).
     @discardableResult
-    public func changeKey(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagSessionError) -> TagPasswordState {
+    public func changeKey(from currentKey: UltralightCKey, to newKey: UltralightCKey) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.changeUltralightCKey)
         return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
-            try await commands.changeUltralightCKey(from: currentKey, to: newKey)
+            try await commands.changeUltralightCKey(from: currentKey.bytes, to: newKey.bytes)
         }
     }
 
     /// The AUTH0 / AUTH1 change as a dry run (authenticates with `key` to read the
     /// configuration; writes nothing).
-    public func planProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagSessionError) -> PasswordFlowPlan {
+    public func planProtection(from page: Int, writesOnly: Bool, key: UltralightCKey) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.setUltralightCProtection)
         return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
-            try await commands.planUltralightCProtection(from: page, writesOnly: writesOnly, key: key)
+            try await commands.planUltralightCProtection(from: page, writesOnly: writesOnly, key: key.bytes)
         }
     }
 
     /// Sets AUTH0 (first protected page; past the last page: none) and AUTH1 (`writesOnly`:
     /// reads stay open), proving `key` before protection takes effect.
     @discardableResult
-    public func setProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagSessionError) -> TagPasswordState {
+    public func setProtection(from page: Int, writesOnly: Bool, key: UltralightCKey) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.setUltralightCProtection)
         return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
-            try await commands.setUltralightCProtection(from: page, writesOnly: writesOnly, key: key)
+            try await commands.setUltralightCProtection(from: page, writesOnly: writesOnly, key: key.bytes)
         }
     }
 }

@@ -3,13 +3,13 @@ import NFCChips
 /// GET_VERSION, READ_SIG and PWD_AUTH.
 extension Type2Commands {
     /// GET_VERSION: the 8-byte product version (raw framing).
-    public func getVersion() async throws(TagCommandError) -> [UInt8] {
+    package func getVersion() async throws(TagCommandError) -> [UInt8] {
         let command = try command(.getVersion)
         return try data(try await run(command, []), from: command, length: command.answerLength)
     }
 
     /// READ_SIG: the 32-byte originality signature (never password-protected).
-    public func readSignature() async throws(TagCommandError) -> [UInt8] {
+    package func readSignature() async throws(TagCommandError) -> [UInt8] {
         let command = try command(.readSignature)
         let answer = try await run(command, command.fixedArguments ?? [])
         return try data(answer, from: command, length: command.answerLength)
@@ -26,7 +26,7 @@ extension Type2Commands {
     /// let pack = try await tag.authenticate(password: [0x12, 0x34, 0x56, 0x78], expectedPACK: [0xAB, 0xCD])
     /// ```
     @discardableResult
-    public func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil) async throws(TagCommandError) -> [UInt8] {
+    package func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil) async throws(TagCommandError) -> [UInt8] {
         let command = try command(.passwordAuthenticate)
         let passwordSpec = try self.passwordSpec()
         guard password.count == passwordSpec.defaultPassword.count else {

@@ -9,13 +9,13 @@ struct TagPasswordDerivationTests {
     func knownAnswers() {
         let plain = TagPasswordDerivation(secret: Array("correct horse battery staple".utf8))
         let first = plain.credentials(forUID: [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44])
-        #expect(first.password == [0x17, 0x8D, 0x84, 0x06])
-        #expect(first.pack == [0x30, 0x60])
+        #expect(first.password == TagPassword(bytes: [0x17, 0x8D, 0x84, 0x06]))
+        #expect(first.pack == PACK(bytes: [0x30, 0x60]))
         // A UTF-8 secret: its bytes, not its characters.
         let accented = TagPasswordDerivation(secret: Array("Grüße, Station 7".utf8))
         let second = accented.credentials(forUID: [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80])
-        #expect(second.password == [0x98, 0x73, 0x3B, 0x60])
-        #expect(second.pack == [0xB0, 0x3D])
+        #expect(second.password == TagPassword(bytes: [0x98, 0x73, 0x3B, 0x60]))
+        #expect(second.pack == PACK(bytes: [0xB0, 0x3D]))
     }
 
     @Test("one UID, one password: another tag's differs; an empty secret still derives")
@@ -26,7 +26,7 @@ struct TagPasswordDerivationTests {
         #expect(a.password != b.password)
         #expect(derivation.credentials(forUID: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]) == a)
         #expect(TagPasswordDerivation(secret: []).credentials(forUID: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]).password
-            == [0x93, 0x12, 0x30, 0x51])
+            == TagPassword(bytes: [0x93, 0x12, 0x30, 0x51]))
     }
 
     @Test("the secret shows nowhere: description, debug description, reflection")

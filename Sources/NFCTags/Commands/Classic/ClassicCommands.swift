@@ -12,16 +12,16 @@ import NFCChips
 /// try await classic.authenticate(sector: 1, keyType: .a, key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
 /// let block = try await classic.readBlock(4)
 /// ```
-public struct ClassicCommands: Sendable {
+package struct ClassicCommands: Sendable {
     /// The link to the tag.
-    public let transport: any TagTransport
+    package let transport: any TagTransport
     /// The chip's tables.
-    public let spec: ChipSpec
+    package let spec: ChipSpec
     /// Sectors and blocks.
-    public let geometry: ClassicGeometry
+    package let geometry: ClassicGeometry
 
     /// Commands for a Classic `chip`.
-    public init(transport: any TagTransport, chip: Chip) throws(TagCommandError) {
+    package init(transport: any TagTransport, chip: Chip) throws(TagCommandError) {
         let spec = ChipTables.spec(for: chip)
         guard spec.family == .mifareClassic, let geometry = spec.classicGeometry else {
             throw .featureNotSupported(feature: "MIFARE Classic sectors", chip: chip)
@@ -32,11 +32,11 @@ public struct ClassicCommands: Sendable {
     }
 
     /// The chip.
-    public var chip: Chip { spec.chip }
+    package var chip: Chip { spec.chip }
 
     /// Authenticates `block`'s sector with key A or B (6 bytes). A refused key throws
     /// ``TagCommandError/authenticationFailed(remainingAttempts:)`` (Classic keys have no limit).
-    public func authenticate(block: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagCommandError) {
+    package func authenticate(block: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagCommandError) {
         let address = try address(block)
         let keyLength = ChipTables.classic.trailer[.keyA].length
         guard key.count == keyLength else { throw .invalidArgument("Classic keys are \(keyLength) bytes, got \(key.count)") }
@@ -50,12 +50,12 @@ public struct ClassicCommands: Sendable {
     }
 
     /// Authenticates `sector` (through its trailer block).
-    public func authenticate(sector: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagCommandError) {
+    package func authenticate(sector: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagCommandError) {
         try await authenticate(block: try trailerBlock(of: sector), keyType: keyType, key: key)
     }
 
     /// READ of a 16-byte block (after authenticating its sector).
-    public func readBlock(_ block: Int) async throws(TagCommandError) -> [UInt8] {
+    package func readBlock(_ block: Int) async throws(TagCommandError) -> [UInt8] {
         let command = try command(.read)
         let answer = try await transport.exchange([command.code, try address(block)], command: .read, framing: .standard,
                                                   timeout: command.timeout)
@@ -69,7 +69,7 @@ public struct ClassicCommands: Sendable {
 
     /// WRITE of a data block. Sector trailers go through ``writeSectorTrailer(_:sector:force:consent:)``
     /// and the manufacturer block is never written.
-    public func writeBlock(_ block: Int, bytes: [UInt8]) async throws(TagCommandError) {
+    package func writeBlock(_ block: Int, bytes: [UInt8]) async throws(TagCommandError) {
         guard !geometry.isTrailer(block: block) else {
             throw .invalidArgument("block \(block) is a sector trailer: use writeSectorTrailer, which checks the access bits")
         }
@@ -78,7 +78,7 @@ public struct ClassicCommands: Sendable {
     }
 
     /// Reads a value block.
-    public func readValue(_ block: Int) async throws(TagCommandError) -> ClassicValueBlock {
+    package func readValue(_ block: Int) async throws(TagCommandError) -> ClassicValueBlock {
         let bytes = try await readBlock(block)
         do { return try ClassicValueBlock(bytes: bytes) } catch .invalidAnswer(_, let bytes, let offset, let expected) {
             throw .invalidAnswer(command: .read, bytes: bytes, offset: offset, expected: expected)
@@ -86,42 +86,42 @@ public struct ClassicCommands: Sendable {
     }
 
     /// Formats `block` as a value block holding `value` (address = the block number).
-    public func writeValue(_ block: Int, value: Int32) async throws(TagCommandError) {
+    package func writeValue(_ block: Int, value: Int32) async throws(TagCommandError) {
         try await writeBlock(block, bytes: ClassicValueBlock(value: value, address: try address(block)).bytes)
     }
 
     /// INCREMENT: the value of `block` plus `amount` goes into the card's register; commit
     /// it with ``transfer(to:)``.
-    public func increment(_ block: Int, by amount: UInt32) async throws(TagCommandError) {
+    package func increment(_ block: Int, by amount: UInt32) async throws(TagCommandError) {
         try await valueOperation(.increment, block, operand: Int32(bitPattern: amount))
     }
 
     /// DECREMENT: the value of `block` minus `amount` goes into the register.
-    public func decrement(_ block: Int, by amount: UInt32) async throws(TagCommandError) {
+    package func decrement(_ block: Int, by amount: UInt32) async throws(TagCommandError) {
         try await valueOperation(.decrement, block, operand: Int32(bitPattern: amount))
     }
 
     /// RESTORE: the value of `block` goes into the register unchanged (to copy it elsewhere).
-    public func restore(_ block: Int) async throws(TagCommandError) {
+    package func restore(_ block: Int) async throws(TagCommandError) {
         try await valueOperation(.restore, block, operand: 0)
     }
 
     /// TRANSFER: writes the register to `block`.
-    public func transfer(to block: Int) async throws(TagCommandError) {
+    package func transfer(to block: Int) async throws(TagCommandError) {
         let command = try command(.transfer)
         _ = try await transport.exchange([command.code, try address(block)], command: .transfer, framing: .standard,
                                          timeout: command.timeout)
     }
 
     /// Reads and decodes `sector`'s trailer (key A reads as zeros; key B too unless readable).
-    public func readSectorTrailer(_ sector: Int) async throws(TagCommandError) -> ClassicSectorTrailer {
+    package func readSectorTrailer(_ sector: Int) async throws(TagCommandError) -> ClassicSectorTrailer {
         try ClassicSectorTrailer(bytes: try await readBlock(try trailerBlock(of: sector)))
     }
 
     /// Writes `trailer` to `sector`. A trailer with ``ClassicSectorTrailer/problems`` is
     /// refused with ``TagCommandError/unusableTrailer(_:)`` unless `force`; a trailer that
     /// freezes the sector needs ``IrreversibleConsent/frozenSectorTrailer``.
-    public func writeSectorTrailer(_ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
+    package func writeSectorTrailer(_ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
                                    consent: IrreversibleConsent = []) async throws(TagCommandError) {
         let problems = trailer.problems
         guard force || problems.isEmpty else { throw .unusableTrailer(problems) }
@@ -134,7 +134,7 @@ public struct ClassicCommands: Sendable {
 
     /// Writes 16 raw trailer bytes; bytes whose access bits do not decode (the card would
     /// block the sector) are refused unless `force`.
-    public func writeSectorTrailer(bytes: [UInt8], sector: Int, force: Bool = false,
+    package func writeSectorTrailer(bytes: [UInt8], sector: Int, force: Bool = false,
                                    consent: IrreversibleConsent = []) async throws(TagCommandError) {
         let trailer: ClassicSectorTrailer
         do {

@@ -15,9 +15,9 @@ import NFCChips
 ///     machine.record(await carryOut(step))
 /// }
 /// ```
-public struct PasswordFlowMachine: Sendable, Hashable {
+package struct PasswordFlowMachine: Sendable, Hashable {
     /// What the driver does next.
-    public enum Next: Sendable, Hashable {
+    package enum Next: Sendable, Hashable {
         /// Carry out this step and ``record(_:)`` its outcome.
         case perform(PasswordFlowStep)
         /// The flow finished; the tag requires what the state says.
@@ -27,7 +27,7 @@ public struct PasswordFlowMachine: Sendable, Hashable {
     }
 
     /// How a step went.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// Done (ACK, reselected, authenticated without a PACK to check).
         case done
         /// PWD_AUTH answered this PACK.
@@ -39,31 +39,31 @@ public struct PasswordFlowMachine: Sendable, Hashable {
     }
 
     /// The steps.
-    public let steps: [PasswordFlowStep]
+    package let steps: [PasswordFlowStep]
     /// What the tag may require right now.
-    public private(set) var state: TagPasswordState
+    package private(set) var state: TagPasswordState
     /// The index of the next step.
-    public private(set) var position = 0
+    package private(set) var position = 0
     private var failure: TagCommandError?
     /// Pages whose write the chip protects against tearing (from its table).
     private let tearingProtectedPages: [UInt8]
 
     /// A machine at the start of `plan`.
-    public init(plan: PasswordFlowPlan) {
+    package init(plan: PasswordFlowPlan) {
         steps = plan.steps
         state = plan.initialState
         tearingProtectedPages = ChipTables.spec(for: plan.chip).memory?.tearingProtectedPages ?? []
     }
 
     /// The next thing to do.
-    public func next() -> Next {
+    package func next() -> Next {
         if let failure { return .stopped(failure) }
         guard position < steps.count else { return .finished(state) }
         return .perform(steps[position])
     }
 
     /// Records the outcome of the step ``next()`` returned.
-    public mutating func record(_ outcome: Outcome) {
+    package mutating func record(_ outcome: Outcome) {
         guard failure == nil, position < steps.count else { return }
         let step = steps[position]
         switch outcome {

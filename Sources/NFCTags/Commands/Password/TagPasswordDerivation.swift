@@ -32,12 +32,12 @@ public struct TagPasswordDerivation: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The PWD (4 bytes) and PACK (2 bytes) of the tag with `uid`.
-    public func credentials(forUID uid: [UInt8]) -> (password: [UInt8], pack: [UInt8]) {
+    public func credentials(forUID uid: [UInt8]) -> (password: TagPassword, pack: PACK) {
         // OpenSSL's HMAC-SHA256 of a small message cannot fail short of memory exhaustion.
         guard let digest = LibCrypto.hmacSHA256(key: secret, message: Self.v1Label + uid) else {
             preconditionFailure("libcrypto refused HMAC-SHA256")
         }
-        return (Array(digest[0..<4]), Array(digest[4..<6]))
+        return (TagPassword(uncheckedBytes: Array(digest[0..<4])), PACK(uncheckedBytes: Array(digest[4..<6])))
     }
 
     /// `derived-v1` — never the secret.

@@ -13,7 +13,7 @@ extension Type2Commands {
     ///   - authLimit: AUTHLIM, wrong passwords allowed before a permanent lock (0 = unlimited).
     ///   - lockConfiguration: CFGLCK, the configuration pages locked for good.
     ///   - currentPassword: the tag's password when it is already protected.
-    public func planProtection(
+    package func planProtection(
         password: [UInt8], pack: [UInt8], from page: Int, readProtected: Bool, authLimit: Int = 0,
         lockConfiguration: Bool = false, currentPassword: [UInt8]? = nil
     ) async throws(TagCommandError) -> PasswordFlowPlan {
@@ -35,7 +35,7 @@ extension Type2Commands {
     /// ```
     /// - Returns: the state after the flow.
     @discardableResult
-    public func protect(
+    package func protect(
         password: [UInt8], pack: [UInt8], from page: Int, readProtected: Bool, authLimit: Int = 0,
         lockConfiguration: Bool = false, currentPassword: [UInt8]? = nil, consent: IrreversibleConsent = []
     ) async throws(TagCommandError) -> TagPasswordState {
@@ -48,7 +48,7 @@ extension Type2Commands {
     }
 
     /// The removal flow, as a dry run (authenticates to read the configuration).
-    public func planPasswordRemoval(current password: [UInt8], expectedPACK: [UInt8]? = nil,
+    package func planPasswordRemoval(current password: [UInt8], expectedPACK: [UInt8]? = nil,
                                     resetPassword: Bool = true) async throws(TagCommandError) -> PasswordFlowPlan {
         try await transport.reselectTag()
         try await authenticate(password: password, expectedPACK: expectedPACK)
@@ -61,13 +61,13 @@ extension Type2Commands {
     /// the factory values when `resetPassword`). Refused with
     /// ``TagCommandError/configurationLocked`` when CFGLCK is set.
     @discardableResult
-    public func removePassword(current password: [UInt8], expectedPACK: [UInt8]? = nil,
+    package func removePassword(current password: [UInt8], expectedPACK: [UInt8]? = nil,
                                resetPassword: Bool = true) async throws(TagCommandError) -> TagPasswordState {
         try await run(try await planPasswordRemoval(current: password, expectedPACK: expectedPACK, resetPassword: resetPassword))
     }
 
     /// Runs a password flow: the ``PasswordFlowMachine`` says what to send, this loop sends it.
-    public func run(_ plan: PasswordFlowPlan) async throws(TagCommandError) -> TagPasswordState {
+    package func run(_ plan: PasswordFlowPlan) async throws(TagCommandError) -> TagPasswordState {
         guard plan.chip == chip else { throw .invalidArgument("plan for \(plan.chip.rawValue), tag is \(chip.rawValue)") }
         var machine = PasswordFlowMachine(plan: plan)
         while true {

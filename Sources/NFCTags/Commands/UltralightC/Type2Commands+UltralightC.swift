@@ -14,7 +14,7 @@ extension Type2Commands {
     /// ```swift
     /// try await tag.authenticate(ultralightCKey: ChipTables.spec(for: .ultralightC).ultralightCAuthentication!.defaultKey)
     /// ```
-    public func authenticate(ultralightCKey key: [UInt8], rndA: [UInt8]? = nil) async throws(TagCommandError) {
+    package func authenticate(ultralightCKey key: [UInt8], rndA: [UInt8]? = nil) async throws(TagCommandError) {
         let auth = try ultralightCSpec()
         let command = try command(.authenticate)
         var generator = SystemRandomNumberGenerator()
@@ -54,7 +54,7 @@ extension Type2Commands {
     /// The key-change flow, as a dry run: authenticate with `currentKey`, write the key
     /// pages (each 8-byte half reversed, per the table), authenticate with the new key.
     /// After a cut the tag holds a mix of old and new pages; the plan's state lists them.
-    public func planUltralightCKeyChange(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagCommandError) -> PasswordFlowPlan {
+    package func planUltralightCKeyChange(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagCommandError) -> PasswordFlowPlan {
         let auth = try ultralightCSpec()
         guard let newPages = auth.keyPages(forKey: newKey), let oldPages = auth.keyPages(forKey: currentKey) else {
             throw .invalidArgument("Ultralight C keys are 16 bytes")
@@ -80,13 +80,13 @@ extension Type2Commands {
 
     /// Changes the Ultralight C key (see ``planUltralightCKeyChange(from:to:)``).
     @discardableResult
-    public func changeUltralightCKey(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagCommandError) -> TagPasswordState {
+    package func changeUltralightCKey(from currentKey: [UInt8], to newKey: [UInt8]) async throws(TagCommandError) -> TagPasswordState {
         try await run(try await planUltralightCKeyChange(from: currentKey, to: newKey))
     }
 
     /// The AUTH0 / AUTH1 flow, as a dry run: proves `key` first, writes AUTH1, then AUTH0
     /// last, and reads the configuration back. `from` past the last page removes protection.
-    public func planUltralightCProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagCommandError) -> PasswordFlowPlan {
+    package func planUltralightCProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagCommandError) -> PasswordFlowPlan {
         _ = try ultralightCSpec()
         guard (0...(memory.lastPage + 1)).contains(page) else {
             throw .invalidArgument("AUTH0 must be 0…\(memory.lastPage + 1) (\(memory.lastPage + 1) disables protection)")
@@ -110,7 +110,7 @@ extension Type2Commands {
 
     /// Sets AUTH0 / AUTH1 (see ``planUltralightCProtection(from:writesOnly:key:)``).
     @discardableResult
-    public func setUltralightCProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagCommandError) -> TagPasswordState {
+    package func setUltralightCProtection(from page: Int, writesOnly: Bool, key: [UInt8]) async throws(TagCommandError) -> TagPasswordState {
         try await run(try await planUltralightCProtection(from: page, writesOnly: writesOnly, key: key))
     }
 

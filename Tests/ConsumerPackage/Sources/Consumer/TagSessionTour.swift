@@ -5,14 +5,14 @@ func tagSessionTour(device: NFCDevice) async throws {
     let tagSession = try await TagSession.connect(on: device)
     switch tagSession.tag {
     case .type2(let ntag):               // NTAG21x, Ultralight, Ultralight EV1
-        try await ntag.protect(password: [0x12, 0x34, 0x56, 0x78], pack: [0xAB, 0xCD],
-                               from: ntag.memory.firstUserPage, readProtected: false)
+        try await ntag.protect(password: TagPassword(hex: "12345678")!, pack: PACK(hex: "ABCD")!,
+                               from: ntag.memory.userPages.lowerBound, readProtected: false)
         print(try await ntag.verifyOriginality().verification)
     case .miFareClassic(let classic):    // Classic 1K / 4K
-        try await classic.authenticate(sector: 1, keyType: .a, key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        try await classic.authenticate(sector: 1, keyType: .a, key: .factoryDefault)
         print(try await classic.readBlock(4))
     case .ultralightC(let ulc):          // 3DES key, pages
-        try await ulc.authenticate(key: ChipTables.spec(for: .ultralightC).ultralightCAuthentication!.defaultKey)
+        try await ulc.authenticate(key: .factoryDefault)
     case .isoDEP(let tag):               // Type 4 and other ISO 14443-4 tags
         print(tag.ats)
     case .unknown:
