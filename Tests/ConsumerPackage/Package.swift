@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // An app that uses NFCTagKit as any app would: a dependency by path, one product, one
 // import, and a release build (`make release` builds and runs it; so does CI).
-// Sources/Consumer is the README's "library in 20 lines", byte for byte (scripts/release checks).
+// Sources/Consumer is the README's "library in ten lines", byte for byte (scripts/release checks).
 import PackageDescription
 
 let package = Package(

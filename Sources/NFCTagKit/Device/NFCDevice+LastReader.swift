@@ -5,7 +5,7 @@ extension NFCDevice {
     /// ``ConnectionStatus/discovering`` meanwhile. The saved connection string is probed
     /// by opening, so UART readers and emulator links are found too.
     @discardableResult
-    public func connectToLastReader(timeout: Duration,
+    public func connectToLastReader(timeout: Duration = NFCDevice.defaultTimeout,
                                     configuration: ConnectionConfiguration = ConnectionConfiguration(),
                                     store: LastReaderStore = LastReaderStore(),
                                     discovery: DiscoveryOptions = DiscoveryOptions()) async throws(NFCDeviceError) -> ReaderInfo {

@@ -8,12 +8,14 @@ import Foundation
 /// `NFCDevice` values, usable in parallel.
 ///
 /// ```swift
-/// let device = NFCDevice()
-/// try await device.connect(to: NFCReader(connectionString: "pn532_uart:/dev/ttyUSB0"))
-/// let target = try await device.waitForTarget(timeout: .seconds(10))
-/// let page4 = try await device.transceive([0x30, 0x04])
-/// await device.close()
+/// try await NFCDevice.withReader("pn532_uart:/dev/ttyUSB0") { device in
+///     let session = try await TagSession.connect(on: device)
+///     print(session.tag)
+/// }
 /// ```
+///
+/// Or open and close it yourself: ``connect(to:configuration:)`` and ``close()``. A device
+/// released without ``close()`` closes its reader on its own thread.
 public actor NFCDevice {
     nonisolated let executor: DeviceThreadExecutor
     nonisolated let abortSwitch = AbortSwitch()
@@ -38,7 +40,7 @@ public actor NFCDevice {
     /// Firmware, name and modulations of the open reader; nil when not connected.
     public internal(set) var readerInfo: ReaderInfo?
     /// The tag selected by the last successful select or poll, until deselected or lost.
-    public internal(set) var selectedTarget: ISO14443ATarget? {
+    package internal(set) var selectedTarget: ISO14443ATarget? {
         // Any change of selection ends what a poll proved about the field.
         didSet { aloneSincePoll = nil }
     }
@@ -100,7 +102,7 @@ public actor NFCDevice {
     }
 
     /// The station label of the connection's ``ConnectionConfiguration/station``, if any.
-    public var station: String? { configuration.station }
+    package var station: String? { configuration.station }
 
     /// True when a reader is open.
     public var isConnected: Bool { handle != nil }

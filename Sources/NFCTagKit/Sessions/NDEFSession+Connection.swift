@@ -31,7 +31,7 @@ extension NDEFSession {
         await acquireGate()
         defer { releaseGate() }
         let handle = await makeHandle(for: tag)
-        connection = handle
+        connectedID = handle.connectionID
         do throws(NDEFSessionError) {
             try checkNotInvalidated()
             if !fromPolling { await device.endAloneProof() }
@@ -51,7 +51,7 @@ extension NDEFSession {
         let base = await DeviceTagTransport(device: device, target: tag.target)
         let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base, chip: tag.chip,
                                              credentials: configuration.credentials(forUID: tag.uid),
-                                             ultralightCKey: configuration.ultralightCKey)
+                                             ultralightCKey: configuration.ultralightCKey?.bytes)
         let driver: Result<any NDEFTagDriver, NDEFTagError>
         if let chip = tag.chip {
             do {
@@ -140,7 +140,7 @@ extension NDEFSession {
         if let key = configuration.ultralightCKey, let chip = tag.detected.chip, ChipTables.spec(for: chip).family == .ultralightC {
             guard let commands = tag.commands else { return }
             do {
-                try await commands.authenticate(ultralightCKey: key)
+                try await commands.authenticate(ultralightCKey: key.bytes)
             } catch {
                 throw NDEFSessionError(error, readerLoss: await readerLoss())
             }
@@ -185,11 +185,11 @@ extension NDEFSession {
     func performSteps<T: Sendable>(on tag: NDEFSessionTag, exclusive: Bool,
                                    _ body: () async throws(NDEFSessionError) -> T) async throws(NDEFSessionError) -> T {
         try checkNotInvalidated()
-        guard connection === tag else { throw .tagNotConnected }
+        guard connectedID == tag.connectionID else { throw .tagNotConnected }
         await acquireGate()
         defer { releaseGate() }
         try checkNotInvalidated()
-        guard connection === tag else { throw .tagNotConnected }
+        guard connectedID == tag.connectionID else { throw .tagNotConnected }
         do throws(NDEFSessionError) {
             try await prepare(tag, exclusive: exclusive)
             return try await body()
@@ -224,7 +224,7 @@ extension NDEFSession {
     /// After a failed connect or operation: a lost tag or reader, or several tags, end the
     /// connection and polling resumes (after the restart delay for several tags).
     func recover(from error: NDEFSessionError, connected tag: NDEFSessionTag, duringConnect: Bool) {
-        guard connection === tag, case .connected = state else { return }
+        guard connectedID == tag.connectionID, case .connected = state else { return }
         switch error {
         case .severalTags:
             dropConnection()

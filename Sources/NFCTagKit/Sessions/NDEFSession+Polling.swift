@@ -19,11 +19,24 @@ extension NDEFSession {
     }
 
     /// Starts a fresh polling loop (any earlier one stops).
+    ///
+    /// The loop holds the session only while a round runs: a session the app drops without
+    /// ``invalidate()`` ends (its `deinit` cancels the loop) and releases its device, which
+    /// then closes the reader, instead of polling for ever.
     func startPolling(after delay: Duration) {
         pollTask?.cancel()
         pollGeneration += 1
         let generation = pollGeneration
-        pollTask = Task { await self.pollLoop(generation: generation, initialDelay: delay) }
+        pollTask = Task { [weak self] in
+            var delay = delay
+            while true {
+                if delay > .zero {
+                    do { try await Task.sleep(for: delay) } catch { return }
+                }
+                guard let session = self, let next = await session.pollStep(generation: generation) else { return }
+                delay = next
+            }
+        }
     }
 
     /// Stops polling (a connect or an operation takes over).
@@ -37,31 +50,26 @@ extension NDEFSession {
         generation == pollGeneration && state == .polling && !Task.isCancelled
     }
 
-    private func pollLoop(generation: Int, initialDelay: Duration) async {
-        var delay = initialDelay
-        while true {
-            if delay > .zero {
-                do { try await Task.sleep(for: delay) } catch { return }
-            }
-            guard isPolling(generation) else { return }
-            await acquireGate()
-            guard isPolling(generation) else {
-                releaseGate()
-                return
-            }
-            let outcome = await pollRound()
+    /// One round of the loop, holding the gate; the pause before the next, or nil to stop.
+    private func pollStep(generation: Int) async -> Duration? {
+        guard isPolling(generation) else { return nil }
+        await acquireGate()
+        guard isPolling(generation) else {
             releaseGate()
-            switch outcome {
-            case .again:
-                delay = configuration.pollInterval
-            case .severalTags:
-                delay = configuration.restartDelay
-            case .readerLost(let reason):
-                guard await waitForReader(after: reason, generation: generation) else { return }
-                delay = .zero
-            case .stop:
-                return
-            }
+            return nil
+        }
+        let outcome = await pollRound()
+        releaseGate()
+        switch outcome {
+        case .again:
+            return configuration.pollInterval
+        case .severalTags:
+            return configuration.restartDelay
+        case .readerLost(let reason):
+            guard await waitForReader(after: reason, generation: generation) else { return nil }
+            return .zero
+        case .stop:
+            return nil
         }
     }
 

@@ -69,7 +69,9 @@ public actor NDEFSession {
 
     var pollTask: Task<Void, Never>?
     var pollGeneration = 0
-    var connection: NDEFSessionTag?
+    /// The connection whose handle works now (the handle holds the session: the session
+    /// holds only this number, so a dropped session is not kept alive by its own tag).
+    var connectedID: Int?
     var connectionCounter = 0
     var gate = NDEFSessionGate()
     /// Another user (a ``TagSession``, an app's exclusive block) had the field since this
@@ -82,6 +84,12 @@ public actor NDEFSession {
     public init(device: NFCDevice, configuration: NDEFSessionConfiguration = NDEFSessionConfiguration()) {
         self.device = device
         self.configuration = configuration
+    }
+
+    /// A session dropped without ``invalidate()`` stops polling; its event stream finishes.
+    deinit {
+        pollTask?.cancel()
+        eventBroadcast.finish()
     }
 
     /// The session's events from now on, in order; the stream finishes after
@@ -132,7 +140,7 @@ public actor NDEFSession {
     ///
     /// - Parameter timeout: fail with ``NDEFSessionError/timeout(step:)`` (step `nil`) after
     ///   this long; `nil` waits until the session ends.
-    public nonisolated func waitForTags(timeout: Duration?) async throws(NDEFSessionError) -> [NDEFDetectedTag] {
+    public nonisolated func waitForTags(timeout: Duration? = NFCDevice.defaultTimeout) async throws(NDEFSessionError) -> [NDEFDetectedTag] {
         let stream = events
         let result: Result<[NDEFDetectedTag], NDEFSessionError> = await withTaskGroup(of: Result<[NDEFDetectedTag], NDEFSessionError>?.self) { group in
             group.addTask {
@@ -197,7 +205,7 @@ public actor NDEFSession {
 
     /// Forgets the connected tag: its handle stops working.
     func dropConnection() {
-        connection = nil
+        connectedID = nil
         connectionCounter += 1
     }
 

@@ -65,7 +65,7 @@ public actor TagSession {
     /// - Throws: ``TagSessionError/noTag`` after `timeout`,
     ///   ``TagSessionError/severalTags(uids:)`` when more than one tag answers,
     ///   ``TagSessionError/readerLost(operation:reason:)`` / ``TagSessionError/tagLost(operation:)``.
-    public static func connect(on device: NFCDevice, timeout: Duration? = .seconds(10)) async throws(TagSessionError) -> TagSession {
+    public static func connect(on device: NFCDevice, timeout: Duration? = NFCDevice.defaultTimeout) async throws(TagSessionError) -> TagSession {
         try await device.withExclusiveTagAccess { () async throws(TagSessionError) -> TagSession in
             try await connectHoldingTagAccess(on: device, timeout: timeout)
         }
