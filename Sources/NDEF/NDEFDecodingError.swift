@@ -29,7 +29,7 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
 
     /// The same error with its offset moved by `base` bytes (to report a nested error relative
     /// to an outer buffer).
-    public func shifted(by base: Int) -> NDEFDecodingError {
+    package func shifted(by base: Int) -> NDEFDecodingError {
         NDEFDecodingError(offset: offset + base, reason: reason)
     }
 

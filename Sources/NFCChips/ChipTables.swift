@@ -10,14 +10,14 @@
 /// ChipTables.crcA([0x30, 0x00])          // [0x02, 0xA8]
 /// ChipTables.uriPrefixes[4]              // "https://"
 /// ```
-public enum ChipTables {
+package enum ChipTables {
     /// Every chip, in ``Chip/allCases`` order.
-    public static let chips: [ChipSpec] = GeneratedTables.chips.sorted {
+    package static let chips: [ChipSpec] = GeneratedTables.chips.sorted {
         (Chip.allCases.firstIndex(of: $0.chip) ?? 0) < (Chip.allCases.firstIndex(of: $1.chip) ?? 0)
     }
 
     /// The spec of `chip`. Every ``Chip`` has a file in `datasheets/chips/` (a test checks it).
-    public static func spec(for chip: Chip) -> ChipSpec {
+    package static func spec(for chip: Chip) -> ChipSpec {
         guard let spec = chips.first(where: { $0.chip == chip }) else {
             preconditionFailure("datasheets/chips/\(chip.rawValue).json is missing: run make tables")
         }
@@ -25,46 +25,46 @@ public enum ChipTables {
     }
 
     /// The PN532 reader chip: frames, commands, status codes, registers, timing.
-    public static let pn532: PN532Spec = GeneratedTables.pn532
+    package static let pn532: PN532Spec = GeneratedTables.pn532
 
     /// The readers: libnfc drivers, host-link frame limits, the ACR122U's firmware, the PN533.
-    public static let readers: ReaderTable = GeneratedTables.readers
+    package static let readers: ReaderTable = GeneratedTables.readers
 
     /// ISO/IEC 14443-3A activation, CRC_A and BCC.
-    public static let iso14443a: ISO14443ASpec = GeneratedTables.iso14443a
+    package static let iso14443a: ISO14443ASpec = GeneratedTables.iso14443a
 
     /// ISO/IEC 7816-4 APDUs: length encodings, status words, GET RESPONSE.
-    public static let iso7816: ISO7816Spec = GeneratedTables.iso7816
+    package static let iso7816: ISO7816Spec = GeneratedTables.iso7816
 
     /// The NFC Forum Type 2 mapping: CC, TLVs, ACK / NAK.
-    public static let type2: Type2Spec = GeneratedTables.type2
+    package static let type2: Type2Spec = GeneratedTables.type2
 
     /// The NFC Forum Type 4 mapping: AIDs, CC file, APDUs, status words.
-    public static let type4: Type4Spec = GeneratedTables.type4
+    package static let type4: Type4Spec = GeneratedTables.type4
 
     /// MIFARE Classic family facts: trailers, access conditions, keys, MAD.
-    public static let classic: ClassicSpec = GeneratedTables.mifareClassic
+    package static let classic: ClassicSpec = GeneratedTables.mifareClassic
 
     /// The MIFARE Application Directory (same as `classic.mad`).
-    public static var mad: MADSpec { classic.mad }
+    package static var mad: MADSpec { classic.mad }
 
     /// NXP originality-signature keys.
-    public static let originalitySignatures: OriginalitySignatureTable = GeneratedTables.originalitySignatures
+    package static let originalitySignatures: OriginalitySignatureTable = GeneratedTables.originalitySignatures
 
     /// The URI identifier code table with its source.
-    public static let uriPrefixTable: URIPrefixTable = GeneratedTables.uriPrefixes
+    package static let uriPrefixTable: URIPrefixTable = GeneratedTables.uriPrefixes
 
     /// The URI prefixes indexed by identifier code (`uriPrefixes[0x04] == "https://"`).
-    public static let uriPrefixes: [String] = uriPrefixTable.prefixes.sorted { $0.code < $1.code }.map(\.prefix)
+    package static let uriPrefixes: [String] = uriPrefixTable.prefixes.sorted { $0.code < $1.code }.map(\.prefix)
 
     /// CRC_A of `bytes` (2 bytes, LSB first), with the ISO/IEC 14443-3 parameters of the table.
-    public static func crcA(_ bytes: [UInt8]) -> [UInt8] { iso14443a.crc(bytes) }
+    package static func crcA(_ bytes: [UInt8]) -> [UInt8] { iso14443a.crc(bytes) }
 
     /// The BCC (XOR of the bytes) of a UID part.
-    public static func bcc(_ bytes: [UInt8]) -> UInt8 { iso14443a.bcc(bytes) }
+    package static func bcc(_ bytes: [UInt8]) -> UInt8 { iso14443a.bcc(bytes) }
 
     /// The originality-signature key of `chip`, if it has one.
-    public static func originalitySignatureKey(for chip: Chip) -> OriginalitySignatureKey? {
+    package static func originalitySignatureKey(for chip: Chip) -> OriginalitySignatureKey? {
         spec(for: chip).originalitySignatureKey.map { originalitySignatures.keys[$0] }
     }
 }

@@ -16,7 +16,7 @@ public struct CIURegisterFile: Sendable, Equatable {
 
     /// A register file at power-up: the values the firmware leaves (the tables'
     /// ``NFCChips/PN532RegisterSpec/powerUp``), zero elsewhere.
-    public init(spec: PN532Spec) {
+    package init(spec: PN532Spec) {
         self.spec = spec
         reset()
     }
@@ -28,16 +28,16 @@ public struct CIURegisterFile: Sendable, Equatable {
     public mutating func write(_ value: UInt8, at address: UInt16) { values[address] = value }
 
     /// The value of bit field `bit` (of its register), shifted down to bit 0.
-    public func field(_ bit: PN532RegisterBitName) -> UInt8 {
+    package func field(_ bit: PN532RegisterBitName) -> UInt8 {
         let (address, field) = lookUp(bit)
         return field.value(in: read(address))
     }
 
     /// Whether bit field `bit` is non-zero.
-    public func flag(_ bit: PN532RegisterBitName) -> Bool { field(bit) != 0 }
+    package func flag(_ bit: PN532RegisterBitName) -> Bool { field(bit) != 0 }
 
     /// Sets bit field `bit` (of its register) to `value` (given from bit 0).
-    public mutating func setField(_ bit: PN532RegisterBitName, to value: UInt8) {
+    package mutating func setField(_ bit: PN532RegisterBitName, to value: UInt8) {
         let (address, field) = lookUp(bit)
         let shift = UInt8(field.mask.trailingZeroBitCount)
         write((read(address) & ~field.mask) | ((value << shift) & field.mask), at: address)

@@ -36,7 +36,7 @@ public struct ClassicTag: EmulatedTag {
     }
 
     /// The chip's tables.
-    public let spec: ChipSpec
+    package let spec: ChipSpec
     let geometry: ClassicGeometry
     let classic: ClassicSpec
     /// The whole memory, `blockCount × 16` bytes, trailers with their real keys.

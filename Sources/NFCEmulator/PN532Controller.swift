@@ -13,7 +13,7 @@ import NFCChips
 /// ```
 public struct PN532Controller: Sendable {
     /// The PN532 tables every code comes from.
-    public let spec: PN532Spec
+    package let spec: PN532Spec
     /// The RF field and its tags.
     public var field: Field
     /// The CIU registers.
@@ -66,7 +66,7 @@ public struct PN532Controller: Sendable {
     public internal(set) var hostLinkIsUART = true
 
     /// A chip at power-on with `field`, using the PN532 tables, producing `faults`.
-    public init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532, faults: FaultPlan = FaultPlan()) {
+    package init(field: Field = Field(), spec: PN532Spec = ChipTables.pn532, faults: FaultPlan = FaultPlan()) {
         self.spec = spec
         self.field = field
         self.faults = faults

@@ -9,10 +9,10 @@ import NFCChips
 /// ```
 public struct PN532FrameEncoder: Sendable {
     /// The frame constants from the tables.
-    public let spec: PN532FrameSpec
+    package let spec: PN532FrameSpec
 
     /// An encoder for the given frame constants.
-    public init(spec: PN532FrameSpec) {
+    package init(spec: PN532FrameSpec) {
         self.spec = spec
     }
 

@@ -14,7 +14,7 @@ import NFCChips
 /// ```
 public struct PN532FrameParser: Sendable {
     /// The frame constants from the tables.
-    public let spec: PN532FrameSpec
+    package let spec: PN532FrameSpec
     /// Bytes received but not yet part of a complete event.
     private var pending: [UInt8] = []
     /// Stream offset of `pending[0]`.
@@ -23,7 +23,7 @@ public struct PN532FrameParser: Sendable {
     private var wakeUpReported = false
 
     /// A parser at the start of a stream.
-    public init(spec: PN532FrameSpec) {
+    package init(spec: PN532FrameSpec) {
         self.spec = spec
     }
 

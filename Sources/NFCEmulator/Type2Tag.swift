@@ -23,7 +23,7 @@ public struct Type2Tag: EmulatedTag {
     }
 
     /// The chip's tables.
-    public let spec: ChipSpec
+    package let spec: ChipSpec
     let memoryMap: MemoryMap
     /// The whole page memory, `pageCount × pageSize` bytes.
     public internal(set) var memory: [UInt8]

@@ -26,7 +26,7 @@ public struct Type4Tag: EmulatedTag {
     }
 
     /// The chip's tables.
-    public let spec: ChipSpec
+    package let spec: ChipSpec
     let type4: Type4Spec
     let files: Type4FilesSpec
     /// UID, ATQA, SAK and ATS.

@@ -10,7 +10,7 @@ import NFCChips
 /// let answer = try await transport.transceive([0x30, 0x04], framing: .standard, timeout: .milliseconds(50))
 /// guard case .bytes(let pages) = answer, pages.count == 16 else { … }
 /// ```
-public protocol TagTransport: Sendable {
+package protocol TagTransport: Sendable {
     /// The tag this transport talks to, as activation reported it.
     var target: TagTarget { get }
 
@@ -52,10 +52,10 @@ public protocol TagTransport: Sendable {
 
 extension TagTransport {
     /// ``maximumFrameLength``, for transports whose command and answer limits are one.
-    public var maximumCommandLength: Int { maximumFrameLength }
+    package var maximumCommandLength: Int { maximumFrameLength }
 
     /// No limit known.
-    public var maximumAnswerLength: Int { .max }
+    package var maximumAnswerLength: Int { .max }
 }
 
 /// How a command frame travels between reader and tag.
@@ -71,7 +71,7 @@ public enum TagFraming: Sendable, Hashable {
 }
 
 /// A tag's answer to one command frame.
-public enum TagResponse: Sendable, Hashable {
+package enum TagResponse: Sendable, Hashable {
     /// Data bytes (CRC_A already checked and removed).
     case bytes([UInt8])
     /// A 4-bit ACK (0xA), or an empty success through standard framing.
@@ -81,18 +81,18 @@ public enum TagResponse: Sendable, Hashable {
 }
 
 /// A tag as activation reported it.
-public struct TagTarget: Sendable, Hashable {
+package struct TagTarget: Sendable, Hashable {
     /// UID in transmission order (4, 7 or 10 bytes).
-    public var uid: [UInt8]
+    package var uid: [UInt8]
     /// ATQA (SENS_RES) as a 16-bit value.
-    public var atqa: UInt16
+    package var atqa: UInt16
     /// The final SAK (SEL_RES).
-    public var sak: UInt8
+    package var sak: UInt8
     /// The ATS of an ISO-DEP tag (TL first), `nil` otherwise.
-    public var ats: [UInt8]?
+    package var ats: [UInt8]?
 
     /// A target with the given activation data.
-    public init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
+    package init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
         self.uid = uid
         self.atqa = atqa
         self.sak = sak

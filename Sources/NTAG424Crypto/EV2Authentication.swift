@@ -19,10 +19,10 @@
 /// let part2 = try auth.respond(toChallenge: answer1)
 /// let session = try auth.finish(response: answer2)
 /// ```
-public struct EV2Authentication: Sendable {
+package struct EV2Authentication: Sendable {
     /// Which of the two authentications: First starts a transaction (new TI, CmdCtr 0),
     /// NonFirst changes key inside one (TI and CmdCtr kept).
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// AuthenticateEV2First.
         case first
         /// AuthenticateEV2NonFirst.
@@ -30,17 +30,17 @@ public struct EV2Authentication: Sendable {
     }
 
     /// First or NonFirst.
-    public let kind: Kind
+    package let kind: Kind
     /// The key slot authenticated with (0–4 on NTAG 424 DNA).
-    public let keyNumber: UInt8
+    package let keyNumber: UInt8
     /// The reader's 16-byte random number.
-    public let rndA: [UInt8]
+    package let rndA: [UInt8]
     /// The tag's random number, once ``respond(toChallenge:)`` has decrypted it.
-    public private(set) var rndB: [UInt8]?
+    package private(set) var rndB: [UInt8]?
     private let key: AES128Key
 
     /// An authentication with a fresh RndA from the system's secure random generator.
-    public init(kind: Kind, keyNumber: UInt8, key: AES128Key) {
+    package init(kind: Kind, keyNumber: UInt8, key: AES128Key) {
         var generator = SystemRandomNumberGenerator()
         self.kind = kind
         self.keyNumber = keyNumber
@@ -50,7 +50,7 @@ public struct EV2Authentication: Sendable {
 
     /// An authentication with a given RndA (16 bytes): for transcripts and tests only — a
     /// reused RndA weakens the session keys.
-    public init(kind: Kind, keyNumber: UInt8, key: AES128Key, rndA: [UInt8]) throws(NTAG424CryptoError) {
+    package init(kind: Kind, keyNumber: UInt8, key: AES128Key, rndA: [UInt8]) throws(NTAG424CryptoError) {
         guard rndA.count == 16 else { throw .malformed("RndA has 16 bytes, not \(rndA.count)") }
         self.kind = kind
         self.keyNumber = keyNumber
@@ -60,7 +60,7 @@ public struct EV2Authentication: Sendable {
 
     /// The data field of the first frame: KeyNo ‖ LenCap ‖ PCDcap2 for First (LenCap 0 and
     /// no PCDcap2 unless `readerCapabilities` are given, at most 6 bytes), KeyNo for NonFirst.
-    public func initialCommandData(readerCapabilities: [UInt8] = []) -> [UInt8] {
+    package func initialCommandData(readerCapabilities: [UInt8] = []) -> [UInt8] {
         switch kind {
         case .first: [keyNumber, UInt8(min(readerCapabilities.count, 6))] + readerCapabilities.prefix(6)
         case .nonFirst: [keyNumber]
@@ -69,7 +69,7 @@ public struct EV2Authentication: Sendable {
 
     /// Decrypts the tag's challenge E(K, RndB) and returns the 32 bytes E(K, RndA ‖ RndB′)
     /// to send in the second frame.
-    public mutating func respond(toChallenge encryptedRndB: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package mutating func respond(toChallenge encryptedRndB: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
         guard encryptedRndB.count == 16 else {
             throw .malformed("the tag's challenge E(K, RndB) has 16 bytes, not \(encryptedRndB.count)")
         }
@@ -87,7 +87,7 @@ public struct EV2Authentication: Sendable {
     /// - Throws: ``NTAG424CryptoError/authenticationFailed(_:)`` when RndA′ does not match —
     ///   the tag holds another key; ``NTAG424CryptoError/malformed(_:)`` for a wrong length,
     ///   a call before ``respond(toChallenge:)``, or NonFirst without `previous`.
-    public func finish(response: [UInt8], continuing previous: EV2Session? = nil) throws(NTAG424CryptoError) -> EV2Session {
+    package func finish(response: [UInt8], continuing previous: EV2Session? = nil) throws(NTAG424CryptoError) -> EV2Session {
         guard let rndB else { throw .malformed("finish(response:) before respond(toChallenge:)") }
         let expectedLength = kind == .first ? 32 : 16
         guard response.count == expectedLength else {
@@ -124,18 +124,18 @@ public struct EV2Authentication: Sendable {
 /// let answer = try picc.answer(readerResponse: part2, transactionIdentifier: ti)
 /// let session = try picc.session()
 /// ```
-public struct EV2AuthenticationResponder: Sendable {
+package struct EV2AuthenticationResponder: Sendable {
     /// First or NonFirst.
-    public let kind: EV2Authentication.Kind
+    package let kind: EV2Authentication.Kind
     /// The tag's 16-byte random number.
-    public let rndB: [UInt8]
+    package let rndB: [UInt8]
     /// The reader's random number, once ``answer(readerResponse:transactionIdentifier:deviceCapabilities:readerCapabilities:)`` has checked it.
-    public private(set) var rndA: [UInt8]?
+    package private(set) var rndA: [UInt8]?
     private let key: AES128Key
     private var opened: (ti: [UInt8], pd: [UInt8], pcd: [UInt8])?
 
     /// A responder holding `key` with the tag's random number `rndB` (16 bytes).
-    public init(kind: EV2Authentication.Kind, key: AES128Key, rndB: [UInt8]) throws(NTAG424CryptoError) {
+    package init(kind: EV2Authentication.Kind, key: AES128Key, rndB: [UInt8]) throws(NTAG424CryptoError) {
         guard rndB.count == 16 else { throw .malformed("RndB has 16 bytes, not \(rndB.count)") }
         self.kind = kind
         self.key = key
@@ -143,7 +143,7 @@ public struct EV2AuthenticationResponder: Sendable {
     }
 
     /// The answer to the first frame: E(K, RndB).
-    public func challenge() throws(NTAG424CryptoError) -> [UInt8] {
+    package func challenge() throws(NTAG424CryptoError) -> [UInt8] {
         try AES128.encryptCBC(key: key, iv: EV2Session.zeroIV, rndB)
     }
 
@@ -152,7 +152,7 @@ public struct EV2AuthenticationResponder: Sendable {
     /// are ignored).
     /// - Throws: ``NTAG424CryptoError/authenticationFailed(_:)`` when RndB′ does not match
     ///   (the reader used another key; the tag answers 91AE).
-    public mutating func answer(readerResponse: [UInt8], transactionIdentifier: [UInt8],
+    package mutating func answer(readerResponse: [UInt8], transactionIdentifier: [UInt8],
                                 deviceCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6),
                                 readerCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6)) throws(NTAG424CryptoError) -> [UInt8] {
         guard readerResponse.count == 32 else { throw .malformed("E(K, RndA ‖ RndB′) has 32 bytes, not \(readerResponse.count)") }
@@ -177,7 +177,7 @@ public struct EV2AuthenticationResponder: Sendable {
 
     /// The session the authentication opened: CmdCtr 0 for First; for NonFirst, pass the
     /// session it continues (its TI and CmdCtr are kept).
-    public func session(continuing previous: EV2Session? = nil) throws(NTAG424CryptoError) -> EV2Session {
+    package func session(continuing previous: EV2Session? = nil) throws(NTAG424CryptoError) -> EV2Session {
         guard let rndA, let opened else { throw .malformed("session() before a successful answer(readerResponse:…)") }
         let keys = try EV2Session.sessionKeys(key: key, rndA: rndA, rndB: rndB)
         switch kind {

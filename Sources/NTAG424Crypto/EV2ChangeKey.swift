@@ -12,7 +12,7 @@ extension EV2Session {
     ///   - oldKey: its current value, required when `keyNumber ≠ authenticatedKeyNumber`.
     ///   - authenticatedKeyNumber: the key the session was opened with (0 for NTAG 424 DNA,
     ///     where only the application master key may change keys).
-    public static func changeKeyData(keyNumber: UInt8, newKey: AES128Key, newVersion: UInt8, oldKey: AES128Key? = nil,
+    package static func changeKeyData(keyNumber: UInt8, newKey: AES128Key, newVersion: UInt8, oldKey: AES128Key? = nil,
                                      authenticatedKeyNumber: UInt8 = 0) throws(NTAG424CryptoError) -> [UInt8] {
         if keyNumber == authenticatedKeyNumber {
             return newKey.bytes + [newVersion]
@@ -24,9 +24,9 @@ extension EV2Session {
 
 /// The CRC32 NTAG 424 DNA's ChangeKey uses: ISO/IEC 13239 (polynomial 04C11DB7, reflected,
 /// preset FFFFFFFF) without the final inversion ("JAMCRC"), sent LSB first.
-public enum CRC32 {
+package enum CRC32 {
     /// The 4 CRC bytes of `data`, LSB first.
-    public static func jam(_ data: [UInt8]) -> [UInt8] {
+    package static func jam(_ data: [UInt8]) -> [UInt8] {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in data {
             crc ^= UInt32(byte)

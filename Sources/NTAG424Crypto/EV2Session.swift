@@ -1,5 +1,5 @@
 /// How a command's data and its answer travel (NT4H2421Gx §8.2.3.5, §9.1.9, §9.1.10).
-public enum CommunicationMode: String, Sendable, CaseIterable, Codable {
+package enum CommunicationMode: String, Sendable, CaseIterable, Codable {
     /// No protection (CommMode.Plain).
     case plain
     /// Data in the clear with a truncated CMAC, MACt (CommMode.MAC).
@@ -27,22 +27,22 @@ public enum CommunicationMode: String, Sendable, CaseIterable, Codable {
 /// // … send, receive (answer, sw2) …
 /// let plain = try session.openResponse(status: sw2, data: answer, mode: .mac)
 /// ```
-public struct EV2Session: Sendable, Equatable {
+package struct EV2Session: Sendable, Equatable {
     /// The transaction identifier TI (4 bytes) the tag chose at AuthenticateEV2First.
-    public let transactionIdentifier: [UInt8]
+    package let transactionIdentifier: [UInt8]
     /// SesAuthENCKey.
-    public let encryptionKey: AES128Key
+    package let encryptionKey: AES128Key
     /// SesAuthMACKey.
-    public let macKey: AES128Key
+    package let macKey: AES128Key
     /// CmdCtr: 0 after AuthenticateEV2First, +1 after each command–answer pair.
-    public internal(set) var commandCounter: UInt16
+    package internal(set) var commandCounter: UInt16
     /// PDcap2, the tag's 6 capability bytes from AuthenticateEV2First.
-    public let deviceCapabilities: [UInt8]
+    package let deviceCapabilities: [UInt8]
     /// PCDcap2, the reader's 6 capability bytes as the tag echoed them.
-    public let readerCapabilities: [UInt8]
+    package let readerCapabilities: [UInt8]
 
     /// A session from its parts (a transcript, or one carried over from elsewhere).
-    public init(encryptionKey: AES128Key, macKey: AES128Key, transactionIdentifier: [UInt8], commandCounter: UInt16 = 0,
+    package init(encryptionKey: AES128Key, macKey: AES128Key, transactionIdentifier: [UInt8], commandCounter: UInt16 = 0,
                 deviceCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6),
                 readerCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6)) throws(NTAG424CryptoError) {
         guard transactionIdentifier.count == 4 else { throw .malformed("TI has 4 bytes, not \(transactionIdentifier.count)") }
@@ -59,7 +59,7 @@ public struct EV2Session: Sendable, Equatable {
     /// The 32-byte session vector of NT4H2421Gx §9.1.7: `label` (A5 5A for SV1, 5A A5 for
     /// SV2) ‖ 00 01 00 80 ‖ RndA[15..14] ‖ (RndA[13..8] ⊕ RndB[15..10]) ‖ RndB[9..0] ‖ RndA[7..0],
     /// bytes numbered from the most significant (byte 15 is the first one sent).
-    public static func sessionVector(label: [UInt8], rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func sessionVector(label: [UInt8], rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
         guard label.count == 2, rndA.count == 16, rndB.count == 16 else {
             throw .malformed("a session vector needs a 2-byte label and 16-byte RndA and RndB")
         }
@@ -68,7 +68,7 @@ public struct EV2Session: Sendable, Equatable {
     }
 
     /// SesAuthENCKey = CMAC(K, SV1) and SesAuthMACKey = CMAC(K, SV2) (NT4H2421Gx §9.1.7).
-    public static func sessionKeys(key: AES128Key, rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError)
+    package static func sessionKeys(key: AES128Key, rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError)
         -> (encryption: AES128Key, mac: AES128Key) {
         let sv1 = try sessionVector(label: sv1Label, rndA: rndA, rndB: rndB)
         let sv2 = try sessionVector(label: sv2Label, rndA: rndA, rndB: rndB)
@@ -76,31 +76,31 @@ public struct EV2Session: Sendable, Equatable {
     }
 
     /// The label of SV1 (encryption key) and of the command IV: A5 5A.
-    public static let sv1Label: [UInt8] = [0xA5, 0x5A]
+    package static let sv1Label: [UInt8] = [0xA5, 0x5A]
     /// The label of SV2 (MAC key) and of the response IV: 5A A5.
-    public static let sv2Label: [UInt8] = [0x5A, 0xA5]
+    package static let sv2Label: [UInt8] = [0x5A, 0xA5]
 
     // MARK: IVs and MACs
 
     /// The IV for command data at the current CmdCtr: E(SesAuthENCKey, A5 5A ‖ TI ‖ CmdCtr ‖ 00×8).
-    public func commandIV() throws(NTAG424CryptoError) -> [UInt8] {
+    package func commandIV() throws(NTAG424CryptoError) -> [UInt8] {
         try iv(label: Self.sv1Label, counter: commandCounter)
     }
 
     /// The IV for the answer's data: E(SesAuthENCKey, 5A A5 ‖ TI ‖ CmdCtr+1 ‖ 00×8).
-    public func responseIV() throws(NTAG424CryptoError) -> [UInt8] {
+    package func responseIV() throws(NTAG424CryptoError) -> [UInt8] {
         try iv(label: Self.sv2Label, counter: try nextCounter())
     }
 
     /// The MACt of a command: CMAC(SesAuthMACKey, Cmd ‖ CmdCtr ‖ TI ‖ header ‖ data), truncated.
     /// `data` is what travels (already encrypted in CommMode.Full).
-    public func commandMAC(command: UInt8, header: [UInt8], data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package func commandMAC(command: UInt8, header: [UInt8], data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
         try AES128.truncatedCMAC(key: macKey, [command] + Self.littleEndian(commandCounter) + transactionIdentifier + header + data)
     }
 
     /// The MACt of an answer: CMAC(SesAuthMACKey, RC ‖ CmdCtr+1 ‖ TI ‖ data), truncated;
     /// `status` is SW2 of a `91xx` answer (`00` for success, `AF` for more frames).
-    public func responseMAC(status: UInt8, data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package func responseMAC(status: UInt8, data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
         try AES128.truncatedCMAC(key: macKey, [status] + Self.littleEndian(try nextCounter()) + transactionIdentifier + data)
     }
 
@@ -110,7 +110,7 @@ public struct EV2Session: Sendable, Equatable {
     /// (MAC), header ‖ E(data ‖ padding) ‖ MACt (Full; no data, no encryption: header ‖ MACt).
     /// The header (file number, offsets, key number) always travels in the clear.
     /// - Throws: ``NTAG424CryptoError/commandCounterOverflow`` when CmdCtr is at FFFFh.
-    public func protectCommand(command: UInt8, header: [UInt8], data: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError) -> [UInt8] {
+    package func protectCommand(command: UInt8, header: [UInt8], data: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError) -> [UInt8] {
         _ = try nextCounter()
         switch mode {
         case .plain:
@@ -134,7 +134,7 @@ public struct EV2Session: Sendable, Equatable {
     /// - Returns: the plaintext data.
     /// - Throws: ``NTAG424CryptoError/integrityError(_:)`` when the MAC does not verify (CmdCtr
     ///   is then left as it was: the session is broken and must be authenticated again).
-    public mutating func openResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode,
+    package mutating func openResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode,
                                       expectedLength: Int? = nil) throws(NTAG424CryptoError) -> [UInt8] {
         let next = try nextCounter()
         switch mode {
@@ -167,7 +167,7 @@ public struct EV2Session: Sendable, Equatable {
     /// of ``protectCommand(command:header:data:mode:)``). Does not advance CmdCtr — that
     /// happens in ``protectResponse(status:data:mode:)``.
     /// - Throws: ``NTAG424CryptoError/integrityError(_:)`` for a wrong MACt (the tag answers 911E).
-    public func openCommand(command: UInt8, headerLength: Int, field: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError)
+    package func openCommand(command: UInt8, headerLength: Int, field: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError)
         -> (header: [UInt8], data: [UInt8]) {
         _ = try nextCounter()
         guard field.count >= headerLength + (mode == .plain ? 0 : 8) else { throw .malformed("the command data field is too short") }
@@ -187,7 +187,7 @@ public struct EV2Session: Sendable, Equatable {
 
     /// The tag's answer data field in `mode` for status `status` (SW2), and CmdCtr advanced:
     /// data (Plain), data ‖ MACt (MAC), E(data ‖ padding) ‖ MACt (Full).
-    public mutating func protectResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError) -> [UInt8] {
+    package mutating func protectResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError) -> [UInt8] {
         let next = try nextCounter()
         var field = data
         if mode != .plain {
@@ -205,7 +205,7 @@ public struct EV2Session: Sendable, Equatable {
     static let zeroIV = [UInt8](repeating: 0, count: 16)
 
     /// `bytes` rotated left by one byte (RndA′, RndB′).
-    public static func rotateLeft(_ bytes: [UInt8]) -> [UInt8] {
+    package static func rotateLeft(_ bytes: [UInt8]) -> [UInt8] {
         bytes.isEmpty ? [] : Array(bytes.dropFirst()) + [bytes[0]]
     }
 

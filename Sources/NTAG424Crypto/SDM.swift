@@ -31,23 +31,23 @@ public struct PICCData: Sendable, Equatable {
 ///
 /// SDMReadCtr is 3 bytes LSB first inside the cryptography; its ASCII mirror in the URL is
 /// printed most significant digit first.
-public enum SDM {
+package enum SDM {
     /// The PICCDataTag bit saying the UID is mirrored.
-    public static let uidMirroredBit: UInt8 = 0x80
+    package static let uidMirroredBit: UInt8 = 0x80
     /// The PICCDataTag bit saying SDMReadCtr is mirrored.
-    public static let readCounterMirroredBit: UInt8 = 0x40
+    package static let readCounterMirroredBit: UInt8 = 0x40
     /// The SDM session vector labels: C3 3C for the encryption key (SV1), 3C C3 for the MAC key (SV2).
-    public static let sv1Label: [UInt8] = [0xC3, 0x3C]
+    package static let sv1Label: [UInt8] = [0xC3, 0x3C]
     /// See ``sv1Label``.
-    public static let sv2Label: [UInt8] = [0x3C, 0xC3]
+    package static let sv2Label: [UInt8] = [0x3C, 0xC3]
 
     /// SDMReadCtr as the cryptography uses it: 3 bytes, LSB first.
-    public static func counterBytes(_ counter: UInt32) -> [UInt8] {
+    package static func counterBytes(_ counter: UInt32) -> [UInt8] {
         [UInt8(counter & 0xFF), UInt8((counter >> 8) & 0xFF), UInt8((counter >> 16) & 0xFF)]
     }
 
     /// The SDM session vector `label` ‖ 00 01 00 80 ‖ [UID] ‖ [SDMReadCtr] ‖ zero padding.
-    public static func sessionVector(label: [UInt8], uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func sessionVector(label: [UInt8], uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError) -> [UInt8] {
         if let uid, uid.count != 7 { throw .malformed("an NTAG 424 DNA UID has 7 bytes, not \(uid.count)") }
         var vector = label + [0x00, 0x01, 0x00, 0x80] + (uid ?? []) + (readCounter.map(counterBytes) ?? [])
         while !vector.count.isMultiple(of: 16) { vector.append(0) }
@@ -55,7 +55,7 @@ public enum SDM {
     }
 
     /// KSesSDMFileReadENC and KSesSDMFileReadMAC for one read.
-    public static func sessionKeys(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError)
+    package static func sessionKeys(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError)
         -> (encryption: AES128Key, mac: AES128Key) {
         let sv1 = try sessionVector(label: sv1Label, uid: uid, readCounter: readCounter)
         let sv2 = try sessionVector(label: sv2Label, uid: uid, readCounter: readCounter)
@@ -65,7 +65,7 @@ public enum SDM {
     /// Decrypts the 16 bytes of encrypted PICC data (AES-128 CBC, zero IV, K_SDMMetaRead).
     /// - Throws: ``NTAG424CryptoError/malformed(_:)`` for a wrong length or a PICCDataTag
     ///   that no tag writes — which is also what a wrong meta-read key gives.
-    public static func decryptPICCData(_ encrypted: [UInt8], metaReadKey: AES128Key) throws(NTAG424CryptoError) -> PICCData {
+    package static func decryptPICCData(_ encrypted: [UInt8], metaReadKey: AES128Key) throws(NTAG424CryptoError) -> PICCData {
         guard encrypted.count == 16 else { throw .malformed("encrypted PICC data has 16 bytes, not \(encrypted.count)") }
         let plain = try AES128.decryptCBC(key: metaReadKey, iv: EV2Session.zeroIV, encrypted)
         let tag = plain[0]
@@ -89,7 +89,7 @@ public enum SDM {
 
     /// Encrypts PICC data as a tag does: PICCDataTag ‖ [UID] ‖ [SDMReadCtr] ‖ `padding`
     /// (the tag's random bytes, as many as fill 16), AES-128 CBC with a zero IV.
-    public static func encryptPICCData(uid: [UInt8]?, readCounter: UInt32?, metaReadKey: AES128Key,
+    package static func encryptPICCData(uid: [UInt8]?, readCounter: UInt32?, metaReadKey: AES128Key,
                                        padding: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
         if let uid, uid.count != 7 { throw .malformed("an NTAG 424 DNA UID has 7 bytes, not \(uid.count)") }
         guard uid != nil || readCounter != nil else { throw .malformed("PICC data mirrors the UID, the counter or both") }
@@ -103,25 +103,25 @@ public enum SDM {
 
     /// SDMMAC: the 8-byte MACt over `input` (the file's bytes from SDMMACInputOffset up to
     /// SDMMACOffset, often empty) with the session MAC key of this read.
-    public static func mac(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?, input: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func mac(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?, input: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
         let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
         return try AES128.truncatedCMAC(key: keys.mac, input)
     }
 
     /// The IV of SDMENCFileData: E(KSesSDMFileReadENC, SDMReadCtr ‖ 00×13).
-    public static func fileDataIV(sessionEncryptionKey: AES128Key, readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func fileDataIV(sessionEncryptionKey: AES128Key, readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
         try AES128.encryptECB(key: sessionEncryptionKey, counterBytes(readCounter) + [UInt8](repeating: 0, count: 13))
     }
 
     /// Decrypts SDMENCFileData (whole blocks; the tag encrypts without padding).
-    public static func decryptFileData(_ encrypted: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
+    package static func decryptFileData(_ encrypted: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
                                        readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
         let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
         return try AES128.decryptCBC(key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter), encrypted)
     }
 
     /// Encrypts file data as a tag does for SDMENCFileData (whole blocks).
-    public static func encryptFileData(_ plain: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
+    package static func encryptFileData(_ plain: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
                                        readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
         let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
         return try AES128.encryptCBC(key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter), plain)

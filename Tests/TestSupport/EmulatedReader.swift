@@ -30,7 +30,7 @@ public enum ReaderUnderTest: String, CaseIterable, Sendable {
     public var usbKind: USBReaderEmulator.Kind? { USBReaderEmulator.Kind(rawValue: rawValue) }
 
     /// The reader's entry in `datasheets/readers.json`.
-    public var model: ReaderSpec {
+    package var model: ReaderSpec {
         switch self {
         case .pn532: ChipTables.readers.readers[.pn532UART]
         case .acr122u: ChipTables.readers.readers[.acr122u]

@@ -32,7 +32,7 @@ public enum Chip: String, CaseIterable, Codable, Sendable {
 }
 
 /// The protocol family a chip belongs to; it decides which tag layer drives it.
-public enum ChipFamily: String, Codable, CaseIterable, Sendable {
+package enum ChipFamily: String, Codable, CaseIterable, Sendable {
     /// NFC Forum Type 2 tag with NXP NTAG21x extensions.
     case ntag21x
     /// The original MIFARE Ultralight.
@@ -47,7 +47,7 @@ public enum ChipFamily: String, Codable, CaseIterable, Sendable {
     case type4
 
     /// Whether the chip is page-based and speaks the NFC Forum Type 2 commands.
-    public var isType2: Bool {
+    package var isType2: Bool {
         switch self {
         case .ntag21x, .ultralight, .ultralightEV1, .ultralightC: true
         case .mifareClassic, .type4: false

@@ -1,11 +1,11 @@
 /// Timings of a chip that are not tied to one command.
-public struct ChipTimingSpec: Codable, Equatable, Sendable {
+package struct ChipTimingSpec: Codable, Equatable, Sendable {
     /// Typical EEPROM programming time per page or block, in milliseconds.
-    public var eepromWriteMsPerPage: Double
+    package var eepromWriteMsPerPage: Double
     /// Write endurance in cycles, when known.
-    public var writeEnduranceCycles: Int?
+    package var writeEnduranceCycles: Int?
     /// Present when a value is less certain than its source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }

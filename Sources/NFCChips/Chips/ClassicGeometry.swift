@@ -10,7 +10,7 @@ public struct ClassicGeometry: Codable, Equatable, Sendable {
     /// Bytes per block (16).
     public var blockSize: Int
     /// Runs of sectors with the same number of blocks, in sector order.
-    public var sectorGroups: [ClassicSectorGroup]
+    package var sectorGroups: [ClassicSectorGroup]
 
     /// The number of sectors.
     public var sectorCount: Int { sectorGroups.reduce(0) { $0 + $1.sectorCount } }
@@ -66,11 +66,11 @@ public struct ClassicGeometry: Codable, Equatable, Sendable {
 }
 
 /// A run of sectors with the same size.
-public struct ClassicSectorGroup: Codable, Equatable, Sendable {
+package struct ClassicSectorGroup: Codable, Equatable, Sendable {
     /// The first sector of the run.
-    public var firstSector: Int
+    package var firstSector: Int
     /// How many sectors.
-    public var sectorCount: Int
+    package var sectorCount: Int
     /// Blocks per sector (4, or 16 for the large sectors of a 4K).
-    public var blocksPerSector: Int
+    package var blocksPerSector: Int
 }

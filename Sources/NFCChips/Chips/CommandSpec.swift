@@ -6,38 +6,38 @@
 /// read.answerLength  // 16
 /// read.timeoutMs     // 5
 /// ```
-public struct CommandSpec: Codable, Equatable, Sendable {
+package struct CommandSpec: Codable, Equatable, Sendable {
     /// The command's datasheet name.
-    public var name: CommandName
+    package var name: CommandName
     /// The command code (first byte of the frame).
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// The argument layout as the datasheet writes it, e.g. `30 AA`, `A2 AA D0 D1 D2 D3`.
-    public var request: String
+    package var request: String
     /// Bytes of the request without CRC_A (the first frame for two-phase commands).
-    public var requestLength: Int
+    package var requestLength: Int
     /// What the chip answers on success.
-    public var answer: CommandAnswer
+    package var answer: CommandAnswer
     /// Data bytes of the answer without CRC_A (0 for ACK or silence; for FAST_READ the
     /// length depends on the range and this is 4 per page).
-    public var answerLength: Int
+    package var answerLength: Int
     /// Data bytes of the second frame of a two-phase command (COMP_WRITE, Classic WRITE…).
-    public var secondFrameLength: Int?
+    package var secondFrameLength: Int?
     /// The longest time the chip may take to answer, in milliseconds.
-    public var timeoutMs: Double?
+    package var timeoutMs: Double?
     /// The timeout of the second phase, in milliseconds.
-    public var secondFrameTimeoutMs: Double?
+    package var secondFrameTimeoutMs: Double?
     /// Extra time per page of a variable-length answer (FAST_READ), in milliseconds, added
     /// to ``timeoutMs``.
-    public var timeoutMsPerAnswerPage: Double?
+    package var timeoutMsPerAnswerPage: Double?
     /// Argument bytes that never change, sent right after the code: the `00` of
     /// READ_SIG `3C 00` (the signature address) and of AUTHENTICATE `1A 00`.
-    @Hex public var fixedArguments: [UInt8]?
+    @Hex package var fixedArguments: [UInt8]?
     /// Who may call it.
-    public var access: CommandAccess
+    package var access: CommandAccess
     /// Rules a model or client needs, in one or two sentences.
-    public var notes: String?
+    package var notes: String?
     /// Present when the command's facts are less certain than the chip's source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The names of chip commands, as the datasheets spell them.
@@ -83,7 +83,7 @@ public enum CommandName: String, Codable, CaseIterable, Sendable {
 }
 
 /// What a chip answers to a successful command.
-public enum CommandAnswer: String, Codable, CaseIterable, Sendable {
+package enum CommandAnswer: String, Codable, CaseIterable, Sendable {
     /// Data bytes (with CRC_A).
     case data
     /// A 4-bit ACK `A`.
@@ -97,7 +97,7 @@ public enum CommandAnswer: String, Codable, CaseIterable, Sendable {
 }
 
 /// Who may send a command.
-public enum CommandAccess: String, Codable, CaseIterable, Sendable {
+package enum CommandAccess: String, Codable, CaseIterable, Sendable {
     /// Always, without authentication.
     case always
     /// Subject to AUTH0 / PROT (or AUTH0 / AUTH1 on UL-C): pages at or above AUTH0 need

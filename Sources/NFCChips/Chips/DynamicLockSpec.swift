@@ -2,32 +2,32 @@
 ///
 /// Lock bit n (counting from bit 0 of the first lock byte) makes `pagesPerLockBit`
 /// pages read-only, starting at ``firstLockedPage``. Block-lock (BL) bits freeze lock bits.
-public struct DynamicLockSpec: Codable, Equatable, Sendable {
+package struct DynamicLockSpec: Codable, Equatable, Sendable {
     /// The page holding the lock bytes.
-    @Hex public var page: Int
+    @Hex package var page: Int
     /// How many bytes of the page hold lock or block-lock bits (the rest is RFUI).
-    public var byteCount: Int
+    package var byteCount: Int
     /// The first page the lock bits cover.
-    @Hex public var firstLockedPage: Int
+    @Hex package var firstLockedPage: Int
     /// The last page the lock bits cover.
-    @Hex public var lastLockedPage: Int
+    @Hex package var lastLockedPage: Int
     /// Pages made read-only by one lock bit.
-    public var pagesPerLockBit: Int
+    package var pagesPerLockBit: Int
     /// The number of page-lock bits (the rest are block-lock bits or RFUI).
-    public var lockBitCount: Int
+    package var lockBitCount: Int
     /// The bytes to WRITE to set every lock bit (e.g. `FF FF FF 00`).
-    @Hex public var lockAllValue: [UInt8]
+    @Hex package var lockAllValue: [UInt8]
     /// Present when the granularity is not from the datasheet.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
     /// The byte of the lock page holding the block-lock (BL) bits, when the tables know
     /// their layout; BL bit k freezes ``lockBitsPerBlockLockBit`` lock bits from bit
     /// k × ``lockBitsPerBlockLockBit``.
-    public var blockLockByte: Int?
+    package var blockLockByte: Int?
     /// Page-lock bits one block-lock bit freezes.
-    public var lockBitsPerBlockLockBit: Int?
+    package var lockBitsPerBlockLockBit: Int?
 
     /// The lock bit that covers `page`, as (byte index, bit mask), or `nil` outside the range.
-    public func lockBit(forPage page: Int) -> (byte: Int, mask: UInt8)? {
+    package func lockBit(forPage page: Int) -> (byte: Int, mask: UInt8)? {
         guard page >= firstLockedPage, page <= lastLockedPage, pagesPerLockBit > 0 else { return nil }
         let bit = (page - firstLockedPage) / pagesPerLockBit
         guard bit < lockBitCount else { return nil }
@@ -36,7 +36,7 @@ public struct DynamicLockSpec: Codable, Equatable, Sendable {
 
     /// The block-lock bit that freezes page-lock bit `lockBit` (counted from bit 0 of the
     /// first lock byte), as (byte index, bit mask); `nil` when the tables give no BL layout.
-    public func blockLockBit(freezingLockBit lockBit: Int) -> (byte: Int, mask: UInt8)? {
+    package func blockLockBit(freezingLockBit lockBit: Int) -> (byte: Int, mask: UInt8)? {
         guard let byte = blockLockByte, let span = lockBitsPerBlockLockBit, span > 0,
               lockBit >= 0, lockBit < lockBitCount else { return nil }
         let bit = lockBit / span

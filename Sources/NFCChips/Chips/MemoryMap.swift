@@ -13,34 +13,34 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     /// Pages in the chip (`lastPage + 1`).
     public var pageCount: Int
     /// The first user (NDEF data area) page.
-    @Hex public var firstUserPage: Int
+    @Hex package var firstUserPage: Int
     /// The last user page.
-    @Hex public var lastUserPage: Int
+    @Hex package var lastUserPage: Int
     /// The highest page READ accepts (UL-C: keys above it are never readable).
-    @Hex public var lastReadablePage: Int
+    @Hex package var lastReadablePage: Int
     /// The lowest page WRITE accepts (pages below are read-only UID).
-    @Hex public var firstWritablePage: Int
+    @Hex package var firstWritablePage: Int
     /// Bytes of the UID, BCCs and internal byte.
-    public var identification: [MemoryField]
+    package var identification: [MemoryField]
     /// The two static lock bytes (page 2, bytes 2–3).
-    public var staticLock: MemoryField
+    package var staticLock: MemoryField
     /// The capability container page and its factory value.
-    public var capabilityContainer: CapabilityContainerSpec
+    package var capabilityContainer: CapabilityContainerSpec
     /// The dynamic lock bytes, if the chip has more than 16 pages of user memory.
-    public var dynamicLock: DynamicLockSpec?
+    package var dynamicLock: DynamicLockSpec?
     /// Configuration pages (AUTH0, ACCESS, …), if any.
     public var configuration: ConfigurationSpec?
     /// Pages whose WRITE ORs the new bits into the old (one-way bits).
-    @Hex public var orWritePages: [UInt8]
+    @Hex package var orWritePages: [UInt8]
     /// Factory content of pages that ship with a known value.
-    public var factoryPages: [PageContent]
+    package var factoryPages: [PageContent]
     /// Pages whose WRITE is tearing-protected: a write cut short by the field, even inside
     /// its EEPROM cycle, leaves the whole old or the whole new content, never a mix
     /// (NTAG21x: pages 2, 3 and the dynamic lock page — NTAG213F/216F data sheet Rev. 3.1
     /// §10.5; `nil`: the chip lists none, so any page may be left with mixed bits).
-    @Hex public var tearingProtectedPages: [UInt8]?
+    @Hex package var tearingProtectedPages: [UInt8]?
     /// Where the map comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 
     /// The user pages as a range.
     public var userPages: ClosedRange<Int> { firstUserPage...lastUserPage }
@@ -52,61 +52,61 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     public var totalBytes: Int { pageCount * pageSize }
 
     /// The factory content of `page`, if the table knows it.
-    public func factoryContent(ofPage page: Int) -> [UInt8]? {
+    package func factoryContent(ofPage page: Int) -> [UInt8]? {
         factoryPages.first { $0.page == page }?.bytes
     }
 
     /// Whether a WRITE to `page` is tearing-protected (old or new content, never a mix).
-    public func isTearingProtected(_ page: Int) -> Bool {
+    package func isTearingProtected(_ page: Int) -> Bool {
         tearingProtectedPages?.contains { Int($0) == page } ?? false
     }
 
     /// Whether a WRITE to `page` ORs its bits into the stored ones.
-    public func isORWritePage(_ page: Int) -> Bool {
+    package func isORWritePage(_ page: Int) -> Bool {
         orWritePages.contains { Int($0) == page }
     }
 }
 
 /// A run of bytes at a page address.
-public struct MemoryField: Codable, Equatable, Sendable {
+package struct MemoryField: Codable, Equatable, Sendable {
     /// What the bytes are, e.g. `BCC0`, `LOCK0-1`.
-    public var name: String
+    package var name: String
     /// The page.
-    @Hex public var page: Int
+    @Hex package var page: Int
     /// The first byte inside the page (0–3).
-    public var byte: Int
+    package var byte: Int
     /// The number of bytes.
-    public var length: Int
+    package var length: Int
     /// The value the chip ships with in these bytes, when the tables know it (the NTAG21x
     /// "internal" byte `48`); `nil` for bytes that are per chip (UID, BCC) or unknown.
-    @Hex public var factoryValue: [UInt8]?
+    @Hex package var factoryValue: [UInt8]?
     /// Present when the value is less certain than the memory map's source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 
     /// The byte offset from the start of memory.
-    public func byteAddress(pageSize: Int) -> Int { page * pageSize + byte }
+    package func byteAddress(pageSize: Int) -> Int { page * pageSize + byte }
 }
 
 /// The factory content of one page.
-public struct PageContent: Codable, Equatable, Sendable {
+package struct PageContent: Codable, Equatable, Sendable {
     /// The page.
-    @Hex public var page: Int
+    @Hex package var page: Int
     /// Its bytes.
-    @Hex public var bytes: [UInt8]
+    @Hex package var bytes: [UInt8]
     /// What it is.
-    public var meaning: String
+    package var meaning: String
     /// Present when the value is less certain than the memory map's source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The capability container page of a Type 2 chip.
-public struct CapabilityContainerSpec: Codable, Equatable, Sendable {
+package struct CapabilityContainerSpec: Codable, Equatable, Sendable {
     /// The CC page (3).
-    @Hex public var page: Int
+    @Hex package var page: Int
     /// The CC as shipped (`E1 10 12 00` on NTAG213); `00 00 00 00` on unformatted chips.
-    @Hex public var factoryValue: [UInt8]
+    @Hex package var factoryValue: [UInt8]
     /// The NDEF data-area size CC2 × 8 announces, in bytes (0 when unformatted).
-    public var dataAreaBytes: Int
+    package var dataAreaBytes: Int
     /// Present when the factory value is less certain than the memory map's source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }

@@ -9,39 +9,39 @@
 /// ntag424.statusWords[.integrityError].code  // 0x911E
 /// ntag424.originalitySignature.curve         // "secp224r1"
 /// ```
-public struct NTAG424Spec: Codable, Equatable, Sendable {
+package struct NTAG424Spec: Codable, Equatable, Sendable {
     /// The NDEF application: its DF name (AID) and ISO file ID.
-    public var application: NTAG424ApplicationSpec
+    package var application: NTAG424ApplicationSpec
     /// The commands (native ones wrapped in ISO 7816-4 with CLA 90, and the ISO ones).
-    public var commands: NamedTable<NTAG424CommandSpec>
+    package var commands: NamedTable<NTAG424CommandSpec>
     /// The three files of the application as shipped.
-    public var files: NamedTable<NTAG424FileSpec>
+    package var files: NamedTable<NTAG424FileSpec>
     /// The application keys.
-    public var keys: NTAG424KeysSpec
+    package var keys: NTAG424KeysSpec
     /// The status words: native `91xx`, ISO `9000` and `6xxx`.
-    public var statusWords: NamedTable<NTAG424StatusWordSpec>
+    package var statusWords: NamedTable<NTAG424StatusWordSpec>
     /// How file settings, access rights and the SDM options are laid out.
-    public var fileSettings: NTAG424FileSettingsLayout
+    package var fileSettings: NTAG424FileSettingsLayout
     /// The constants of EV2 secure messaging and of SDM.
-    public var secureMessaging: NTAG424SecureMessagingSpec
+    package var secureMessaging: NTAG424SecureMessagingSpec
     /// NXP's originality signature (ECDSA over secp224r1).
-    public var originalitySignature: NTAG424SignatureSpec
+    package var originalitySignature: NTAG424SignatureSpec
     /// The three parts of the native GetVersion answer.
-    public var getVersion: NTAG424GetVersionSpec
+    package var getVersion: NTAG424GetVersionSpec
     /// Where the values come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }
 
 /// The NDEF application of NTAG 424 DNA.
-public struct NTAG424ApplicationSpec: Codable, Equatable, Sendable {
+package struct NTAG424ApplicationSpec: Codable, Equatable, Sendable {
     /// The DF name ISOSelectFile selects by (the NFC Forum NDEF application AID).
-    @Hex public var dfName: [UInt8]
+    @Hex package var dfName: [UInt8]
     /// The application's ISO file ID.
-    @Hex public var isoFileID: UInt16
+    @Hex package var isoFileID: UInt16
 }
 
 /// How a command travels inside an authenticated session.
-public enum NTAG424CommandProtection: String, Codable, Sendable {
+package enum NTAG424CommandProtection: String, Codable, Sendable {
     /// Always plain (ISO commands, or before authentication).
     case plain
     /// CommMode.MAC when authenticated, plain otherwise.
@@ -55,25 +55,25 @@ public enum NTAG424CommandProtection: String, Codable, Sendable {
 }
 
 /// One NTAG 424 DNA command.
-public struct NTAG424CommandSpec: NamedEntry {
+package struct NTAG424CommandSpec: NamedEntry {
     /// Its name.
-    public var name: NTAG424CommandName
+    package var name: NTAG424CommandName
     /// The ISO 7816-4 class byte: `90` for native commands wrapped in ISO 7816-4, `00` for ISO commands.
-    @Hex public var cla: UInt8
+    @Hex package var cla: UInt8
     /// The instruction byte (the native command code).
-    @Hex public var ins: UInt8
+    @Hex package var ins: UInt8
     /// The length of the command header (the part of the data field that is never encrypted).
-    public var headerLength: Int
+    package var headerLength: Int
     /// How it travels in an authenticated session.
-    public var communicationMode: NTAG424CommandProtection
+    package var communicationMode: NTAG424CommandProtection
     /// The datasheet section.
-    public var section: String
+    package var section: String
     /// A remark less certain than the table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The names of the NTAG 424 DNA commands; raw values are the datasheet's.
-public enum NTAG424CommandName: String, TableName {
+package enum NTAG424CommandName: String, TableName {
     /// Select the application or a file (ISO 7816-4).
     case isoSelectFile = "ISOSelectFile"
     /// Hardware, software and production data, in three frames.
@@ -111,18 +111,18 @@ public enum NTAG424CommandName: String, TableName {
 }
 
 /// Access rights of a file: each a key number 0–4, `E` (free) or `F` (never).
-public struct NTAG424AccessRightsSpec: Codable, Equatable, Sendable {
+package struct NTAG424AccessRightsSpec: Codable, Equatable, Sendable {
     /// Read (ReadData, ISOReadBinary).
-    @Hex public var read: UInt8
+    @Hex package var read: UInt8
     /// Write (WriteData, ISOUpdateBinary).
-    @Hex public var write: UInt8
+    @Hex package var write: UInt8
     /// Read and write.
-    @Hex public var readWrite: UInt8
+    @Hex package var readWrite: UInt8
     /// Change the file's settings.
-    @Hex public var change: UInt8
+    @Hex package var change: UInt8
 
     /// Access rights from the four nibbles.
-    public init(read: UInt8, write: UInt8, readWrite: UInt8, change: UInt8) {
+    package init(read: UInt8, write: UInt8, readWrite: UInt8, change: UInt8) {
         self.read = read
         self.write = write
         self.readWrite = readWrite
@@ -130,31 +130,31 @@ public struct NTAG424AccessRightsSpec: Codable, Equatable, Sendable {
     }
 
     /// The two bytes as the file settings carry them: RW ‖ Change, then Read ‖ Write.
-    public var bytes: [UInt8] { [readWrite << 4 | change, read << 4 | write] }
+    package var bytes: [UInt8] { [readWrite << 4 | change, read << 4 | write] }
 }
 
 /// One file of the application as shipped.
-public struct NTAG424FileSpec: NamedEntry {
+package struct NTAG424FileSpec: NamedEntry {
     /// Its name.
-    public var name: NTAG424FileName
+    package var name: NTAG424FileName
     /// The native file number.
-    @Hex public var fileNumber: UInt8
+    @Hex package var fileNumber: UInt8
     /// The ISO file ID.
-    @Hex public var isoFileID: UInt16
+    @Hex package var isoFileID: UInt16
     /// Its size in bytes.
-    public var size: Int
+    package var size: Int
     /// The factory access rights.
-    public var accessRights: NTAG424AccessRightsSpec
+    package var accessRights: NTAG424AccessRightsSpec
     /// The factory communication mode (`plain`, `mac`, `full`).
-    public var communicationMode: String
+    package var communicationMode: String
     /// The file's first bytes as shipped; the rest is zero.
-    @Hex public var factoryContent: [UInt8]
+    @Hex package var factoryContent: [UInt8]
     /// A remark less certain than the table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The names of the three files.
-public enum NTAG424FileName: String, TableName {
+package enum NTAG424FileName: String, TableName {
     /// The capability container (file 01, E103).
     case capabilityContainer = "CC"
     /// The NDEF file (file 02, E104).
@@ -164,37 +164,37 @@ public enum NTAG424FileName: String, TableName {
 }
 
 /// The application keys.
-public struct NTAG424KeysSpec: Codable, Equatable, Sendable {
+package struct NTAG424KeysSpec: Codable, Equatable, Sendable {
     /// The key numbers, 0 to 4.
-    @Hex public var numbers: [UInt8]
+    @Hex package var numbers: [UInt8]
     /// The application master key, which may change keys and settings.
-    @Hex public var masterKeyNumber: UInt8
+    @Hex package var masterKeyNumber: UInt8
     /// The key length in bytes (AES-128).
-    public var keyLength: Int
+    package var keyLength: Int
     /// The factory value of every key.
-    @Hex public var factoryKey: [UInt8]
+    @Hex package var factoryKey: [UInt8]
     /// The factory key version.
-    @Hex public var factoryVersion: UInt8
+    @Hex package var factoryVersion: UInt8
     /// What the factory setup grants, in words.
-    public var note: String
+    package var note: String
 }
 
 /// A status word.
-public struct NTAG424StatusWordSpec: NamedEntry {
+package struct NTAG424StatusWordSpec: NamedEntry {
     /// SW1 SW2 as a 16-bit value.
-    @Hex public var code: UInt16
+    @Hex package var code: UInt16
     /// Its name.
-    public var name: NTAG424StatusWordName
+    package var name: NTAG424StatusWordName
     /// The datasheet's name of the code.
-    public var datasheetName: String
+    package var datasheetName: String
     /// What it means.
-    public var meaning: String
+    package var meaning: String
     /// A remark less certain than the table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The names of the status words.
-public enum NTAG424StatusWordName: String, TableName {
+package enum NTAG424StatusWordName: String, TableName {
     /// 9100 OPERATION_OK.
     case operationOK
     /// 91AF ADDITIONAL_FRAME.
@@ -246,122 +246,122 @@ public enum NTAG424StatusWordName: String, TableName {
 }
 
 /// File settings: FileOption bits, the SDM options and the order of the SDM offsets.
-public struct NTAG424FileSettingsLayout: Codable, Equatable, Sendable {
+package struct NTAG424FileSettingsLayout: Codable, Equatable, Sendable {
     /// FileOption bit: SDM and mirroring enabled.
-    @Hex public var sdmEnabledBit: UInt8
+    @Hex package var sdmEnabledBit: UInt8
     /// FileOption mask of the communication mode (00 plain, 01 MAC, 11 full).
-    @Hex public var communicationModeMask: UInt8
+    @Hex package var communicationModeMask: UInt8
     /// The FileOption values of the three modes, plain / MAC / full.
-    @Hex public var communicationModeValues: [UInt8]
+    @Hex package var communicationModeValues: [UInt8]
     /// The access-right nibble meaning free access.
-    @Hex public var freeAccess: UInt8
+    @Hex package var freeAccess: UInt8
     /// The access-right nibble meaning no access.
-    @Hex public var noAccess: UInt8
+    @Hex package var noAccess: UInt8
     /// SDMOptions bit: UID mirror.
-    @Hex public var uidMirrorBit: UInt8
+    @Hex package var uidMirrorBit: UInt8
     /// SDMOptions bit: SDMReadCtr mirror.
-    @Hex public var readCounterMirrorBit: UInt8
+    @Hex package var readCounterMirrorBit: UInt8
     /// SDMOptions bit: SDMReadCtrLimit present.
-    @Hex public var readCounterLimitBit: UInt8
+    @Hex package var readCounterLimitBit: UInt8
     /// SDMOptions bit: SDMENCFileData.
-    @Hex public var encryptedFileDataBit: UInt8
+    @Hex package var encryptedFileDataBit: UInt8
     /// SDMOptions bit: ASCII encoding of the mirrors (must be set).
-    @Hex public var asciiEncodingBit: UInt8
+    @Hex package var asciiEncodingBit: UInt8
     /// The SDM access-rights bytes, in words.
-    public var sdmAccessRights: String
+    package var sdmAccessRights: String
     /// The optional 3-byte (LSB first) fields after the SDM access rights, in order, each
     /// with the condition under which it is present.
-    public var sdmOffsets: [NTAG424SDMOffsetSpec]
+    package var sdmOffsets: [NTAG424SDMOffsetSpec]
     /// The lengths of the ASCII mirrors in the file.
-    public var mirrorLengths: NTAG424MirrorLengths
+    package var mirrorLengths: NTAG424MirrorLengths
     /// Where the values come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }
 
 /// One optional field of the SDM part of the file settings.
-public struct NTAG424SDMOffsetSpec: Codable, Equatable, Sendable {
+package struct NTAG424SDMOffsetSpec: Codable, Equatable, Sendable {
     /// Its datasheet name, e.g. `PICCDataOffset`.
-    public var field: String
+    package var field: String
     /// When it is present.
-    public var presentWhen: String
+    package var presentWhen: String
 }
 
 /// The number of ASCII characters each mirror takes in the file.
-public struct NTAG424MirrorLengths: Codable, Equatable, Sendable {
+package struct NTAG424MirrorLengths: Codable, Equatable, Sendable {
     /// The UID (7 bytes as hex).
-    public var uid: Int
+    package var uid: Int
     /// SDMReadCtr (3 bytes as hex).
-    public var readCounter: Int
+    package var readCounter: Int
     /// Encrypted PICC data (16 bytes as hex).
-    public var piccData: Int
+    package var piccData: Int
     /// SDMMAC (8 bytes as hex).
-    public var mac: Int
+    package var mac: Int
 }
 
 /// The constants of EV2 secure messaging and SDM.
-public struct NTAG424SecureMessagingSpec: Codable, Equatable, Sendable {
+package struct NTAG424SecureMessagingSpec: Codable, Equatable, Sendable {
     /// Label of SV1 (SesAuthENCKey) and of the command IV.
-    @Hex public var sv1Label: [UInt8]
+    @Hex package var sv1Label: [UInt8]
     /// Label of SV2 (SesAuthMACKey) and of the response IV.
-    @Hex public var sv2Label: [UInt8]
+    @Hex package var sv2Label: [UInt8]
     /// The bytes after the label in SV1 / SV2 (counter, length).
-    @Hex public var svFixedBytes: [UInt8]
+    @Hex package var svFixedBytes: [UInt8]
     /// The length of the truncated MAC, MACt.
-    public var macLength: Int
+    package var macLength: Int
     /// The length of the transaction identifier TI.
-    public var transactionIdentifierLength: Int
+    package var transactionIdentifierLength: Int
     /// The length of RndA / RndB.
-    public var randomLength: Int
+    package var randomLength: Int
     /// The length of PDcap2 / PCDcap2.
-    public var capabilitiesLength: Int
+    package var capabilitiesLength: Int
     /// The padding byte that starts ISO/IEC 9797-1 method 2 padding.
-    @Hex public var paddingByte: UInt8
+    @Hex package var paddingByte: UInt8
     /// Label of the SDM SV1 (KSesSDMFileReadENC).
-    @Hex public var sdmSV1Label: [UInt8]
+    @Hex package var sdmSV1Label: [UInt8]
     /// Label of the SDM SV2 (KSesSDMFileReadMAC).
-    @Hex public var sdmSV2Label: [UInt8]
+    @Hex package var sdmSV2Label: [UInt8]
     /// PICCDataTag bit: UID mirrored.
-    @Hex public var piccDataTagUIDBit: UInt8
+    @Hex package var piccDataTagUIDBit: UInt8
     /// PICCDataTag bit: SDMReadCtr mirrored.
-    @Hex public var piccDataTagCounterBit: UInt8
+    @Hex package var piccDataTagCounterBit: UInt8
     /// PICCDataTag when both are mirrored with a 7-byte UID.
-    @Hex public var piccDataTagUIDAndCounter: UInt8
+    @Hex package var piccDataTagUIDAndCounter: UInt8
     /// Where the values come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }
 
 /// NXP's originality signature of NTAG 424 DNA.
-public struct NTAG424SignatureSpec: Codable, Equatable, Sendable {
+package struct NTAG424SignatureSpec: Codable, Equatable, Sendable {
     /// The curve, as OpenSSL names it.
-    public var curve: String
+    package var curve: String
     /// NXP's public key, an uncompressed point.
-    @Hex public var publicKey: [UInt8]
+    @Hex package var publicKey: [UInt8]
     /// The signature length (r ‖ s).
-    public var signatureLength: Int
+    package var signatureLength: Int
     /// What is signed.
-    public var message: String
+    package var message: String
     /// Published UID / signature pairs.
-    public var testVectors: [NTAG424SignatureVector]
+    package var testVectors: [NTAG424SignatureVector]
     /// Where the values come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }
 
 /// A published UID and its signature.
-public struct NTAG424SignatureVector: Codable, Equatable, Sendable {
+package struct NTAG424SignatureVector: Codable, Equatable, Sendable {
     /// The UID.
-    @Hex public var uid: [UInt8]
+    @Hex package var uid: [UInt8]
     /// r ‖ s.
-    @Hex public var signature: [UInt8]
+    @Hex package var signature: [UInt8]
 }
 
 /// The three frames of the native GetVersion answer.
-public struct NTAG424GetVersionSpec: Codable, Equatable, Sendable {
+package struct NTAG424GetVersionSpec: Codable, Equatable, Sendable {
     /// Hardware: vendor, type, subtype, major, minor, storage size, protocol.
-    @Hex public var hardware: [UInt8]
+    @Hex package var hardware: [UInt8]
     /// Software: the same fields for the software.
-    @Hex public var software: [UInt8]
+    @Hex package var software: [UInt8]
     /// The production part's length (UID, batch, fab key, week, year).
-    public var productionLength: Int
+    package var productionLength: Int
     /// Where the values come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }

@@ -5,13 +5,13 @@
 /// files.capabilityContainer   // 00 0F 20 00 FF 00 FF 04 06 E1 04 …
 /// files.ndefFileSize          // bytes of the NDEF file, NLEN included
 /// ```
-public struct Type4FilesSpec: Codable, Equatable, Sendable {
+package struct Type4FilesSpec: Codable, Equatable, Sendable {
     /// The CC file content (CCLEN, mapping version, MLe, MLc, NDEF File Control TLV).
-    @Hex public var capabilityContainer: [UInt8]
+    @Hex package var capabilityContainer: [UInt8]
     /// The size of the NDEF file in bytes, NLEN included (the CC's maximum NDEF file size).
-    public var ndefFileSize: Int
+    package var ndefFileSize: Int
     /// The NDEF file's first bytes as shipped (NLEN `00 00`: an empty tag).
-    @Hex public var ndefFileFactoryContent: [UInt8]
+    @Hex package var ndefFileFactoryContent: [UInt8]
     /// Where the values come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 }

@@ -6,76 +6,76 @@
 /// mad.gpbMAD1   // 0xC1
 /// mad.administrativeAIDs[.free].aid   // [0x00, 0x00]
 /// ```
-public struct MADSpec: Codable, Equatable, Sendable {
+package struct MADSpec: Codable, Equatable, Sendable {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// MAD1 (sector 0, blocks 1–2).
-    public var mad1: MADDirectory
+    package var mad1: MADDirectory
     /// MAD2 (4K only: sector 16, blocks 64–66).
-    public var mad2: MADDirectory
+    package var mad2: MADDirectory
     /// Byte of the CRC in the directory.
-    public var crcByte: Int
+    package var crcByte: Int
     /// Byte of the info byte in the directory.
-    public var infoByte: Int
+    package var infoByte: Int
     /// Byte of the first AID in the directory.
-    public var firstAIDByte: Int
+    package var firstAIDByte: Int
     /// CRC-8 parameters (poly `1D`, init `C7`) and test vector.
-    public var crc: CRCSpec
+    package var crc: CRCSpec
     /// Info-byte bits pointing to the card-publisher sector.
-    @Hex public var infoBytePublisherMask: UInt8
+    @Hex package var infoBytePublisherMask: UInt8
     /// The NFC Forum AID `03E1` as stored (`03 E1`).
-    @Hex public var nfcAID: [UInt8]
+    @Hex package var nfcAID: [UInt8]
     /// Administrative AIDs (free, defect, reserved, …) as stored.
-    public var administrativeAIDs: NamedTable<MADAdministrativeAID>
+    package var administrativeAIDs: NamedTable<MADAdministrativeAID>
     /// How AIDs are stored, in words.
-    public var aidByteOrder: String
+    package var aidByteOrder: String
     /// GPB of sector 0 with MAD1 (`C1`).
-    @Hex public var gpbMAD1: UInt8
+    @Hex package var gpbMAD1: UInt8
     /// GPB of sector 0 with MAD2 (`C2`).
-    @Hex public var gpbMAD2: UInt8
+    @Hex package var gpbMAD2: UInt8
     /// GPB bits DA, MA, ADV.
-    public var gpbBits: NamedTable<MADGPBBit>
+    package var gpbBits: NamedTable<MADGPBBit>
     /// The recommended MAD sector trailer.
-    public var madSectorTrailer: ClassicTrailerTemplate
+    package var madSectorTrailer: ClassicTrailerTemplate
     /// The trailer of a read-only MAD sector (data `010` read-only, trailer `110` frozen);
     /// its GPB is the directory's own (``gpbMAD1`` / ``gpbMAD2``), left as found.
-    public var madSectorReadOnlyTrailer: ClassicTrailerTemplate
+    package var madSectorReadOnlyTrailer: ClassicTrailerTemplate
 
     /// The MAD CRC-8 over `bytes` (info byte + all AID bytes).
-    public func crc(_ bytes: [UInt8]) -> UInt8 { crc.crc8(bytes) }
+    package func crc(_ bytes: [UInt8]) -> UInt8 { crc.crc8(bytes) }
 }
 
 /// One MAD directory.
-public struct MADDirectory: Codable, Equatable, Sendable {
+package struct MADDirectory: Codable, Equatable, Sendable {
     /// The sector holding it.
-    public var sector: Int
+    package var sector: Int
     /// The blocks holding it (absolute block numbers).
-    @Hex public var blocks: [UInt8]
+    @Hex package var blocks: [UInt8]
     /// AID slots.
-    public var aidCount: Int
+    package var aidCount: Int
     /// The sector described by the first AID slot.
-    public var firstCoveredSector: Int
+    package var firstCoveredSector: Int
     /// Info-byte values (after ``MADSpec/infoBytePublisherMask``) at or above this are
     /// invalid: they point past the directory's sectors.
-    @Hex public var infoByteLimit: UInt8
+    @Hex package var infoByteLimit: UInt8
     /// Info-byte values below ``infoByteLimit`` that are still invalid (MAD2: `10`, the
     /// MAD2 sector itself).
-    @Hex public var invalidInfoBytes: [UInt8]
+    @Hex package var invalidInfoBytes: [UInt8]
     /// The info byte a formatter writes (MAD1 `01` as NDEF-formatted cards carry; MAD2 `00`,
     /// no card-publisher sector).
-    @Hex public var formatInfoByte: UInt8
+    @Hex package var formatInfoByte: UInt8
     /// Present when the info-byte rules are less certain than the MAD source.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 
     /// Whether `info` (already masked) names a valid card-publisher sector or none.
-    public func isValidInfoByte(_ info: UInt8) -> Bool {
+    package func isValidInfoByte(_ info: UInt8) -> Bool {
         info < infoByteLimit && !invalidInfoBytes.contains(info)
     }
 }
 
 /// The administrative AIDs of the MAD; the raw values are the names in
 /// `datasheets/mifare-classic.json`.
-public enum MADAdministrativeAIDName: String, TableName {
+package enum MADAdministrativeAIDName: String, TableName {
     /// `00 00`: the sector is free.
     case free
     /// `01 00`: the sector is defect.
@@ -91,16 +91,16 @@ public enum MADAdministrativeAIDName: String, TableName {
 }
 
 /// An administrative AID.
-public struct MADAdministrativeAID: NamedEntry {
+package struct MADAdministrativeAID: NamedEntry {
     /// The 2 bytes as stored.
-    @Hex public var aid: [UInt8]
+    @Hex package var aid: [UInt8]
     /// Its name.
-    public var name: MADAdministrativeAIDName
+    package var name: MADAdministrativeAIDName
 }
 
 /// The bits of the MAD general-purpose byte; the raw values are the names in
 /// `datasheets/mifare-classic.json`.
-public enum MADGPBBitName: String, TableName {
+package enum MADGPBBitName: String, TableName {
     /// `DA`: a MAD is present.
     case madAvailable = "DA"
     /// `MA`: multi-application card.
@@ -110,11 +110,11 @@ public enum MADGPBBitName: String, TableName {
 }
 
 /// A bit of the MAD general-purpose byte.
-public struct MADGPBBit: NamedEntry {
+package struct MADGPBBit: NamedEntry {
     /// `DA`, `MA` or `ADV`.
-    public var name: MADGPBBitName
+    package var name: MADGPBBitName
     /// Its mask.
-    @Hex public var mask: UInt8
+    @Hex package var mask: UInt8
     /// What it means.
-    public var meaning: String
+    package var meaning: String
 }

@@ -1,12 +1,12 @@
 /// The result of identifying a chip from its activation answers.
-public enum ChipIdentification: Equatable, Sendable {
+package enum ChipIdentification: Equatable, Sendable {
     /// The answers match a chip in the tables.
     case identified(Chip)
     /// The answers match no chip in the tables; they are kept for the error message.
     case unknown(atqa: UInt16, sak: UInt8, getVersion: [UInt8]?)
 
     /// The chip, when identified.
-    public var chip: Chip? {
+    package var chip: Chip? {
         if case let .identified(chip) = self { return chip }
         return nil
     }

@@ -22,9 +22,9 @@
 ///                         getVersion: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
 ///                         answersUltralightCAuthenticate: nil) // .identified(.ntag215)
 /// ```
-public enum ChipIdentifier {
+package enum ChipIdentifier {
     /// Identifies a chip; see the type's documentation for the rules.
-    public static func identify(
+    package static func identify(
         atqa: UInt16,
         sak: UInt8,
         getVersion: [UInt8]?,
@@ -77,7 +77,7 @@ public enum ChipIdentifier {
     /// says ISO-DEP and the UID has the length and manufacturer code (ISO/IEC 7816-6) of a
     /// Type 4 chip in the tables that answers it — NXP's `04` in a 7-byte UID. A random ID
     /// (`08…`) and other makers' tags are not asked.
-    public static func asksISODEPVersion(uid: [UInt8], sak: UInt8) -> Bool {
+    package static func asksISODEPVersion(uid: [UInt8], sak: UInt8) -> Bool {
         guard sak & ChipTables.iso14443a.sakISO14443_4Bit != 0, let code = uid.first else { return false }
         return isoDEPChips.contains { $0.manufacturerCode == code && $0.uidLength == uid.count }
     }
@@ -99,7 +99,7 @@ public enum ChipIdentifier {
 
     /// Whether `answer` to `1A 00` is the Ultralight C's first authentication answer
     /// (`AF` followed by 8 bytes).
-    public static func isUltralightCAuthenticateAnswer(_ answer: [UInt8]) -> Bool {
+    package static func isUltralightCAuthenticateAnswer(_ answer: [UInt8]) -> Bool {
         guard let auth = ChipTables.spec(for: .ultralightC).ultralightCAuthentication,
               let command = ChipTables.spec(for: .ultralightC).command(.authenticate) else { return false }
         return answer.count == command.answerLength && answer.first == auth.continuationByte

@@ -4,7 +4,7 @@
 /// ```swift
 /// let code = ChipTables.pn532.code(.inListPassiveTarget) // 0x4A
 /// ```
-public enum PN532CommandName: String, TableName {
+package enum PN532CommandName: String, TableName {
     // Miscellaneous (UM0701 §7.2)
     /// Self-tests, including the echo test libnfc runs at open.
     case diagnose = "Diagnose"

@@ -1,22 +1,22 @@
 /// One PN532 command: its name, code and where the manual describes it.
-public struct PN532CommandSpec: NamedEntry {
+package struct PN532CommandSpec: NamedEntry {
     /// The command's UM0701 name.
-    public var name: PN532CommandName
+    package var name: PN532CommandName
     /// The command code (the byte after the TFI `D4`); the answer carries `code + 1`.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// Which part of the command set it belongs to.
-    public var role: PN532CommandRole
+    package var role: PN532CommandRole
     /// What the command does, in one line.
-    public var summary: String
+    package var summary: String
     /// The UM0701 section that describes it.
-    public var section: String
+    package var section: String
 
     /// The code of the answer frame (`code + 1`).
-    public var answerCode: UInt8 { code &+ 1 }
+    package var answerCode: UInt8 { code &+ 1 }
 }
 
 /// The parts of the PN532 command set (UM0701 §7.1, Table 11).
-public enum PN532CommandRole: String, Codable, CaseIterable, Sendable {
+package enum PN532CommandRole: String, Codable, CaseIterable, Sendable {
     /// Miscellaneous commands (diagnosis, registers, GPIO, SAM, power).
     case miscellaneous
     /// RF configuration and regulation.

@@ -1,23 +1,23 @@
 /// A coded option of a PN532 command: a BrTy modulation, an RFConfiguration item,
 /// a SAMConfiguration mode, a SetParameters flag or a Diagnose test; `Name` names the
 /// options of one command.
-public struct PN532Option<Name: TableName>: NamedEntry {
+package struct PN532Option<Name: TableName>: NamedEntry {
     /// The code or flag mask the command carries.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// A camelCase name, e.g. `iso14443A106`, `rfField`, `normal`.
-    public var name: Name
+    package var name: Name
     /// What it means.
-    public var meaning: String
+    package var meaning: String
 }
 
 extension NamedTable {
     /// The option with code `code`.
-    public func option<Name>(code: UInt8) -> Entry? where Entry == PN532Option<Name> { first { $0.code == code } }
+    package func option<Name>(code: UInt8) -> Entry? where Entry == PN532Option<Name> { first { $0.code == code } }
 }
 
 /// The BrTy modulations of InListPassiveTarget; the raw values are the names in
 /// `datasheets/pn532.json`.
-public enum PN532ModulationName: String, TableName {
+package enum PN532ModulationName: String, TableName {
     /// 106 kbit/s type A (ISO/IEC 14443 Type A, MIFARE).
     case iso14443A106
     /// 212 kbit/s FeliCa polling.
@@ -31,7 +31,7 @@ public enum PN532ModulationName: String, TableName {
 }
 
 /// The items of RFConfiguration; the raw values are the names in `datasheets/pn532.json`.
-public enum PN532RFConfigurationItemName: String, TableName {
+package enum PN532RFConfigurationItemName: String, TableName {
     /// RF field on / off and automatic collision avoidance.
     case rfField
     /// ATR_RES and retry timeouts.
@@ -51,7 +51,7 @@ public enum PN532RFConfigurationItemName: String, TableName {
 }
 
 /// The modes of SAMConfiguration; the raw values are the names in `datasheets/pn532.json`.
-public enum PN532SAMModeName: String, TableName {
+package enum PN532SAMModeName: String, TableName {
     /// The SAM is not used (libnfc sends it at open).
     case normal
     /// The PN532 and SAM appear as one contactless card.
@@ -63,7 +63,7 @@ public enum PN532SAMModeName: String, TableName {
 }
 
 /// The flags of SetParameters; the raw values are the names in `datasheets/pn532.json`.
-public enum PN532ParameterFlagName: String, TableName {
+package enum PN532ParameterFlagName: String, TableName {
     /// fNADUsed: use NAD in DEP / ISO-DEP.
     case nadUsed
     /// fDIDUsed: use DID.
@@ -79,7 +79,7 @@ public enum PN532ParameterFlagName: String, TableName {
 }
 
 /// The tests of Diagnose; the raw values are the names in `datasheets/pn532.json`.
-public enum PN532DiagnoseTestName: String, TableName {
+package enum PN532DiagnoseTestName: String, TableName {
     /// Echo of the data (libnfc's check at open).
     case communicationLine
     /// ROM checksum test.
@@ -101,25 +101,25 @@ public enum PN532DiagnoseTestName: String, TableName {
 /// ```swift
 /// ChipTables.pn532.autoPollTargetTypes.first { $0.code == 0x10 }?.name   // "mifare"
 /// ```
-public struct PN532AutoPollType: Codable, Equatable, Sendable {
+package struct PN532AutoPollType: Codable, Equatable, Sendable {
     /// The type code in the request and in each answered target.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// A camelCase name, e.g. `genericPassive106`, `mifare`, `iso14443_4A`.
-    public var name: String
+    package var name: String
     /// The InListPassiveTarget BrTy it polls with, when it is a passive type.
-    @Hex public var modulation: UInt8?
+    @Hex package var modulation: UInt8?
     /// Whether only ISO/IEC 14443-4 targets (SAK bit 6) answer it.
-    public var isoDEPOnly: Bool
+    package var isoDEPOnly: Bool
     /// Whether it is an NFCIP-1 DEP type (active or passive).
-    public var dep: Bool
+    package var dep: Bool
     /// What it means.
-    public var meaning: String
+    package var meaning: String
 }
 
 /// One speed of SetSerialBaudRate.
-public struct PN532BaudRate: Codable, Equatable, Sendable {
+package struct PN532BaudRate: Codable, Equatable, Sendable {
     /// The BR code the host sends.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// Bits per second.
-    public var baud: Int
+    package var baud: Int
 }

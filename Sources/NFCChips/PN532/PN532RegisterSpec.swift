@@ -5,27 +5,27 @@
 /// txMode.address              // 0x6302
 /// txMode.bits[.txCRCEn].mask  // 0x80
 /// ```
-public struct PN532RegisterSpec: NamedEntry {
+package struct PN532RegisterSpec: NamedEntry {
     /// The register name as UM0701 / libnfc write it, e.g. `TxMode`.
-    public var name: PN532RegisterName
+    package var name: PN532RegisterName
     /// The 16-bit address used by ReadRegister / WriteRegister.
-    @Hex public var address: UInt16
+    @Hex package var address: UInt16
     /// What the register controls.
-    public var summary: String
+    package var summary: String
     /// What the firmware leaves in the register at power-up; `nil` when the tables do not
     /// know (the register then reads 00 until written).
-    @Hex public var powerUp: UInt8? = nil
+    @Hex package var powerUp: UInt8? = nil
     /// What the firmware writes when it activates a 106 kbit/s type A target
     /// (InListPassiveTarget, InAutoPoll, InSelect); `nil` when it leaves the register alone.
-    @Hex public var afterTypeAActivation: UInt8? = nil
+    @Hex package var afterTypeAActivation: UInt8? = nil
     /// The bit fields that matter for libnfc and the emulator: exactly the
     /// ``PN532RegisterBitName``s whose ``PN532RegisterBitName/register`` is this register.
-    public var bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>
+    package var bits: NamedTable<PN532RegisterBit<PN532RegisterBitName>>
 }
 
 extension PN532RegisterSpec {
     /// Decodes a register and checks that its bits are the ones ``PN532RegisterName/bits`` lists.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(PN532RegisterName.self, forKey: .name)
         _address = try container.decode(Hex<UInt16>.self, forKey: .address)
@@ -40,7 +40,7 @@ extension PN532RegisterSpec {
 
 /// The PN532 registers the tables describe; the raw values are the names in
 /// `datasheets/pn532.json` (UM0701 / libnfc spelling).
-public enum PN532RegisterName: String, TableName {
+package enum PN532RegisterName: String, TableName {
     /// CIU_TxMode: transmission rate and framing.
     case txMode = "TxMode"
     /// CIU_RxMode: reception rate and framing.
@@ -57,12 +57,12 @@ public enum PN532RegisterName: String, TableName {
     case bitFraming = "BitFraming"
 
     /// The bit fields the register's table lists.
-    public var bits: [PN532RegisterBitName] { PN532RegisterBitName.allCases.filter { $0.register == self } }
+    package var bits: [PN532RegisterBitName] { PN532RegisterBitName.allCases.filter { $0.register == self } }
 }
 
 /// The bit fields of the PN532 registers, each in the table of its ``register``; the raw
 /// values are the names in `datasheets/pn532.json`.
-public enum PN532RegisterBitName: String, TableName {
+package enum PN532RegisterBitName: String, TableName {
     /// TxMode: the chip appends CRC_A.
     case txCRCEn = "TxCRCEn"
     /// TxMode: the transmit bit rate.
@@ -103,7 +103,7 @@ public enum PN532RegisterBitName: String, TableName {
     case txLastBits = "TxLastBits"
 
     /// The register whose table holds the bit.
-    public var register: PN532RegisterName {
+    package var register: PN532RegisterName {
         switch self {
         case .txCRCEn, .txSpeed, .txFraming: .txMode
         case .rxCRCEn, .rxSpeed, .rxNoErr, .rxMultiple, .rxFraming: .rxMode
@@ -118,7 +118,7 @@ public enum PN532RegisterBitName: String, TableName {
 
 /// The bits of the RFConfiguration item `rfField` (ConfigurationData byte 0); the raw values
 /// are the names in `datasheets/pn532.json`.
-public enum PN532RFFieldBitName: String, TableName {
+package enum PN532RFFieldBitName: String, TableName {
     /// The RF field is switched on.
     case rfOn = "RFOn"
     /// Automatic RF collision avoidance.
@@ -126,28 +126,28 @@ public enum PN532RFFieldBitName: String, TableName {
 }
 
 /// A bit field inside a PN532 register or configuration byte; `Name` names the fields.
-public struct PN532RegisterBit<Name: TableName>: NamedEntry {
+package struct PN532RegisterBit<Name: TableName>: NamedEntry {
     /// The field name, e.g. `TxCRCEn`.
-    public var name: Name
+    package var name: Name
     /// The field's bits inside the register byte, e.g. `0x80`.
-    @Hex public var mask: UInt8
+    @Hex package var mask: UInt8
     /// What the field does when set.
-    public var meaning: String
+    package var meaning: String
 
     /// The field's value in `registerValue`, shifted down to bit 0.
-    public func value(in registerValue: UInt8) -> UInt8 {
+    package func value(in registerValue: UInt8) -> UInt8 {
         guard mask != 0 else { return 0 }
         return (registerValue & mask) >> UInt8(mask.trailingZeroBitCount)
     }
 }
 
 /// The register addresses libnfc caches and writes only when they differ.
-public struct PN532RegisterRange: Codable, Equatable, Sendable {
+package struct PN532RegisterRange: Codable, Equatable, Sendable {
     /// The first cached address.
-    @Hex public var first: UInt16
+    @Hex package var first: UInt16
     /// The last cached address.
-    @Hex public var last: UInt16
+    @Hex package var last: UInt16
 
     /// The range as Swift values.
-    public var addresses: ClosedRange<UInt16> { first...last }
+    package var addresses: ClosedRange<UInt16> { first...last }
 }

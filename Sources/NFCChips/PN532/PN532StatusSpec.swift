@@ -5,22 +5,22 @@
 /// auth.code        // 0x14
 /// auth.libnfcError // "NFC_EMFCAUTHFAIL"
 /// ```
-public struct PN532StatusSpec: NamedEntry {
+package struct PN532StatusSpec: NamedEntry {
     /// The status byte (bits 5–0 of the answer's status byte).
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// A camelCase name, e.g. `timeout`, `mifareAuthenticationError`.
-    public var name: PN532StatusName
+    package var name: PN532StatusName
     /// What the chip means by it (UM0701 §7.1, Table 12).
-    public var meaning: String
+    package var meaning: String
     /// The libnfc error libnfc 1.8 turns it into (`pn53x_transceive`), e.g. `NFC_ERFTRANS`.
-    public var libnfcError: String
+    package var libnfcError: String
     /// The numeric value of ``libnfcError`` (e.g. −20), as `nfc_device_get_last_error` gives it.
-    public var libnfcErrorCode: Int
+    package var libnfcErrorCode: Int
 }
 
 /// The PN532 status codes (UM0701 §7.1, Table 12); the raw values are the names in
 /// `datasheets/pn532.json`.
-public enum PN532StatusName: String, TableName {
+package enum PN532StatusName: String, TableName {
     /// `00`: no error.
     case success
     /// `01`: the target has not answered (also a tag NAK in InDataExchange).

@@ -5,42 +5,42 @@
 /// t.uartByteSeconds  // 10 / 115200 s
 /// t.airBitSeconds    // 128 / 13.56 MHz ≈ 9.44 µs
 /// ```
-public struct PN532TimingSpec: Codable, Equatable, Sendable {
+package struct PN532TimingSpec: Codable, Equatable, Sendable {
     /// The default HSU (UART) speed, 115 200 baud.
-    public var uartBaud: Int
+    package var uartBaud: Int
     /// Line bits per byte: 8N1 = start + 8 data + stop = 10.
-    public var uartBitsPerByte: Int
+    package var uartBitsPerByte: Int
     /// The carrier frequency fc, 13.56 MHz.
-    public var carrierFrequencyHz: Int
+    package var carrierFrequencyHz: Int
     /// One bit at 106 kbit/s lasts 128 carrier cycles.
-    public var bitDurationCarrierCycles: Int
+    package var bitDurationCarrierCycles: Int
     /// Bits per byte on air in a standard frame: 8 data bits + 1 parity bit.
-    public var airBitsPerByte: Int
+    package var airBitsPerByte: Int
     /// Start- and end-of-frame bits around a standard frame (S + E).
-    public var airFramingBits: Int
+    package var airFramingBits: Int
     /// Frame delay time tag→reader when the last reader bit is 1: n = 9 → (9·128 + 84) cycles.
-    public var frameDelayTimeLastBitOneCarrierCycles: Int
+    package var frameDelayTimeLastBitOneCarrierCycles: Int
     /// Frame delay time when the last reader bit is 0: (9·128 + 20) cycles.
-    public var frameDelayTimeLastBitZeroCarrierCycles: Int
+    package var frameDelayTimeLastBitZeroCarrierCycles: Int
     /// InAutoPoll's Period unit (UM0701-02 §7.3.13: Period 1…15 "in units of 150 ms"): the
     /// time one asked target type's slot lasts when no target of that type answers.
-    public var autoPollPeriodUnitMs: Int
+    package var autoPollPeriodUnitMs: Int
     /// Where the numbers come from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 
     /// Seconds to send one byte on the host link.
-    public var uartByteSeconds: Double { Double(uartBitsPerByte) / Double(uartBaud) }
+    package var uartByteSeconds: Double { Double(uartBitsPerByte) / Double(uartBaud) }
 
     /// Seconds of one bit on air at 106 kbit/s.
-    public var airBitSeconds: Double { Double(bitDurationCarrierCycles) / Double(carrierFrequencyHz) }
+    package var airBitSeconds: Double { Double(bitDurationCarrierCycles) / Double(carrierFrequencyHz) }
 
     /// Seconds on air for a standard frame of `byteCount` bytes (parity and S/E included).
-    public func airFrameSeconds(byteCount: Int) -> Double {
+    package func airFrameSeconds(byteCount: Int) -> Double {
         Double(byteCount * airBitsPerByte + airFramingBits) * airBitSeconds
     }
 
     /// The shortest tag response delay, in seconds (last reader bit 1).
-    public var frameDelayTimeSeconds: Double {
+    package var frameDelayTimeSeconds: Double {
         Double(frameDelayTimeLastBitOneCarrierCycles) / Double(carrierFrequencyHz)
     }
 }

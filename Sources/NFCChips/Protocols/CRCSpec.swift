@@ -1,22 +1,22 @@
 /// The parameters of a CRC in the tables (CRC_A, MAD CRC-8) with test vectors.
-public struct CRCSpec: Codable, Equatable, Sendable {
+package struct CRCSpec: Codable, Equatable, Sendable {
     /// The polynomial in normal (MSB-first) notation, e.g. `1021`.
-    @Hex public var polynomial: UInt16
+    @Hex package var polynomial: UInt16
     /// The polynomial as processed bit-reflected, e.g. `8408` (reflected CRCs only).
-    @Hex public var reflectedPolynomial: UInt16?
+    @Hex package var reflectedPolynomial: UInt16?
     /// The register's initial value, in the notation of the algorithm used.
-    @Hex public var initialValue: UInt16
+    @Hex package var initialValue: UInt16
     /// XORed into the result.
-    @Hex public var finalXor: UInt16
+    @Hex package var finalXor: UInt16
     /// Whether the CRC processes bits LSB first (reflected input and output).
-    public var reflected: Bool
+    package var reflected: Bool
     /// How the result goes on the wire, when it is more than one byte.
-    public var byteOrder: String?
+    package var byteOrder: String?
     /// Inputs with their expected CRC bytes.
-    public var testVectors: [CRCTestVector]
+    package var testVectors: [CRCTestVector]
 
     /// The reflected 16-bit CRC of `bytes`, LSB first — CRC_A with the ISO parameters.
-    public func crc16LSBFirst(_ bytes: [UInt8]) -> [UInt8] {
+    package func crc16LSBFirst(_ bytes: [UInt8]) -> [UInt8] {
         let poly = reflectedPolynomial ?? polynomial
         var crc = initialValue
         for byte in bytes {
@@ -28,7 +28,7 @@ public struct CRCSpec: Codable, Equatable, Sendable {
     }
 
     /// The non-reflected 8-bit CRC of `bytes` — the MAD CRC with its parameters.
-    public func crc8(_ bytes: [UInt8]) -> UInt8 {
+    package func crc8(_ bytes: [UInt8]) -> UInt8 {
         let poly = UInt8(truncatingIfNeeded: polynomial)
         var crc = UInt8(truncatingIfNeeded: initialValue)
         for byte in bytes {
@@ -40,9 +40,9 @@ public struct CRCSpec: Codable, Equatable, Sendable {
 }
 
 /// An input and the CRC bytes it must give.
-public struct CRCTestVector: Codable, Equatable, Sendable {
+package struct CRCTestVector: Codable, Equatable, Sendable {
     /// The input.
-    @Hex public var data: [UInt8]
+    @Hex package var data: [UInt8]
     /// The expected CRC, in wire order.
-    @Hex public var crc: [UInt8]
+    @Hex package var crc: [UInt8]
 }

@@ -6,57 +6,57 @@
 /// ChipTables.iso14443a.cascadeAnswers(uid: uid7)     // [[88 u0 u1 u2 BCC0], [u3 u4 u5 u6 BCC1]]
 /// ChipTables.iso14443a.frames[.reqa].bytes           // [0x26]
 /// ```
-public struct ISO14443ASpec: DatasheetValue {
+package struct ISO14443ASpec: DatasheetValue {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// REQA, WUPA, ANTICOLLISION, SELECT, HLTA, RATS.
-    public var frames: NamedTable<ISO14443AFrameSpec>
+    package var frames: NamedTable<ISO14443AFrameSpec>
     /// SEL codes of cascade levels 1, 2, 3 (`93 95 97`).
-    @Hex public var selectCodes: [UInt8]
+    @Hex package var selectCodes: [UInt8]
     /// NVB of an ANTICOLLISION command (`20`).
-    @Hex public var anticollisionNVB: UInt8
+    @Hex package var anticollisionNVB: UInt8
     /// NVB of a complete SELECT (`70`).
-    @Hex public var selectNVB: UInt8
+    @Hex package var selectNVB: UInt8
     /// The cascade tag CT (`88`) that opens a CL1 answer of a longer UID.
-    @Hex public var cascadeTag: UInt8
+    @Hex package var cascadeTag: UInt8
     /// SAK bit: UID not complete (`04`).
-    @Hex public var sakCascadeBit: UInt8
+    @Hex package var sakCascadeBit: UInt8
     /// SAK bit: ISO/IEC 14443-4 compliant (`20`).
-    @Hex public var sakISO14443_4Bit: UInt8
+    @Hex package var sakISO14443_4Bit: UInt8
     /// SAK bit set by MIFARE Classic (`08`).
-    @Hex public var sakClassicBit: UInt8
+    @Hex package var sakClassicBit: UInt8
     /// ATQA bits that encode the UID size (`00C0`).
-    @Hex public var atqaUIDSizeMask: UInt16
+    @Hex package var atqaUIDSizeMask: UInt16
     /// UID size per ATQA bits.
-    public var atqaUIDSizes: [ATQAUIDSize]
+    package var atqaUIDSizes: [ATQAUIDSize]
     /// The 4-bit ACK (`A`).
-    @Hex public var ack: UInt8
+    @Hex package var ack: UInt8
     /// Bits in an ACK / NAK frame (4).
-    public var ackNakBits: Int
+    package var ackNakBits: Int
     /// CRC_A parameters and test vectors.
-    public var crcA: CRCSpec
+    package var crcA: CRCSpec
     /// BCC examples from real traces.
-    public var bccExamples: [BCCExample]
+    package var bccExamples: [BCCExample]
     /// How long to wait for a tag's answer when no chip table gives a timeout (a raw frame
     /// of an unknown command), in milliseconds.
-    public var fallbackTimeoutMs: Double
+    package var fallbackTimeoutMs: Double
     /// Why the fallback timeout is a choice rather than a datasheet value.
-    public var fallbackTimeoutCaveat: DatasheetCaveat?
+    package var fallbackTimeoutCaveat: DatasheetCaveat?
 
     /// CRC_A of `bytes`, LSB first (2 bytes).
-    public func crc(_ bytes: [UInt8]) -> [UInt8] { crcA.crc16LSBFirst(bytes) }
+    package func crc(_ bytes: [UInt8]) -> [UInt8] { crcA.crc16LSBFirst(bytes) }
 
     /// The BCC (XOR) of `bytes`.
-    public func bcc(_ bytes: [UInt8]) -> UInt8 { bytes.reduce(0, ^) }
+    package func bcc(_ bytes: [UInt8]) -> UInt8 { bytes.reduce(0, ^) }
 
     /// The UID length the ATQA announces, or `nil` for an unknown size code.
-    public func uidLength(forATQA atqa: UInt16) -> Int? {
+    package func uidLength(forATQA atqa: UInt16) -> Int? {
         atqaUIDSizes.first { $0.bits == atqa & atqaUIDSizeMask }?.uidLength
     }
 
     /// The ANTICOLLISION answers (4 bytes + BCC) of each cascade level for `uid`
     /// (4, 7 or 10 bytes); `nil` for another length.
-    public func cascadeAnswers(uid: [UInt8]) -> [[UInt8]]? {
+    package func cascadeAnswers(uid: [UInt8]) -> [[UInt8]]? {
         let parts: [[UInt8]]
         switch uid.count {
         case 4: parts = [uid]
@@ -69,7 +69,7 @@ public struct ISO14443ASpec: DatasheetValue {
 }
 
 /// The activation frames; the raw values are the names in `datasheets/iso14443a.json`.
-public enum ISO14443AFrameName: String, TableName {
+package enum ISO14443AFrameName: String, TableName {
     /// `26` (7 bits): REQA, answered by a tag in IDLE.
     case reqa = "REQA"
     /// `52` (7 bits): WUPA, answered in IDLE or HALT.
@@ -93,29 +93,29 @@ public enum ISO14443AFrameName: String, TableName {
 }
 
 /// One activation frame.
-public struct ISO14443AFrameSpec: NamedEntry {
+package struct ISO14443AFrameSpec: NamedEntry {
     /// The frame's name, e.g. `REQA`.
-    public var name: ISO14443AFrameName
+    package var name: ISO14443AFrameName
     /// Its bytes (without CRC_A).
-    @Hex public var bytes: [UInt8]
+    @Hex package var bytes: [UInt8]
     /// Bits of a short frame (7 for REQA / WUPA); `nil` for whole bytes.
-    public var bits: Int?
+    package var bits: Int?
     /// What the tag answers.
-    public var answer: String
+    package var answer: String
 }
 
 /// ATQA size bits → UID length.
-public struct ATQAUIDSize: Codable, Equatable, Sendable {
+package struct ATQAUIDSize: Codable, Equatable, Sendable {
     /// The ATQA bits under `atqaUIDSizeMask`.
-    @Hex public var bits: UInt16
+    @Hex package var bits: UInt16
     /// The UID length in bytes.
-    public var uidLength: Int
+    package var uidLength: Int
 }
 
 /// A BCC example from a trace.
-public struct BCCExample: Codable, Equatable, Sendable {
+package struct BCCExample: Codable, Equatable, Sendable {
     /// The four bytes.
-    @Hex public var data: [UInt8]
+    @Hex package var data: [UInt8]
     /// Their BCC.
-    @Hex public var bcc: [UInt8]
+    @Hex package var bcc: [UInt8]
 }

@@ -8,53 +8,53 @@
 /// iso.commands[.getResponse].header          // [0x00, 0xC0, 0x00, 0x00]
 /// iso.shortMaximumNe                         // 256 (sent as Le = 00)
 /// ```
-public struct ISO7816Spec: DatasheetValue {
+package struct ISO7816Spec: DatasheetValue {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// Bytes of CLA INS P1 P2 (4).
-    public var headerLength: Int
+    package var headerLength: Int
     /// The most command data a short APDU carries (Lc one byte: 255).
-    public var shortMaximumNc: Int
+    package var shortMaximumNc: Int
     /// The most answer data a short APDU asks for (Le `00`: 256).
-    public var shortMaximumNe: Int
+    package var shortMaximumNe: Int
     /// The most command data an extended APDU carries (Lc `00 FF FF`: 65535).
-    public var extendedMaximumNc: Int
+    package var extendedMaximumNc: Int
     /// The most answer data an extended APDU asks for (Le `00 00`: 65536).
-    public var extendedMaximumNe: Int
+    package var extendedMaximumNe: Int
     /// The byte that opens an extended length field (`00`).
-    @Hex public var extendedLengthMarker: UInt8
+    @Hex package var extendedLengthMarker: UInt8
     /// Bytes of SW1 SW2 closing every answer (2).
-    public var statusWordLength: Int
+    package var statusWordLength: Int
     /// The inter-industry commands the library sends itself.
-    public var commands: NamedTable<ISO7816CommandSpec>
+    package var commands: NamedTable<ISO7816CommandSpec>
     /// The status words, exact (`6A82`) or by SW1 (`61xx`, mask `FF00`).
-    public var statusWords: NamedTable<ISO7816StatusWordSpec>
+    package var statusWords: NamedTable<ISO7816StatusWordSpec>
 
     /// The entry that describes `statusWord`: an exact entry first, else one matching SW1 only.
-    public func statusWord(matching statusWord: UInt16) -> ISO7816StatusWordSpec? {
+    package func statusWord(matching statusWord: UInt16) -> ISO7816StatusWordSpec? {
         statusWords.first { $0.mask == 0xFFFF && $0.code == statusWord }
             ?? statusWords.first { $0.matches(statusWord) }
     }
 }
 
 /// An ISO/IEC 7816-4 command the library builds.
-public struct ISO7816CommandSpec: NamedEntry {
+package struct ISO7816CommandSpec: NamedEntry {
     /// Its name.
-    public var name: ISO7816CommandName
+    package var name: ISO7816CommandName
     /// CLA INS P1 P2.
-    @Hex public var header: [UInt8]
+    @Hex package var header: [UInt8]
     /// The full layout in words.
-    public var layout: String
+    package var layout: String
 }
 
 /// The ISO/IEC 7816-4 commands; the raw values are the names in `datasheets/iso7816.json`.
-public enum ISO7816CommandName: String, TableName {
+package enum ISO7816CommandName: String, TableName {
     /// `00 C0 00 00`: GET RESPONSE, after a `61xx` answer.
     case getResponse = "GET_RESPONSE"
 }
 
 /// How ISO/IEC 7816-4 §5.6 classes a status word.
-public enum ISO7816StatusKind: String, Codable, Sendable, Hashable {
+package enum ISO7816StatusKind: String, Codable, Sendable, Hashable {
     /// Normal processing (`9000`, `61xx`).
     case normal
     /// A warning (`62xx`, `63xx`): the command ran, SW2 qualifies it.
@@ -64,26 +64,26 @@ public enum ISO7816StatusKind: String, Codable, Sendable, Hashable {
 }
 
 /// An ISO/IEC 7816-4 status word, or a family of them sharing SW1.
-public struct ISO7816StatusWordSpec: NamedEntry {
+package struct ISO7816StatusWordSpec: NamedEntry {
     /// Its name.
-    public var name: ISO7816StatusWordName
+    package var name: ISO7816StatusWordName
     /// SW1 SW2 (SW2 is `00` for an entry matching SW1 only).
-    @Hex public var code: UInt16
+    @Hex package var code: UInt16
     /// The bits of a status word that must equal ``code``: `FFFF`, or `FF00` for SW1 only.
-    @Hex public var mask: UInt16
+    @Hex package var mask: UInt16
     /// The class of the status word.
-    public var kind: ISO7816StatusKind
+    package var kind: ISO7816StatusKind
     /// What it means.
-    public var meaning: String
+    package var meaning: String
     /// Set when the entry is less certain than its table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 
     /// Whether `statusWord` is this entry (or one of its family).
-    public func matches(_ statusWord: UInt16) -> Bool { statusWord & mask == code & mask }
+    package func matches(_ statusWord: UInt16) -> Bool { statusWord & mask == code & mask }
 }
 
 /// The status words of `datasheets/iso7816.json`.
-public enum ISO7816StatusWordName: String, TableName {
+package enum ISO7816StatusWordName: String, TableName {
     /// `9000`: normal processing.
     case normalProcessing
     /// `9100`: DESFire native command wrapped in an APDU, operation OK.

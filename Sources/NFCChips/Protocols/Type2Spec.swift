@@ -7,40 +7,40 @@
 /// t2.emptyNDEF                     // [03 00 FE]
 /// t2.lockControlArea(value: [0xA0, 0x0C, 0x34]) // byte 160, 12 bits, 8 bytes per bit
 /// ```
-public struct Type2Spec: DatasheetValue {
+package struct Type2Spec: DatasheetValue {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// The CC layout and values.
-    public var capabilityContainer: Type2CapabilityContainer
+    package var capabilityContainer: Type2CapabilityContainer
     /// The byte where the TLV area starts (16 = page 4).
-    public var dataAreaStartByte: Int
+    package var dataAreaStartByte: Int
     /// The TLV types.
-    public var tlvs: NamedTable<TLVSpec>
+    package var tlvs: NamedTable<TLVSpec>
     /// How TLV lengths are encoded.
-    public var tlvLength: TLVLengthSpec
+    package var tlvLength: TLVLengthSpec
     /// The layout of Lock / Memory Control TLV values, in words.
-    public var controlTLVLayout: String
+    package var controlTLVLayout: String
     /// An empty NDEF TLV followed by a terminator (`03 00 FE`).
-    @Hex public var emptyNDEF: [UInt8]
+    @Hex package var emptyNDEF: [UInt8]
     /// Where dynamic lock bits are when no Lock Control TLV says so.
-    public var defaultDynamicLock: DefaultDynamicLockRule
+    package var defaultDynamicLock: DefaultDynamicLockRule
     /// ACK and NAK codes of the Type 2 / NXP family.
-    public var acknowledgements: NamedTable<AcknowledgementSpec<Type2AcknowledgementName>>
+    package var acknowledgements: NamedTable<AcknowledgementSpec<Type2AcknowledgementName>>
     /// Where the ACK / NAK codes come from.
-    public var acknowledgementSource: DatasheetSource
+    package var acknowledgementSource: DatasheetSource
     /// The static lock bits (page 2, bytes 2–3), the same on NTAG21x and the Ultralight family.
-    public var staticLock: StaticLockLayout
+    package var staticLock: StaticLockLayout
 
     /// The TLV type with type byte `type`.
-    public func tlv(type: UInt8) -> TLVSpec? { tlvs.first { $0.type == type } }
+    package func tlv(type: UInt8) -> TLVSpec? { tlvs.first { $0.type == type } }
     /// The ACK / NAK with 4-bit code `code`.
-    public func acknowledgement(code: UInt8) -> AcknowledgementSpec<Type2AcknowledgementName>? {
+    package func acknowledgement(code: UInt8) -> AcknowledgementSpec<Type2AcknowledgementName>? {
         acknowledgements.first { $0.code == code }
     }
 
     /// Decodes a Lock or Memory Control TLV value (3 bytes): where the area is and how big.
     /// Returns `nil` when the value is not 3 bytes long.
-    public func lockControlArea(value: [UInt8]) -> ControlTLVArea? {
+    package func lockControlArea(value: [UInt8]) -> ControlTLVArea? {
         guard value.count == 3 else { return nil }
         let pageAddress = Int(value[0] >> 4)
         let byteOffset = Int(value[0] & 0x0F)
@@ -53,69 +53,69 @@ public struct Type2Spec: DatasheetValue {
 }
 
 /// A decoded Lock / Memory Control TLV value.
-public struct ControlTLVArea: Equatable, Sendable {
+package struct ControlTLVArea: Equatable, Sendable {
     /// The first byte of the area, counted from the start of memory.
-    public var byteAddress: Int
+    package var byteAddress: Int
     /// Lock bits (Lock Control) or reserved bytes (Memory Control).
-    public var size: Int
+    package var size: Int
     /// Bytes locked by one lock bit (Lock Control).
-    public var bytesLockedPerBit: Int
+    package var bytesLockedPerBit: Int
     /// Bytes per page the TLV assumes.
-    public var bytesPerPage: Int
+    package var bytesPerPage: Int
 }
 
 /// The Type 2 capability container (page 3).
-public struct Type2CapabilityContainer: Codable, Equatable, Sendable {
+package struct Type2CapabilityContainer: Codable, Equatable, Sendable {
     /// CC0: `E1` = NDEF present.
-    @Hex public var magic: UInt8
+    @Hex package var magic: UInt8
     /// Index of the magic byte.
-    public var magicByte: Int
+    package var magicByte: Int
     /// Index of the version byte.
-    public var versionByte: Int
+    package var versionByte: Int
     /// Index of the data-area-size byte.
-    public var sizeByte: Int
+    package var sizeByte: Int
     /// Index of the access byte.
-    public var accessByte: Int
+    package var accessByte: Int
     /// The mapping version written by formatters (`10` = 1.0).
-    @Hex public var version: UInt8
+    @Hex package var version: UInt8
     /// The major version a reader accepts.
-    public var supportedMajorVersion: Int
+    package var supportedMajorVersion: Int
     /// CC2 counts the data area in units of this many bytes (8).
-    public var dataAreaUnitBytes: Int
+    package var dataAreaUnitBytes: Int
     /// Read nibble: free.
-    @Hex public var readAccessGranted: UInt8
+    @Hex package var readAccessGranted: UInt8
     /// Write nibble: free.
-    @Hex public var writeAccessGranted: UInt8
+    @Hex package var writeAccessGranted: UInt8
     /// Write nibble: no write (read-only).
-    @Hex public var writeAccessNone: UInt8
+    @Hex package var writeAccessNone: UInt8
     /// Nibble `8`: proprietary (password) access, as nfcpy writes.
-    @Hex public var proprietaryAccess: UInt8
+    @Hex package var proprietaryAccess: UInt8
     /// The access byte of a read-only tag (`0F`).
-    @Hex public var readOnlyAccessByte: UInt8
+    @Hex package var readOnlyAccessByte: UInt8
 
     /// The mapping major version of `cc` (CC1 high nibble), or `nil` when `cc` is too short.
-    public func majorVersion(of cc: [UInt8]) -> Int? {
+    package func majorVersion(of cc: [UInt8]) -> Int? {
         cc.indices.contains(versionByte) ? Int(cc[versionByte] >> 4) : nil
     }
 
     /// The read-access nibble of `cc` (CC3 high nibble), or `nil` when `cc` is too short.
-    public func readAccess(of cc: [UInt8]) -> UInt8? {
+    package func readAccess(of cc: [UInt8]) -> UInt8? {
         cc.indices.contains(accessByte) ? cc[accessByte] >> 4 : nil
     }
 
     /// The write-access nibble of `cc` (CC3 low nibble), or `nil` when `cc` is too short.
-    public func writeAccess(of cc: [UInt8]) -> UInt8? {
+    package func writeAccess(of cc: [UInt8]) -> UInt8? {
         cc.indices.contains(accessByte) ? cc[accessByte] & 0x0F : nil
     }
 
     /// A CC for a data area of `dataAreaBytes`, read / write.
-    public func formatted(dataAreaBytes: Int) -> [UInt8] {
+    package func formatted(dataAreaBytes: Int) -> [UInt8] {
         [magic, version, UInt8(clamping: dataAreaBytes / dataAreaUnitBytes), (readAccessGranted << 4) | writeAccessGranted]
     }
 }
 
 /// The names of Type 2 TLV types.
-public enum TLVName: String, TableName {
+package enum TLVName: String, TableName {
     /// `00`: padding, no length.
     case null = "NULL"
     /// `01`: Lock Control.
@@ -131,21 +131,21 @@ public enum TLVName: String, TableName {
 }
 
 /// One TLV type.
-public struct TLVSpec: NamedEntry {
+package struct TLVSpec: NamedEntry {
     /// Its name.
-    public var name: TLVName
+    package var name: TLVName
     /// The type byte.
-    @Hex public var type: UInt8
+    @Hex package var type: UInt8
     /// Whether it has a length field and which kind.
-    public var lengthField: TLVLengthField
+    package var lengthField: TLVLengthField
     /// The length a fixed-length TLV must have.
-    public var fixedLength: Int?
+    package var fixedLength: Int?
     /// What it holds.
-    public var meaning: String
+    package var meaning: String
 }
 
 /// Length-field kinds of TLVs.
-public enum TLVLengthField: String, Codable, CaseIterable, Sendable {
+package enum TLVLengthField: String, Codable, CaseIterable, Sendable {
     /// No length byte (NULL, Terminator).
     case none
     /// A length byte with a fixed value.
@@ -155,16 +155,16 @@ public enum TLVLengthField: String, Codable, CaseIterable, Sendable {
 }
 
 /// TLV length encoding.
-public struct TLVLengthSpec: Codable, Equatable, Sendable {
+package struct TLVLengthSpec: Codable, Equatable, Sendable {
     /// The byte announcing a 3-byte length (`FF`).
-    @Hex public var threeByteMarker: UInt8
+    @Hex package var threeByteMarker: UInt8
     /// Longest length in one byte (254).
-    public var shortMaximum: Int
+    package var shortMaximum: Int
     /// Longest length in three bytes (65534).
-    public var longMaximum: Int
+    package var longMaximum: Int
 
     /// The length field for `length`, or `nil` past ``longMaximum``.
-    public func encode(_ length: Int) -> [UInt8]? {
+    package func encode(_ length: Int) -> [UInt8]? {
         guard length >= 0, length <= longMaximum else { return nil }
         if length <= shortMaximum { return [UInt8(length)] }
         return [threeByteMarker, UInt8(length >> 8), UInt8(length & 0xFF)]
@@ -172,20 +172,20 @@ public struct TLVLengthSpec: Codable, Equatable, Sendable {
 }
 
 /// The default dynamic-lock rule of the Type 2 mapping.
-public struct DefaultDynamicLockRule: Codable, Equatable, Sendable {
+package struct DefaultDynamicLockRule: Codable, Equatable, Sendable {
     /// The rule applies when CC2 is above this value.
-    @Hex public var appliesAboveSizeByte: UInt8
+    @Hex package var appliesAboveSizeByte: UInt8
     /// Bytes locked by one default lock bit.
-    public var bytesLockedPerBit: Int
+    package var bytesLockedPerBit: Int
     /// The rule in words.
-    public var rule: String
+    package var rule: String
     /// Why it is uncertain.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The ACK and NAK codes of the Type 2 / NXP family; the raw values are the names in
 /// `datasheets/type2.json`.
-public enum Type2AcknowledgementName: String, TableName {
+package enum Type2AcknowledgementName: String, TableName {
     /// `A`: ACK, command done.
     case ack
     /// `0`: invalid argument (bad page address); emulators also use it for access denied.
@@ -199,17 +199,17 @@ public enum Type2AcknowledgementName: String, TableName {
 }
 
 /// A 4-bit ACK or NAK code of a table whose codes `Name` names (Type 2 or MIFARE Classic).
-public struct AcknowledgementSpec<Name: TableName>: NamedEntry {
+package struct AcknowledgementSpec<Name: TableName>: NamedEntry {
     /// The 4-bit code.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// A camelCase name.
-    public var name: Name
+    package var name: Name
     /// What it means.
-    public var meaning: String
+    package var meaning: String
     /// `true` for ACK.
-    public var isACK: Bool
+    package var isACK: Bool
     /// Present when the code is less certain than the table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The static lock bytes of the Type 2 family (NTAG21x §8.5.2, MF0ICU2 §7.5.2), counted as
@@ -220,41 +220,41 @@ public struct AcknowledgementSpec<Name: TableName>: NamedEntry {
 /// layout.lockBit(forPage: 3)          // 3 (L-CC)
 /// layout.blockLockBit(forPage: 7)     // 1 (BL 9-4)
 /// ```
-public struct StaticLockLayout: Codable, Equatable, Sendable {
+package struct StaticLockLayout: Codable, Equatable, Sendable {
     /// The bit that locks ``firstLockedPage``; each following page has the next bit.
-    public var firstPageLockBit: Int
+    package var firstPageLockBit: Int
     /// The first page a static lock bit covers (the CC page).
-    @Hex public var firstLockedPage: Int
+    @Hex package var firstLockedPage: Int
     /// The last page a static lock bit covers.
-    @Hex public var lastLockedPage: Int
+    @Hex package var lastLockedPage: Int
     /// The block-lock bits that freeze page-lock bits.
-    public var blockLockBits: [StaticBlockLockBit]
+    package var blockLockBits: [StaticBlockLockBit]
     /// The two lock bytes that set every page-lock and block-lock bit (`FF FF`): the
     /// static half of making a tag read-only.
-    @Hex public var lockAllValue: [UInt8]
+    @Hex package var lockAllValue: [UInt8]
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
 
     /// The bit (0–15) that makes `page` read-only, or `nil` outside the static range.
-    public func lockBit(forPage page: Int) -> Int? {
+    package func lockBit(forPage page: Int) -> Int? {
         guard page >= firstLockedPage, page <= lastLockedPage else { return nil }
         return firstPageLockBit + page - firstLockedPage
     }
 
     /// The block-lock bit that freezes the lock bit of `page`, or `nil`.
-    public func blockLockBit(forPage page: Int) -> Int? {
+    package func blockLockBit(forPage page: Int) -> Int? {
         blockLockBits.first { page >= $0.firstPage && page <= $0.lastPage }?.bit
     }
 }
 
 /// One block-lock bit of the static lock bytes.
-public struct StaticBlockLockBit: Codable, Equatable, Sendable {
+package struct StaticBlockLockBit: Codable, Equatable, Sendable {
     /// The datasheet name, e.g. `BL 9-4`.
-    public var name: String
+    package var name: String
     /// The bit (0–15) in the 16-bit static lock value.
-    public var bit: Int
+    package var bit: Int
     /// The first page whose lock bit it freezes.
-    @Hex public var firstPage: Int
+    @Hex package var firstPage: Int
     /// The last page whose lock bit it freezes.
-    @Hex public var lastPage: Int
+    @Hex package var lastPage: Int
 }

@@ -7,119 +7,119 @@
 /// t4.statusWords[.success].code        // 0x9000
 /// t4.commands[.readBinary].header       // [0x00, 0xB0]
 /// ```
-public struct Type4Spec: DatasheetValue {
+package struct Type4Spec: DatasheetValue {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// The NDEF Tag Application AIDs per mapping version (newest first).
-    public var applications: [Type4Application]
+    package var applications: [Type4Application]
     /// The CC file ID (`E103`).
-    @Hex public var ccFileID: UInt16
+    @Hex package var ccFileID: UInt16
     /// The usual NDEF file ID (`E104`); the CC names the real one.
-    @Hex public var defaultNDEFFileID: UInt16
+    @Hex package var defaultNDEFFileID: UInt16
     /// The CC file fields (offsets and lengths; multi-byte fields are big-endian).
-    public var ccFields: NamedTable<Type4CCField>
+    package var ccFields: NamedTable<Type4CCField>
     /// T of the NDEF File Control TLV (`04`).
-    @Hex public var ndefFileControlTag: UInt8
+    @Hex package var ndefFileControlTag: UInt8
     /// T of the extended NDEF File Control TLV in mapping 3.0 (`06`).
-    @Hex public var extendedNDEFFileControlTag: UInt8
+    @Hex package var extendedNDEFFileControlTag: UInt8
     /// Access byte: granted (`00`).
-    @Hex public var accessGranted: UInt8
+    @Hex package var accessGranted: UInt8
     /// Write access byte: no write (`FF`).
-    @Hex public var accessDenied: UInt8
+    @Hex package var accessDenied: UInt8
     /// Bytes of NLEN at the start of the NDEF file (2, big-endian).
-    public var nlenLength: Int
+    package var nlenLength: Int
     /// Bytes of ENLEN at the start of an extended NDEF file (T = `06`, mapping 3.0; 4).
-    public var extendedNLENLength: Int
+    package var extendedNLENLength: Int
     /// Bytes of the maximum-file-size field in an extended NDEF File Control TLV (4).
-    public var extendedMaxFileSizeLength: Int
+    package var extendedMaxFileSizeLength: Int
     /// The mapping major versions a reader accepts (CC byte 2, high nibble).
-    public var supportedMajorVersions: [Int]
+    package var supportedMajorVersions: [Int]
     /// The largest offset READ / UPDATE BINARY can give in P1-P2 (`7FFF`: bit 15 of P1
     /// flags a short file ID); larger offsets need the odd-INS form.
-    @Hex public var maximumBinaryOffset: Int
+    @Hex package var maximumBinaryOffset: Int
     /// The longest data field of a short APDU (Lc, and Le as used here): 255.
-    public var maximumShortAPDUData: Int
+    package var maximumShortAPDUData: Int
     /// Bytes of a C-APDU around its data: CLA INS P1 P2 Lc (5).
-    public var commandAPDUOverhead: Int
+    package var commandAPDUOverhead: Int
     /// Bytes of an R-APDU around its data: SW1 SW2 (2).
-    public var responseAPDUOverhead: Int
+    package var responseAPDUOverhead: Int
     /// Index of P2 in an APDU header (3).
-    public var p2Index: Int
+    package var p2Index: Int
     /// The Le byte closing SELECT APPLICATION (`00`: up to 256 bytes of FCI).
-    @Hex public var selectApplicationLe: UInt8
+    @Hex package var selectApplicationLe: UInt8
     /// How long one APDU may take, in milliseconds (the tables carry no per-tag frame
     /// waiting time; FWI from the ATS would give it).
-    public var commandTimeoutMs: Double
+    package var commandTimeoutMs: Double
     /// Why the APDU timeout is a choice rather than a specification value.
-    public var commandTimeoutCaveat: DatasheetCaveat?
+    package var commandTimeoutCaveat: DatasheetCaveat?
     /// A typical CC file.
-    @Hex public var exampleCC: [UInt8]
+    @Hex package var exampleCC: [UInt8]
     /// ISO 7816-4 status words used by the mapping.
-    public var statusWords: NamedTable<StatusWordSpec>
+    package var statusWords: NamedTable<StatusWordSpec>
     /// The APDU headers used by the mapping.
-    public var commands: NamedTable<APDUSpec>
+    package var commands: NamedTable<APDUSpec>
     /// ISO-DEP block bytes.
-    public var isoDep: ISODEPSpec
+    package var isoDep: ISODEPSpec
 
     /// The application for mapping `version` (`"2.0"` or `"1.0"`).
-    public func application(version: String) -> Type4Application? { applications.first { $0.version == version } }
+    package func application(version: String) -> Type4Application? { applications.first { $0.version == version } }
     /// The status word with value `code` (SW1 SW2).
-    public func statusWord(code: UInt16) -> StatusWordSpec? { statusWords.first { $0.code == code } }
+    package func statusWord(code: UInt16) -> StatusWordSpec? { statusWords.first { $0.code == code } }
 }
 
 /// One NDEF Tag Application version.
-public struct Type4Application: Codable, Equatable, Sendable {
+package struct Type4Application: Codable, Equatable, Sendable {
     /// Mapping version, `2.0` or `1.0`.
-    public var version: String
+    package var version: String
     /// The application identifier.
-    @Hex public var aid: [UInt8]
+    @Hex package var aid: [UInt8]
     /// P2 of SELECT FILE in this version.
-    @Hex public var selectFileP2: UInt8
+    @Hex package var selectFileP2: UInt8
 }
 
 /// A field of the Type 4 CC file.
-public struct Type4CCField: NamedEntry {
+package struct Type4CCField: NamedEntry {
     /// Its name.
-    public var name: Type4CCFieldName
+    package var name: Type4CCFieldName
     /// Byte offset in the CC file.
-    public var offset: Int
+    package var offset: Int
     /// Length in bytes.
-    public var length: Int
+    package var length: Int
     /// What it holds.
-    public var meaning: String
+    package var meaning: String
 
     /// The field's big-endian value in `cc`, or `nil` when `cc` is too short.
-    public func value(in cc: [UInt8]) -> Int? {
+    package func value(in cc: [UInt8]) -> Int? {
         guard offset >= 0, length > 0, offset + length <= cc.count else { return nil }
         return cc[offset..<(offset + length)].reduce(0) { $0 << 8 | Int($1) }
     }
 }
 
 /// An ISO 7816-4 status word.
-public struct StatusWordSpec: NamedEntry {
+package struct StatusWordSpec: NamedEntry {
     /// SW1 SW2 as a 16-bit value.
-    @Hex public var code: UInt16
+    @Hex package var code: UInt16
     /// A camelCase name.
-    public var name: Type4StatusWordName
+    package var name: Type4StatusWordName
     /// What it means.
-    public var meaning: String
+    package var meaning: String
 
     /// The two bytes as sent, SW1 then SW2.
-    public var bytes: [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] }
+    package var bytes: [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] }
 }
 
 /// An APDU used by the Type 4 mapping.
-public struct APDUSpec: NamedEntry {
+package struct APDUSpec: NamedEntry {
     /// Its name.
-    public var name: APDUName
+    package var name: APDUName
     /// The fixed header bytes (CLA INS [P1 P2]).
-    @Hex public var header: [UInt8]
+    @Hex package var header: [UInt8]
     /// The full layout in words.
-    public var layout: String
+    package var layout: String
 }
 
 /// The fields of the Type 4 CC file; the raw values are the names in `datasheets/type4.json`.
-public enum Type4CCFieldName: String, TableName {
+package enum Type4CCFieldName: String, TableName {
     /// `CCLEN`: the length of the CC file.
     case ccLength = "CCLEN"
     /// The mapping version (`20` = 2.0).
@@ -144,7 +144,7 @@ public enum Type4CCFieldName: String, TableName {
 
 /// The ISO 7816-4 status words of the Type 4 mapping; the raw values are the names in
 /// `datasheets/type4.json`.
-public enum Type4StatusWordName: String, TableName {
+package enum Type4StatusWordName: String, TableName {
     /// `9000`: command completed.
     case success
     /// `6700`: wrong length.
@@ -164,7 +164,7 @@ public enum Type4StatusWordName: String, TableName {
 }
 
 /// The APDUs of the Type 4 mapping; the raw values are the names in `datasheets/type4.json`.
-public enum APDUName: String, TableName {
+package enum APDUName: String, TableName {
     /// `00 A4 04 00`: SELECT by AID (the NDEF Tag Application).
     case selectApplication = "SELECT_APPLICATION"
     /// `00 A4 00 0C`: SELECT by file ID.
@@ -176,53 +176,53 @@ public enum APDUName: String, TableName {
 }
 
 /// ISO-DEP (ISO/IEC 14443-4) block bytes.
-public struct ISODEPSpec: Codable, Equatable, Sendable {
+package struct ISODEPSpec: Codable, Equatable, Sendable {
     /// I-block PCB with block number 0.
-    @Hex public var iBlock: UInt8
+    @Hex package var iBlock: UInt8
     /// The block-number bit.
-    @Hex public var blockNumberBit: UInt8
+    @Hex package var blockNumberBit: UInt8
     /// The chaining bit of an I-block.
-    @Hex public var chainingBit: UInt8
+    @Hex package var chainingBit: UInt8
     /// R(ACK) with block number 0.
-    @Hex public var rACK: UInt8
+    @Hex package var rACK: UInt8
     /// R(NAK) with block number 0 (libnfc's presence check sends it).
-    @Hex public var rNAK: UInt8
+    @Hex package var rNAK: UInt8
     /// S(WTX).
-    @Hex public var sWTX: UInt8
+    @Hex package var sWTX: UInt8
     /// S(DESELECT): the PICC answers it and goes to HALT.
-    @Hex public var sDeselect: UInt8
+    @Hex package var sDeselect: UInt8
     /// The bit that makes an R-block an R(NAK).
-    @Hex public var rNAKBit: UInt8
+    @Hex package var rNAKBit: UInt8
     /// FSC / FSD in bytes by FSCI / FSDI 0…8 (ISO/IEC 14443-4 §5.1): the longest frame,
     /// PCB and CRC_A included, that the other side accepts.
-    public var frameSizes: [Int]
+    package var frameSizes: [Int]
     /// Bytes of a block around its INF: PCB and CRC_A (3; no CID, no NAD).
-    public var frameOverhead: Int
+    package var frameOverhead: Int
     /// Index of the format byte T0 in the ATS (after TL).
-    public var atsFormatByteIndex: Int
+    package var atsFormatByteIndex: Int
     /// The bits of T0 holding FSCI.
-    @Hex public var fsciMask: UInt8
+    @Hex package var fsciMask: UInt8
     /// FSCI of a tag whose ATS has no T0 (2: 32 bytes, ISO/IEC 14443-4 §5.2.3).
-    public var defaultFSCI: Int
+    package var defaultFSCI: Int
     /// FSDI the reader (PN532) announces in its RATS.
-    public var readerFSDI: Int
+    package var readerFSDI: Int
     /// Why ``readerFSDI`` is less certain than the table.
-    public var readerFSDICaveat: DatasheetCaveat?
+    package var readerFSDICaveat: DatasheetCaveat?
 
     /// Whether `pcb` is an I-block (block number and chaining bits ignored).
-    public func isIBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | chainingBit) == iBlock }
+    package func isIBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | chainingBit) == iBlock }
     /// Whether `pcb` is an R-block, ACK or NAK (block number ignored).
-    public func isRBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | rNAKBit) == rACK }
+    package func isRBlock(_ pcb: UInt8) -> Bool { pcb & ~(blockNumberBit | rNAKBit) == rACK }
 
     /// The most INF bytes one block carries to a side whose frame-size index is `index`
     /// (FSCI, FSDI); indices above the table count as its largest.
-    public func maximumINF(frameSizeIndex index: Int) -> Int {
+    package func maximumINF(frameSizeIndex index: Int) -> Int {
         frameSizes[max(0, min(index, frameSizes.count - 1))] - frameOverhead
     }
 
     /// The most INF bytes one block carries to the tag whose ATS is `ats` (FSCI from T0,
     /// ``defaultFSCI`` when the ATS has no T0).
-    public func maximumINF(toTagWithATS ats: [UInt8]) -> Int {
+    package func maximumINF(toTagWithATS ats: [UInt8]) -> Int {
         guard ats.count > atsFormatByteIndex else { return maximumINF(frameSizeIndex: defaultFSCI) }
         return maximumINF(frameSizeIndex: Int(ats[atsFormatByteIndex] & fsciMask))
     }

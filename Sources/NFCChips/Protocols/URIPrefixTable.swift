@@ -5,27 +5,27 @@
 /// table.prefix(forCode: 0x04)                         // "https://"
 /// table.longestMatch(for: "https://www.example.com")  // code 0x02, "https://www."
 /// ```
-public struct URIPrefixTable: DatasheetValue {
+package struct URIPrefixTable: DatasheetValue {
     /// Where it comes from.
-    public var source: DatasheetSource
+    package var source: DatasheetSource
     /// The prefixes in code order (code `00` = no prefix).
-    public var prefixes: [URIPrefix]
+    package var prefixes: [URIPrefix]
 
     /// The prefix for `code`, or `nil` for an RFU code.
-    public func prefix(forCode code: UInt8) -> String? {
+    package func prefix(forCode code: UInt8) -> String? {
         prefixes.first { $0.code == code }?.prefix
     }
 
     /// The entry with the longest prefix `uri` starts with (code `00` when none does).
-    public func longestMatch(for uri: String) -> URIPrefix? {
+    package func longestMatch(for uri: String) -> URIPrefix? {
         prefixes.filter { uri.hasPrefix($0.prefix) }.max { $0.prefix.count < $1.prefix.count }
     }
 }
 
 /// One URI identifier code.
-public struct URIPrefix: Codable, Equatable, Sendable {
+package struct URIPrefix: Codable, Equatable, Sendable {
     /// The identifier code.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// The prefix it stands for.
-    public var prefix: String
+    package var prefix: String
 }

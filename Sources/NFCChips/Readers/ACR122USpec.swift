@@ -8,41 +8,41 @@
 /// acr.slotStates[.iccMute].error      // 0xFE
 /// acr.pseudoAPDUs[.ledAndBuzzer].code // 0x40
 /// ```
-public struct ACR122USpec: Codable, Equatable, Sendable {
+package struct ACR122USpec: Codable, Equatable, Sendable {
     /// The CCID header: type, dwLength (LE), slot, sequence, three message-specific bytes.
-    public var ccidHeaderLength: Int
+    package var ccidHeaderLength: Int
     /// The pseudo-APDU header `FF 00 P1 P2 Lc` before Direct Transmit's PN532 frame body.
-    public var pseudoAPDUHeaderLength: Int
+    package var pseudoAPDUHeaderLength: Int
     /// CCID message types.
-    public var messages: NamedTable<ReaderCode<ACR122UMessageName>>
+    package var messages: NamedTable<ReaderCode<ACR122UMessageName>>
     /// bStatus / bError pairs of the answers.
-    public var slotStates: NamedTable<ACR122USlotState>
+    package var slotStates: NamedTable<ACR122USlotState>
     /// The class byte of every pseudo-APDU.
-    @Hex public var pseudoAPDUClass: UInt8
+    @Hex package var pseudoAPDUClass: UInt8
     /// The pseudo-APDUs (INS `00`, the code is P1).
-    public var pseudoAPDUs: NamedTable<ReaderCode<ACR122UPseudoAPDUName>>
+    package var pseudoAPDUs: NamedTable<ReaderCode<ACR122UPseudoAPDUName>>
     /// The status words the firmware appends.
-    public var statusWords: NamedTable<ACR122UStatusWord>
+    package var statusWords: NamedTable<ACR122UStatusWord>
     /// The ATR answered to IccPowerOn with no card.
-    @Hex public var atrWithoutCard: [UInt8]
+    @Hex package var atrWithoutCard: [UInt8]
     /// The firmware string (`FF 00 48 00 00`).
-    public var firmwareString: String
+    package var firmwareString: String
     /// The PICC operating parameter at power-on (every automatic poll on).
-    @Hex public var defaultPICCParameter: UInt8
+    @Hex package var defaultPICCParameter: UInt8
 }
 
 /// A one-byte code of a reader's own protocol, with its meaning.
-public struct ReaderCode<Name: TableName>: NamedEntry {
+package struct ReaderCode<Name: TableName>: NamedEntry {
     /// The entry's name.
-    public var name: Name
+    package var name: Name
     /// The byte.
-    @Hex public var code: UInt8
+    @Hex package var code: UInt8
     /// What it means.
-    public var meaning: String
+    package var meaning: String
 }
 
 /// The ACR122U's CCID message types.
-public enum ACR122UMessageName: String, TableName {
+package enum ACR122UMessageName: String, TableName {
     /// PC_to_RDR_IccPowerOn.
     case iccPowerOn
     /// PC_to_RDR_IccPowerOff.
@@ -60,7 +60,7 @@ public enum ACR122UMessageName: String, TableName {
 }
 
 /// The ACR122U pseudo-APDUs (P1 after `FF 00`).
-public enum ACR122UPseudoAPDUName: String, TableName {
+package enum ACR122UPseudoAPDUName: String, TableName {
     /// Direct Transmit: a PN532 frame body to the PN532 inside.
     case directTransmit
     /// The bi-colour LED and buzzer.
@@ -74,21 +74,21 @@ public enum ACR122UPseudoAPDUName: String, TableName {
 }
 
 /// A bStatus / bError pair of a CCID answer.
-public struct ACR122USlotState: NamedEntry {
+package struct ACR122USlotState: NamedEntry {
     /// The entry's name.
-    public var name: ACR122USlotStateName
+    package var name: ACR122USlotStateName
     /// bStatus.
-    @Hex public var status: UInt8
+    @Hex package var status: UInt8
     /// bError.
-    @Hex public var error: UInt8
+    @Hex package var error: UInt8
     /// What it means.
-    public var meaning: String
+    package var meaning: String
     /// A remark when less certain than the table.
-    public var caveat: DatasheetCaveat?
+    package var caveat: DatasheetCaveat?
 }
 
 /// The bStatus / bError pairs the table names.
-public enum ACR122USlotStateName: String, TableName {
+package enum ACR122USlotStateName: String, TableName {
     /// An ordinary answer.
     case ok
     /// The PN532 inside gave no answer (ICC_MUTE).
@@ -98,20 +98,20 @@ public enum ACR122USlotStateName: String, TableName {
 }
 
 /// A status word the ACR122U firmware appends.
-public struct ACR122UStatusWord: NamedEntry {
+package struct ACR122UStatusWord: NamedEntry {
     /// The entry's name.
-    public var name: ACR122UStatusWordName
+    package var name: ACR122UStatusWordName
     /// SW1 SW2 as one value.
-    @Hex public var code: UInt16
+    @Hex package var code: UInt16
     /// What it means.
-    public var meaning: String
+    package var meaning: String
 
     /// SW1 and SW2.
-    public var bytes: [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] }
+    package var bytes: [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] }
 }
 
 /// The ACR122U status words the table names.
-public enum ACR122UStatusWordName: String, TableName {
+package enum ACR122UStatusWordName: String, TableName {
     /// Success.
     case ok
     /// The PN532 inside answered its error frame.
@@ -121,11 +121,11 @@ public enum ACR122UStatusWordName: String, TableName {
 }
 
 /// What a PN533 answers differently from the PN532 (PN533 user manual; libnfc pn53x.c).
-public struct PN533Spec: Codable, Equatable, Sendable {
+package struct PN533Spec: Codable, Equatable, Sendable {
     /// GetFirmwareVersion's answer data: IC `33`, version 2.7, support `07`.
-    @Hex public var firmwareVersion: [UInt8]
+    @Hex package var firmwareVersion: [UInt8]
     /// The status byte the PN533 puts before ReadRegister / WriteRegister answers.
-    @Hex public var registerAnswerStatus: UInt8
+    @Hex package var registerAnswerStatus: UInt8
     /// PN532 commands the PN533 does not have.
-    public var missingCommands: [PN532CommandName]
+    package var missingCommands: [PN532CommandName]
 }

@@ -4,11 +4,11 @@ import Foundation
 ///
 /// Every top-level table type conforms, so `nfcchips-gen` and the consistency test can
 /// treat the tables alike.
-public protocol DatasheetValue: Codable, Equatable, Sendable {}
+package protocol DatasheetValue: Codable, Equatable, Sendable {}
 
 extension DatasheetValue {
     /// Whether `other` is a value of the same type that equals this one.
-    public func isSameTable(as other: any DatasheetValue) -> Bool {
+    package func isSameTable(as other: any DatasheetValue) -> Bool {
         guard let other = other as? Self else { return false }
         return self == other
     }
@@ -19,25 +19,25 @@ extension DatasheetValue {
 /// `nfcchips-gen` walks this catalog to write `Sources/NFCChips/Generated`; the
 /// `NFCChipsTests` consistency test walks it to compare the JSON files with the compiled
 /// values. A JSON file that the catalog does not name is an error for both.
-public enum DatasheetCatalog {
+package enum DatasheetCatalog {
     /// One fixed table file.
-    public struct Table: Sendable {
+    package struct Table: Sendable {
         /// The file name without `.json`, e.g. `pn532`.
-        public var fileStem: String
+        package var fileStem: String
         /// The name of the generated static property, e.g. `pn532`.
-        public var swiftName: String
+        package var swiftName: String
         /// Decodes the file's contents.
-        public var decode: @Sendable (Data) throws -> any DatasheetValue
+        package var decode: @Sendable (Data) throws -> any DatasheetValue
 
         /// The file's path relative to `datasheets/`.
-        public var relativePath: String { fileStem + ".json" }
+        package var relativePath: String { fileStem + ".json" }
     }
 
     /// The folder (relative to `datasheets/`) holding one ``ChipSpec`` file per chip.
-    public static let chipDirectory = "chips"
+    package static let chipDirectory = "chips"
 
     /// The fixed tables at the top of `datasheets/`.
-    public static let tables: [Table] = [
+    package static let tables: [Table] = [
         table("iso14443a", as: ISO14443ASpec.self),
         table("iso7816", as: ISO7816Spec.self),
         table("mifare-classic", as: ClassicSpec.self),
@@ -50,17 +50,17 @@ public enum DatasheetCatalog {
     ]
 
     /// Decodes a chip file of ``chipDirectory``.
-    public static func decodeChip(_ data: Data) throws -> ChipSpec {
+    package static func decodeChip(_ data: Data) throws -> ChipSpec {
         try decode(ChipSpec.self, from: data)
     }
 
     /// Decodes `data` as a table of `type` with the hex conventions of `datasheets/README.md`.
-    public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         try JSONDecoder().decode(type, from: data)
     }
 
     /// The Swift property name for a file stem: `ultralight-ev1-mf0ul11` → `ultralightEv1Mf0ul11`.
-    public static func swiftName(forFileStem stem: String) -> String {
+    package static func swiftName(forFileStem stem: String) -> String {
         let parts = stem.split(whereSeparator: { $0 == "-" || $0 == "_" })
         guard let first = parts.first else { return stem }
         return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

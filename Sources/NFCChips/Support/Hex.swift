@@ -11,17 +11,17 @@ import Foundation
 ///
 /// An optional wrapped value (`@Hex var page: Int?`) may be missing from the JSON object.
 @propertyWrapper
-public struct Hex<Value: HexRepresentable>: Codable, Equatable, Sendable, HexWrapper {
+package struct Hex<Value: HexRepresentable>: Codable, Equatable, Sendable, HexWrapper {
     /// The decoded value.
-    public var wrappedValue: Value
+    package var wrappedValue: Value
 
     /// Wraps `wrappedValue`.
-    public init(wrappedValue: Value) {
+    package init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
     }
 
     /// Decodes the hexadecimal text, or `null` for an optional value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil(), let absent = Value.absentValue {
             wrappedValue = absent
@@ -36,7 +36,7 @@ public struct Hex<Value: HexRepresentable>: Codable, Equatable, Sendable, HexWra
     }
 
     /// Encodes the hexadecimal text (or `null` for an absent optional).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let absent = Value.absentValue, wrappedValue == absent {
             try container.encodeNil()
@@ -46,25 +46,25 @@ public struct Hex<Value: HexRepresentable>: Codable, Equatable, Sendable, HexWra
     }
 
     /// The wrapped value as a Swift literal (for `nfcchips-gen`).
-    public var wrappedSwiftLiteral: String { wrappedValue.swiftLiteral }
+    package var wrappedSwiftLiteral: String { wrappedValue.swiftLiteral }
 }
 
 /// Lets `nfcchips-gen` see through ``Hex`` when it writes a value as Swift source.
-public protocol HexWrapper {
+package protocol HexWrapper {
     /// The wrapped value as a Swift literal.
     var wrappedSwiftLiteral: String { get }
 }
 
 extension KeyedDecodingContainer {
     /// A missing key decodes an optional ``Hex`` value as `nil`.
-    public func decode<Wrapped: HexRepresentable>(_ type: Hex<Wrapped?>.Type, forKey key: Key) throws -> Hex<Wrapped?> {
+    package func decode<Wrapped: HexRepresentable>(_ type: Hex<Wrapped?>.Type, forKey key: Key) throws -> Hex<Wrapped?> {
         try decodeIfPresent(type, forKey: key) ?? Hex(wrappedValue: nil)
     }
 }
 
 extension KeyedEncodingContainer {
     /// A `nil` optional ``Hex`` value is left out of the JSON object.
-    public mutating func encode<Wrapped: HexRepresentable>(_ value: Hex<Wrapped?>, forKey key: Key) throws {
+    package mutating func encode<Wrapped: HexRepresentable>(_ value: Hex<Wrapped?>, forKey key: Key) throws {
         if let wrapped = value.wrappedValue {
             try encode(wrapped.hexText, forKey: key)
         }

@@ -13,7 +13,7 @@ import Foundation
 /// let page = try UInt8(hexText: "0x29")          // 41
 /// let bytes = try [UInt8](hexText: "E1 10 12 00") // [0xE1, 0x10, 0x12, 0x00]
 /// ```
-public protocol HexRepresentable: Equatable, Sendable {
+package protocol HexRepresentable: Equatable, Sendable {
     /// Decodes the value from its hexadecimal text.
     init(hexText: String) throws(HexTextError)
     /// The hexadecimal text that ``init(hexText:)`` accepts.
@@ -23,20 +23,20 @@ public protocol HexRepresentable: Equatable, Sendable {
 }
 
 /// Why a hexadecimal text from a datasheet table could not be decoded.
-public struct HexTextError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct HexTextError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text that was rejected.
-    public var text: String
+    package var text: String
     /// What was expected instead.
-    public var expected: String
+    package var expected: String
 
     /// Creates an error for `text`, saying what was `expected`.
-    public init(text: String, expected: String) {
+    package init(text: String, expected: String) {
         self.text = text
         self.expected = expected
     }
 
     /// A sentence naming the text and the expected spelling.
-    public var description: String { "invalid hex text \"\(text)\": expected \(expected)" }
+    package var description: String { "invalid hex text \"\(text)\": expected \(expected)" }
 }
 
 /// Parses `"0x…"` text into an unsigned magnitude no larger than `maximum`.
@@ -59,51 +59,51 @@ func formatHexNumber(_ value: UInt64, digits: Int) -> String {
 
 extension UInt8: HexRepresentable {
     /// Decodes `"0x00"`…`"0xFF"`.
-    public init(hexText: String) throws(HexTextError) {
+    package init(hexText: String) throws(HexTextError) {
         self = UInt8(try parseHexNumber(hexText, maximum: UInt64(UInt8.max)))
     }
     /// `0x` and two uppercase digits.
-    public var hexText: String { formatHexNumber(UInt64(self), digits: 2) }
+    package var hexText: String { formatHexNumber(UInt64(self), digits: 2) }
     /// Same as ``hexText``.
-    public var swiftLiteral: String { hexText }
+    package var swiftLiteral: String { hexText }
 }
 
 extension UInt16: HexRepresentable {
     /// Decodes `"0x0"`…`"0xFFFF"`.
-    public init(hexText: String) throws(HexTextError) {
+    package init(hexText: String) throws(HexTextError) {
         self = UInt16(try parseHexNumber(hexText, maximum: UInt64(UInt16.max)))
     }
     /// `0x` and four uppercase digits.
-    public var hexText: String { formatHexNumber(UInt64(self), digits: 4) }
+    package var hexText: String { formatHexNumber(UInt64(self), digits: 4) }
     /// Same as ``hexText``.
-    public var swiftLiteral: String { hexText }
+    package var swiftLiteral: String { hexText }
 }
 
 extension UInt32: HexRepresentable {
     /// Decodes `"0x0"`…`"0xFFFFFFFF"`.
-    public init(hexText: String) throws(HexTextError) {
+    package init(hexText: String) throws(HexTextError) {
         self = UInt32(try parseHexNumber(hexText, maximum: UInt64(UInt32.max)))
     }
     /// `0x` and at least six uppercase digits.
-    public var hexText: String { formatHexNumber(UInt64(self), digits: 6) }
+    package var hexText: String { formatHexNumber(UInt64(self), digits: 6) }
     /// Same as ``hexText``.
-    public var swiftLiteral: String { hexText }
+    package var swiftLiteral: String { hexText }
 }
 
 extension Int: HexRepresentable {
     /// Decodes `"0x0"`…`"0x7FFFFFFF"` (page and block addresses).
-    public init(hexText: String) throws(HexTextError) {
+    package init(hexText: String) throws(HexTextError) {
         self = Int(try parseHexNumber(hexText, maximum: UInt64(Int32.max)))
     }
     /// `0x` and at least two uppercase digits.
-    public var hexText: String { formatHexNumber(UInt64(self), digits: 2) }
+    package var hexText: String { formatHexNumber(UInt64(self), digits: 2) }
     /// Same as ``hexText``.
-    public var swiftLiteral: String { hexText }
+    package var swiftLiteral: String { hexText }
 }
 
 extension Array: HexRepresentable where Element == UInt8 {
     /// Decodes `"00 04 04 02"`: two-digit hex bytes separated by single spaces; `""` is empty.
-    public init(hexText: String) throws(HexTextError) {
+    package init(hexText: String) throws(HexTextError) {
         self = []
         if hexText.isEmpty { return }
         let expected = "two-digit hex bytes separated by single spaces, e.g. \"00 0F 03\""
@@ -117,28 +117,28 @@ extension Array: HexRepresentable where Element == UInt8 {
         }
     }
     /// Two uppercase digits per byte, separated by single spaces.
-    public var hexText: String { map { formatHexNumber(UInt64($0), digits: 2).dropFirst(2) }.joined(separator: " ") }
+    package var hexText: String { map { formatHexNumber(UInt64($0), digits: 2).dropFirst(2) }.joined(separator: " ") }
     /// An array literal such as `[0x00, 0x04]`.
-    public var swiftLiteral: String { "[" + map(\.hexText).joined(separator: ", ") + "]" }
+    package var swiftLiteral: String { "[" + map(\.hexText).joined(separator: ", ") + "]" }
 }
 
 extension Optional: HexRepresentable where Wrapped: HexRepresentable {
     /// Decodes the wrapped value; `nil` only comes from a missing key or JSON `null`.
-    public init(hexText: String) throws(HexTextError) {
+    package init(hexText: String) throws(HexTextError) {
         self = .some(try Wrapped(hexText: hexText))
     }
     /// The wrapped value's text, or `""` for `nil`.
-    public var hexText: String { self?.hexText ?? "" }
+    package var hexText: String { self?.hexText ?? "" }
     /// The wrapped value's literal, or `nil`.
-    public var swiftLiteral: String { self?.swiftLiteral ?? "nil" }
+    package var swiftLiteral: String { self?.swiftLiteral ?? "nil" }
 }
 
 extension HexRepresentable {
     /// The value a missing key or JSON `null` stands for; only optionals have one.
-    public static var absentValue: Self? { nil }
+    package static var absentValue: Self? { nil }
 }
 
 extension Optional where Wrapped: HexRepresentable {
     /// A missing key or JSON `null` decodes as `nil`.
-    public static var absentValue: Self? { .some(.none) }
+    package static var absentValue: Self? { .some(.none) }
 }

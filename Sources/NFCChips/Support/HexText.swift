@@ -7,7 +7,7 @@
 /// ```
 extension Sequence where Element == UInt8 {
     /// Two digits a byte, `separator` between bytes; lowercase unless `uppercase`.
-    public func hexString(uppercase: Bool = false, separator: String = "") -> String {
+    package func hexString(uppercase: Bool = false, separator: String = "") -> String {
         let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * (2 + separator.utf8.count))
@@ -22,14 +22,14 @@ extension Sequence where Element == UInt8 {
 
 extension UInt8 {
     /// The byte as two hex digits (`0A`, or `0a` unless `uppercase`).
-    public func hexString(uppercase: Bool = false) -> String {
+    package func hexString(uppercase: Bool = false) -> String {
         CollectionOfOne(self).hexString(uppercase: uppercase)
     }
 }
 
 extension UInt16 {
     /// The value as four hex digits, big-endian (`072f`, or `072F` when `uppercase`).
-    public func hexString(uppercase: Bool = false) -> String {
+    package func hexString(uppercase: Bool = false) -> String {
         [UInt8(self >> 8), UInt8(self & 0xFF)].hexString(uppercase: uppercase)
     }
 }

@@ -5,10 +5,10 @@
 /// ``NamedTable`` decodes only when entries and cases match one to one, so a JSON entry
 /// that is missing, doubled or unknown fails `make tables` (and the consistency test).
 /// `datasheets/README.md` ("Names are typed") describes the convention.
-public protocol TableName: RawRepresentable, CaseIterable, Codable, Hashable, Sendable where RawValue == String {}
+package protocol TableName: RawRepresentable, CaseIterable, Codable, Hashable, Sendable where RawValue == String {}
 
 /// An entry of a ``NamedTable``: a table row with a typed ``name``.
-public protocol NamedEntry: Codable, Equatable, Sendable {
+package protocol NamedEntry: Codable, Equatable, Sendable {
     /// The enum naming the table's entries.
     associatedtype Name: TableName
     /// The entry's name (its JSON `"name"`).
@@ -29,9 +29,9 @@ public protocol NamedEntry: Codable, Equatable, Sendable {
 /// case, lists one twice or has a name the enum does not know, naming it; `nfcchips-gen`
 /// decodes every file before it writes, and the consistency test checks that the compiled
 /// tables equal the decoded files.
-public struct NamedTable<Entry: NamedEntry>: Codable, Equatable, Sendable, RandomAccessCollection {
+package struct NamedTable<Entry: NamedEntry>: Codable, Equatable, Sendable, RandomAccessCollection {
     /// The entries, in the order of the JSON file.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// The table as `nfcchips-gen` writes it: the entries of a file that decoded.
     init(entries: [Entry]) {
@@ -56,17 +56,17 @@ public struct NamedTable<Entry: NamedEntry>: Codable, Equatable, Sendable, Rando
     }
 
     /// Decodes the array of entries and checks it holds every case of `Entry.Name` once.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(checking: [Entry](from: decoder), against: Array(Entry.Name.allCases), at: decoder.codingPath)
     }
 
     /// Encodes the array of entries.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try entries.encode(to: encoder)
     }
 
     /// The entry called `name`.
-    public subscript(name: Entry.Name) -> Entry {
+    package subscript(name: Entry.Name) -> Entry {
         guard let entry = entries.first(where: { $0.name == name }) else {
             // Decoding refuses such a table, and the consistency test proves the compiled
             // tables equal the decoded files: only a hand-edited Generated file gets here.
@@ -76,11 +76,11 @@ public struct NamedTable<Entry: NamedEntry>: Codable, Equatable, Sendable, Rando
     }
 
     /// The first position, 0.
-    public var startIndex: Int { entries.startIndex }
+    package var startIndex: Int { entries.startIndex }
     /// One past the last position.
-    public var endIndex: Int { entries.endIndex }
+    package var endIndex: Int { entries.endIndex }
     /// The entry at `position`, in file order.
-    public subscript(position: Int) -> Entry { entries[position] }
+    package subscript(position: Int) -> Entry { entries[position] }
 }
 
 /// Why a ``NamedTable`` did not decode: where it is in the file and what is wrong.

@@ -21,7 +21,7 @@ public struct ConnectionConfiguration: Sendable {
     /// Where a USB reader that comes back at a new address is looked for when reopening it
     /// at the old one fails (a USB address changes on every plug-in; see
     /// ``NFCReader/relocated(among:)``). The default is this process's bus (``USBDeviceDirectory/current``): libusb's, or the one `NFCTAGKIT_USB_DEVICES` names; nil only tries the old address.
-    public var usbHotPlug: (any USBHotPlugBackend)? = USBDeviceDirectory.current.hotPlugBackend()
+    package var usbHotPlug: (any USBHotPlugBackend)? = USBDeviceDirectory.current.hotPlugBackend()
     /// The station this reader serves — a packing line's position, a kiosk's name — as a
     /// payment terminal has its location: a label that travels with the reader into what an
     /// app records (``NFCDevice/station``; `nfctag provision --station` writes it into every

@@ -1,5 +1,5 @@
 /// What ``NFCDevice/selectIfAlone(uid:isoDEP:reusingPoll:)`` found in the field.
-public enum FieldOccupancy: Sendable, Equatable {
+package enum FieldOccupancy: Sendable, Equatable {
     /// The tag is the only one in the field, and it is selected.
     case alone(ISO14443ATarget)
     /// More than one tag answered (a PN532 tells at most two apart). None of them is the

@@ -35,13 +35,13 @@ extension NFCDevice {
 
     /// The longest tag command, without CRC_A, that one exchange carries on the open reader
     /// in either framing (a raw frame spends two bytes on the host's CRC_A).
-    public var maximumTagCommandFrame: Int {
+    package var maximumTagCommandFrame: Int {
         min(maximumTagCommand(easyFraming: true), maximumTagCommand(easyFraming: false) - ChipTables.crcA([]).count)
     }
 
     /// The longest tag frame, without CRC_A, that fits one exchange both ways in either
     /// framing on the open reader: what ``DeviceTagTransport`` may ask for.
-    public var maximumTagFrame: Int {
+    package var maximumTagFrame: Int {
         min(maximumTagCommandFrame, maximumTagAnswer() - ChipTables.crcA([]).count)
     }
 
@@ -52,5 +52,5 @@ extension NFCDevice {
 
 extension ReaderKind {
     /// The reader table's entry for this kind (`datasheets/readers.json`), if it has one.
-    public var model: ReaderSpec? { ChipTables.readers.reader(driver: rawValue) }
+    package var model: ReaderSpec? { ChipTables.readers.reader(driver: rawValue) }
 }

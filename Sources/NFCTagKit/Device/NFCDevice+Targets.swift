@@ -10,7 +10,7 @@ extension NFCDevice {
     /// a PN53x reports at once): UID, ATQA, SAK and ATS. libnfc selects each tag then
     /// halts it to reach the next; the field is then reset so every tag can be selected
     /// again. None is left selected.
-    public func listTargets(maximum: Int = 2) throws(NFCDeviceError) -> [ISO14443ATarget] {
+    package func listTargets(maximum: Int = 2) throws(NFCDeviceError) -> [ISO14443ATarget] {
         guard (1...16).contains(maximum) else { throw .invalidArgument("maximum must be 1…16, not \(maximum)") }
         try restoreSelectionSettings()
         selectedTarget = nil
@@ -52,7 +52,7 @@ extension NFCDevice {
     /// the proof), so it answers none of the commands sent to the selected tag and cannot be
     /// written by mistake; if the selected tag itself left, its next command fails (nothing
     /// is written) and the proof ends with that failure.
-    public func selectIfAlone(uid: [UInt8], isoDEP: Bool = true, reusingPoll: Bool = false) throws(NFCDeviceError) -> FieldOccupancy {
+    package func selectIfAlone(uid: [UInt8], isoDEP: Bool = true, reusingPoll: Bool = false) throws(NFCDeviceError) -> FieldOccupancy {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
@@ -111,7 +111,7 @@ extension NFCDevice {
     /// ```swift
     /// if case .alone(let tag) = try await device.pollField() { print(tag.uid) }
     /// ```
-    public func pollField() throws(NFCDeviceError) -> FieldOccupancy {
+    package func pollField() throws(NFCDeviceError) -> FieldOccupancy {
         guard pollCountsTags else {
             let targets = try listTargets(maximum: 2)
             if targets.count > 1 { return .several(count: targets.count) }
@@ -167,7 +167,7 @@ extension NFCDevice {
     /// Switches the RF field off and on: every tag in the field powers down and comes
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
     /// deselected can be found again without leaving the field.
-    public func resetField() throws(NFCDeviceError) {
+    package func resetField() throws(NFCDeviceError) {
         selectedTarget = nil
         try withDevice { (device) throws(LibNFCError) in
             try LibNFC.setProperty(device, .activateField, false)
@@ -178,7 +178,7 @@ extension NFCDevice {
     /// Selects one tag: the one with `uid`, or any tag when nil. Returns nil when no tag
     /// answered (the select gives up at once; poll with ``waitForTarget(timeout:pollInterval:)``).
     @discardableResult
-    public func selectTarget(uid: [UInt8]? = nil) throws(NFCDeviceError) -> ISO14443ATarget? {
+    package func selectTarget(uid: [UInt8]? = nil) throws(NFCDeviceError) -> ISO14443ATarget? {
         if let uid, ![4, 7, 10].contains(uid.count) {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
@@ -196,7 +196,7 @@ extension NFCDevice {
     /// MIFARE or Type 2 tag (UM0701-02 §7.3.10; a real PN532 lists the same card again after
     /// it, libnfc issue 476): such a tag gets an ISO/IEC 14443-3 HLTA first, which it never
     /// answers.
-    public func deselectTarget() throws(NFCDeviceError) {
+    package func deselectTarget() throws(NFCDeviceError) {
         guard let target = selectedTarget else { return }
         if target.ats.isEmpty {
             do {
@@ -212,7 +212,7 @@ extension NFCDevice {
     /// True while the selected tag still answers (libnfc's presence check: a READ for
     /// Type 2 tags, a re-select for MIFARE Classic, an R(NAK) for ISO-DEP). A tag that
     /// left the field is forgotten.
-    public func isTargetPresent() throws(NFCDeviceError) -> Bool {
+    package func isTargetPresent() throws(NFCDeviceError) -> Bool {
         guard selectedTarget != nil else { throw .noTargetSelected }
         // libnfc re-selects a MIFARE Classic tag to find it: not a counting poll.
         aloneSincePoll = nil
@@ -240,7 +240,7 @@ extension NFCDevice {
     /// went away with ``NFCDeviceError/connectionLost(_:)``. A command longer than the
     /// reader carries in one frame (the ACR122U's is shorter than a PN532's on a UART)
     /// fails with ``NFCDeviceError/commandTooLong(length:maximum:)`` before anything is sent.
-    public func transceive(_ command: [UInt8], framing: TransceiveFraming = .easy,
+    package func transceive(_ command: [UInt8], framing: TransceiveFraming = .easy,
                            timeout: Duration = .seconds(1)) throws(NFCDeviceError) -> TransceiveResponse {
         // A tag that did not answer, or answered NAK (which sends a Type 2 tag back to IDLE),
         // may no longer be the selected tag of the poll that found it alone.
@@ -303,7 +303,7 @@ extension NFCDevice {
     /// - Parameters:
     ///   - timeout: give up with ``NFCDeviceError/timeout`` after this long; nil waits forever.
     ///   - pollInterval: the pause between two select attempts.
-    public func waitForTarget(timeout: Duration? = nil,
+    package func waitForTarget(timeout: Duration? = nil,
                               pollInterval: Duration = .milliseconds(100)) async throws(NFCDeviceError) -> ISO14443ATarget {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         abortSwitch.reset()

@@ -45,14 +45,14 @@ public struct ReaderFirmware: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// Reads libnfc's device name where a driver ends it with the firmware
     /// (` - PN532 v1.6`). Returns nil when the name carries none.
-    public init?(libnfcDeviceName name: String) {
+    package init?(libnfcDeviceName name: String) {
         guard let dash = name.range(of: " - ", options: .backwards) else { return nil }
         self.init(icAndVersion: name[dash.upperBound...])
     }
 
     /// Reads the `chip: PN532 v1.6` line of libnfc's `nfc_device_get_information_about`
     /// text. Returns nil when there is no such line.
-    public init?(libnfcInformation text: String) {
+    package init?(libnfcInformation text: String) {
         let prefix = "chip: "
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
         self.init(icAndVersion: line.dropFirst(prefix.count))

@@ -79,7 +79,7 @@ extension NFCDevice {
     ///     return try await device.transceive(read)
     /// }
     /// ```
-    public func withExclusiveTagAccess<Result, Failure: Error>(
+    package func withExclusiveTagAccess<Result, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws(Failure) -> Result
     ) async throws(Failure) -> Result {

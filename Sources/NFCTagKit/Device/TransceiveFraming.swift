@@ -1,5 +1,5 @@
 /// How ``NFCDevice/transceive(_:framing:timeout:)`` frames a command to the tag.
-public enum TransceiveFraming: Sendable, Hashable {
+package enum TransceiveFraming: Sendable, Hashable {
     /// The reader chip's data exchange (PN53x InDataExchange): the chip adds and checks
     /// CRC_A and handles ISO-DEP blocks. A tag NAK is indistinguishable from no answer.
     case easy
@@ -10,7 +10,7 @@ public enum TransceiveFraming: Sendable, Hashable {
 }
 
 /// Who appends and checks CRC_A in a raw frame.
-public enum CRCHandling: Sendable, Hashable {
+package enum CRCHandling: Sendable, Hashable {
     /// The reader chip (libnfc `NP_HANDLE_CRC` on).
     case byReader
     /// The caller: the command already ends with CRC_A and the answer keeps its CRC_A.
@@ -18,29 +18,29 @@ public enum CRCHandling: Sendable, Hashable {
 }
 
 /// A tag's answer to ``NFCDevice/transceive(_:framing:timeout:)``.
-public struct TransceiveResponse: Sendable, Hashable, CustomStringConvertible {
+package struct TransceiveResponse: Sendable, Hashable, CustomStringConvertible {
     /// The answer bytes; a short frame's bits are in the low bits of the one byte.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// How many bits came back: a multiple of 8, or 4 for an ACK / NAK.
-    public var bitCount: Int
+    package var bitCount: Int
 
     /// Creates an answer.
-    public init(bytes: [UInt8], bitCount: Int) {
+    package init(bytes: [UInt8], bitCount: Int) {
         self.bytes = bytes
         self.bitCount = bitCount
     }
 
     /// True for an answer shorter than one byte (a 4-bit ACK / NAK).
-    public var isShortFrame: Bool { bitCount > 0 && bitCount < 8 }
+    package var isShortFrame: Bool { bitCount > 0 && bitCount < 8 }
 
     /// The 4-bit value of a short frame (`0xA` ACK, others NAK), nil for byte answers.
-    public var shortFrameValue: UInt8? {
+    package var shortFrameValue: UInt8? {
         guard isShortFrame, let first = bytes.first else { return nil }
         return first & 0x0F
     }
 
     /// Hex of the bytes, with the bit count for short frames.
-    public var description: String {
+    package var description: String {
         isShortFrame ? "\(bitCount) bits: \(bytes.hexString())" : bytes.hexString()
     }
 }

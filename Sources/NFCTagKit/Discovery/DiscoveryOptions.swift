@@ -13,7 +13,7 @@ public struct DiscoveryOptions: Sendable {
     /// `LIBNFC_DEFAULT_DEVICE`, `LIBNFC_AUTO_SCAN` and libnfc.conf.
     public var libnfcScan = true
     /// USB arrivals and departures; nil turns hot-plug off. The default is this process's bus (``USBDeviceDirectory/current``): libusb's, or the one `NFCTAGKIT_USB_DEVICES` names.
-    public var usbHotPlug: (any USBHotPlugBackend)? = USBDeviceDirectory.current.hotPlugBackend()
+    package var usbHotPlug: (any USBHotPlugBackend)? = USBDeviceDirectory.current.hotPlugBackend()
     /// How often the lists are refreshed between hot-plug events.
     public var rescanInterval: Duration = .seconds(1)
 

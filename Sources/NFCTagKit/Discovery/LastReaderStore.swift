@@ -30,7 +30,7 @@ public struct LastReaderStore: Sendable, Hashable {
         /// True when `reader` is the remembered one: same serial number (and USB ID) when
         /// one was saved and the reader's is known, else the same connection string (a
         /// reader named by its connection string and probed by opening it tells no serial).
-        public func matches(_ reader: NFCReader) -> Bool {
+        package func matches(_ reader: NFCReader) -> Bool {
             if let serialNumber, let readerSerial = reader.serialNumber {
                 return readerSerial == serialNumber && (usbID == nil || reader.usbID == usbID)
             }

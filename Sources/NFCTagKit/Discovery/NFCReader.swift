@@ -55,7 +55,7 @@ public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
     /// ```swift
     /// let moved = lost.relocated(among: usbReadersNow)   // pn53x_usb:001:004 → pn53x_usb:001:005
     /// ```
-    public func relocated(among present: [NFCReader]) -> NFCReader? {
+    package func relocated(among present: [NFCReader]) -> NFCReader? {
         guard kind.isUSB else { return nil }
         var candidates = present.filter { $0.kind == kind }
         if let serialNumber {

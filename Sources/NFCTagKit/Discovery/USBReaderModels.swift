@@ -18,18 +18,18 @@ public struct USBProductID: Sendable, Hashable, Codable, CustomStringConvertible
 }
 
 /// A USB NFC reader model libnfc drives, known by its vendor / product ID.
-public struct USBReaderModel: Sendable, Hashable {
+package struct USBReaderModel: Sendable, Hashable {
     /// Vendor and product.
-    public var id: USBProductID
+    package var id: USBProductID
     /// The product name libnfc uses.
-    public var name: String
+    package var name: String
     /// The libnfc driver that opens it.
-    public var kind: ReaderKind
+    package var kind: ReaderKind
 
     /// The USB readers of libnfc 1.8.0's `pn53x_usb` and `acr122_usb` drivers (their
     /// `*_supported_devices` tables). A reader not listed here is still found by libnfc's
     /// own scan; this table lets hot-plug notice arrivals without polling.
-    public static let known: [USBReaderModel] = [
+    package static let known: [USBReaderModel] = [
         USBReaderModel(id: .init(vendor: 0x04CC, product: 0x0531), name: "Philips / PN531", kind: .pn53xUSB),
         USBReaderModel(id: .init(vendor: 0x04CC, product: 0x2533), name: "NXP / PN533", kind: .pn53xUSB),
         USBReaderModel(id: .init(vendor: 0x04E6, product: 0x5591), name: "SCM Micro / SCL3711-NFC&RW", kind: .pn53xUSB),
@@ -42,12 +42,12 @@ public struct USBReaderModel: Sendable, Hashable {
     ]
 
     /// The model with this ID, if libnfc drives it.
-    public static func model(for id: USBProductID) -> USBReaderModel? {
+    package static func model(for id: USBProductID) -> USBReaderModel? {
         known.first { $0.id == id }
     }
 
     /// libnfc's connection string for this model at a USB address: `pn53x_usb:001:004`.
-    public func connectionString(bus: UInt8, address: UInt8) -> String {
+    package func connectionString(bus: UInt8, address: UInt8) -> String {
         let pad = { (value: UInt8) in
             let text = String(value)
             return String(repeating: "0", count: max(0, 3 - text.count)) + text

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// libusb forbids synchronous transfers inside a hot-plug callback, so arrivals are
 /// queued and their serial numbers read on the event thread after the callback returns.
-public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
+package final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     // Touched only under `lock`, or on the event thread while it runs.
     private let lock = NSLock()
     private var context: OpaquePointer?
@@ -18,14 +18,14 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// A backend; nothing happens until ``start(_:)``.
-    public init() {}
+    package init() {}
 
     /// True when this libusb supports hot-plug on this system.
-    public static var isSupported: Bool { libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 }
+    package static var isSupported: Bool { libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 }
 
     /// Starts libusb, registers the hot-plug callback (present devices arrive first) and
     /// the event thread. Throws when libusb has no hot-plug support or cannot start.
-    public func start(_ handler: @escaping @Sendable (USBHotPlugEvent) -> Void) throws(USBHotPlugError) {
+    package func start(_ handler: @escaping @Sendable (USBHotPlugEvent) -> Void) throws(USBHotPlugError) {
         guard Self.isSupported else { throw USBHotPlugError("libusb has no hot-plug support here") }
         lock.lock()
         guard !running else {
@@ -100,7 +100,7 @@ public final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     }
 
     /// Stops the event thread and releases libusb. Idempotent.
-    public func stop() {
+    package func stop() {
         lock.lock()
         let wasRunning = running
         running = false

@@ -30,41 +30,41 @@ internal import Locking
 ///   `vendor` and `product` in hex (required), `serial` the serial-number string (empty or
 ///   absent: the device has none), `port` the port path (`bus-port.port…`, optional). A node
 ///   is written whole (to a temporary name, then renamed) and removed on unplug.
-public struct USBDeviceDirectory: Sendable, Hashable {
+package struct USBDeviceDirectory: Sendable, Hashable {
     /// The environment variable naming the directories (separated by `:`).
-    public static let environmentVariable = "NFCTAGKIT_USB_DEVICES"
+    package static let environmentVariable = "NFCTAGKIT_USB_DEVICES"
     /// The system's device-node directory.
-    public static let systemRoot = "/dev/bus/usb"
+    package static let systemRoot = "/dev/bus/usb"
 
     /// The directories that hold the `BBB/DDD` nodes.
-    public var roots: [String]
+    package var roots: [String]
 
     /// A view of the devices under `roots`.
-    public init(roots: [String]) {
+    package init(roots: [String]) {
         self.roots = roots
     }
 
     /// The system's bus.
-    public static let system = USBDeviceDirectory(roots: [systemRoot])
+    package static let system = USBDeviceDirectory(roots: [systemRoot])
 
     /// This process's view: the directories `NFCTAGKIT_USB_DEVICES` names, else ``system``.
-    public static var current: USBDeviceDirectory {
+    package static var current: USBDeviceDirectory {
         let named = (ProcessInfo.processInfo.environment[environmentVariable] ?? "")
             .split(separator: ":").map(String.init).filter { !$0.isEmpty }
         return named.isEmpty ? .system : USBDeviceDirectory(roots: named)
     }
 
     /// True for the system's own `/dev/bus/usb`.
-    public var isSystem: Bool { roots == [Self.systemRoot] }
+    package var isSystem: Bool { roots == [Self.systemRoot] }
 
     /// The node paths a device at `bus` / `address` would have, one per root.
-    public func nodePaths(bus: Int, address: Int) -> [String] {
+    package func nodePaths(bus: Int, address: Int) -> [String] {
         roots.map { $0 + String(format: "/%03d/%03d", bus, address) }
     }
 
     /// Arrivals and departures on this bus: libusb-1.0 for the system's, the nodes
     /// themselves for another.
-    public func hotPlugBackend() -> any USBHotPlugBackend {
+    package func hotPlugBackend() -> any USBHotPlugBackend {
         isSystem ? LibUSBHotPlug() : USBDeviceDirectoryHotPlug(directory: self)
     }
 
@@ -114,11 +114,11 @@ public struct USBDeviceDirectory: Sendable, Hashable {
 /// Hot-plug on a ``USBDeviceDirectory`` that is not the system's: the node files are
 /// looked at every ``pollInterval``; a new file is an arrival, a file gone a departure.
 /// Devices present at ``start(_:)`` arrive before it returns.
-public final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
+package final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
     /// The bus watched.
-    public let directory: USBDeviceDirectory
+    package let directory: USBDeviceDirectory
     /// How often the directories are read.
-    public let pollInterval: Duration
+    package let pollInterval: Duration
 
     private struct State {
         var handler: (@Sendable (USBHotPlugEvent) -> Void)?
@@ -129,14 +129,14 @@ public final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
     private let state = Locked(State())
 
     /// A backend for `directory`; nothing happens until ``start(_:)``.
-    public init(directory: USBDeviceDirectory, pollInterval: Duration = .milliseconds(100)) {
+    package init(directory: USBDeviceDirectory, pollInterval: Duration = .milliseconds(100)) {
         self.directory = directory
         self.pollInterval = pollInterval
     }
 
     /// Reports the devices present, then watches. A root that does not exist yet is a bus
     /// with no device on it.
-    public func start(_ handler: @escaping @Sendable (USBHotPlugEvent) -> Void) throws(USBHotPlugError) {
+    package func start(_ handler: @escaping @Sendable (USBHotPlugEvent) -> Void) throws(USBHotPlugError) {
         let generation: UInt64? = state.withLock { state in
             guard state.handler == nil else { return nil }
             state.handler = handler
@@ -157,7 +157,7 @@ public final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
     }
 
     /// Stops reporting; no call to the handler starts after this returns.
-    public func stop() {
+    package func stop() {
         state.withLock { state in
             state.handler = nil
             state.generation &+= 1

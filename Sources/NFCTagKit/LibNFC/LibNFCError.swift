@@ -84,7 +84,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
         }
 
         /// Every known code, for tables and tests.
-        public static let known: [Code] = [
+        package static let known: [Code] = [
             .io, .invalidArgument, .deviceNotSupported, .noSuchDevice, .overflow, .timeout,
             .operationAborted, .notImplemented, .targetReleased, .rfTransmission,
             .mifareAuthenticationFailed, .software, .chip,
@@ -112,7 +112,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
 
         /// True when the code means the reader itself is gone or no longer answers
         /// (as opposed to a tag that did not answer).
-        public var meansReaderLost: Bool {
+        package var meansReaderLost: Bool {
             switch self {
             case .io, .noSuchDevice, .timeout: true
             default: false
@@ -128,7 +128,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// Creates an error from its parts.
-    public init(code: Code, operation: String, message: String) {
+    package init(code: Code, operation: String, message: String) {
         self.code = code
         self.operation = operation
         self.message = message

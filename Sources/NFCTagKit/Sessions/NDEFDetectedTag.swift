@@ -19,7 +19,7 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
     public var chip: Chip?
 
     /// A detected tag.
-    public init(target: ISO14443ATarget, chip: Chip?) {
+    package init(target: ISO14443ATarget, chip: Chip?) {
         self.target = target
         self.chip = chip
     }

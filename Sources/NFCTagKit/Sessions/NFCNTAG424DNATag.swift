@@ -19,7 +19,7 @@ public struct NFCNTAG424DNATag: Sendable {
     /// The session the tag is connected in.
     public let session: TagSession
     /// The commands, with the authenticated session.
-    public let commands: NTAG424DNACommands
+    package let commands: NTAG424DNACommands
 
     init(session: TagSession) {
         self.session = session

@@ -1,5 +1,5 @@
 /// What a tag answered to one identification probe.
-public enum ProbeAnswer: Sendable, Hashable {
+package enum ProbeAnswer: Sendable, Hashable {
     /// Data bytes.
     case bytes([UInt8])
     /// A 4-bit ACK.

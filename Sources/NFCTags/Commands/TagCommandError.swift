@@ -49,7 +49,7 @@ public enum TagCommandError: Error, Sendable, Hashable {
     case ntag424(NTAG424Error)
 
     /// The NAK as a table entry, when this is a NAK the table knows.
-    public var nakCode: NAKCode? {
+    package var nakCode: NAKCode? {
         if case .nak(let code, _) = self { return NAKCode(rawValue: code) }
         return nil
     }

@@ -12,16 +12,16 @@ import NFCChips
 /// ```
 public struct TagIdentificationReport: Sendable, Equatable, CustomStringConvertible {
     /// UID, ATQA, SAK and ATS from activation.
-    public var target: TagTarget
+    package var target: TagTarget
     /// The verdict of ``NFCChips/ChipIdentifier``.
-    public var identification: ChipIdentification
+    package var identification: ChipIdentification
     /// The answer to GET_VERSION (raw framing), or `nil` when it was not sent.
-    public var getVersionAnswer: ProbeAnswer?
+    package var getVersionAnswer: ProbeAnswer?
     /// The answer to the Ultralight C `AUTHENTICATE` probe, or `nil` when it was not sent.
-    public var ultralightCProbeAnswer: ProbeAnswer?
+    package var ultralightCProbeAnswer: ProbeAnswer?
     /// The first part of an ISO-DEP tag's native GetVersion (`90 60 00 00 00`: its data and
     /// status word), or `nil` when it was not asked (see ``NFCChips/ChipIdentifier/asksISODEPVersion(uid:sak:)``).
-    public var isoDEPVersionAnswer: [UInt8]? = nil
+    package var isoDEPVersionAnswer: [UInt8]? = nil
 
     /// The chip, when identified.
     public var chip: Chip? { identification.chip }

@@ -10,9 +10,9 @@ import NFCChips
 /// let report = try await TagIdentifier.identify(over: transport)
 /// report.chip            // .ntag215
 /// ```
-public enum TagIdentifier {
+package enum TagIdentifier {
     /// Probes the tag and identifies it; the tag is left ACTIVE and unauthenticated.
-    public static func identify(over transport: any TagTransport) async throws(TagCommandError) -> TagIdentificationReport {
+    package static func identify(over transport: any TagTransport) async throws(TagCommandError) -> TagIdentificationReport {
         let target = transport.target
         var report = TagIdentificationReport(
             target: target,

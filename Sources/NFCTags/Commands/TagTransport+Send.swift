@@ -14,7 +14,7 @@ extension TagTransport {
     ///   - bytes: the command frame without CRC_A.
     ///   - framing: ``TagFraming/raw`` (default: ACK / NAK codes arrive) or ``TagFraming/standard``.
     ///   - timeout: how long the tag may take (`nil`: a generous default).
-    public func send(
+    package func send(
         _ bytes: [UInt8],
         framing: TagFraming = .raw,
         timeout: Duration? = nil

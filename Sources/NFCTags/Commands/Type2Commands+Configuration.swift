@@ -3,7 +3,7 @@ import NFCChips
 /// Reading and writing the configuration pages.
 extension Type2Commands {
     /// Reads the configuration pages (authenticate first when PROT protects them).
-    public func readConfiguration() async throws(TagCommandError) -> Type2Configuration {
+    package func readConfiguration() async throws(TagCommandError) -> Type2Configuration {
         guard let configuration = memory.configuration, let first = configuration.pages.first,
               let last = configuration.pages.last else {
             throw .featureNotSupported(feature: "configuration pages", chip: chip)
@@ -29,7 +29,7 @@ extension Type2Commands {
     /// ```
     /// - Returns: the pages written, in order.
     @discardableResult
-    public func writeConfiguration(_ configuration: Type2Configuration, consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
+    package func writeConfiguration(_ configuration: Type2Configuration, consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
         guard configuration.chip == chip else { throw .invalidArgument("configuration of \(configuration.chip.rawValue), tag is \(chip.rawValue)") }
         let current = try Type2Configuration(chip: chip, pages: configuration.pages)
         if configuration.isProtectionActive, !current.isProtectionActive {

@@ -27,7 +27,7 @@ extension Type2Commands {
     }
 
     /// READ_CNT of counter `address` (EV1: 0…2; NTAG21x: the NFC counter's address).
-    public func readCounter(_ address: UInt8) async throws(TagCommandError) -> Int {
+    package func readCounter(_ address: UInt8) async throws(TagCommandError) -> Int {
         let command = try command(.readCounter)
         let counter = try counter(at: address, for: .readCounter)
         let bytes = try data(try await run(command, [address]), from: command, length: command.answerLength)
@@ -36,7 +36,7 @@ extension Type2Commands {
 
     /// The NTAG21x NFC read counter (READ_CNT of the table's NFC counter address). Fails with
     /// a NAK when the counter is disabled, or password-protected and no PWD_AUTH was done.
-    public func readNFCCounter() async throws(TagCommandError) -> Int {
+    package func readNFCCounter() async throws(TagCommandError) -> Int {
         guard let counter = spec.counters.first(where: { $0.kind == .nfcReadCounter }), let address = counter.addresses.first else {
             throw .featureNotSupported(feature: "NFC counter", chip: chip)
         }
@@ -44,7 +44,7 @@ extension Type2Commands {
     }
 
     /// INCR_CNT: adds `amount` to EV1 counter `address` (the tag refuses to pass its maximum).
-    public func incrementCounter(_ address: UInt8, by amount: Int) async throws(TagCommandError) {
+    package func incrementCounter(_ address: UInt8, by amount: Int) async throws(TagCommandError) {
         let command = try command(.incrementCounter)
         let counter = try counter(at: address, for: .incrementCounter)
         guard amount >= 0, amount <= counter.maximumValue else {
@@ -58,7 +58,7 @@ extension Type2Commands {
     }
 
     /// CHECK_TEARING_EVENT of EV1 counter `address`.
-    public func checkTearingEvent(_ address: UInt8) async throws(TagCommandError) -> TearingFlag {
+    package func checkTearingEvent(_ address: UInt8) async throws(TagCommandError) -> TearingFlag {
         let command = try command(.checkTearingEvent)
         let counter = try counter(at: address, for: .checkTearingEvent)
         let bytes = try data(try await run(command, [address]), from: command, length: command.answerLength)

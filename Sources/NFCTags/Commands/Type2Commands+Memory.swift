@@ -3,7 +3,7 @@ import NFCChips
 /// READ, FAST_READ, WRITE and COMPATIBILITY_WRITE.
 extension Type2Commands {
     /// READ: 16 bytes (four pages) from `page`; the tag rolls over past its last page.
-    public func read(page: Int) async throws(TagCommandError) -> [UInt8] {
+    package func read(page: Int) async throws(TagCommandError) -> [UInt8] {
         let command = try command(.read)
         let address = try address(page, in: 0...memory.lastReadablePage, for: .read)
         return try data(try await run(command, [address]), from: command, length: command.answerLength)
@@ -14,7 +14,7 @@ extension Type2Commands {
     /// ```swift
     /// let user = try await tag.fastRead(pages: tag.memory.userPages) // 504 bytes on NTAG215
     /// ```
-    public func fastRead(pages: ClosedRange<Int>) async throws(TagCommandError) -> [UInt8] {
+    package func fastRead(pages: ClosedRange<Int>) async throws(TagCommandError) -> [UInt8] {
         let command = try command(.fastRead)
         let readable = 0...memory.lastReadablePage
         _ = try address(pages.lowerBound, in: readable, for: .fastRead)
@@ -35,7 +35,7 @@ extension Type2Commands {
     }
 
     /// The bytes of `pages`, with FAST_READ when the chip has it, READ otherwise.
-    public func readPages(_ pages: ClosedRange<Int>) async throws(TagCommandError) -> [UInt8] {
+    package func readPages(_ pages: ClosedRange<Int>) async throws(TagCommandError) -> [UInt8] {
         if spec.supports(.fastRead) { return try await fastRead(pages: pages) }
         let pagesPerRead = max(try command(.read).answerLength / memory.pageSize, 1)
         var result: [UInt8] = []
@@ -50,7 +50,7 @@ extension Type2Commands {
     }
 
     /// WRITE of one page (4 bytes).
-    public func write(page: Int, bytes: [UInt8]) async throws(TagCommandError) {
+    package func write(page: Int, bytes: [UInt8]) async throws(TagCommandError) {
         let command = try command(.write)
         let address = try address(page, in: memory.firstWritablePage...memory.lastPage, for: .write)
         try checkPageData(bytes, for: .write)
@@ -59,7 +59,7 @@ extension Type2Commands {
 
     /// COMPATIBILITY_WRITE of one page: `A0 page`, then 16 bytes of which the tag stores
     /// the first four (the rest is sent as zeros).
-    public func compatibilityWrite(page: Int, bytes: [UInt8]) async throws(TagCommandError) {
+    package func compatibilityWrite(page: Int, bytes: [UInt8]) async throws(TagCommandError) {
         let command = try command(.compatibilityWrite)
         let address = try address(page, in: memory.firstWritablePage...memory.lastPage, for: .compatibilityWrite)
         try checkPageData(bytes, for: .compatibilityWrite)

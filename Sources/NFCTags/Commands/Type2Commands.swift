@@ -14,16 +14,16 @@ import NFCChips
 ///
 /// Every command goes with ``TagFraming/raw`` framing, so that NAK codes arrive and the
 /// reader never mistakes GET_VERSION (`60`) for a MIFARE Classic authentication.
-public struct Type2Commands: Sendable {
+package struct Type2Commands: Sendable {
     /// The link to the tag.
-    public let transport: any TagTransport
+    package let transport: any TagTransport
     /// The chip's tables.
-    public let spec: ChipSpec
+    package let spec: ChipSpec
     /// The chip's page memory.
-    public let memory: MemoryMap
+    package let memory: MemoryMap
 
     /// Commands for `chip` over `transport`; throws when the chip is not page-based.
-    public init(transport: any TagTransport, chip: Chip) throws(TagCommandError) {
+    package init(transport: any TagTransport, chip: Chip) throws(TagCommandError) {
         let spec = ChipTables.spec(for: chip)
         guard spec.family.isType2, let memory = spec.memory else {
             throw .featureNotSupported(feature: "page memory (Type 2 commands)", chip: chip)
@@ -34,11 +34,11 @@ public struct Type2Commands: Sendable {
     }
 
     /// The chip these commands drive.
-    public var chip: Chip { spec.chip }
+    package var chip: Chip { spec.chip }
 
     /// Sends raw bytes (see ``TagTransport/send(_:framing:timeout:)``); a NAK names the
     /// command from this chip's table.
-    public func send(_ bytes: [UInt8], framing: TagFraming = .raw, timeout: Duration? = nil) async throws(TagCommandError) -> RawAnswer {
+    package func send(_ bytes: [UInt8], framing: TagFraming = .raw, timeout: Duration? = nil) async throws(TagCommandError) -> RawAnswer {
         guard let code = bytes.first else { throw .invalidArgument("a command frame needs at least one byte") }
         try transport.checkCommandLength(bytes)
         let command = spec.command(code: code)

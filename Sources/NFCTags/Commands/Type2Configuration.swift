@@ -18,10 +18,10 @@ public struct Type2Configuration: Sendable, Hashable {
     /// The configuration pages as read (page → 4 bytes).
     public let pages: [Int: [UInt8]]
     /// Every field's value, shifted down to bit 0.
-    public var values: [ConfigurationFieldName: UInt8]
+    package var values: [ConfigurationFieldName: UInt8]
 
     /// Decodes `pages` (every configuration page of `chip`, 4 bytes each).
-    public init(chip: Chip, pages: [Int: [UInt8]]) throws(TagCommandError) {
+    package init(chip: Chip, pages: [Int: [UInt8]]) throws(TagCommandError) {
         let spec = ChipTables.spec(for: chip)
         guard let configuration = spec.memory?.configuration, let pageSize = spec.memory?.pageSize else {
             throw .featureNotSupported(feature: "configuration pages", chip: chip)
@@ -125,7 +125,7 @@ public struct Type2Configuration: Sendable, Hashable {
     }
 
     /// Every configuration page with the current ``values`` encoded into the bytes as read.
-    public func encodedPages() throws(TagCommandError) -> [Int: [UInt8]] {
+    package func encodedPages() throws(TagCommandError) -> [Int: [UInt8]] {
         guard let spec else { throw .featureNotSupported(feature: "configuration pages", chip: chip) }
         var result = pages
         for (name, value) in values {
@@ -164,19 +164,22 @@ public struct Type2Configuration: Sendable, Hashable {
 /// One configuration field that changes.
 public struct ConfigurationChange: Sendable, Hashable, CustomStringConvertible {
     /// The field.
-    public var field: ConfigurationFieldName
+    package var field: ConfigurationFieldName
     /// Its value now.
     public var from: UInt8
     /// Its value after the change.
     public var to: UInt8
 
     /// A change of `field` from one value to another.
-    public init(field: ConfigurationFieldName, from: UInt8, to: UInt8) {
+    package init(field: ConfigurationFieldName, from: UInt8, to: UInt8) {
         self.field = field
         self.from = from
         self.to = to
     }
 
     /// `AUTH0: 255 → 4`.
+    /// The field's name in the datasheet (`AUTH0`, `PROT`, …).
+    public var name: String { field.rawValue }
+
     public var description: String { "\(field.rawValue): \(from) → \(to)" }
 }

@@ -20,7 +20,7 @@ extension ClassicNDEFDriver {
     ///   card unanswered: cut inside its EEPROM cycle, a trailer keeps a mix of old and new
     ///   access bits whose inverted copies disagree, which blocks the sector — and its part
     ///   of the message — for good (``ClassicLockPlan``).
-    public func makeReadOnly(force: Bool) async throws(NDEFTagError) {
+    package func makeReadOnly(force: Bool) async throws(NDEFTagError) {
         let snapshot = try await readSnapshot()
         let (bytes, _) = try snapshot.messageBytes()
         guard force || verifiedMessage == bytes else { throw .notVerified }
@@ -56,7 +56,7 @@ extension ClassicNDEFDriver {
     /// Meant for blank cards (transport keys `FF…FF`, access bits `FF 07 80`): every
     /// sector is claimed. A card that already holds valid NDEF is refused with
     /// ``NDEFTagError/alreadyFormatted`` unless `force`.
-    public func format(force: Bool) async throws(NDEFTagError) {
+    package func format(force: Bool) async throws(NDEFTagError) {
         verifiedMessage = nil
         let snapshot = try await readSnapshot()
         if snapshot.hasNDEF, !force { throw .alreadyFormatted }

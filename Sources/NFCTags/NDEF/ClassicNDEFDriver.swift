@@ -22,7 +22,7 @@ import NFCChips
 /// try await driver.format(force: false)       // blank card → empty NDEF, 716 bytes free
 /// try await driver.writeMessage(message)
 /// ```
-public actor ClassicNDEFDriver: NDEFTagDriver {
+package actor ClassicNDEFDriver: NDEFTagDriver {
     let commands: ClassicCommands
     let geometry: ClassicGeometry
     let classic: ClassicSpec
@@ -38,7 +38,7 @@ public actor ClassicNDEFDriver: NDEFTagDriver {
     ///   whose access conditions give writes to key B only).
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when `chip` is not a MIFARE Classic
     ///   or a given key is not 6 bytes.
-    public init(chip: Chip, transport: any TagTransport, keys: ClassicNDEFKeys = ClassicNDEFKeys()) throws(NDEFTagError) {
+    package init(chip: Chip, transport: any TagTransport, keys: ClassicNDEFKeys = ClassicNDEFKeys()) throws(NDEFTagError) {
         do {
             commands = try ClassicCommands(transport: transport, chip: chip)
         } catch {
@@ -52,12 +52,12 @@ public actor ClassicNDEFDriver: NDEFTagDriver {
     // MARK: NDEFTagDriver
 
     /// Reads sector 0 (GPB, MAD1), sector 16 (MAD2) and every NFC sector.
-    public func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
+    package func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
         try await readSnapshot().status()
     }
 
     /// Reads and decodes the NDEF message; errors name the tag byte address (block × 16 + byte).
-    public func readMessage() async throws(NDEFTagError) -> NDEFMessage {
+    package func readMessage() async throws(NDEFTagError) -> NDEFMessage {
         verifiedMessage = nil
         let (bytes, addresses) = try await readSnapshot().messageBytes()
         let message = try NDEFMessage.fromTagBytes(bytes, addresses: addresses)
@@ -72,7 +72,7 @@ public actor ClassicNDEFDriver: NDEFTagDriver {
     /// every NFC sector may be written (``NDEFTagError/tagNotWritable``, or
     /// ``NDEFTagError/authenticationRequired(step:)`` when only key B may write and the
     /// driver's key B was refused).
-    public func writeMessage(
+    package func writeMessage(
         _ message: NDEFMessage, options: NDEFWriteOptions, progress: @Sendable (NDEFWriteProgress) -> Void
     ) async throws(NDEFTagError) {
         verifiedMessage = nil

@@ -14,14 +14,14 @@ import NFCChips
 /// let driver = try ClassicNDEFDriver(chip: .classic1k, transport: transport, keys: keys)
 /// try await driver.format(force: false)      // trailers get these keys B
 /// ```
-public struct ClassicNDEFKeys: Sendable, Hashable {
+package struct ClassicNDEFKeys: Sendable, Hashable {
     /// Key B of the MAD sectors (0, and 16 on a 4K); `nil` means the transport key.
-    public var madKeyB: [UInt8]?
+    package var madKeyB: [UInt8]?
     /// Key B of the NFC sectors; `nil` means the transport key.
-    public var nfcKeyB: [UInt8]?
+    package var nfcKeyB: [UInt8]?
 
     /// Keys with the given values; the defaults use the transport key for both keys B.
-    public init(madKeyB: [UInt8]? = nil, nfcKeyB: [UInt8]? = nil) {
+    package init(madKeyB: [UInt8]? = nil, nfcKeyB: [UInt8]? = nil) {
         self.madKeyB = madKeyB
         self.nfcKeyB = nfcKeyB
     }

@@ -18,7 +18,7 @@ import NDEF
 /// let back = try await driver.readMessage()             // == message
 /// try await driver.makeReadOnly(force: false)           // permanent!
 /// ```
-public protocol NDEFTagDriver: Sendable {
+package protocol NDEFTagDriver: Sendable {
     /// Reads the CC / MAD / CC file, lock bits, access conditions and password
     /// configuration, and the NDEF length.
     ///
@@ -61,7 +61,7 @@ public protocol NDEFTagDriver: Sendable {
 
 extension NDEFTagDriver {
     /// Writes `message` with default options and no progress reports.
-    public func writeMessage(_ message: NDEFMessage) async throws(NDEFTagError) {
+    package func writeMessage(_ message: NDEFMessage) async throws(NDEFTagError) {
         try await writeMessage(message, options: NDEFWriteOptions(), progress: { _ in })
     }
 }

@@ -7,7 +7,7 @@ import NFCChips
 /// let driver = try NDEFTagDrivers.driver(for: chip, transport: transport)
 /// let status = try await driver.queryStatus()
 /// ```
-public enum NDEFTagDrivers {
+package enum NDEFTagDrivers {
     /// The driver for `chip` over `transport`: ``Type2NDEFDriver`` for NTAG21x and the
     /// Ultralight family, ``ClassicNDEFDriver`` for MIFARE Classic 1K / 4K (MAD and NFC
     /// sectors, opened with the public MAD / NFC Forum keys A and the transport key; a
@@ -19,7 +19,7 @@ public enum NDEFTagDrivers {
     ///
     /// - Parameter passwordAuthenticated: the caller ran PWD_AUTH on this connection and
     ///   runs it again after every re-selection, so a password-protected area is writable.
-    public static func driver(for chip: Chip, transport: any TagTransport,
+    package static func driver(for chip: Chip, transport: any TagTransport,
                               passwordAuthenticated: Bool = false) throws(NDEFTagError) -> any NDEFTagDriver {
         let spec = ChipTables.spec(for: chip)
         if let profile = Type2TagProfile(spec: spec, mapping: .standard) {

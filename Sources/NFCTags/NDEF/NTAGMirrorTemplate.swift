@@ -24,16 +24,16 @@ public struct NTAGMirrorTemplate: Sendable, Equatable {
     /// Whether the NFC counter is mirrored (the write turns the counter on).
     public let mirrorsCounter: Bool
     /// Where the placeholder starts in the encoded message, in bytes.
-    public let placeholderOffset: Int
+    package let placeholderOffset: Int
     /// How many bytes the mirror shows.
-    public let placeholderLength: Int
+    package let placeholderLength: Int
     /// The chip's mirror rules.
-    public let rules: MirrorSpec
+    package let rules: MirrorSpec
 
     /// The placeholders a template may hold.
-    public static let uidPlaceholder = "{uid}"
+    package static let uidPlaceholder = "{uid}"
     /// The counter placeholder.
-    public static let counterPlaceholder = "{counter}"
+    package static let counterPlaceholder = "{counter}"
 
     /// Builds the message for `chip` from `uri`.
     ///
@@ -80,7 +80,7 @@ public struct NTAGMirrorTemplate: Sendable, Equatable {
     }
 
     /// MIRROR_CONF for this template: the UID bit, the counter bit, or both.
-    public var mirrorConfiguration: UInt8 {
+    package var mirrorConfiguration: UInt8 {
         (mirrorsUID ? rules.uidMirrorBit : 0) | (mirrorsCounter ? rules.counterMirrorBit : 0)
     }
 }

@@ -9,7 +9,7 @@ extension Type2NDEFDriver {
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` with ``NTAGMirrorError``'s words
     ///   when the mirror would leave the user memory or straddle reserved bytes; the tag's
     ///   own errors (no NDEF, not readable) as the other calls do.
-    public func mirrorPlacement(for template: NTAGMirrorTemplate) async throws(NDEFTagError) -> (page: Int, byte: Int) {
+    package func mirrorPlacement(for template: NTAGMirrorTemplate) async throws(NDEFTagError) -> (page: Int, byte: Int) {
         let snapshot = try await readSnapshot()
         guard let scan = snapshot.scan, let typeAddress = scan.ndef?.typeAddress ?? scan.insertionAddress else {
             throw .unsupportedTag(reason: "the tag is not NDEF-formatted")

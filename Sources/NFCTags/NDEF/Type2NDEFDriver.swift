@@ -12,7 +12,7 @@ import NDEF
 /// let driver = try NDEFTagDrivers.driver(for: .ntag213, transport: transport)
 /// try await driver.writeMessage(message)
 /// ```
-public actor Type2NDEFDriver: NDEFTagDriver {
+package actor Type2NDEFDriver: NDEFTagDriver {
     let io: Type2PageIO
     let profile: Type2TagProfile
     let mapping: Type2Mapping
@@ -38,12 +38,12 @@ public actor Type2NDEFDriver: NDEFTagDriver {
 
     /// Reads the lock bytes, the CC, the TLVs as far as the message and the lock and
     /// configuration pages (on chips with FAST_READ; the whole TLV area on the others).
-    public func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
+    package func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
         try await readPartialSnapshot { $0.dataPages?.upperBound }.status()
     }
 
     /// Reads and decodes the NDEF message.
-    public func readMessage() async throws(NDEFTagError) -> NDEFMessage {
+    package func readMessage() async throws(NDEFTagError) -> NDEFMessage {
         verifiedMessage = nil
         let snapshot: Type2TagSnapshot
         if let partial = try await readMessageSnapshot() { snapshot = partial } else { snapshot = try await readSnapshot() }
@@ -54,7 +54,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     }
 
     /// Writes `message` tear-safely, only the pages that change unless `options.fullWrite`.
-    public func writeMessage(
+    package func writeMessage(
         _ message: NDEFMessage, options: NDEFWriteOptions, progress: @Sendable (NDEFWriteProgress) -> Void
     ) async throws(NDEFTagError) {
         verifiedMessage = nil
@@ -82,7 +82,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     }
 
     /// Sets the CC write nibble, then the static lock bits, then the dynamic lock bits.
-    public func makeReadOnly(force: Bool) async throws(NDEFTagError) {
+    package func makeReadOnly(force: Bool) async throws(NDEFTagError) {
         // The lock sets dynamic lock bits: read them afresh, and again after it.
         knownConfiguration = nil
         defer { knownConfiguration = nil }
@@ -95,7 +95,7 @@ public actor Type2NDEFDriver: NDEFTagDriver {
     }
 
     /// Writes the CC and an empty NDEF TLV (the chip's factory TLV area) on a blank tag.
-    public func format(force: Bool) async throws(NDEFTagError) {
+    package func format(force: Bool) async throws(NDEFTagError) {
         verifiedMessage = nil
         knownConfiguration = nil
         defer { knownConfiguration = nil }

@@ -8,7 +8,7 @@ import NFCChips
 /// Writes are tear-safe: NLEN 0 first, then the body, then the real NLEN, driven by
 /// ``NDEFWriteMachine`` and verified by reading back. Making a Type 4 tag read-only or
 /// creating its NDEF application is proprietary and reported as unsupported.
-public actor Type4NDEFDriver: NDEFTagDriver {
+package actor Type4NDEFDriver: NDEFTagDriver {
     let channel: Type4APDUChannel
     private var verifiedMessage: [UInt8]?
 
@@ -30,7 +30,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
     var spec: Type4Spec { channel.spec }
 
     /// Reads the CC file and NLEN.
-    public func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
+    package func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
         guard let snapshot = try await readSnapshot(messageToo: false) else {
             return NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
         }
@@ -40,7 +40,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
     }
 
     /// Reads the NDEF file.
-    public func readMessage() async throws(NDEFTagError) -> NDEFMessage {
+    package func readMessage() async throws(NDEFTagError) -> NDEFMessage {
         verifiedMessage = nil
         guard let snapshot = try await readSnapshot(messageToo: true) else { throw Self.noApplication }
         let length = snapshot.capabilityContainer.lengthFieldSize
@@ -51,7 +51,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
 
     /// Writes NLEN 0, the body (only the chunks that change unless `options.fullWrite`),
     /// then NLEN, and reads it back.
-    public func writeMessage(
+    package func writeMessage(
         _ message: NDEFMessage, options: NDEFWriteOptions, progress: @Sendable (NDEFWriteProgress) -> Void
     ) async throws(NDEFTagError) {
         verifiedMessage = nil
@@ -94,7 +94,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
 
     /// Type 4 has no standard way to make the NDEF file read-only: succeeds when the CC
     /// already says read-only, else reports the tag as unsupported for this.
-    public func makeReadOnly(force: Bool) async throws(NDEFTagError) {
+    package func makeReadOnly(force: Bool) async throws(NDEFTagError) {
         guard let snapshot = try await readSnapshot(messageToo: true) else { throw Self.noApplication }
         guard force || verifiedMessage == snapshot.message else { throw .notVerified }
         if snapshot.capabilityContainer.writeAccess != spec.accessGranted { return }
@@ -102,7 +102,7 @@ public actor Type4NDEFDriver: NDEFTagDriver {
     }
 
     /// Empties the NDEF file (NLEN 0). Creating the NDEF application is proprietary.
-    public func format(force: Bool) async throws(NDEFTagError) {
+    package func format(force: Bool) async throws(NDEFTagError) {
         guard try await readSnapshot(messageToo: false) != nil else { throw Self.noApplication }
         guard force else { throw .alreadyFormatted }
         try await writeMessage(NDEFMessage(records: []), options: NDEFWriteOptions(), progress: { _ in })

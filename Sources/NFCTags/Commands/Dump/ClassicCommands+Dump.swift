@@ -3,7 +3,7 @@ import NFCChips
 /// Dump and restore of MIFARE Classic memory.
 extension ClassicCommands {
     /// The keys a dump tries when the caller gives none: every well-known key in the tables.
-    public static var wellKnownKeys: [[UInt8]] {
+    package static var wellKnownKeys: [[UInt8]] {
         var keys: [[UInt8]] = []
         for key in ChipTables.classic.keys.map(\.key) where !keys.contains(key) { keys.append(key) }
         return keys
@@ -12,7 +12,7 @@ extension ClassicCommands {
     /// Reads every sector it can open, trying each key of `keys` as key A, then as key B
     /// (the tag is reselected after a refused key). Sectors no key opens have `nil` blocks.
     /// Trailers carry the key that opened them in place of the zeros the card returns.
-    public func dump(keys: [[UInt8]] = ClassicCommands.wellKnownKeys) async throws(TagCommandError) -> TagMemoryDump {
+    package func dump(keys: [[UInt8]] = ClassicCommands.wellKnownKeys) async throws(TagCommandError) -> TagMemoryDump {
         var blocks = [[UInt8]?](repeating: nil, count: geometry.blockCount)
         var sectorKeys: [ClassicSectorKeys] = []
         for sector in 0..<geometry.sectorCount {
@@ -66,7 +66,7 @@ extension ClassicCommands {
     ///
     /// - Returns: the blocks written, in order.
     @discardableResult
-    public func restore(_ dump: TagMemoryDump, keys: [ClassicSectorKeys], options: RestoreOptions = [],
+    package func restore(_ dump: TagMemoryDump, keys: [ClassicSectorKeys], options: RestoreOptions = [],
                         consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
         try dump.validate()
         guard dump.chip == chip, let blocks = dump.blocks else {

@@ -17,7 +17,7 @@ public struct RestoreOptions: OptionSet, Sendable, Hashable {
 }
 
 /// What a Type 2 page holds, from the chip's tables; it decides whether a restore writes it.
-public enum PageRole: String, Sendable, Hashable, CaseIterable {
+package enum PageRole: String, Sendable, Hashable, CaseIterable {
     /// UID and check bytes: never written.
     case uid
     /// Static or dynamic lock bytes.

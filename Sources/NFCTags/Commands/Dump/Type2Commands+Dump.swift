@@ -3,7 +3,7 @@ import NFCChips
 /// Dump and restore of Type 2 memory.
 extension Type2Commands {
     /// What `page` holds, by the chip's tables.
-    public func role(ofPage page: Int) -> PageRole {
+    package func role(ofPage page: Int) -> PageRole {
         if let password = memory.configuration?.password, page == password.pwdPage || page == password.packPage { return .secret }
         if let auth = spec.ultralightCAuthentication, (auth.firstKeyPage...auth.lastKeyPage).contains(page) { return .secret }
         if page == memory.staticLock.page || page == memory.dynamicLock?.page { return .lock }
@@ -16,7 +16,7 @@ extension Type2Commands {
     }
 
     /// Reads every readable page (authenticate first when pages are read-protected).
-    public func dump() async throws(TagCommandError) -> TagMemoryDump {
+    package func dump() async throws(TagCommandError) -> TagMemoryDump {
         let bytes = try await readPages(0...memory.lastReadablePage)
         let pages = stride(from: 0, to: bytes.count, by: memory.pageSize).map { Array(bytes[$0..<($0 + memory.pageSize)]) }
         return TagMemoryDump(chip: chip, uid: transport.target.uid, pages: pages)
@@ -33,7 +33,7 @@ extension Type2Commands {
     /// ```
     /// - Returns: the pages written, in order.
     @discardableResult
-    public func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
+    package func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
         try dump.validate()
         guard dump.chip == chip, let pages = dump.pages else {
             throw .invalidArgument("the dump is of \(dump.chip.rawValue), the tag is \(chip.rawValue)")

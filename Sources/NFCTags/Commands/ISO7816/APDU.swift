@@ -113,7 +113,7 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The ISO case of the APDU.
-    public var isoCase: APDUCase {
+    package var isoCase: APDUCase {
         switch (data.isEmpty, expectedResponseLength == nil) {
         case (true, true): .case1
         case (true, false): usesExtendedLength ? .case2Extended : .case2Short
@@ -151,7 +151,7 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The four command-response cases of ISO/IEC 7816-4 §5.1, short (S) or extended (E).
-public enum APDUCase: String, Sendable, Hashable, CaseIterable {
+package enum APDUCase: String, Sendable, Hashable, CaseIterable {
     /// No data, no answer data.
     case case1 = "1"
     /// Answer data expected, short Le.

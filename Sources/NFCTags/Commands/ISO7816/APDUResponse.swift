@@ -35,7 +35,7 @@ public struct APDUResponse: Sendable, Hashable, CustomStringConvertible {
     public var statusWord: UInt16 { UInt16(sw1) << 8 | UInt16(sw2) }
 
     /// The table's entry for the status word (exact, else by SW1), `nil` when the table has none.
-    public var status: ISO7816StatusWordSpec? { ChipTables.iso7816.statusWord(matching: statusWord) }
+    package var status: ISO7816StatusWordSpec? { ChipTables.iso7816.statusWord(matching: statusWord) }
 
     /// What the status word means, from the table; "unknown status word" when it has none.
     public var meaning: String { status?.meaning ?? "unknown status word" }

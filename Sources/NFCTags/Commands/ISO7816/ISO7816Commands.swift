@@ -20,12 +20,12 @@ import NFCChips
 /// let iso = ISO7816Commands(transport: transport)
 /// let answer = try await iso.send(try APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x00]))
 /// ```
-public struct ISO7816Commands: Sendable {
+package struct ISO7816Commands: Sendable {
     /// The link to the tag.
-    public let transport: any TagTransport
+    package let transport: any TagTransport
 
     /// Commands over `transport`.
-    public init(transport: any TagTransport) {
+    package init(transport: any TagTransport) {
         self.transport = transport
     }
 
@@ -36,7 +36,7 @@ public struct ISO7816Commands: Sendable {
     ///   exchange, or one whose answer was lost and may be longer than the reader carries
     ///   (``TagTransport/maximumAnswerLength``: ask for less); ``TagCommandError/invalidAnswer(command:bytes:offset:expected:)`` for an
     ///   answer without a status word, or more data than an extended Ne; transport errors.
-    public func send(_ apdu: APDU, timeout: Duration? = nil) async throws(TagCommandError) -> APDUResponse {
+    package func send(_ apdu: APDU, timeout: Duration? = nil) async throws(TagCommandError) -> APDUResponse {
         let iso = ChipTables.iso7816
         let timeout = timeout ?? .milliseconds(ChipTables.type4.commandTimeoutMs)
         var command = apdu

@@ -24,7 +24,7 @@ extension NTAG424DNACommands {
     ///   version (nothing written); ``NTAG424Error/wrongKey(keyNumber:)`` when `old` is not
     ///   the slot's key (nothing written);
     ///   ``NTAG424Error/keyChangeInterrupted(keyNumber:tagNowHolds:cause:)`` after a cut.
-    public func changeKeySafely(_ slot: UInt8, from old: AES128Key, to new: AES128Key, version: UInt8,
+    package func changeKeySafely(_ slot: UInt8, from old: AES128Key, to new: AES128Key, version: UInt8,
                                 appMasterKey: AES128Key) async throws(TagCommandError) {
         let masterBefore = slot == 0 ? old : appMasterKey
         // Plan: prove the old key, read the current version.
@@ -51,7 +51,7 @@ extension NTAG424DNACommands {
 
     /// Which of `candidates` key `slot` holds, from GetKeyVersion (selects the application
     /// first; needs no key). `nil` when the version matches none of them.
-    public func keyInSlot(_ slot: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagCommandError) -> NTAG424KeyCandidate? {
+    package func keyInSlot(_ slot: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagCommandError) -> NTAG424KeyCandidate? {
         try await selectApplication()
         let version = try await keyVersion(slot)
         return candidates.first { $0.version == version }

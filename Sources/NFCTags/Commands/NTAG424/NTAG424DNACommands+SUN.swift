@@ -41,7 +41,7 @@ extension NTAG424DNACommands {
     /// - Returns: the file settings the tag reports afterwards.
     /// - Throws: ``TagCommandError/verificationFailed(_:)`` when the tag reports other settings.
     @discardableResult
-    public func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagCommandError) -> NTAG424FileSettings {
+    package func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagCommandError) -> NTAG424FileSettings {
         let ndef = NTAG424DNATable.ndefFileNumber
         try await selectApplication()
         try await authenticate(keyNumber: 0, key: keys.appMasterKey)
@@ -74,7 +74,7 @@ extension NTAG424DNACommands {
 
 extension NTAG424Access {
     /// The key number, for `.key`.
-    public var keyNumber: UInt8? {
+    package var keyNumber: UInt8? {
         if case .key(let number) = self { return number }
         return nil
     }

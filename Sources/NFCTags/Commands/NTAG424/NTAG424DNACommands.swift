@@ -15,18 +15,18 @@ import NTAG424Crypto
 /// let settings = try await ntag.fileSettings(2)
 /// let uid = try await ntag.cardUID()
 /// ```
-public actor NTAG424DNACommands {
+package actor NTAG424DNACommands {
     /// The link to the tag.
-    public nonisolated let transport: any TagTransport
+    package nonisolated let transport: any TagTransport
     /// The session of the last successful authentication, until a command fails or key 0 changes.
-    public private(set) var session: EV2Session?
+    package private(set) var session: EV2Session?
     /// The key the session was opened with.
-    public private(set) var authenticatedKeyNumber: UInt8?
+    package private(set) var authenticatedKeyNumber: UInt8?
 
     typealias Table = NTAG424DNATable
 
     /// Commands over `transport`.
-    public init(transport: any TagTransport) {
+    package init(transport: any TagTransport) {
         self.transport = transport
     }
 
@@ -65,7 +65,7 @@ public actor NTAG424DNACommands {
 
     /// Ends the session on this side — for a tag that was selected again, or lost its
     /// authentication in another way (the tag ends it on any error by itself).
-    public func endSession() { forget() }
+    package func endSession() { forget() }
 
     /// Ends the session on our side (the tag ends it on any error).
     func forget() {
@@ -117,7 +117,7 @@ public actor NTAG424DNACommands {
     // MARK: Application
 
     /// ISO SELECT of the NDEF application by its DF name (`D2760000850101`); ends any session.
-    public func selectApplication() async throws(TagCommandError) {
+    package func selectApplication() async throws(TagCommandError) {
         forget()
         let apdu: APDU
         do {
@@ -133,7 +133,7 @@ public actor NTAG424DNACommands {
     }
 
     /// GetVersion: hardware and software versions and the production data (three frames).
-    public func version() async throws(TagCommandError) -> NTAG424Version {
+    package func version() async throws(TagCommandError) -> NTAG424Version {
         var parts: [[UInt8]] = []
         var answer = try await exchange(.getVersion, [], name: "GetVersion")
         while true {
@@ -158,7 +158,7 @@ public actor NTAG424DNACommands {
     ///
     /// - Throws: ``TagCommandError/ntag424(_:)`` with ``NTAG424Error/wrongKey(keyNumber:)``
     ///   when the tag holds another key.
-    public func authenticate(keyNumber: UInt8, key: AES128Key, nonFirst: Bool = false) async throws(TagCommandError) {
+    package func authenticate(keyNumber: UInt8, key: AES128Key, nonFirst: Bool = false) async throws(TagCommandError) {
         let name = nonFirst ? "AuthenticateEV2NonFirst" : "AuthenticateEV2First"
         let previous = session
         if nonFirst, previous == nil { throw .ntag424(.notAuthenticated(command: name)) }
@@ -184,7 +184,7 @@ public actor NTAG424DNACommands {
     /// ChangeKey: sets key `keyNumber` to `newKey` with version `version`. Needs a session
     /// with key 0; for another key its current value `oldKey` is required. Changing key 0
     /// ends the session.
-    public func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil) async throws(TagCommandError) {
+    package func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil) async throws(TagCommandError) {
         guard session != nil, let authenticated = authenticatedKeyNumber else { throw .ntag424(.notAuthenticated(command: "ChangeKey")) }
         if keyNumber != authenticated, oldKey == nil { throw .invalidArgument("changing key \(keyNumber) needs its current value") }
         let data: [UInt8]
@@ -209,7 +209,7 @@ public actor NTAG424DNACommands {
     }
 
     /// GetKeyVersion of key `keyNumber`.
-    public func keyVersion(_ keyNumber: UInt8) async throws(TagCommandError) -> UInt8 {
+    package func keyVersion(_ keyNumber: UInt8) async throws(TagCommandError) -> UInt8 {
         let answer = try await run(.getKeyVersion, header: [keyNumber], mode: stateMode(.mac), name: "GetKeyVersion")
         guard answer.count == 1 else { throw .ntag424(.invalidAnswer(command: "GetKeyVersion", detail: "\(answer.count) bytes")) }
         return answer[0]
@@ -218,21 +218,21 @@ public actor NTAG424DNACommands {
     // MARK: Files
 
     /// GetFileSettings of file `number`.
-    public func fileSettings(_ number: UInt8) async throws(TagCommandError) -> NTAG424FileSettings {
+    package func fileSettings(_ number: UInt8) async throws(TagCommandError) -> NTAG424FileSettings {
         let answer = try await run(.getFileSettings, header: [number], mode: stateMode(.mac), name: "GetFileSettings")
         do { return try NTAG424FileSettings(getFileSettingsAnswer: answer) } catch { throw .ntag424(error) }
     }
 
     /// ChangeFileSettings of file `number`: encrypted in a session (with the file's Change
     /// key), plain without one (Change free).
-    public func changeFileSettings(_ number: UInt8, to settings: NTAG424FileSettings) async throws(TagCommandError) {
+    package func changeFileSettings(_ number: UInt8, to settings: NTAG424FileSettings) async throws(TagCommandError) {
         _ = try await run(.changeFileSettings, header: [number], data: settings.changeFileSettingsData,
                           mode: stateMode(.full), name: "ChangeFileSettings")
     }
 
     /// ReadData: `length` bytes of file `number` from `offset` (0: to the end), in `mode`
     /// (the file's CommMode inside a session with its read key; plain for free access).
-    public func readData(file number: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagCommandError) -> [UInt8] {
+    package func readData(file number: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagCommandError) -> [UInt8] {
         var result: [UInt8] = []
         var position = offset
         repeat {
@@ -247,7 +247,7 @@ public actor NTAG424DNACommands {
     }
 
     /// WriteData: `data` into file `number` from `offset`, in `mode`, in chunks.
-    public func writeData(file number: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode) async throws(TagCommandError) {
+    package func writeData(file number: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode) async throws(TagCommandError) {
         var position = 0
         while position < data.count {
             let chunk = Array(data[position..<min(data.count, position + Table.maximumChunk)])
@@ -258,7 +258,7 @@ public actor NTAG424DNACommands {
     }
 
     /// GetFileCounters: SDMReadCtr of file `number` (CommMode full in a session).
-    public func readCounter(file number: UInt8) async throws(TagCommandError) -> UInt32 {
+    package func readCounter(file number: UInt8) async throws(TagCommandError) -> UInt32 {
         let answer = try await run(.getFileCounters, header: [number], mode: stateMode(.full), expectedLength: 5, name: "GetFileCounters")
         guard answer.count >= 3 else { throw .ntag424(.invalidAnswer(command: "GetFileCounters", detail: "\(answer.count) bytes")) }
         return UInt32(answer[0]) | UInt32(answer[1]) << 8 | UInt32(answer[2]) << 16
@@ -267,7 +267,7 @@ public actor NTAG424DNACommands {
     // MARK: Identity
 
     /// Read_Sig: the 56-byte originality signature (encrypted in a session).
-    public func readSignature() async throws(TagCommandError) -> [UInt8] {
+    package func readSignature() async throws(TagCommandError) -> [UInt8] {
         let answer = try await run(.readSignature, header: [Table.signatureAddress], mode: stateMode(.full),
                                    expectedLength: Table.signatureLength,
                                    success: [Table.Status.ok.rawValue, Table.Status.signatureOK.rawValue], name: "Read_Sig")
@@ -279,7 +279,7 @@ public actor NTAG424DNACommands {
 
     /// Read_Sig checked against `publicKey` (uncompressed secp224r1 point), or NXP's key.
     /// `uid` is the real UID (GetCardUID's when the tag shows a random ID).
-    public func verifyOriginality(uid: [UInt8], publicKey: [UInt8]? = nil) async throws(TagCommandError) -> OriginalityReport {
+    package func verifyOriginality(uid: [UInt8], publicKey: [UInt8]? = nil) async throws(TagCommandError) -> OriginalityReport {
         let signature = try await readSignature()
         let key = publicKey ?? Table.nxpPublicKey
         let verdict: SignatureVerification
@@ -292,7 +292,7 @@ public actor NTAG424DNACommands {
     }
 
     /// GetCardUID: the real 7-byte UID (needed when the tag answers with a random ID).
-    public func cardUID() async throws(TagCommandError) -> [UInt8] {
+    package func cardUID() async throws(TagCommandError) -> [UInt8] {
         guard session != nil else { throw .ntag424(.notAuthenticated(command: "GetCardUID")) }
         let answer = try await run(.getCardUID, mode: .full, expectedLength: 7, name: "GetCardUID")
         guard answer.count == 7 else { throw .ntag424(.invalidAnswer(command: "GetCardUID", detail: "\(answer.count) bytes")) }
@@ -301,7 +301,7 @@ public actor NTAG424DNACommands {
 
     /// SetConfiguration option 00: turn on the random ID (from the next activation the tag
     /// shows a fresh 4-byte ID; irreversible on a real tag). Needs a session with key 0.
-    public func enableRandomID() async throws(TagCommandError) {
+    package func enableRandomID() async throws(TagCommandError) {
         guard session != nil else { throw .ntag424(.notAuthenticated(command: "SetConfiguration")) }
         _ = try await run(.setConfiguration, header: [Table.configurationPICC], data: [Table.randomIDBit], mode: .full,
                           name: "SetConfiguration")

@@ -1,7 +1,7 @@
 import NTAG424Crypto
 
 /// A `91xx` status an NTAG 424 DNA answered (NT4H2421Gx §10.2 Table 23), by name.
-public enum NTAG424Status: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum NTAG424Status: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `9100` successful operation.
     case ok = 0x00
     /// `911C` the command code is not supported.
@@ -34,7 +34,7 @@ public enum NTAG424Status: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case signatureOK = 0x90
 
     /// The status in words.
-    public var description: String {
+    package var description: String {
         switch self {
         case .ok: "successful operation"
         case .illegalCommand: "command code not supported"

@@ -141,7 +141,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
     }
 
     /// Reads a GetFileSettings answer: FileType ‖ FileOption ‖ AccessRights ‖ FileSize ‖ [SDM…].
-    public init(getFileSettingsAnswer bytes: [UInt8]) throws(NTAG424Error) {
+    package init(getFileSettingsAnswer bytes: [UInt8]) throws(NTAG424Error) {
         let fail = { (detail: String) in NTAG424Error.invalidAnswer(command: "GetFileSettings", detail: detail) }
         guard bytes.count >= 7 else { throw fail("\(bytes.count) bytes, at least 7 expected") }
         guard let mode = NTAG424CommMode(rawValue: bytes[1] & 0x03) else { throw fail("CommMode \(bytes[1] & 0x03)") }
@@ -181,7 +181,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
     }
 
     /// The ChangeFileSettings data: FileOption ‖ AccessRights ‖ [SDMOptions ‖ SDMAccessRights ‖ offsets].
-    public var changeFileSettingsData: [UInt8] {
+    package var changeFileSettingsData: [UInt8] {
         var bytes = [communicationMode.rawValue | (sdm == nil ? 0 : NTAG424DNATable.sdmEnabledBit),
                      readWrite.nibble << 4 | change.nibble, read.nibble << 4 | write.nibble]
         guard let sdm else { return bytes }

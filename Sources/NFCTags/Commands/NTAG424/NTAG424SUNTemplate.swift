@@ -61,7 +61,8 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
 
     /// Reads `template`, with keys for meta read and file read (MAC) in the SDM settings.
     public init(_ template: String, metaReadKey: UInt8 = 2, fileReadKey: UInt8 = 1,
-                counterRetrieval: NTAG424Access = .key(0), fileSize: Int = NTAG424DNATable.files[1].size) throws(TemplateError) {
+                counterRetrieval: NTAG424Access = .key(0), fileSize: Int? = nil) throws(TemplateError) {
+        let fileSize = fileSize ?? NTAG424DNATable.files[1].size
         self.template = template
         var found: [String: Int] = [:]           // placeholder → UTF-8 offset in the written URL
         var written = ""

@@ -35,7 +35,7 @@ import NFCChips
 /// by locking again (`Type2LockPlan` writes page-lock before block-lock bits where the
 /// chip does not protect the page); a MIFARE Classic sector trailer torn by a format or a
 /// lock may block its sector for good (`ClassicFormatPlan`, `ClassicLockPlan`).
-public enum PasswordFlowPlanner {
+package enum PasswordFlowPlanner {
     /// The protection flow for a tag whose configuration is `current`.
     ///
     /// - Parameters:
@@ -46,7 +46,7 @@ public enum PasswordFlowPlanner {
     ///   - authLimit: AUTHLIM (0 = unlimited).
     ///   - lockConfiguration: CFGLCK.
     ///   - currentPassword: the password the tag has now, when it is already protected.
-    public static func protection(
+    package static func protection(
         current: Type2Configuration, password: [UInt8], pack: [UInt8], from page: Int, readProtected: Bool,
         authLimit: Int, lockConfiguration: Bool, currentPassword: [UInt8]?
     ) throws(TagCommandError) -> PasswordFlowPlan {
@@ -88,7 +88,7 @@ public enum PasswordFlowPlanner {
 
     /// The removal flow: AUTH0 back to its default and PROT off, then (optionally) PWD and
     /// PACK back to the factory values.
-    public static func removal(
+    package static func removal(
         current: Type2Configuration, password: [UInt8], expectedPACK: [UInt8]?, resetPassword: Bool
     ) throws(TagCommandError) -> PasswordFlowPlan {
         let (memory, passwordSpec) = try passwordMemory(current.chip)
@@ -120,7 +120,7 @@ public enum PasswordFlowPlanner {
 
     /// The WRITEs that turn `current` into `target`, only for pages that change: every
     /// page except AUTH0's first (with CFGLCK held back), AUTH0's page, then CFGLCK.
-    public static func configurationWrites(
+    package static func configurationWrites(
         from current: Type2Configuration, to target: Type2Configuration
     ) throws(TagCommandError) -> [PasswordFlowStep] {
         guard let configuration = ChipTables.spec(for: current.chip).memory?.configuration,

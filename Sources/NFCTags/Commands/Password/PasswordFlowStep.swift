@@ -34,7 +34,7 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     public var purpose: String
 
     /// A step.
-    public init(_ action: Action, effect: Effect = .none, purpose: String) {
+    package init(_ action: Action, effect: Effect = .none, purpose: String) {
         self.action = action
         self.effect = effect
         self.purpose = purpose

@@ -8,15 +8,15 @@ import NFCChips
 /// let verdict = try OriginalitySignature.verify(uid: target.uid, signature: sig, chip: .ntag215)
 /// verdict.isValid   // true for a genuine NTAG215
 /// ```
-public enum OriginalitySignature {
+package enum OriginalitySignature {
     /// Verifies `signature` for `uid` with the chip's published key from the tables.
-    public static func verify(uid: [UInt8], signature: [UInt8], chip: Chip) throws(TagCommandError) -> SignatureVerification {
+    package static func verify(uid: [UInt8], signature: [UInt8], chip: Chip) throws(TagCommandError) -> SignatureVerification {
         guard let key = ChipTables.originalitySignatureKey(for: chip) else { return .noKeyKnown }
         return try verify(uid: uid, signature: signature, publicKey: key.publicKey, keyName: key.name.rawValue)
     }
 
     /// Verifies `signature` for `uid` with `publicKey` (uncompressed point `04 ‖ X ‖ Y`).
-    public static func verify(uid: [UInt8], signature: [UInt8], publicKey: [UInt8], keyName: String? = nil) throws(TagCommandError) -> SignatureVerification {
+    package static func verify(uid: [UInt8], signature: [UInt8], publicKey: [UInt8], keyName: String? = nil) throws(TagCommandError) -> SignatureVerification {
         let table = ChipTables.originalitySignatures
         guard signature.count == table.signatureLength else {
             throw .invalidArgument("an originality signature is \(table.signatureLength) bytes, got \(signature.count)")
@@ -48,7 +48,7 @@ extension Type2Commands {
     /// let report = try await tag.verifyOriginality()
     /// print(report.verification)   // valid (ntag21x key)
     /// ```
-    public func verifyOriginality(publicKey: [UInt8]? = nil) async throws(TagCommandError) -> OriginalityReport {
+    package func verifyOriginality(publicKey: [UInt8]? = nil) async throws(TagCommandError) -> OriginalityReport {
         let signature = try await readSignature()
         let uid = transport.target.uid
         let verdict: SignatureVerification

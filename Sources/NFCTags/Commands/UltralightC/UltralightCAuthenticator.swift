@@ -10,9 +10,9 @@ import NFCChips
 /// let second = try auth.answer(toChallenge: encryptedRndB)   // send AF ‖ second
 /// try auth.verify(cardAnswer: encryptedRndAPrime)            // throws when the card does not know the key
 /// ```
-public struct UltralightCAuthenticator: Sendable {
+package struct UltralightCAuthenticator: Sendable {
     /// Why a step failed.
-    public enum Failure: Error, Sendable, Hashable {
+    package enum Failure: Error, Sendable, Hashable {
         /// The key is not 16 bytes, or RndA not 8.
         case wrongLength(String)
         /// A card message is not one or two blocks long.
@@ -26,7 +26,7 @@ public struct UltralightCAuthenticator: Sendable {
     private let key: [UInt8]
     private let rndA: [UInt8]
     /// RndB, once the challenge was decrypted.
-    public private(set) var rndB: [UInt8]?
+    package private(set) var rndB: [UInt8]?
     private var iv: [UInt8]
 
     /// The table of the 3DES authentication (cipher, block size).
@@ -40,7 +40,7 @@ public struct UltralightCAuthenticator: Sendable {
     static var blockLength: Int { spec.blockLength }
 
     /// An authenticator with a 16-byte key (cipher order K0…K15) and an 8-byte RndA.
-    public init(key: [UInt8], rndA: [UInt8]) throws(Failure) {
+    package init(key: [UInt8], rndA: [UInt8]) throws(Failure) {
         guard key.count == 2 * Self.blockLength else { throw .wrongLength("the key is 16 bytes, got \(key.count)") }
         guard rndA.count == Self.blockLength else { throw .wrongLength("RndA is 8 bytes, got \(rndA.count)") }
         self.key = key
@@ -49,7 +49,7 @@ public struct UltralightCAuthenticator: Sendable {
     }
 
     /// Decrypts ek(RndB) and returns ek(RndA ‖ RndB′), the 16 bytes to send after `AF`.
-    public mutating func answer(toChallenge encryptedRndB: [UInt8]) throws(Failure) -> [UInt8] {
+    package mutating func answer(toChallenge encryptedRndB: [UInt8]) throws(Failure) -> [UInt8] {
         guard encryptedRndB.count == Self.blockLength else {
             throw .wrongMessageLength(expected: Self.blockLength, got: encryptedRndB.count)
         }
@@ -62,7 +62,7 @@ public struct UltralightCAuthenticator: Sendable {
     }
 
     /// Checks the card's ek(RndA′): the card proved it knows the key.
-    public func verify(cardAnswer encryptedRndAPrime: [UInt8]) throws(Failure) {
+    package func verify(cardAnswer encryptedRndAPrime: [UInt8]) throws(Failure) {
         guard encryptedRndAPrime.count == Self.blockLength else {
             throw .wrongMessageLength(expected: Self.blockLength, got: encryptedRndAPrime.count)
         }
