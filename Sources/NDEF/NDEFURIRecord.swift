@@ -15,7 +15,9 @@ public struct NDEFURIRecord: Hashable, Sendable {
     /// The well-known type name, `U`.
     public static let typeName = "U"
 
-    /// The URI prefixes of NFC Forum URI RTD 1.0; the index is the identifier code (`00`…`23`).
+    /// The URI prefixes of NFC Forum URI RTD 1.0 (§3.2.2, Table 3); the index is the
+    /// identifier code (`00`…`23`). The one table of the package: checked against nfcpy's
+    /// ndeflib, proxmark3's NDEF decoder and Android's `NdefRecord` (which stops at `22`).
     public static let prefixTable: [String] = [
         "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:",
         "ftp://anonymous:anonymous@", "ftp://ftp.", "ftps://", "sftp://", "smb://", "nfs://",

@@ -8,7 +8,6 @@
 /// spec.memory?.userPages                 // 4...39
 /// ChipTables.pn532.code(.inDataExchange) // 0x40
 /// ChipTables.crcA([0x30, 0x00])          // [0x02, 0xA8]
-/// ChipTables.uriPrefixes[4]              // "https://"
 /// ```
 package enum ChipTables {
     /// Every chip, in ``Chip/allCases`` order.
@@ -50,12 +49,6 @@ package enum ChipTables {
 
     /// NXP originality-signature keys.
     package static let originalitySignatures: OriginalitySignatureTable = GeneratedTables.originalitySignatures
-
-    /// The URI identifier code table with its source.
-    package static let uriPrefixTable: URIPrefixTable = GeneratedTables.uriPrefixes
-
-    /// The URI prefixes indexed by identifier code (`uriPrefixes[0x04] == "https://"`).
-    package static let uriPrefixes: [String] = uriPrefixTable.prefixes.sorted { $0.code < $1.code }.map(\.prefix)
 
     /// CRC_A of `bytes` (2 bytes, LSB first), with the ISO/IEC 14443-3 parameters of the table.
     package static func crcA(_ bytes: [UInt8]) -> [UInt8] { iso14443a.crc(bytes) }

@@ -115,20 +115,8 @@ struct Type4Tests {
     }
 }
 
-@Suite("URI prefixes and originality keys")
+@Suite("Originality keys")
 struct URIAndSignatureTests {
-    @Test("36 URI prefixes with contiguous codes")
-    func uriPrefixes() {
-        #expect(ChipTables.uriPrefixes.count == 36)
-        #expect(ChipTables.uriPrefixTable.prefixes.map(\.code) == (0...0x23).map { UInt8($0) })
-        #expect(ChipTables.uriPrefixes[0] == "" && ChipTables.uriPrefixes[1] == "http://www.")
-        #expect(ChipTables.uriPrefixes[0x04] == "https://" && ChipTables.uriPrefixes[0x23] == "urn:nfc:")
-        #expect(ChipTables.uriPrefixTable.prefix(forCode: 0x24) == nil)
-        #expect(ChipTables.uriPrefixTable.longestMatch(for: "https://www.example.com")?.code == 0x02)
-        #expect(ChipTables.uriPrefixTable.longestMatch(for: "urn:epc:id:x")?.code == 0x1E)
-        #expect(ChipTables.uriPrefixTable.longestMatch(for: "foo")?.code == 0x00)
-    }
-
     @Test("originality keys are uncompressed secp128r1 points")
     func originalityKeys() throws {
         let table = ChipTables.originalitySignatures

@@ -28,7 +28,6 @@ enum GeneratedTables {
         "readers.json": readers,
         "type2.json": type2,
         "type4.json": type4,
-        "uri-prefixes.json": uriPrefixes,
         "chips/classic1k.json": chipClassic1k,
         "chips/classic4k.json": chipClassic4k,
         "chips/ntag213.json": chipNtag213,

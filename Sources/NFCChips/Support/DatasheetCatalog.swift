@@ -46,7 +46,6 @@ package enum DatasheetCatalog {
         table("readers", as: ReaderTable.self),
         table("type2", as: Type2Spec.self),
         table("type4", as: Type4Spec.self),
-        table("uri-prefixes", as: URIPrefixTable.self),
     ]
 
     /// Decodes a chip file of ``chipDirectory``.
