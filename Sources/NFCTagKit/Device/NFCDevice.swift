@@ -1,6 +1,6 @@
 import Foundation
 
-/// One NFC reader, owned by one actor: the single owner of its libnfc context and device.
+/// One NFC reader, owned by one actor: the single owner of its libnfc device.
 ///
 /// Every libnfc call runs on the actor's own thread (a `DeviceThreadExecutor`), so a
 /// blocking poll never occupies Swift's cooperative pool, and two tasks using the same
@@ -29,7 +29,6 @@ public actor NFCDevice {
         executor.asUnownedSerialExecutor()
     }
 
-    var context: LibNFCContext?
     var handle: LibNFCDeviceHandle?
     var framing = FramingState()
     /// The UART reader switched to a faster speed, switched back when it is closed.
@@ -83,7 +82,7 @@ public actor NFCDevice {
     deinit {
         reconnectTask?.cancel()
         livenessTask?.cancel()
-        let open = OpenLibNFCDevice(context: context, handle: handle,
+        let open = OpenLibNFCDevice(handle: handle,
                                     connectionString: readerInfo?.connectionString, switchedPort: switchedPort)
         let abortSwitch = abortSwitch
         executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
@@ -170,16 +169,10 @@ public actor NFCDevice {
     /// the reader known as `connectionString`.
     private func openLibNFC(_ connectionString: String, libnfcConnectionString: String,
                             serialSpeed: Int?) throws(NFCDeviceError) -> ReaderInfo {
-        let newContext: LibNFCContext
-        do {
-            newContext = try LibNFC.initialize()
-        } catch {
-            throw .libnfc(error)
-        }
         let newHandle: LibNFCDeviceHandle
         let info: ReaderInfo
         do throws(LibNFCError) {
-            newHandle = try LibNFC.open(newContext, connectionString: libnfcConnectionString)
+            newHandle = try LibNFC.open(connectionString: libnfcConnectionString)
             do {
                 try configureForInitiator(newHandle)
                 let name = LibNFC.name(newHandle)
@@ -196,7 +189,6 @@ public actor NFCDevice {
                 throw error
             }
         } catch {
-            LibNFC.exit(newContext)
             if let inUse = ReaderInUse.diagnose(connectionString: connectionString) {
                 throw .readerInUse(inUse)
             }
@@ -206,7 +198,6 @@ public actor NFCDevice {
             throw .libnfc(error)
         }
         _ = OpenReaderRegistry.shared.insert(info)
-        context = newContext
         handle = newHandle
         readerInfo = info
         switchedPort = serialSpeed.flatMap { speed in
@@ -229,24 +220,22 @@ public actor NFCDevice {
         try LibNFC.setProperty(device, .commandTimeout, milliseconds: FramingState.defaultCommandTimeout)
     }
 
-    /// Closes the libnfc device and context. Safe to call when nothing is open.
+    /// Closes the libnfc device. Safe to call when nothing is open.
     func closeDevice() {
-        Self.close(OpenLibNFCDevice(context: context, handle: handle, connectionString: readerInfo?.connectionString,
+        Self.close(OpenLibNFCDevice(handle: handle, connectionString: readerInfo?.connectionString,
                                     switchedPort: switchedPort),
                    abortSwitch: abortSwitch)
         switchedPort = nil
         handle = nil
-        context = nil
         readerInfo = nil
         selectedTarget = nil
     }
 
     /// Closes what `open` holds (on the device thread): aborts can no longer reach the
-    /// device, then the device, the context and the process's record of the open reader go.
+    /// device, then the device and the process's record of the open reader go.
     private static func close(_ open: OpenLibNFCDevice, abortSwitch: AbortSwitch) {
         abortSwitch.disarm()
         if let handle = open.handle { LibNFC.close(handle) }
-        if let context = open.context { LibNFC.exit(context) }
         if let port = open.switchedPort {
             // Back to 115 200 for the next program; a reader that is gone cannot be asked.
             try? PN532SerialLink.switchSpeed(path: port.path, from: port.speed, to: PN532SerialLink.standardSpeed)
@@ -264,7 +253,6 @@ public actor NFCDevice {
 /// What an open reader holds in libnfc, handed once from the actor to its thread to be
 /// closed there (``NFCDevice``'s `deinit`).
 struct OpenLibNFCDevice: Sendable {
-    let context: LibNFCContext?
     let handle: LibNFCDeviceHandle?
     let connectionString: String?
     let switchedPort: SwitchedPort?

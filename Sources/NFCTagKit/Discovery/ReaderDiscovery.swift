@@ -67,11 +67,10 @@ actor ReaderDiscovery {
         var byConnectionString: [String: NFCReader] = [:]
         let usbReaders = watcher?.readers ?? []
 
-        if options.libnfcScan, let context = try? LibNFC.initialize() {
-            for connectionString in LibNFC.listDevices(context) {
+        if options.libnfcScan, let listed = try? LibNFC.listDevices() {
+            for connectionString in listed {
                 byConnectionString[connectionString] = describeListed(connectionString)
             }
-            LibNFC.exit(context)
         }
         for connectionString in options.connectionStrings where byConnectionString[connectionString] == nil {
             if let reader = probe(connectionString) { byConnectionString[connectionString] = reader }
@@ -109,10 +108,8 @@ actor ReaderDiscovery {
             return NFCReader(connectionString: connectionString, name: info.name, info: info)
         }
         if let node = ReaderNode(connectionString: connectionString), !node.exists { return nil }
-        guard let context = try? LibNFC.initialize() else { return nil }
-        defer { LibNFC.exit(context) }
         do {
-            let device = try LibNFC.open(context, connectionString: connectionString)
+            let device = try LibNFC.open(connectionString: connectionString)
             defer { LibNFC.close(device) }
             let name = LibNFC.name(device)
             var firmware = ReaderFirmware(libnfcDeviceName: name)

@@ -10,7 +10,8 @@ enum LibNFC {
     /// libnfc's version string, such as `1.8.0`.
     static var version: String { String(cString: nfc_version()) }
 
-    /// The process's libnfc context, made by the first ``initialize()`` and kept until exit.
+    /// The process's libnfc context, made at the first libnfc call that needs one and kept
+    /// until exit; ``open(connectionString:)`` and ``listDevices(maximum:)`` use it.
     ///
     /// libnfc keeps its driver list in a process global: `nfc_init` fills it when empty,
     /// `nfc_open` and `nfc_list_devices` walk it, and every `nfc_exit` frees it, whoever else
@@ -30,25 +31,22 @@ enum LibNFC {
     }()
 
     /// The process's libnfc context (`nfc_init` on first use).
-    static func initialize() throws(LibNFCError) -> LibNFCContext {
+    private static func context() throws(LibNFCError) -> OpaquePointer {
         guard let context = processContext.pointer else {
             throw LibNFCError(code: .software, operation: "nfc_init", message: "libnfc could not allocate a context")
         }
-        return LibNFCContext(pointer: context)
+        return context
     }
-
-    /// Gives a context from ``initialize()`` back. Deliberately not `nfc_exit`, which would
-    /// free the driver list under every other device (see `processContext`).
-    static func exit(_ context: LibNFCContext) {}
 
     /// `nfc_list_devices`: connection strings of the readers libnfc's scan finds, honouring
     /// `LIBNFC_DEVICE`, `LIBNFC_DEFAULT_DEVICE`, `LIBNFC_AUTO_SCAN` and libnfc.conf.
-    static func listDevices(_ context: LibNFCContext, maximum: Int = 16) -> [String] {
+    static func listDevices(maximum: Int = 16) throws(LibNFCError) -> [String] {
+        let context = try context()
         let stride = nfctagkit_connstring_size()
         let count = max(1, maximum)
         var buffer = [CChar](repeating: 0, count: stride * count)
         let found = buffer.withUnsafeMutableBufferPointer { raw in
-            nfctagkit_list_devices(context.pointer, raw.baseAddress, count)
+            nfctagkit_list_devices(context, raw.baseAddress, count)
         }
         return (0..<min(found, count)).map { index in
             let start = index * stride
@@ -60,11 +58,12 @@ enum LibNFC {
 
     /// `nfc_open` then `nfc_initiator_init`. A device that opens but fails to initialise
     /// is closed before the error is thrown, so no half-open handle escapes.
-    static func open(_ context: LibNFCContext, connectionString: String?) throws(LibNFCError) -> LibNFCDeviceHandle {
+    static func open(connectionString: String?) throws(LibNFCError) -> LibNFCDeviceHandle {
+        let context = try context()
         let pointer: OpaquePointer? = if let connectionString {
-            connectionString.withCString { nfctagkit_open(context.pointer, $0) }
+            connectionString.withCString { nfctagkit_open(context, $0) }
         } else {
-            nfctagkit_open(context.pointer, nil)
+            nfctagkit_open(context, nil)
         }
         guard let pointer else {
             let what = connectionString ?? "the default reader"

@@ -1,11 +1,5 @@
 internal import CLibNFC
 
-/// An `nfc_context *`: the process's one context (see ``LibNFC/initialize()``), which libnfc
-/// only reads after `nfc_init`, so every device thread may use it.
-struct LibNFCContext: @unchecked Sendable {
-    let pointer: OpaquePointer
-}
-
 /// An open `nfc_device *`. Lives on one `NFCDevice` thread and is used only there; it is
 /// `Sendable` only so that the device's `deinit` can hand it to that thread to be closed.
 struct LibNFCDeviceHandle: @unchecked Sendable {
