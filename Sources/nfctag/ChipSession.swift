@@ -61,6 +61,12 @@ enum ChipSession {
                              detail: changes.map(\.description) + ["--dry-run shows the whole plan."])
         case .command(_, .invalidArgument(let reason)):
             return ToolError(exitCode: .usage, summary: "nfctag: \(command): \(reason)")
+        case .command(.ultralightCAuthenticate, .authenticationFailed), .command(.changeUltralightCKey, .authenticationFailed),
+             .command(.setUltralightCProtection, .authenticationFailed):
+            return ToolError(exitCode: .failure,
+                             summary: "nfctag: \(command) failed: the Ultralight C refused the key given with --ultralight-c-key",
+                             detail: ["Nothing was written: the tag's key is another one.",
+                                      "To set a new key, give the current one: nfctag protect --ultralight-c-key CURRENT --new-ultralight-c-key NEW"])
         case .command(_, .authenticationFailed(let remaining)):
             return ToolError(exitCode: .failure,
                              summary: "nfctag: \(command) failed: the password was refused (attempts left: \(remaining))",

@@ -26,7 +26,7 @@ enum FormatCommand {
                 try await tag.format(force: force)
                 status = try await tag.queryNDEFStatus()
             } catch {
-                throw TagSelection.failure(error, operation: "format")
+                throw TagSelection.failure(error, operation: "format", chip: tag.chip)
             }
             if printer.json {
                 printer.document(.object([

@@ -33,7 +33,7 @@ enum LockCommand {
                 if !force { records = try await tag.readNDEF().records.count }
                 try await tag.writeLock(force: force)
             } catch {
-                throw TagSelection.failure(error, operation: "lock")
+                throw TagSelection.failure(error, operation: "lock", chip: tag.chip)
             }
             if printer.json {
                 printer.document(.object([

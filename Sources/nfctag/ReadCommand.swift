@@ -21,7 +21,7 @@ enum ReadCommand {
             do throws(NDEFSessionError) {
                 message = try await tag.readNDEF()
             } catch {
-                throw TagSelection.failure(error, operation: "read")
+                throw TagSelection.failure(error, operation: "read", chip: tag.chip)
             }
             let length = (try? message.encoded().count) ?? 0
             if printer.json {

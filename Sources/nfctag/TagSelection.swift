@@ -76,7 +76,7 @@ enum TagSelection {
             do throws(NDEFSessionError) {
                 tag = try await session.connect(to: only)
             } catch {
-                throw failure(error, operation: command)
+                throw failure(error, operation: command, chip: only.chip)
             }
             return TagConnection(device: device, session: session, tag: tag)
         } catch {
@@ -107,7 +107,7 @@ enum TagSelection {
 
     /// A session error as the tool reports it: the operation, the step (page in hex) and
     /// what the tag holds now.
-    static func failure(_ error: NDEFSessionError, operation: String) -> ToolError {
+    static func failure(_ error: NDEFSessionError, operation: String, chip: Chip? = nil) -> ToolError {
         switch error {
         case .severalTags(let count):
             return severalTags(count)
@@ -131,14 +131,15 @@ enum TagSelection {
             return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag answered NAK \(code)",
                              detail: detail(step))
         case let .authenticationRequired(step):
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag needs a password",
-                             detail: ["Give it with --password HEX8 (or --password-env VAR)."] + detail(step))
+            let secret = chip == .ultralightC ? "its 3DES key" : "a password"
+            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag needs \(secret)",
+                             detail: ["Give it with \(secretOption(chip))."] + detail(step))
         case let .tagSizeTooSmall(needed, capacity):
             return ToolError(exitCode: .failure,
                              summary: "nfctag: \(operation) refused: the message needs \(needed) bytes, the tag holds at most \(capacity); the tag was not touched")
         case .tagNotWritable:
             return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag is read-only; nothing was written",
-                             detail: ["It is locked, or its NDEF area is password-protected: then give --password HEX8."])
+                             detail: ["It is locked, or its NDEF area is protected: then give \(secretOption(chip))."])
         case let .invalidNDEF(offset, reason):
             return ToolError(exitCode: .failure,
                              summary: "nfctag: \(operation) failed: the NDEF message on the tag is invalid at byte 0x\(hex(offset))",
@@ -155,6 +156,11 @@ enum TagSelection {
         default:
             return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed: \(error.description)")
         }
+    }
+
+    /// The option that opens `chip`: the Ultralight C's 3DES key, or a PWD_AUTH password.
+    static func secretOption(_ chip: Chip?) -> String {
+        chip == .ultralightC ? "--ultralight-c-key HEX32" : "--password HEX8 (or --password-env VAR)"
     }
 
     /// ` at page 0x12` for the page-addressed steps, else ` while <step>`.

@@ -57,7 +57,7 @@ enum WriteCommand {
                 }
             } catch {
                 if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-                throw TagSelection.failure(error, operation: "write")
+                throw TagSelection.failure(error, operation: "write", chip: tag.chip)
             }
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
             if verify {
@@ -67,7 +67,7 @@ enum WriteCommand {
                     do throws(NDEFSessionError) {
                         back = try await tag.readNDEF()
                     } catch {
-                        throw TagSelection.failure(error, operation: "verify")
+                        throw TagSelection.failure(error, operation: "verify", chip: tag.chip)
                     }
                 } else {
                     // The write read back every page it wrote and compared it byte for byte with

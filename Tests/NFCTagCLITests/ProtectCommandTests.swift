@@ -173,6 +173,8 @@ struct UltralightCCommandTests {
         // Writes need the key now (AUTH1: writes only); with it, an NDEF write and read work.
         let refused = try runTool(["write", "--text", "ulc"], on: emulator)
         #expect(refused.status == 1 && !refused.stderr.contains("not NDEF-formatted"), "\(refused.stderr)")
+        // An Ultralight C opens with its key, not a password: the advice names the key option.
+        #expect(refused.stderr.contains("--ultralight-c-key") && !refused.stderr.contains("--password"), "\(refused.stderr)")
         let write = try runTool(["write", "--text", "ulc", "--ultralight-c-key", Self.factoryKey], on: emulator)
         #expect(write.status == 0, "\(write.stderr)")
         let read = try runTool(["read", "--ultralight-c-key", Self.factoryKey, "--json"], on: emulator)
@@ -209,8 +211,14 @@ struct UltralightCCommandTests {
         let emulator = try startEmulator([try Type2Tag(chip: .ultralightC, uid: Self.uid)])
         defer { emulator.stop() }
         let before = try type2Tag(emulator).memory
-        #expect(try runTool(["protect", "--ultralight-c-key", Self.newKey], on: emulator).status == 1)
+        let wrong = try runTool(["protect", "--ultralight-c-key", Self.newKey], on: emulator)
+        #expect(wrong.status == 1)
         #expect(try type2Tag(emulator).memory == before)
+        // Said as what it is — the tag's key is another one, nothing was written, not an
+        // interrupted protection — with the way to set a new key.
+        #expect(wrong.stderr.contains("refused the key given with --ultralight-c-key"), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("Nothing was written") && !wrong.stderr.contains("interrupted"), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("--new-ultralight-c-key NEW"), "\(wrong.stderr)")
         #expect(try runTool(["protect", "--ultralight-c-key", "0011"], on: emulator).status == 2)
         #expect(try runTool(["protect", "--new-ultralight-c-key", Self.newKey], on: emulator).status == 2)
     }

@@ -71,7 +71,9 @@ struct PasswordProtectionCutTests {
         }
         // The matrix really crossed the point where protection changes hands.
         #expect(seen == [before, expectedFinal])
-        #expect(interruptions > total)
+        // At least half the cut points lie after the first write (a cut before it fails as
+        // that step's own error: nothing was written).
+        #expect(interruptions >= total)
     }
 
     @Test("protect on a factory NTAG215: after any cut the tag needs no password or the new one", arguments: cases)

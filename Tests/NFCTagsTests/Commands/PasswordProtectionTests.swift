@@ -102,6 +102,30 @@ struct PasswordProtectionTests {
         #expect(state.requirements == [.noPassword])
     }
 
+    @Test("A step that fails before the first write is its own error: nothing was written, nothing interrupted")
+    func failureBeforeAnyWrite() throws {
+        let plan = try PasswordFlowPlanner.removal(
+            current: try Type2Configuration(chip: .ntag213, pages: [0x29: [4, 0, 0, 4], 0x2A: [0x80, 5, 0, 0]]),
+            password: Self.password, expectedPACK: nil, resetPassword: true)
+        let firstWrite = try #require(plan.steps.firstIndex { if case .write = $0.action { true } else { false } })
+        let refusal = TagCommandError.authenticationFailed(remainingAttempts: .unlimited)
+        func outcome(failingAt index: Int) -> PasswordFlowMachine.Next {
+            var machine = PasswordFlowMachine(plan: plan)
+            while case .perform(let step) = machine.next() {
+                if machine.position == index { machine.record(.failed(refusal)); break }
+                if case .authenticate = step.action { machine.record(.pack([0, 0])) } else { machine.record(.done) }
+            }
+            return machine.next()
+        }
+        let authentication = try #require(plan.steps.firstIndex { if case .authenticate = $0.action { true } else { false } })
+        #expect(authentication < firstWrite)
+        #expect(outcome(failingAt: authentication) == .stopped(refusal))
+        guard case .stopped(.interrupted(_, refusal)) = outcome(failingAt: firstWrite) else {
+            Issue.record("a failed write is an interrupted flow")
+            return
+        }
+    }
+
     @Test("The machine keeps old and new values possible when a write's ACK is lost, not after a NAK")
     func ambiguousWrites() throws {
         let plan = try PasswordFlowPlanner.removal(

@@ -22,7 +22,8 @@ package struct PasswordFlowMachine: Sendable, Hashable {
         case perform(PasswordFlowStep)
         /// The flow finished; the tag requires what the state says.
         case finished(TagPasswordState)
-        /// The flow stopped: ``TagCommandError/interrupted(tagNowRequires:cause:)``.
+        /// The flow stopped: ``TagCommandError/interrupted(tagNowRequires:cause:)`` once a
+        /// write was sent; before that the step's own error (nothing was written).
         case stopped(TagCommandError)
     }
 
@@ -119,7 +120,10 @@ package struct PasswordFlowMachine: Sendable, Hashable {
         }
     }
 
+    /// Stops on `cause`. Before the first write nothing changed: a wrong password or key
+    /// is that, not an interrupted flow.
     private mutating func stop(_ cause: TagCommandError) {
-        failure = .interrupted(tagNowRequires: state, cause: cause)
+        let wroteSomething = steps[...position].contains { if case .write = $0.action { true } else { false } }
+        failure = wroteSomething ? .interrupted(tagNowRequires: state, cause: cause) : cause
     }
 }
