@@ -39,10 +39,10 @@ enum UltralightCProtection {
                 page = from
                 do throws(TagSessionError) {
                     if options.dryRun {
-                        let plan = try await tag.planProtection(from: from, writesOnly: !options.readProtect, key: currentKey)
+                        let plan = try await tag.planProtection(from: from, readProtected: options.readProtect, key: currentKey)
                         PasswordPlanRendering.print(plan, session: session, output: output)
                     } else {
-                        _ = try await tag.setProtection(from: from, writesOnly: !options.readProtect, key: currentKey)
+                        _ = try await tag.setProtection(from: from, readProtected: options.readProtect, key: currentKey)
                     }
                 } catch {
                     throw ChipSession.failure(error, command: "protect")
@@ -60,11 +60,11 @@ enum UltralightCProtection {
             let none = tag.memory.lastPage + 1
             do throws(TagSessionError) {
                 if dryRun {
-                    PasswordPlanRendering.print(try await tag.planProtection(from: none, writesOnly: true, key: key),
+                    PasswordPlanRendering.print(try await tag.planProtection(from: none, readProtected: false, key: key),
                                                 session: session, output: output)
                     return
                 }
-                _ = try await tag.setProtection(from: none, writesOnly: true, key: key)
+                _ = try await tag.setProtection(from: none, readProtected: false, key: key)
             } catch {
                 throw ChipSession.failure(error, command: "unprotect")
             }

@@ -133,7 +133,7 @@ struct TagSessionPasswordTests {
             try await ulc.authenticate(key: newKey)
             let old = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: .factoryDefault) }
             #expect(old != nil)
-            let protected = try await ulc.setProtection(from: Self.firstUserPage(.ultralightC), writesOnly: true, key: newKey)
+            let protected = try await ulc.setProtection(from: Self.firstUserPage(.ultralightC), readProtected: false, key: newKey)
             #expect(protected.requirements == [.password(newBytes)], "\(protected)")
         }
     }

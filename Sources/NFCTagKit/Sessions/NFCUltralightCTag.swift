@@ -7,7 +7,7 @@ import NFCTags
 /// ```swift
 /// let tag = try session.ultralightCTag()
 /// try await tag.authenticate(key: .factoryDefault)
-/// try await tag.setProtection(from: tag.memory.userPages.lowerBound, writesOnly: true, key: .factoryDefault)
+/// try await tag.setProtection(from: tag.memory.userPages.lowerBound, readProtected: false, key: .factoryDefault)
 /// ```
 public struct NFCUltralightCTag: NFCPageMemoryTag {
     /// The session the tag is connected in.
@@ -48,20 +48,21 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
 
     /// The AUTH0 / AUTH1 change as a dry run (authenticates with `key` to read the
     /// configuration; writes nothing).
-    public func planProtection(from page: Int, writesOnly: Bool, key: UltralightCKey) async throws(TagSessionError) -> PasswordFlowPlan {
+    public func planProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.setUltralightCProtection)
         return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
-            try await commands.planUltralightCProtection(from: page, writesOnly: writesOnly, key: key.bytes)
+            try await commands.planUltralightCProtection(from: page, writesOnly: !readProtected, key: key.bytes)
         }
     }
 
-    /// Sets AUTH0 (first protected page; past the last page: none) and AUTH1 (`writesOnly`:
-    /// reads stay open), proving `key` before protection takes effect.
+    /// Sets AUTH0 (first protected page; past the last page: none) and AUTH1 (`readProtected`
+    /// false: writes need the key, reads stay open), proving `key` before protection takes
+    /// effect. `readProtected` reads as on ``NFCType2Tag``'s `protect`.
     @discardableResult
-    public func setProtection(from page: Int, writesOnly: Bool, key: UltralightCKey) async throws(TagSessionError) -> TagPasswordState {
+    public func setProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.setUltralightCProtection)
         return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
-            try await commands.setUltralightCProtection(from: page, writesOnly: writesOnly, key: key.bytes)
+            try await commands.setUltralightCProtection(from: page, writesOnly: !readProtected, key: key.bytes)
         }
     }
 }
