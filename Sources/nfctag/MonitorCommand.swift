@@ -30,7 +30,7 @@ enum MonitorCommand {
         let connectionString = try await ReaderSelection.connectionString(for: globals)
         do {
             var configuration = ConnectionConfiguration()
-            if let device = globals.device, EmbeddedEmulator.isRequested(device) { configuration.lastReaderStore = nil }
+            configuration.lastReaderStore = ReaderSelection.lastReaderStore(globals)
             _ = try await device.connect(toConnectionString: connectionString, configuration: configuration)
         } catch {
             printing.cancel()

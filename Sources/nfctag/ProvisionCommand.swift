@@ -34,7 +34,6 @@ enum ProvisionCommand {
         var configuration = ConnectionConfiguration()
         configuration.reconnection.timeout = .seconds(1800)
         configuration.reconnection.maximumAttempts = 100_000
-        configuration.station = options.station
         let (device, info) = try await ReaderSelection.connect(globals, configuration: configuration)
 
         let steps = options.plannedActions.joined(separator: ", ")
@@ -47,7 +46,7 @@ enum ProvisionCommand {
         }
         var station = ProvisionStation(device: device, options: options, output: output, log: log, stop: stop,
                                        timeout: .seconds(globals.timeout), provisioned: provisioned,
-                                       progress: ProvisionProgress(station: await device.station))
+                                       progress: ProvisionProgress(station: options.station))
         let ending: ProvisionStation.Ending
         do throws(ToolError) {
             ending = try await station.run()

@@ -35,10 +35,7 @@ enum ReaderSelection {
         async throws(ToolError) -> (NFCDevice, ReaderInfo) {
         let connectionString = try await connectionString(for: globals)
         var configuration = configuration
-        if let device = globals.device, EmbeddedEmulator.isRequested(device) {
-            // A pseudo-terminal that vanishes with this process is no reader to come back to.
-            configuration.lastReaderStore = nil
-        }
+        configuration.lastReaderStore = lastReaderStore(globals)
         let device = NFCDevice()
         do {
             let info = try await device.connect(toConnectionString: connectionString, configuration: configuration)
@@ -46,6 +43,14 @@ enum ReaderSelection {
         } catch {
             throw failure(error, connectionString: connectionString)
         }
+    }
+
+    /// Where the tool remembers the reader it used (the contract's third choice): the user's
+    /// last-reader file, but for the embedded emulator, a pseudo-terminal that vanishes with
+    /// this process and so no reader to come back to.
+    static func lastReaderStore(_ globals: GlobalOptions) -> LastReaderStore? {
+        if let device = globals.device, EmbeddedEmulator.isRequested(device) { return nil }
+        return LastReaderStore()
     }
 
     /// False when the remembered reader is a serial device or link that no longer exists

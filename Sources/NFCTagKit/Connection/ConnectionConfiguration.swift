@@ -15,20 +15,16 @@ public struct ConnectionConfiguration: Sendable {
     /// Called on the device's thread for every ``ReaderEvent``, in order, in addition to
     /// ``NFCDevice/events``. Keep it short.
     public var eventHandler: (@Sendable (ReaderEvent) -> Void)?
-    /// Where the reader is remembered after a successful connection (for
-    /// ``NFCDevice/connectToLastReader(timeout:configuration:store:discovery:)``); nil does not save.
-    public var lastReaderStore: LastReaderStore? = LastReaderStore()
+    /// Where the reader is remembered after a successful connection, for
+    /// ``NFCDevice/connectToLastReader(timeout:configuration:store:discovery:)`` at the
+    /// app's next start. Off (nil) unless the app asks: `LastReaderStore()` is the user's
+    /// `~/.config/nfctagkit/last-reader.json`.
+    public var lastReaderStore: LastReaderStore?
     /// Where a USB reader that comes back at a new address is looked for when reopening it
     /// at the old one fails (a USB address changes on every plug-in; see
     /// ``NFCReader/relocated(among:)``). The default is this process's bus (``USBDeviceDirectory/current``): libusb's, or the one `NFCTAGKIT_USB_DEVICES` names; nil only tries the old address.
     package var usbHotPlug: (any USBHotPlugBackend)? = USBDeviceDirectory.current.hotPlugBackend()
-    /// The station this reader serves — a packing line's position, a kiosk's name — as a
-    /// payment terminal has its location: a label that travels with the reader into what an
-    /// app records (``NFCDevice/station``; `nfctag provision --station` writes it into every
-    /// log line). NFCTagKit does not interpret it.
-    public var station: String?
-
-    /// The defaults: automatic reconnection on, liveness every 500 ms, last reader saved.
+    /// The defaults: automatic reconnection on, liveness every 500 ms, the reader not saved.
     public init() {}
 }
 

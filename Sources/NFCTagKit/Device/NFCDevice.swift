@@ -100,9 +100,6 @@ public actor NFCDevice {
         eventBroadcast.stream()
     }
 
-    /// The station label of the connection's ``ConnectionConfiguration/station``, if any.
-    package var station: String? { configuration.station }
-
     /// True when a reader is open.
     public var isConnected: Bool { handle != nil }
 
