@@ -72,15 +72,17 @@ let package = Package(
         // NTAG 424 DNA cryptography: AES-128 and CMAC through libcrypto, EV2 secure messaging,
         // SDM / SUN and AN10922 key diversification. It holds the one libcrypto wrapper the library
         // uses (LibCrypto.swift, `package` access), so NFCTags reaches libcrypto through it.
-        .target(name: "NTAG424Crypto", dependencies: ["CLibCrypto"]),
+        // The one Swift wrapper over libcrypto (ciphers, CMAC, HMAC, ECDSA), `package` access only.
+        .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
+        .target(name: "NTAG424Crypto", dependencies: ["CryptoSupport"]),
 
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
-        // Only the files under Sources/NFCEmulator/Crypto import CLibCrypto (test signing key, UL-C 3DES).
+        // The files under Sources/NFCEmulator/Crypto use CryptoSupport (test signing key, UL-C 3DES).
         // The NTAG 424 DNA model uses NTAG424Crypto for its AES, CMAC, EV2 responder and SDM mirrors.
-        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CLibCrypto", "NTAG424Crypto", "Locking"]),
+        .target(name: "NFCEmulator", dependencies: ["NFCChips", "CryptoSupport", "NTAG424Crypto", "Locking"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).
-        .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "NTAG424Crypto"]),
+        .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "CryptoSupport", "NTAG424Crypto"]),
 
         // The public face: the NFCDevice actor, discovery, reconnection, sessions.
         .target(name: "NFCTagKit", dependencies: ["NFCTags", "NTAG424Crypto", "NDEF", "NFCChips", "CLibNFC", "CLibUSB", "Locking"]),
@@ -99,7 +101,7 @@ let package = Package(
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "NFCChips"]),
+        .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "CryptoSupport", "NFCChips"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport", "Locking"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),

@@ -1,10 +1,10 @@
-import CLibCrypto
+internal import CLibCrypto
 
-/// The only door to OpenSSL's libcrypto in the library: ECDSA verification on a named curve
-/// (originality signatures), block ciphers without padding (Ultralight C 3DES, NTAG 424 DNA
-/// AES-128 in ECB and CBC), AES-CMAC and HMAC-SHA256 (per-tag passwords). Everything else in
-/// `NTAG424Crypto` and `NFCTags` stays free of C; `NFCTags` reaches this through `package`
-/// access.
+/// The only door to OpenSSL's libcrypto: ECDSA verification on a named curve (originality
+/// signatures), block ciphers without padding (Ultralight C 3DES, NTAG 424 DNA AES-128 in
+/// ECB and CBC), AES-CMAC and HMAC-SHA256 (per-tag passwords), and for the emulator's test
+/// keys ECDSA signing (``ECDSASigningKey``). `NTAG424Crypto`, `NFCTags` and `NFCEmulator`
+/// reach it through `package` access and stay free of C.
 package enum LibCrypto {
     /// The outcome of an ECDSA check.
     package enum Verification: Equatable, Sendable {

@@ -1,3 +1,5 @@
+internal import CryptoSupport
+
 /// AES-128 as NTAG 424 DNA uses it, computed by libcrypto (EVP): ECB and CBC without padding,
 /// AES-CMAC, the truncated MAC of the datasheet and ISO/IEC 9797-1 padding method 2.
 ///

@@ -1,3 +1,4 @@
+import CryptoSupport
 import NFCChips
 import NTAG424Crypto
 import Testing

@@ -1,4 +1,4 @@
-import CLibCrypto
+import CryptoSupport
 import NFCChips
 
 /// The emulator's own originality-signature key: ECDSA on the curve the tables name for
@@ -28,14 +28,12 @@ public enum EmulatorSigningKey {
     /// Signs `uid` with the secp224r1 test key (56 bytes r ‖ s); see ``sign(uid:)``.
     public static func signNTAG424(uid: [UInt8]) -> [UInt8] { key224.sign(uid) }
 
-    private static let key = OpenSSLSigningKey(der: OpenSSLSigningKey.secp128r1, signatureLength: ChipTables.originalitySignatures.signatureLength)
-    private static let key224 = OpenSSLSigningKey(der: OpenSSLSigningKey.secp224r1, signatureLength: NTAG424DNATable.signatureLength)
+    private static let key = ECDSASigningKey(sec1DER: TestKeys.secp128r1, signatureLength: ChipTables.originalitySignatures.signatureLength)
+    private static let key224 = ECDSASigningKey(sec1DER: TestKeys.secp224r1, signatureLength: NTAG424DNATable.signatureLength)
 }
 
-/// The OpenSSL side of ``EmulatorSigningKey``: an `EVP_PKEY` loaded once from the test
-/// key's SEC1 DER, used read-only afterwards (each signature gets its own context), which
-/// makes sharing it between threads sound.
-private final class OpenSSLSigningKey: @unchecked Sendable {
+/// The emulator's published test keys, as SEC1 DER.
+private enum TestKeys {
     /// SEC1 `ECPrivateKey` of the Type 2 test key on secp128r1 (private scalar and public point).
     /// Generated for this project with `openssl ecparam -name secp128r1 -genkey`.
     static let secp128r1: [UInt8] = [
@@ -57,50 +55,4 @@ private final class OpenSSLSigningKey: @unchecked Sendable {
         0x33, 0x02, 0x71, 0xE7, 0x73, 0xF3, 0x9C, 0xED, 0x86, 0xAD, 0x37, 0xE0, 0x61, 0x8D, 0x02, 0xF5,
         0xF6, 0x58, 0x7F, 0x95, 0x11, 0xAB, 0xD9, 0x5B, 0x2C, 0xBC,
     ]
-
-    private let pkey: OpaquePointer
-    private let signatureLength: Int
-    let publicKey: [UInt8]
-
-    init(der: [UInt8], signatureLength: Int) {
-        self.signatureLength = signatureLength
-        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PrivateKey(EVP_PKEY_EC, nil, &cursor, buffer.count)
-        }
-        guard let loaded else { preconditionFailure("libcrypto rejected the emulator's test key") }
-        pkey = loaded
-        var point: UnsafeMutablePointer<UInt8>?
-        let length = EVP_PKEY_get1_encoded_public_key(loaded, &point)
-        guard length > 0, let point else { preconditionFailure("libcrypto gave no public point for the test key") }
-        publicKey = Array(UnsafeBufferPointer(start: point, count: length))
-        CRYPTO_free(point, #fileID, #line)
-    }
-
-    deinit { EVP_PKEY_free(pkey) }
-
-    func sign(_ message: [UInt8]) -> [UInt8] {
-        let half = signatureLength / 2
-        guard let context = EVP_PKEY_CTX_new(pkey, nil) else { preconditionFailure("EVP_PKEY_CTX_new failed") }
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_sign_init(context) == 1 else { preconditionFailure("EVP_PKEY_sign_init failed") }
-        var length = 0
-        guard EVP_PKEY_sign(context, nil, &length, message, message.count) == 1 else { preconditionFailure("EVP_PKEY_sign failed") }
-        var der = [UInt8](repeating: 0, count: length)
-        guard EVP_PKEY_sign(context, &der, &length, message, message.count) == 1 else { preconditionFailure("EVP_PKEY_sign failed") }
-        let signature: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_ECDSA_SIG(nil, &cursor, length)
-        }
-        guard let signature else { preconditionFailure("libcrypto produced an unreadable signature") }
-        defer { ECDSA_SIG_free(signature) }
-        var r: OpaquePointer?, s: OpaquePointer?
-        ECDSA_SIG_get0(signature, &r, &s)
-        var out = [UInt8](repeating: 0, count: 2 * half)
-        out.withUnsafeMutableBufferPointer { buffer in
-            _ = BN_bn2binpad(r, buffer.baseAddress, Int32(half))
-            _ = BN_bn2binpad(s, buffer.baseAddress! + half, Int32(half))
-        }
-        return out
-    }
 }

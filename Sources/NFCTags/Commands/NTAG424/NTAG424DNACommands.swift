@@ -1,3 +1,4 @@
+internal import CryptoSupport
 import NFCChips
 import NTAG424Crypto
 

@@ -1,3 +1,4 @@
+internal import CryptoSupport
 import NTAG424Crypto
 
 /// Per-tag passwords: each tag's PWD and PACK derived from one master secret and the tag's

@@ -1,3 +1,4 @@
+internal import CryptoSupport
 import NTAG424Crypto
 import NFCChips
 
