@@ -6,7 +6,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # each other past those timeouts. TEST_FLAGS=--parallel for a quicker local run.
 TEST_FLAGS  ?= --no-parallel
 
-.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load
+.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load format lint
 
 all: build
 
@@ -49,9 +49,21 @@ docs: setup
 ## Regenerate Sources/NFCChips/Generated from datasheets/.
 tables: setup
 	$(SWIFT) run nfcchips-gen datasheets Sources/NFCChips/Generated
+	$(SWIFT) format format --in-place --recursive Sources/NFCChips/Generated
 
 clean:
 	rm -rf .build
+
+## swift format, the toolchain's, with .swift-format (4 spaces, 120 columns): `make format` rewrites the
+## sources, `make lint` checks them (CI). Tests/ConsumerPackage is the README's program byte for byte and
+## Tests/Reproducers are the smallest packages that show a compiler bug: both are left as written.
+FORMAT_PATHS = Package.swift Sources Examples Fuzz $(filter-out Tests/ConsumerPackage/ Tests/Reproducers/ \
+	Tests/OutsideClients/ Tests/Transcripts/ Tests/PublicAPI/,$(wildcard Tests/*/))
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 ## Benchmark against the physical floor (release build): `make bench`, at a speed `make bench BENCH_ARGS="--baud 460800"`
 ## (nfctag and the USB stand-in are built too: the two-process rows and the USB reader kinds run nfctag); one USB kind:

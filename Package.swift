@@ -85,7 +85,9 @@ let package = Package(
         .target(name: "NFCTags", dependencies: ["NDEF", "NFCChips", "CryptoSupport", "NTAG424Crypto"]),
 
         // The public face: the NFCDevice actor, discovery, reconnection, sessions.
-        .target(name: "NFCTagKit", dependencies: ["NFCTags", "NTAG424Crypto", "NDEF", "NFCChips", "CLibNFC", "CLibUSB", "Locking"]),
+        .target(
+            name: "NFCTagKit",
+            dependencies: ["NFCTags", "NTAG424Crypto", "NDEF", "NFCChips", "CLibNFC", "CLibUSB", "Locking"]),
 
         // Regenerates Sources/NFCChips/Generated from datasheets/ (`make tables`).
         .executableTarget(name: "nfcchips-gen", dependencies: ["NFCChips"]),
@@ -103,23 +105,46 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "CryptoSupport", "NFCChips"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport", "Locking"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),
-        .testTarget(name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport", "Locking"]),
-        .testTarget(name: "NFCTagCLITests", dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto", "Locking", "TestSupport"]),
+        .testTarget(
+            name: "NFCEmulatorTests",
+            dependencies: [
+                "NFCEmulator", "NFCChips", "CLibNFC", "CLibCrypto", "NTAG424Crypto", "TestSupport", "Locking",
+            ]),
+        .testTarget(
+            name: "NFCTagsTests",
+            dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),
+        .testTarget(
+            name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport", "Locking"]),
+        .testTarget(
+            name: "NFCTagCLITests",
+            dependencies: ["nfctag", "NFCEmulator", "NFCChips", "NTAG424Crypto", "Locking", "TestSupport"]),
 
         // Examples: small programs, one task each (Examples/<Name>/README.md says how to run it).
-        .executableTarget(name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle", exclude: ["README.md"]),
-        .executableTarget(name: "WriteAndLockURL", dependencies: ["NFCTagKit"], path: "Examples/WriteAndLockURL", exclude: ["README.md"]),
-        .executableTarget(name: "PasswordProtectNTAG", dependencies: ["NFCTagKit"], path: "Examples/PasswordProtectNTAG", exclude: ["README.md"]),
-        .executableTarget(name: "CountersAndSignature", dependencies: ["NFCTagKit"], path: "Examples/CountersAndSignature", exclude: ["README.md"]),
-        .executableTarget(name: "ClassicNDEF", dependencies: ["NFCTagKit"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
+        .executableTarget(
+            name: "ReaderLifecycle", dependencies: ["NFCTagKit"], path: "Examples/ReaderLifecycle",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "WriteAndLockURL", dependencies: ["NFCTagKit"], path: "Examples/WriteAndLockURL",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "PasswordProtectNTAG", dependencies: ["NFCTagKit"], path: "Examples/PasswordProtectNTAG",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "CountersAndSignature", dependencies: ["NFCTagKit"], path: "Examples/CountersAndSignature",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "ClassicNDEF", dependencies: ["NFCTagKit"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
         // Runs the built examples against an in-process emulated PN532.
-        .testTarget(name: "ExamplesTests", dependencies: ["ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
-                                                          "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking"]),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: [
+                "ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
+                "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking",
+            ]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
         .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator"]),
-        .testTarget(name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NFCTags", "NDEF"]),
+        .testTarget(
+            name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NFCTags", "NDEF"]),
     ],
     swiftLanguageModes: [.v6]
 )

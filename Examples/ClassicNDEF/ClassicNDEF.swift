@@ -56,7 +56,9 @@ struct ClassicNDEF {
             try await tag.writeNDEF(message)
             let readBack = try await tag.readNDEF()
             let first = readBack.records.first.flatMap { try? NDEFTextRecord(record: $0) }
-            print("Read back: \"\(first?.text ?? "no text record")\"\(readBack == message ? " — verified" : " — DIFFERS")")
+            print(
+                "Read back: \"\(first?.text ?? "no text record")\"\(readBack == message ? " — verified" : " — DIFFERS")"
+            )
             if readBack != message { status = 1 }
         } catch .timeout(nil) {
             print("No card within 10 s.")

@@ -51,9 +51,12 @@ struct PasswordProtectNTAG {
                 exit(1)
             }
             let firstPage = ntag.memory.firstUserPage
-            print("Tag \(ntag.uid.hexString()): \(session.chip?.rawValue ?? "?"); protecting reads and writes from page \(firstPage) on")
+            print(
+                "Tag \(ntag.uid.hexString()): \(session.chip?.rawValue ?? "?"); protecting reads and writes from page \(firstPage) on"
+            )
 
-            let plan = try await ntag.planProtection(password: password, pack: pack, from: firstPage, readProtected: true)
+            let plan = try await ntag.planProtection(
+                password: password, pack: pack, from: firstPage, readProtected: true)
             print("Dry run (\(plan.steps.count) steps, nothing written yet):")
             for step in plan.steps { print("  - \(step.purpose)") }
             print("  changes: " + plan.changes.map(\.description).joined(separator: ", "))
@@ -61,7 +64,7 @@ struct PasswordProtectNTAG {
             let state = try await ntag.protect(password: password, pack: pack, from: firstPage, readProtected: true)
             print("Protected: \(state)")
 
-            try await ntag.reselect()   // forget the authentication the flow ended with
+            try await ntag.reselect()  // forget the authentication the flow ended with
             do {
                 _ = try await ntag.read(page: firstPage)
                 print("Read without the password: allowed?! (unexpected)")
@@ -71,7 +74,9 @@ struct PasswordProtectNTAG {
             }
             let answeredPACK = try await ntag.authenticate(password: password, expectedPACK: pack)
             let page = try await ntag.read(page: firstPage)
-            print("PWD_AUTH \(password.bytes.hexString()): PACK \(answeredPACK.bytes.hexString()) as expected; page \(firstPage) reads \(page.hexString())")
+            print(
+                "PWD_AUTH \(password.bytes.hexString()): PACK \(answeredPACK.bytes.hexString()) as expected; page \(firstPage) reads \(page.hexString())"
+            )
 
             if keep {
                 print("Kept: the tag requires password \(password.bytes.hexString()) from now on.")

@@ -15,9 +15,10 @@ import Glibc
 struct ReaderLifecycle {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let seconds = arguments.firstIndex(of: "--seconds").flatMap { index in
-            index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
-        } ?? 60
+        let seconds =
+            arguments.firstIndex(of: "--seconds").flatMap { index in
+                index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
+            } ?? 60
 
         // 1. Which reader: the argument, LIBNFC_DEVICE, or discovery.
         guard let connectionString = await chooseReader(arguments) else {
@@ -41,7 +42,9 @@ struct ReaderLifecycle {
         }
         do {
             let info = try await device.connect(toConnectionString: connectionString)
-            say("Connected to \(info.name) (\(info.connectionString)), firmware \(info.firmware?.description ?? "unknown")")
+            say(
+                "Connected to \(info.name) (\(info.connectionString)), firmware \(info.firmware?.description ?? "unknown")"
+            )
         } catch {
             say("Cannot open \(connectionString): \(error)")
             exit(3)
@@ -69,7 +72,10 @@ struct ReaderLifecycle {
             watcher.cancel()
             return first
         }
-        say(reconnected ? "The reader is back: \(await device.status)." : "No reconnection seen; status \(await device.status).")
+        say(
+            reconnected
+                ? "The reader is back: \(await device.status)." : "No reconnection seen; status \(await device.status)."
+        )
         await device.close()
     }
 
@@ -78,8 +84,14 @@ struct ReaderLifecycle {
     static func chooseReader(_ arguments: [String]) async -> String? {
         var skipNext = false
         for argument in arguments {
-            if skipNext { skipNext = false; continue }
-            if argument == "--seconds" { skipNext = true; continue }
+            if skipNext {
+                skipNext = false
+                continue
+            }
+            if argument == "--seconds" {
+                skipNext = true
+                continue
+            }
             if !argument.hasPrefix("--") { return argument }
         }
         if let variable = getenv("LIBNFC_DEVICE"), let value = String(validatingCString: variable), !value.isEmpty {

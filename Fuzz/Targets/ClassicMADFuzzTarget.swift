@@ -21,7 +21,8 @@ import Synchronization
 @_cdecl("LLVMFuzzerTestOneInput")
 public func classicMADFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = fuzzInput(data, size)
-    let small = Chip.classic1k, large = Chip.classic4k
+    let small = Chip.classic1k
+    let large = Chip.classic4k
     let chip = input.count > (ChipTables.spec(for: small).classicGeometry?.totalBytes ?? 0) ? large : small
     guard let card = ClassicMemoryTransport(chip: chip, image: input) else {
         fatalError("the \(chip.rawValue) table has no geometry, READ or trailer layout")
@@ -64,13 +65,17 @@ struct ClassicMemoryTransport: TagTransport {
         self.geometry = geometry
         self.read = read
         keyA = ChipTables.classic.trailer[.keyA]
-        target = TagTarget(uid: Array(memory[uid.offset..<(uid.offset + uid.length)]),
-                           atqa: spec.activation.atqa, sak: spec.activation.sak)
+        target = TagTarget(
+            uid: Array(memory[uid.offset..<(uid.offset + uid.length)]),
+            atqa: spec.activation.atqa, sak: spec.activation.sak)
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         guard framing == .standard else {
-            violations.record("raw framing on a Classic card (its frames are encrypted by the reader): \(fuzzHex(frame))")
+            violations.record(
+                "raw framing on a Classic card (its frames are encrypted by the reader): \(fuzzHex(frame))")
             throw .timeout
         }
         guard frame.first == read.code, frame.count == read.requestLength else {

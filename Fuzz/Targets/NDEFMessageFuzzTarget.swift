@@ -36,12 +36,17 @@ private func checkReEncoding(_ message: NDEFMessage, from bytes: [UInt8]) {
                 reEncoded = try message.encoded()
             }
         } catch {
-            fuzzCheck(false, "decoded message from \(fuzzHex(bytes)) does not re-encode (chunk \(String(describing: maximumChunkSize))): \(error)")
+            fuzzCheck(
+                false,
+                "decoded message from \(fuzzHex(bytes)) does not re-encode (chunk \(String(describing: maximumChunkSize))): \(error)"
+            )
             return
         }
         do {
             let again = try NDEFMessage(bytes: reEncoded)
-            fuzzCheck(again == message, "re-encoding \(fuzzHex(reEncoded)) of \(fuzzHex(bytes)) decodes to a different message")
+            fuzzCheck(
+                again == message,
+                "re-encoding \(fuzzHex(reEncoded)) of \(fuzzHex(bytes)) decodes to a different message")
         } catch {
             fuzzCheck(false, "re-encoding \(fuzzHex(reEncoded)) of \(fuzzHex(bytes)) does not decode: \(error)")
         }

@@ -24,7 +24,7 @@ public func pn532ControllerFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int
     let spec = ChipTables.pn532
     let uid: [UInt8] = [0x04, 0x6F, 0x1A, 0x22, 0x3B, 0x5C, 0x80]
     guard let ntag = try? Type2Tag(chip: .ntag215, uid: uid),
-          let ultralight = try? Type2Tag(chip: .ultralightEV1MF0UL11, uid: [0x04] + uid.dropFirst().reversed())
+        let ultralight = try? Type2Tag(chip: .ultralightEV1MF0UL11, uid: [0x04] + uid.dropFirst().reversed())
     else { fatalError("the tag models no longer build from the tables") }
     var chip = PN532Controller(field: Field(tags: [ntag, ultralight]))
     var departed: [Field.TagHandle: any EmulatedTag] = [:]
@@ -32,7 +32,8 @@ public func pn532ControllerFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int
 
     var index = 0
     while index + 1 < bytes.count {
-        let op = bytes[index], length = Int(bytes[index + 1])
+        let op = bytes[index]
+        let length = Int(bytes[index + 1])
         let operand = Array(bytes[(index + 2)..<min(bytes.count, index + 2 + length)])
         index += 2 + length
         switch op % 4 {
@@ -71,7 +72,8 @@ private func hostFrame(_ body: [UInt8], _ frame: PN532FrameSpec) -> [UInt8] {
         let length = UInt8(body.count)
         bytes += [length, 0 &- length]
     } else {
-        let high = UInt8(body.count >> 8), low = UInt8(truncatingIfNeeded: body.count)
+        let high = UInt8(body.count >> 8)
+        let low = UInt8(truncatingIfNeeded: body.count)
         bytes += frame.extendedLengthMarker + [high, low, 0 &- (high &+ low)]
     }
     return bytes + body + [0 &- body.reduce(0, &+)] + frame.postamble
@@ -95,7 +97,9 @@ private func chipFrames(_ output: [UInt8], _ frame: PN532FrameSpec) -> [ChipFram
             continue
         }
         let header = frame.preamble + frame.startCode
-        fuzzCheck(rest.starts(with: header) && rest.count > header.count + 2, "chip output \(fuzzHex(output)) has no frame start at byte \(output.count - rest.count)")
+        fuzzCheck(
+            rest.starts(with: header) && rest.count > header.count + 2,
+            "chip output \(fuzzHex(output)) has no frame start at byte \(output.count - rest.count)")
         rest = rest.dropFirst(header.count)
         let length: Int
         if rest.starts(with: frame.extendedLengthMarker) {
@@ -110,10 +114,12 @@ private func chipFrames(_ output: [UInt8], _ frame: PN532FrameSpec) -> [ChipFram
             length = Int(fields[0])
             rest = rest.dropFirst(2)
         }
-        fuzzCheck(length >= 2 && length <= frame.maximumDataLength + 2, "LEN \(length) out of range in \(fuzzHex(output))")
+        fuzzCheck(
+            length >= 2 && length <= frame.maximumDataLength + 2, "LEN \(length) out of range in \(fuzzHex(output))")
         let body = Array(rest.prefix(length))
         let trailer = Array(rest.dropFirst(length).prefix(1 + frame.postamble.count))
-        fuzzCheck(body.count == length && trailer.count == 1 + frame.postamble.count, "truncated frame in \(fuzzHex(output))")
+        fuzzCheck(
+            body.count == length && trailer.count == 1 + frame.postamble.count, "truncated frame in \(fuzzHex(output))")
         fuzzCheck(body.reduce(trailer[0], &+) == 0, "bad DCS in \(fuzzHex(output))")
         fuzzCheck(Array(trailer.dropFirst()) == frame.postamble, "bad postamble in \(fuzzHex(output))")
         fuzzCheck(body[0] == frame.chipToHostTFI, "TFI \(body[0]) in \(fuzzHex(output))")
@@ -134,6 +140,8 @@ private func checkAnswer(_ output: [UInt8], toCommand code: UInt8, _ frame: PN53
     fuzzCheck(frames.first == .ack, "command \(code) not acknowledged first: \(fuzzHex(output))")
     fuzzCheck(frames.count <= 2, "command \(code) answered with \(frames.count) frames: \(fuzzHex(output))")
     if frames.count == 2, case let .information(body) = frames[1] {
-        fuzzCheck(body.count >= 2 && body[1] == code &+ UInt8(frame.answerCodeIncrement), "answer \(fuzzHex(body)) is not to command \(code)")
+        fuzzCheck(
+            body.count >= 2 && body[1] == code &+ UInt8(frame.answerCodeIncrement),
+            "answer \(fuzzHex(body)) is not to command \(code)")
     }
 }

@@ -23,9 +23,13 @@ public func pn532FrameParserFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: In
     var bytewiseEvents: [PN532HostEvent] = []
     for byte in bytes {
         bytewiseEvents += bytewise.feed([byte])
-        fuzzCheck(bytewise.bufferedByteCount <= largestFrame, "holds \(bytewise.bufferedByteCount) bytes during \(fuzzHex(bytes))")
+        fuzzCheck(
+            bytewise.bufferedByteCount <= largestFrame,
+            "holds \(bytewise.bufferedByteCount) bytes during \(fuzzHex(bytes))")
     }
-    fuzzCheck(bytewiseEvents == wholeEvents, "byte-by-byte \(bytewiseEvents) differs from whole \(wholeEvents) for \(fuzzHex(bytes))")
+    fuzzCheck(
+        bytewiseEvents == wholeEvents,
+        "byte-by-byte \(bytewiseEvents) differs from whole \(wholeEvents) for \(fuzzHex(bytes))")
 
     for case let .command(_, data) in wholeEvents {
         fuzzCheck(data.count <= spec.maximumDataLength, "command with \(data.count) data bytes from \(fuzzHex(bytes))")

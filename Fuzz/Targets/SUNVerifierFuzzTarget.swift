@@ -35,7 +35,10 @@ private func fuzzURL(_ url: String) {
     do {
         verdict = try verifier.verify(url: url)
     } catch {
-        guard case .malformed = error else { fuzzCheck(false, "verify threw \(error) for \(url)"); return }
+        guard case .malformed = error else {
+            fuzzCheck(false, "verify threw \(error) for \(url)")
+            return
+        }
         return
     }
     if let uid = verdict.uid { fuzzCheck(uid.count == 7, "a UID of \(uid.count) bytes from \(url)") }
@@ -47,9 +50,11 @@ private func fuzzURL(_ url: String) {
 
 private func fuzzAnswer(_ answer: [UInt8], counter: UInt16) {
     guard let macKey = try? AES128Key(hex: "4C6626F5E72EA694202139295C7A7FC7"),
-          let encryptionKey = try? AES128Key(hex: "1309C877509E5A215007FF0ED19CA564"),
-          let session = try? EV2Session(encryptionKey: encryptionKey, macKey: macKey, transactionIdentifier: [0x9D, 0x00, 0xC4, 0xDF],
-                                        commandCounter: counter) else {
+        let encryptionKey = try? AES128Key(hex: "1309C877509E5A215007FF0ED19CA564"),
+        let session = try? EV2Session(
+            encryptionKey: encryptionKey, macKey: macKey, transactionIdentifier: [0x9D, 0x00, 0xC4, 0xDF],
+            commandCounter: counter)
+    else {
         fuzzCheck(false, "the fixed session does not build")
         return
     }
@@ -57,11 +62,13 @@ private func fuzzAnswer(_ answer: [UInt8], counter: UInt16) {
         var opened = session
         do {
             _ = try opened.openResponse(data: answer, mode: mode)
-            fuzzCheck(opened.commandCounter == counter + 1, "CmdCtr \(opened.commandCounter) after an answer at \(counter)")
+            fuzzCheck(
+                opened.commandCounter == counter + 1, "CmdCtr \(opened.commandCounter) after an answer at \(counter)")
             if mode != .plain {
                 let body = Array(answer.dropLast(8))
-                fuzzCheck((try? session.responseMAC(status: 0, data: body)) == Array(answer.suffix(8)),
-                          "an answer opened in \(mode) mode without the session's MACt: \(fuzzHex(answer))")
+                fuzzCheck(
+                    (try? session.responseMAC(status: 0, data: body)) == Array(answer.suffix(8)),
+                    "an answer opened in \(mode) mode without the session's MACt: \(fuzzHex(answer))")
             }
         } catch {
             switch error {
@@ -86,6 +93,9 @@ private func fuzzAnswer(_ answer: [UInt8], counter: UInt16) {
         let picc = try SDM.decryptPICCData(Array(answer.prefix(16)), metaReadKey: .zero)
         fuzzCheck(picc.uid.map { $0.count == 7 } ?? true, "PICC data with a UID of another length")
     } catch {
-        guard case .malformed = error else { fuzzCheck(false, "decryptPICCData threw \(error)"); return }
+        guard case .malformed = error else {
+            fuzzCheck(false, "decryptPICCData threw \(error)")
+            return
+        }
     }
 }

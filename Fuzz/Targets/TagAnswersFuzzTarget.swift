@@ -36,8 +36,9 @@ public func tagAnswersFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     let uidLength = [7, 4, 10, 0][Int(input[1]) % 4]
     let uid = Array(input.dropFirst(3).prefix(uidLength))
     let target = TagTarget(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats)
-    let tag = ScriptedTagTransport(target: target, maximumFrameLength: 1 + Int(input[2]) % 191,
-                                   answers: Array(input.dropFirst(3 + uid.count)))
+    let tag = ScriptedTagTransport(
+        target: target, maximumFrameLength: 1 + Int(input[2]) % 191,
+        answers: Array(input.dropFirst(3 + uid.count)))
     _ = fuzzRunBlocking {
         await exerciseTag(tag, selected: spec)
         return true
@@ -52,16 +53,20 @@ private func exerciseTag(_ tag: ScriptedTagTransport, selected spec: ChipSpec) a
     do throws(TagCommandError) {
         let report = try await TagIdentifier.identify(over: tag)
         if case .bytes(let version)? = report.getVersionAnswer {
-            let expected = ChipIdentifier.identify(atqa: tag.target.atqa, sak: tag.target.sak, getVersion: version,
-                                                   answersUltralightCAuthenticate: nil)
-            fuzzCheck(report.identification == expected, "GET_VERSION \(fuzzHex(version)) identified as \(report.identification), not \(expected)")
+            let expected = ChipIdentifier.identify(
+                atqa: tag.target.atqa, sak: tag.target.sak, getVersion: version,
+                answersUltralightCAuthenticate: nil)
+            fuzzCheck(
+                report.identification == expected,
+                "GET_VERSION \(fuzzHex(version)) identified as \(report.identification), not \(expected)")
         }
         if let identified = report.chip {
             chip = identified
             let activation = ChipTables.spec(for: identified).activation
             if ChipTables.spec(for: identified).family.isType2 {
-                fuzzCheck(activation.atqa == tag.target.atqa && activation.sak == tag.target.sak,
-                          "\(identified) identified from ATQA \(tag.target.atqa) SAK \(tag.target.sak)")
+                fuzzCheck(
+                    activation.atqa == tag.target.atqa && activation.sak == tag.target.sak,
+                    "\(identified) identified from ATQA \(tag.target.atqa) SAK \(tag.target.sak)")
             }
         }
         if traceEnabled { print("identified: \(report)") }
@@ -82,7 +87,8 @@ private func exerciseType2(_ tag: ScriptedTagTransport, chip: Chip) async {
         fuzzCheck(false, "\(chip) is Type 2 but has no Type 2 commands: \(error)")
         return
     }
-    let spec = commands.spec, memory = commands.memory
+    let spec = commands.spec
+    let memory = commands.memory
     await attempt { () async throws(TagCommandError) in
         let version = try await commands.getVersion()
         fuzzCheck(version.count == spec.command(.getVersion)?.answerLength, "GET_VERSION returned \(fuzzHex(version))")
@@ -91,19 +97,24 @@ private func exerciseType2(_ tag: ScriptedTagTransport, chip: Chip) async {
         let configuration = try await commands.readConfiguration()
         for field in memory.configuration?.fields ?? [] {
             let value = configuration.values[field.name] ?? 0
-            fuzzCheck(value <= field.mask >> UInt8(field.mask.trailingZeroBitCount), "\(field.name) = \(value) outside mask \(field.mask)")
+            fuzzCheck(
+                value <= field.mask >> UInt8(field.mask.trailingZeroBitCount),
+                "\(field.name) = \(value) outside mask \(field.mask)")
         }
     }
     await attempt { () async throws(TagCommandError) in
         let signature = try await commands.readSignature()
-        fuzzCheck(signature.count == spec.command(.readSignature)?.answerLength, "READ_SIG returned \(fuzzHex(signature))")
+        fuzzCheck(
+            signature.count == spec.command(.readSignature)?.answerLength, "READ_SIG returned \(fuzzHex(signature))")
         _ = try OriginalitySignature.verify(uid: tag.target.uid, signature: signature, chip: chip)
     }
     for counter in spec.counters {
         for address in counter.addresses {
             await attempt { () async throws(TagCommandError) in
                 let value = try await commands.readCounter(address)
-                fuzzCheck((0...counter.maximumValue).contains(value), "counter \(address) = \(value) wider than \(counter.widthBits) bits")
+                fuzzCheck(
+                    (0...counter.maximumValue).contains(value),
+                    "counter \(address) = \(value) wider than \(counter.widthBits) bits")
             }
         }
     }
@@ -116,7 +127,9 @@ private func exerciseType2(_ tag: ScriptedTagTransport, chip: Chip) async {
         await attempt { () async throws(TagCommandError) in
             let pages = memory.firstUserPage...memory.lastReadablePage
             let bytes = try await commands.fastRead(pages: pages)
-            fuzzCheck(bytes.count == pages.count * memory.pageSize, "FAST_READ of \(pages.count) pages returned \(bytes.count) bytes")
+            fuzzCheck(
+                bytes.count == pages.count * memory.pageSize,
+                "FAST_READ of \(pages.count) pages returned \(bytes.count) bytes")
         }
     }
     if let password = memory.configuration?.password {
@@ -126,7 +139,9 @@ private func exerciseType2(_ tag: ScriptedTagTransport, chip: Chip) async {
         }
     }
     if let key = spec.ultralightCAuthentication?.defaultKey {
-        await attempt { () async throws(TagCommandError) in try await commands.authenticate(ultralightCKey: key, rndA: Array(repeating: 0x5A, count: 8)) }
+        await attempt { () async throws(TagCommandError) in
+            try await commands.authenticate(ultralightCKey: key, rndA: Array(repeating: 0x5A, count: 8))
+        }
     }
     await attempt { () async throws(TagCommandError) in
         let dump = try await commands.dump()
@@ -171,7 +186,8 @@ private let traceEnabled = getenv("FUZZ_TRACE") != nil
 private func checkError(_ error: TagCommandError) {
     switch error {
     case .invalidAnswer(_, let bytes, let offset, _):
-        fuzzCheck((0...bytes.count).contains(offset), "offset \(offset) outside the \(bytes.count)-byte answer: \(error)")
+        fuzzCheck(
+            (0...bytes.count).contains(offset), "offset \(offset) outside the \(bytes.count)-byte answer: \(error)")
     case .interrupted(_, let cause):
         checkError(cause)
     default:
@@ -191,7 +207,9 @@ final class ScriptedTagTransport: TagTransport {
         script = Mutex((answers, 0))
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         let answer = try nextAnswer()
         if framing == .standard, case .nak = answer { throw .timeout }
         return answer

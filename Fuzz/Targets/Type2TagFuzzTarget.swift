@@ -27,7 +27,9 @@ public func type2TagFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     guard let tag = NTAGMemoryTransport(chip: chip, image: input) else {
         fatalError("the \(chip.rawValue) table has no page memory or READ / FAST_READ")
     }
-    let run = fuzzRunNDEFDriver { () throws(NDEFTagError) -> any NDEFTagDriver in try NDEFTagDrivers.driver(for: chip, transport: tag) }
+    let run = fuzzRunNDEFDriver { () throws(NDEFTagError) -> any NDEFTagDriver in
+        try NDEFTagDrivers.driver(for: chip, transport: tag)
+    }
     fuzzCheckNDEFDriverRun(run, input: tag.memory, offsetLimit: { _ in tag.map.totalBytes }) { error in
         switch error {
         case .invalidNDEF, .invalidTLV, .invalidCapabilityContainer, .authenticationRequired, .nak: true
@@ -53,7 +55,9 @@ struct NTAGMemoryTransport: TagTransport {
 
     init?(chip: Chip, image: [UInt8]) {
         let spec = ChipTables.spec(for: chip)
-        guard let map = spec.memory, let read = spec.command(.read), let fastRead = spec.command(.fastRead) else { return nil }
+        guard let map = spec.memory, let read = spec.command(.read), let fastRead = spec.command(.fastRead) else {
+            return nil
+        }
         var memory = Array(image.prefix(map.totalBytes))
         memory += [UInt8](repeating: 0, count: map.totalBytes - memory.count)
         self.memory = memory
@@ -66,7 +70,9 @@ struct NTAGMemoryTransport: TagTransport {
         target = TagTarget(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak)
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         let answer = self.answer(frame)
         if framing == .standard, case .nak = answer { throw .timeout }
         return answer
@@ -91,7 +97,8 @@ struct NTAGMemoryTransport: TagTransport {
             guard page < end else { return .nak(invalidArgumentNAK) }
             return .bytes((page..<(page + 4)).flatMap { visiblePage($0 % end) })
         case fastRead.code? where frame.count == fastRead.requestLength:
-            let first = Int(frame[1]), last = Int(frame[2])
+            let first = Int(frame[1])
+            let last = Int(frame[2])
             guard first <= last, last <= map.lastReadablePage else {
                 violations.record("FAST_READ of pages \(first)…\(last) (last page \(map.lastReadablePage))")
                 return .nak(invalidArgumentNAK)
@@ -111,9 +118,9 @@ struct NTAGMemoryTransport: TagTransport {
     /// The first page reads need the password for (PROT set), or `nil`.
     private var protectedFrom: Int? {
         guard let configuration = map.configuration, let auth0 = configuration.field(.auth0),
-              let prot = configuration.field(.prot),
-              prot.value(in: page(prot.page)) == 1, let first = auth0.value(in: page(auth0.page)),
-              Int(first) <= map.lastReadablePage
+            let prot = configuration.field(.prot),
+            prot.value(in: page(prot.page)) == 1, let first = auth0.value(in: page(auth0.page)),
+            Int(first) <= map.lastReadablePage
         else { return nil }
         return Int(first)
     }
@@ -125,7 +132,8 @@ struct NTAGMemoryTransport: TagTransport {
     /// A page as a READ shows it: PWD and PACK read as zeros.
     private func visiblePage(_ number: Int) -> [UInt8] {
         if let password = map.configuration?.password, password.readsAsZero,
-           number == password.pwdPage || number == password.packPage {
+            number == password.pwdPage || number == password.packPage
+        {
             return [UInt8](repeating: 0, count: map.pageSize)
         }
         return page(number)

@@ -26,17 +26,22 @@ import Synchronization
 @_cdecl("LLVMFuzzerTestOneInput")
 public func type4CCFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = fuzzInput(data, size)
-    guard let tag = Type4FilesTransport(input: input) else { fatalError("datasheets/type4.json lacks an APDU or status word") }
+    guard let tag = Type4FilesTransport(input: input) else {
+        fatalError("datasheets/type4.json lacks an APDU or status word")
+    }
     let chip = Chip.type4
     let run = fuzzRunNDEFDriver { () throws(NDEFTagError) -> any NDEFTagDriver in
         try NDEFTagDrivers.driver(for: chip, transport: tag)
     }
     // A CC offset is at most the end of the longest (extended) CC the driver reads.
     let ccExtent = (tag.spec.ccFields.map { $0.offset + $0.length }.max() ?? 0) + 2
-    fuzzCheckNDEFDriverRun(run, input: input, offsetLimit: { error in
-        if case .invalidCapabilityContainer = error { return ccExtent }
-        return tag.fileNamedAsNDEF.count
-    }) { error in
+    fuzzCheckNDEFDriverRun(
+        run, input: input,
+        offsetLimit: { error in
+            if case .invalidCapabilityContainer = error { return ccExtent }
+            return tag.fileNamedAsNDEF.count
+        }
+    ) { error in
         switch error {
         // `unsupportedTag`: no NDEF Tag Application (the CC names no mapping version the
         // tables know), or an extended NDEF file read past READ BINARY's 15-bit offsets.
@@ -60,15 +65,17 @@ struct Type4FilesTransport: TagTransport {
     var maximumFrameLength: Int { 240 }
 
     private let selectApplication: [UInt8], selectFile: [UInt8], readBinary: [UInt8]
-    private let success: [UInt8], fileNotFound: [UInt8], wrongOffset: [UInt8], wrongLength: [UInt8], unknownInstruction: [UInt8]
+    private let success: [UInt8], fileNotFound: [UInt8], wrongOffset: [UInt8], wrongLength: [UInt8],
+        unknownInstruction: [UInt8]
 
     init?(input: [UInt8]) {
         let ccLength = Int(input.first ?? 0)
         ccFile = Array(input.dropFirst().prefix(ccLength))
         ndefFile = Array(input.dropFirst(1 + ccLength))
         let chip = ChipTables.spec(for: .type4)
-        target = TagTarget(uid: [0x08, 0x12, 0x34, 0x56], atqa: chip.activation.atqa, sak: chip.activation.sak,
-                           ats: chip.activation.ats)
+        target = TagTarget(
+            uid: [0x08, 0x12, 0x34, 0x56], atqa: chip.activation.atqa, sak: chip.activation.sak,
+            ats: chip.activation.ats)
         (selectApplication, selectFile) = (spec.commands[.selectApplication].header, spec.commands[.selectFile].header)
         readBinary = spec.commands[.readBinary].header
         (success, fileNotFound) = (spec.statusWords[.success].bytes, spec.statusWords[.fileNotFound].bytes)
@@ -76,7 +83,9 @@ struct Type4FilesTransport: TagTransport {
         unknownInstruction = spec.statusWords[.insNotSupported].bytes
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         guard framing == .standard else {
             violations.record("raw framing to a Type 4 tag (ISO-DEP needs the reader's framing): \(fuzzHex(frame))")
             throw .timeout
@@ -104,14 +113,17 @@ struct Type4FilesTransport: TagTransport {
     private var application: Type4Application? {
         guard let version = spec.ccFields[.mappingVersion].value(in: ccFile) else { return nil }
         return spec.applications
-            .compactMap { application in application.version.split(separator: ".").first.flatMap { Int($0) }.map { ($0, application) } }
+            .compactMap { application in
+                application.version.split(separator: ".").first.flatMap { Int($0) }.map { ($0, application) }
+            }
             .filter { $0.0 <= version >> 4 }
             .max { $0.0 < $1.0 }?.1
     }
 
     private func answer(_ apdu: [UInt8]) -> [UInt8] {
         if apdu.starts(with: selectApplication) {
-            let aid = Array(apdu.dropFirst(selectApplication.count + 1).prefix(Int(apdu[safe: selectApplication.count] ?? 0)))
+            let aid = Array(
+                apdu.dropFirst(selectApplication.count + 1).prefix(Int(apdu[safe: selectApplication.count] ?? 0)))
             guard let application, aid == application.aid else {
                 selection.reset()
                 return fileNotFound
@@ -121,11 +133,14 @@ struct Type4FilesTransport: TagTransport {
         }
         if apdu.starts(with: Array(selectFile.prefix(3))), apdu.count == selectFile.count + 3 {
             let id = Array(apdu.suffix(2))
-            guard selection.isApplicationSelected, let application, apdu[3] == application.selectFileP2 else { return fileNotFound }
+            guard selection.isApplicationSelected, let application, apdu[3] == application.selectFileP2 else {
+                return fileNotFound
+            }
             let field = spec.ccFields[.ndefFileID]
             if id == [UInt8(spec.ccFileID >> 8), UInt8(spec.ccFileID & 0xFF)] {
                 selection.select(.capabilityContainer)
-            } else if field.value(in: ccFile) != nil, id == Array(ccFile[field.offset..<(field.offset + field.length)]) {
+            } else if field.value(in: ccFile) != nil, id == Array(ccFile[field.offset..<(field.offset + field.length)])
+            {
                 selection.select(.ndef)
             } else {
                 return fileNotFound

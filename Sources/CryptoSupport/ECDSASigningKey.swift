@@ -42,16 +42,21 @@ package final class ECDSASigningKey: @unchecked Sendable {
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_sign_init(context) == 1 else { preconditionFailure("EVP_PKEY_sign_init failed") }
         var length = 0
-        guard EVP_PKEY_sign(context, nil, &length, message, message.count) == 1 else { preconditionFailure("EVP_PKEY_sign failed") }
+        guard EVP_PKEY_sign(context, nil, &length, message, message.count) == 1 else {
+            preconditionFailure("EVP_PKEY_sign failed")
+        }
         var der = [UInt8](repeating: 0, count: length)
-        guard EVP_PKEY_sign(context, &der, &length, message, message.count) == 1 else { preconditionFailure("EVP_PKEY_sign failed") }
+        guard EVP_PKEY_sign(context, &der, &length, message, message.count) == 1 else {
+            preconditionFailure("EVP_PKEY_sign failed")
+        }
         let signature: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_ECDSA_SIG(nil, &cursor, length)
         }
         guard let signature else { preconditionFailure("libcrypto produced an unreadable signature") }
         defer { ECDSA_SIG_free(signature) }
-        var r: OpaquePointer?, s: OpaquePointer?
+        var r: OpaquePointer?
+        var s: OpaquePointer?
         ECDSA_SIG_get0(signature, &r, &s)
         var out = [UInt8](repeating: 0, count: 2 * half)
         out.withUnsafeMutableBufferPointer { buffer in

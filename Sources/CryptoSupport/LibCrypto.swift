@@ -16,14 +16,19 @@ package enum LibCrypto {
 
     /// Verifies `signature` (r ‖ s, two big-endian halves) over `digest`, used as is (the
     /// NXP originality signature signs the raw UID, no hash).
-    package static func verifyECDSA(curve: String, publicKey: [UInt8], digest: [UInt8], signature: [UInt8]) -> Verification {
-        guard !publicKey.isEmpty, !digest.isEmpty, !signature.isEmpty, signature.count.isMultiple(of: 2) else { return .invalid }
+    package static func verifyECDSA(curve: String, publicKey: [UInt8], digest: [UInt8], signature: [UInt8])
+        -> Verification
+    {
+        guard !publicKey.isEmpty, !digest.isEmpty, !signature.isEmpty, signature.count.isMultiple(of: 2) else {
+            return .invalid
+        }
         let result = curve.withCString { curveName in
             publicKey.withUnsafeBufferPointer { key in
                 digest.withUnsafeBufferPointer { message in
                     signature.withUnsafeBufferPointer { sig in
-                        nfctagkit_ecdsa_verify_prehashed(curveName, key.baseAddress, key.count, message.baseAddress, message.count,
-                                                         sig.baseAddress, sig.count / 2)
+                        nfctagkit_ecdsa_verify_prehashed(
+                            curveName, key.baseAddress, key.count, message.baseAddress, message.count,
+                            sig.baseAddress, sig.count / 2)
                     }
                 }
             }
@@ -52,8 +57,9 @@ package enum LibCrypto {
                 iv.withUnsafeBufferPointer { ivBytes in
                     data.withUnsafeBufferPointer { input in
                         output.withUnsafeMutableBufferPointer { out in
-                            nfctagkit_cipher_cbc(name, encrypt ? 1 : 0, keyBytes.baseAddress, ivBytes.baseAddress,
-                                                 input.baseAddress, input.count, out.baseAddress)
+                            nfctagkit_cipher_cbc(
+                                name, encrypt ? 1 : 0, keyBytes.baseAddress, ivBytes.baseAddress,
+                                input.baseAddress, input.count, out.baseAddress)
                         }
                     }
                 }
@@ -74,7 +80,9 @@ package enum LibCrypto {
         mac("HMAC", subAlgorithm: "SHA256", key: key, message: message, length: 32)
     }
 
-    private static func mac(_ name: String, subAlgorithm: String, key: [UInt8], message: [UInt8], length expected: Int) -> [UInt8]? {
+    private static func mac(_ name: String, subAlgorithm: String, key: [UInt8], message: [UInt8], length expected: Int)
+        -> [UInt8]?
+    {
         var output = [UInt8](repeating: 0, count: expected)
         var length = 0
         let result = key.withUnsafeBufferPointer { keyBytes in
@@ -82,10 +90,11 @@ package enum LibCrypto {
                 output.withUnsafeMutableBufferPointer { out in
                     // A zero-length key or message still needs a valid pointer.
                     withUnsafePointer(to: UInt8(0)) { empty in
-                        EVP_Q_mac(nil, name, nil, subAlgorithm, nil,
-                                  UnsafeRawPointer(keyBytes.baseAddress ?? empty), keyBytes.count,
-                                  data.baseAddress ?? empty, data.count,
-                                  out.baseAddress, out.count, &length)
+                        EVP_Q_mac(
+                            nil, name, nil, subAlgorithm, nil,
+                            UnsafeRawPointer(keyBytes.baseAddress ?? empty), keyBytes.count,
+                            data.baseAddress ?? empty, data.count,
+                            out.baseAddress, out.count, &length)
                     }
                 }
             }

@@ -28,7 +28,9 @@ public struct NDEFAbsoluteURIRecord: Hashable, Sendable {
     /// - Throws: ``NDEFDecodingError`` for another TNF or a TYPE that is not UTF-8.
     public init(record: NDEFRecord) throws(NDEFDecodingError) {
         guard record.typeNameFormat == .absoluteURI else {
-            throw NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "an absolute-URI record", found: record.kindDescription))
+            throw NDEFDecodingError(
+                offset: 0,
+                reason: .recordTypeMismatch(expected: "an absolute-URI record", found: record.kindDescription))
         }
         self.uri = try NDEFUnicode.decodeUTF8(record.type[...], base: 0)
         self.payload = record.payload

@@ -45,9 +45,12 @@ public struct NDEFExternalRecord: Hashable, Sendable {
     public init(record: NDEFRecord) throws(NDEFDecodingError) {
         let name = String(decoding: record.type, as: UTF8.self)
         guard record.typeNameFormat == .external else {
-            throw NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "an external record", found: record.kindDescription))
+            throw NDEFDecodingError(
+                offset: 0, reason: .recordTypeMismatch(expected: "an external record", found: record.kindDescription))
         }
-        guard let parts = Self.split(name) else { throw NDEFDecodingError(offset: 0, reason: .invalidExternalType(name)) }
+        guard let parts = Self.split(name) else {
+            throw NDEFDecodingError(offset: 0, reason: .invalidExternalType(name))
+        }
         self.domain = parts.domain
         self.externalType = parts.type
         self.payload = record.payload
@@ -81,9 +84,11 @@ public struct NDEFExternalRecord: Hashable, Sendable {
     private static func split(_ name: String) -> (domain: String, type: String)? {
         let bytes = Array(name.utf8)
         guard bytes.count <= 255, NDEFUnicode.isVisibleASCII(bytes),
-              let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              colon > 0, colon < bytes.count - 1
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            colon > 0, colon < bytes.count - 1
         else { return nil }
-        return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[(colon + 1)...], as: UTF8.self))
+        return (
+            String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[(colon + 1)...], as: UTF8.self)
+        )
     }
 }

@@ -29,7 +29,8 @@ public struct NDEFMediaRecord: Hashable, Sendable {
     /// - Throws: ``NDEFDecodingError`` for another TNF or an invalid media type.
     public init(record: NDEFRecord) throws(NDEFDecodingError) {
         guard record.typeNameFormat == .media else {
-            throw NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "a media record", found: record.kindDescription))
+            throw NDEFDecodingError(
+                offset: 0, reason: .recordTypeMismatch(expected: "a media record", found: record.kindDescription))
         }
         let type = String(decoding: record.type, as: UTF8.self)
         guard NDEFMediaType.isValid(type) else { throw NDEFDecodingError(offset: 0, reason: .invalidMediaType(type)) }
@@ -69,7 +70,7 @@ extension String {
         let bytes = Array(utf8)
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-              let last = bytes.lastIndex(where: { !isSpace($0) })
+            let last = bytes.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }

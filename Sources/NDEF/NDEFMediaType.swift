@@ -7,7 +7,7 @@ enum NDEFMediaType {
     static func isValid(_ mediaType: String) -> Bool {
         var scanner = Scanner(bytes: Array(mediaType.utf8))
         guard scanner.bytes.count <= 255,
-              scanner.token(), scanner.skip(UInt8(ascii: "/")), scanner.token()
+            scanner.token(), scanner.skip(UInt8(ascii: "/")), scanner.token()
         else { return false }
         while !scanner.atEnd {
             scanner.whitespace()

@@ -77,7 +77,8 @@ struct NDEFMessageDecoder {
     }
 
     /// Reads and checks the physical record whose header starts at `start`.
-    private func readRecord(at start: Int, isFirst: Bool, continuing: Bool) throws(NDEFDecodingError) -> PhysicalRecord {
+    private func readRecord(at start: Int, isFirst: Bool, continuing: Bool) throws(NDEFDecodingError) -> PhysicalRecord
+    {
         var cursor = start
         let flags = try readByte(&cursor)
         func fail(_ reason: NDEFDecodingError.Reason, at offset: Int = start) -> NDEFDecodingError {
@@ -131,7 +132,8 @@ struct NDEFMessageDecoder {
         let type = try take(typeLength, at: &cursor, lengthFieldOffset: typeLengthOffset)
         let identifier = try take(identifierLength, at: &cursor, lengthFieldOffset: identifierLengthOffset)
         let payload = try take(payloadLength, at: &cursor, lengthFieldOffset: payloadLengthOffset)
-        return PhysicalRecord(flags: flags, typeNameFormat: format, type: type, identifier: identifier, payload: payload)
+        return PhysicalRecord(
+            flags: flags, typeNameFormat: format, type: type, identifier: identifier, payload: payload)
     }
 
     private func readByte(_ cursor: inout Int) throws(NDEFDecodingError) -> UInt8 {
@@ -141,10 +143,13 @@ struct NDEFMessageDecoder {
     }
 
     /// The range of the next `length` bytes, checked against the bytes remaining before use.
-    private func take(_ length: Int, at cursor: inout Int, lengthFieldOffset: Int) throws(NDEFDecodingError) -> Range<Int> {
+    private func take(_ length: Int, at cursor: inout Int, lengthFieldOffset: Int) throws(NDEFDecodingError) -> Range<
+        Int
+    > {
         let remaining = bytes.count - cursor
         guard length <= remaining else {
-            throw NDEFDecodingError(offset: lengthFieldOffset, reason: .lengthPastEnd(declared: length, remaining: remaining))
+            throw NDEFDecodingError(
+                offset: lengthFieldOffset, reason: .lengthPastEnd(declared: length, remaining: remaining))
         }
         defer { cursor += length }
         return cursor..<(cursor + length)

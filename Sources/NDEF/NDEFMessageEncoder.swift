@@ -85,7 +85,9 @@ struct NDEFMessageEncoder {
             bytes.append(UInt8(payload.count))
         } else {
             let length = UInt32(payload.count)
-            bytes.append(contentsOf: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+            bytes.append(contentsOf: [
+                UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+            ])
         }
         if !identifier.isEmpty { bytes.append(UInt8(identifier.count)) }
         bytes.append(contentsOf: type)

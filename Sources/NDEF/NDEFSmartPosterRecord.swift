@@ -63,7 +63,8 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
     ///   inner record, a missing URI, a duplicate `U` / `act` / `s` / `t`, or a reserved action.
     public init(record: NDEFRecord) throws(NDEFDecodingError) {
         guard record.isWellKnown(Self.typeName) else {
-            throw NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "well-known \"Sp\"", found: record.kindDescription))
+            throw NDEFDecodingError(
+                offset: 0, reason: .recordTypeMismatch(expected: "well-known \"Sp\"", found: record.kindDescription))
         }
         var uri: NDEFURIRecord?
         self.init(uri: NDEFURIRecord(uri: ""))
@@ -78,13 +79,17 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
                 }
             }
             if item.isWellKnown(NDEFURIRecord.typeName) {
-                uri = try Self.shifting(payloadOffset) { () throws(NDEFDecodingError) in try NDEFURIRecord(record: item) }
+                uri = try Self.shifting(payloadOffset) { () throws(NDEFDecodingError) in try NDEFURIRecord(record: item)
+                }
             } else if item.isWellKnown(NDEFTextRecord.typeName) {
-                titles.append(try Self.shifting(payloadOffset) { () throws(NDEFDecodingError) in try NDEFTextRecord(record: item) })
+                titles.append(
+                    try Self.shifting(payloadOffset) { () throws(NDEFDecodingError) in try NDEFTextRecord(record: item)
+                    })
             } else if item.isWellKnown("act") {
                 let code = try Self.singleValue(item.payload, length: 1, at: payloadOffset)
                 guard let value = Action(rawValue: UInt8(code)) else {
-                    throw NDEFDecodingError(offset: payloadOffset, reason: .reservedSmartPosterAction(code: UInt8(code)))
+                    throw NDEFDecodingError(
+                        offset: payloadOffset, reason: .reservedSmartPosterAction(code: UInt8(code)))
                 }
                 action = value
             } else if item.isWellKnown("s") {
@@ -92,7 +97,10 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
             } else if item.isWellKnown("t") {
                 mimeType = try NDEFUnicode.decodeUTF8(item.payload[...], base: payloadOffset)
             } else if Self.isIcon(item) {
-                icons.append(try Self.shifting(inner.headerOffset) { () throws(NDEFDecodingError) in try NDEFMediaRecord(record: item) })
+                icons.append(
+                    try Self.shifting(inner.headerOffset) { () throws(NDEFDecodingError) in
+                        try NDEFMediaRecord(record: item)
+                    })
             } else {
                 otherRecords.append(item)
             }
@@ -115,7 +123,11 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
         records.append(uri.record)
         if let action { records.append(.wellKnown("act", payload: [action.rawValue])) }
         if let size {
-            records.append(.wellKnown("s", payload: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]))
+            records.append(
+                .wellKnown(
+                    "s",
+                    payload: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+            )
         }
         if let mimeType { records.append(.wellKnown("t", payload: Array(mimeType.utf8))) }
         records += icons.map(\.record)
@@ -147,15 +159,19 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
     }
 
     /// A big-endian unsigned value from a payload that must be exactly `length` bytes.
-    private static func singleValue(_ payload: [UInt8], length: Int, at offset: Int) throws(NDEFDecodingError) -> UInt32 {
+    private static func singleValue(_ payload: [UInt8], length: Int, at offset: Int) throws(NDEFDecodingError) -> UInt32
+    {
         guard payload.count == length else {
-            throw NDEFDecodingError(offset: offset, reason: .unexpectedPayloadLength(expected: length, found: payload.count))
+            throw NDEFDecodingError(
+                offset: offset, reason: .unexpectedPayloadLength(expected: length, found: payload.count))
         }
         return payload.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// Runs a nested decoder and moves its error offsets by `base`.
-    private static func shifting<T>(_ base: Int, _ body: () throws(NDEFDecodingError) -> T) throws(NDEFDecodingError) -> T {
+    private static func shifting<T>(_ base: Int, _ body: () throws(NDEFDecodingError) -> T) throws(NDEFDecodingError)
+        -> T
+    {
         do {
             return try body()
         } catch {

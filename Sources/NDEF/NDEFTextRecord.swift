@@ -45,7 +45,8 @@ public struct NDEFTextRecord: Hashable, Sendable {
     ///   reserved bit, a language code of length 0, past the end or not ASCII, or invalid text.
     public init(record: NDEFRecord) throws(NDEFDecodingError) {
         guard record.isWellKnown(Self.typeName) else {
-            throw NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "well-known \"T\"", found: record.kindDescription))
+            throw NDEFDecodingError(
+                offset: 0, reason: .recordTypeMismatch(expected: "well-known \"T\"", found: record.kindDescription))
         }
         let payload = record.payload
         guard let status = payload.first else { throw NDEFDecodingError(offset: 0, reason: .emptyPayload) }
@@ -53,7 +54,8 @@ public struct NDEFTextRecord: Hashable, Sendable {
         let languageLength = Int(status & 0x3F)
         guard languageLength > 0 else { throw NDEFDecodingError(offset: 0, reason: .emptyLanguageCode) }
         guard languageLength <= payload.count - 1 else {
-            throw NDEFDecodingError(offset: 0, reason: .lengthPastEnd(declared: languageLength, remaining: payload.count - 1))
+            throw NDEFDecodingError(
+                offset: 0, reason: .lengthPastEnd(declared: languageLength, remaining: payload.count - 1))
         }
         let language = payload[1...languageLength]
         if let bad = language.firstIndex(where: { !(0x21...0x7E).contains($0) }) {

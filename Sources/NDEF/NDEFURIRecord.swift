@@ -41,7 +41,8 @@ public struct NDEFURIRecord: Hashable, Sendable {
     ///   identifier code, or a remainder that is not UTF-8.
     public init(record: NDEFRecord) throws(NDEFDecodingError) {
         guard record.isWellKnown(Self.typeName) else {
-            throw NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "well-known \"U\"", found: record.kindDescription))
+            throw NDEFDecodingError(
+                offset: 0, reason: .recordTypeMismatch(expected: "well-known \"U\"", found: record.kindDescription))
         }
         guard let code = record.payload.first else { throw NDEFDecodingError(offset: 0, reason: .emptyPayload) }
         guard Int(code) < Self.prefixTable.count else {

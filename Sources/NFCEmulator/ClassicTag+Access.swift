@@ -11,7 +11,8 @@ extension ClassicTag {
     /// card then treats the whole sector as blocked).
     func accessConditions(ofSector sector: Int) -> AccessConditions? {
         guard let trailer = geometry.trailerBlock(ofSector: sector),
-              let bytes = classic.trailer[.accessBits].bytes(in: block(trailer)) else { return nil }
+            let bytes = classic.trailer[.accessBits].bytes(in: block(trailer))
+        else { return nil }
         return try? AccessConditions(accessBytes: bytes)
     }
 
@@ -19,8 +20,9 @@ extension ClassicTag {
     /// that the trailer conditions make readable opens nothing.
     func sessionKey(for block: Int) -> ClassicKeyType? {
         guard let session, geometry.sector(ofBlock: block) == session.sector,
-              let conditions = accessConditions(ofSector: session.sector),
-              let trailer = classic.trailerCondition(for: conditions.trailer) else { return nil }
+            let conditions = accessConditions(ofSector: session.sector),
+            let trailer = classic.trailerCondition(for: conditions.trailer)
+        else { return nil }
         if session.keyType == .b, trailer.keyBReadable { return nil }
         return session.keyType
     }
@@ -28,19 +30,21 @@ extension ClassicTag {
     /// The trailer rights of `block`'s sector for the session key, or `nil` when none apply.
     func trailerRights(for block: Int) -> (TrailerCondition, ClassicKeyType)? {
         guard let key = sessionKey(for: block), let session,
-              let conditions = accessConditions(ofSector: session.sector),
-              let rights = classic.trailerCondition(for: conditions.trailer) else { return nil }
+            let conditions = accessConditions(ofSector: session.sector),
+            let rights = classic.trailerCondition(for: conditions.trailer)
+        else { return nil }
         return (rights, key)
     }
 
     /// Whether the session may do `operation` on data block `block`.
     func allows(_ operation: Operation, dataBlock block: Int) -> Bool {
         guard !geometry.isTrailer(block: block), let key = sessionKey(for: block),
-              let sector = geometry.sector(ofBlock: block),
-              let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector),
-              let group = classic.accessGroup(blockIndex: block - first, blocksInSector: count),
-              let conditions = accessConditions(ofSector: sector), group < conditions.groups.count,
-              let rights = classic.dataBlockCondition(for: conditions.groups[group]) else { return false }
+            let sector = geometry.sector(ofBlock: block),
+            let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector),
+            let group = classic.accessGroup(blockIndex: block - first, blocksInSector: count),
+            let conditions = accessConditions(ofSector: sector), group < conditions.groups.count,
+            let rights = classic.dataBlockCondition(for: conditions.groups[group])
+        else { return false }
         // The manufacturer block reads under its sector's rules but is never written.
         if block == 0, operation != .read { return false }
         switch operation {

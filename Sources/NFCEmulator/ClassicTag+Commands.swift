@@ -33,7 +33,8 @@ extension ClassicTag {
         guard block < geometry.blockCount else { return refused }
         if geometry.isTrailer(block: block) {
             guard let (rights, key) = trailerRights(for: block),
-                  [rights.keyAWrite, rights.accessBitsWrite, rights.keyBWrite].contains(where: { $0.allows(key) }) else {
+                [rights.keyAWrite, rights.accessBitsWrite, rights.keyBWrite].contains(where: { $0.allows(key) })
+            else {
                 return refused
             }
         } else if block == 0, session != nil {
@@ -71,9 +72,11 @@ extension ClassicTag {
     /// old and new bits.
     public func eepromWrite(for frame: [UInt8]) -> EEPROMWrite? {
         guard let block = pendingWriteBlock, frame.count == geometry.blockSize,
-              let new = programmedBlock(frame, block: block) else { return nil }
-        return EEPROMWrite(address: block, old: self.block(block), new: new, isTearingProtected: false,
-                           failureCode: acknowledgement(.transmissionError))
+            let new = programmedBlock(frame, block: block)
+        else { return nil }
+        return EEPROMWrite(
+            address: block, old: self.block(block), new: new, isTearingProtected: false,
+            failureCode: acknowledgement(.transmissionError))
     }
 
     /// Stores what the cut left and forgets the pending WRITE.
@@ -111,7 +114,8 @@ extension ClassicTag {
     /// TRANSFER: writes the value register into a value block the session may change.
     mutating func transfer(_ block: Int) -> TagAnswer {
         guard block < geometry.blockCount, let register = valueRegister,
-              allows(.decrementTransferRestore, dataBlock: block) else { return refused }
+            allows(.decrementTransferRestore, dataBlock: block)
+        else { return refused }
         setBlock(block, to: valueBlock(register.value, address: register.address))
         valueRegister = nil
         return ack(programmingTime: blockProgrammingTime)
@@ -123,10 +127,13 @@ extension ClassicTag {
         let bytes = self.block(block)
         let copies = layout.valueOffsets.map { Array(bytes[$0..<($0 + layout.valueLength)]) }
         let inverted = Array(bytes[layout.invertedValueOffset..<(layout.invertedValueOffset + layout.valueLength)])
-        guard let first = copies.first, copies.allSatisfy({ $0 == first }), inverted == first.map({ ~$0 }) else { return nil }
+        guard let first = copies.first, copies.allSatisfy({ $0 == first }), inverted == first.map({ ~$0 }) else {
+            return nil
+        }
         let addresses = layout.addressOffsets.map { bytes[$0] }
         guard let address = addresses.first, addresses.allSatisfy({ $0 == address }),
-              layout.invertedAddressOffsets.allSatisfy({ bytes[$0] == ~address }) else { return nil }
+            layout.invertedAddressOffsets.allSatisfy({ bytes[$0] == ~address })
+        else { return nil }
         return (Self.int32(littleEndian: first), address)
     }
 
@@ -134,7 +141,9 @@ extension ClassicTag {
     func valueBlock(_ value: Int32, address: UInt8) -> [UInt8] {
         let layout = classic.valueBlockLayout
         var bytes = [UInt8](repeating: 0, count: geometry.blockSize)
-        let plain = (0..<layout.valueLength).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: value) >> (8 * UInt32($0))) }
+        let plain = (0..<layout.valueLength).map {
+            UInt8(truncatingIfNeeded: UInt32(bitPattern: value) >> (8 * UInt32($0)))
+        }
         for offset in layout.valueOffsets { bytes.replaceSubrange(offset..<(offset + plain.count), with: plain) }
         let start = layout.invertedValueOffset
         bytes.replaceSubrange(start..<(start + plain.count), with: plain.map { ~$0 })
@@ -144,6 +153,9 @@ extension ClassicTag {
     }
 
     static func int32(littleEndian bytes: [UInt8]) -> Int32 {
-        Int32(bitPattern: bytes.prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) })
+        Int32(
+            bitPattern: bytes.prefix(4).enumerated().reduce(UInt32(0)) {
+                $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+            })
     }
 }

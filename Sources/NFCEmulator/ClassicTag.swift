@@ -67,14 +67,15 @@ public struct ClassicTag: EmulatedTag {
         self.memory = Self.factoryMemory(spec: spec, geometry: geometry, classic: ChipTables.classic, uid: uid)
     }
 
-    static func factoryMemory(spec: ChipSpec, geometry: ClassicGeometry, classic: ClassicSpec, uid: [UInt8]) -> [UInt8] {
+    static func factoryMemory(spec: ChipSpec, geometry: ClassicGeometry, classic: ClassicSpec, uid: [UInt8]) -> [UInt8]
+    {
         var memory = [UInt8](repeating: 0, count: geometry.totalBytes)
         var block0 = [UInt8](repeating: 0, count: geometry.blockSize)
         let values: [ClassicManufacturerFieldName: [UInt8]] = [
             .uid: uid, .bcc: [ChipTables.bcc(uid)], .sak: [spec.activation.sak], .atqa: spec.activation.atqaBytes,
         ]
         for field in classic.manufacturerBlock {
-            guard let value = values[field.name] else { continue }   // manufacturer data stays zero
+            guard let value = values[field.name] else { continue }  // manufacturer data stays zero
             for (offset, byte) in value.prefix(field.length).enumerated() { block0[field.offset + offset] = byte }
         }
         memory.replaceSubrange(0..<geometry.blockSize, with: block0)
@@ -108,7 +109,8 @@ public struct ClassicTag: EmulatedTag {
             pendingValueOperation = nil
             return valueOperand(frame, operation: operation.command, block: operation.block)
         }
-        guard let code = frame.first, let command = spec.command(code: code), frame.count == command.requestLength else {
+        guard let code = frame.first, let command = spec.command(code: code), frame.count == command.requestLength
+        else {
             return .silence
         }
         let block = Int(frame[1])
@@ -118,7 +120,7 @@ public struct ClassicTag: EmulatedTag {
         case .increment, .decrement, .restore: return valueStart(command.name, block: block)
         case .transfer: return transfer(block)
         case .halt: return .halt
-        default: return .silence   // AUTH without the PN532's Crypto1 is not modelled on air
+        default: return .silence  // AUTH without the PN532's Crypto1 is not modelled on air
         }
     }
 
@@ -128,10 +130,11 @@ public struct ClassicTag: EmulatedTag {
         pendingValueOperation = nil
         session = nil
         guard request.block >= 0, request.block < geometry.blockCount,
-              request.uid == Array(identity.uid.suffix(request.uid.count)), request.uid.count == 4,
-              let sector = geometry.sector(ofBlock: request.block),
-              let trailer = geometry.trailerBlock(ofSector: sector),
-              classic.trailer[request.keyType == .a ? .keyA : .keyB].bytes(in: block(trailer)) == request.key else { return false }
+            request.uid == Array(identity.uid.suffix(request.uid.count)), request.uid.count == 4,
+            let sector = geometry.sector(ofBlock: request.block),
+            let trailer = geometry.trailerBlock(ofSector: sector),
+            classic.trailer[request.keyType == .a ? .keyA : .keyB].bytes(in: block(trailer)) == request.key
+        else { return false }
         session = Session(sector: sector, keyType: request.keyType)
         return true
     }

@@ -42,7 +42,7 @@ public struct EEPROMWrite: Equatable, Sendable {
     /// new value. A generator seeded with `seed` chooses, so the same seed gives the same
     /// content.
     public func tornContent(seed: UInt64) -> [UInt8] {
-        var bits = SplitMix64(seed: seed)   // which bits the torn cycle took from the new value
+        var bits = SplitMix64(seed: seed)  // which bits the torn cycle took from the new value
         if isTearingProtected { return bits.next() & 1 == 0 ? old : new }
         return zip(old, new).map { old, new in
             let fromNew = UInt8(truncatingIfNeeded: bits.next())

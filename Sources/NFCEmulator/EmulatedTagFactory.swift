@@ -42,7 +42,8 @@ public enum EmulatedTagFactory {
     /// A factory-fresh tag called `name` with `uid` (or ``defaultUID(for:index:)``) and,
     /// for chips with READ_SIG, `signature` (or one by ``EmulatorSigningKey``).
     public static func make(name: String, uid: [UInt8]? = nil, signature: [UInt8]? = nil, index: Int = 0)
-        throws(EmulatorSetupError) -> any EmulatedTag {
+        throws(EmulatorSetupError) -> any EmulatedTag
+    {
         if name == ntag424Name {
             let uid = uid ?? ntag424DefaultUID(index: index)
             guard uid.count == ntag424DefaultUID().count else {
@@ -58,7 +59,8 @@ public enum EmulatedTagFactory {
             switch ChipTables.spec(for: chip).family {
             case .mifareClassic: return try ClassicTag(chip: chip, uid: uid)
             case .type4: return try Type4Tag(chip: chip, uid: uid)
-            case .ntag21x, .ultralight, .ultralightEV1, .ultralightC: return try Type2Tag(chip: chip, uid: uid, signature: signature)
+            case .ntag21x, .ultralight, .ultralightEV1, .ultralightC:
+                return try Type2Tag(chip: chip, uid: uid, signature: signature)
             }
         } catch {
             throw .uidLength(tag: name, expected: expected, got: uid.count)

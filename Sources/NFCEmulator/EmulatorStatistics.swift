@@ -87,8 +87,9 @@ extension PN532Controller {
     /// ATQA would have taken (a missing answer is known once one would have ended).
     func unansweredRequestAirTime() -> Duration {
         let timing = spec.timing
-        return .seconds(Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
-            + timing.airFrameSeconds(byteCount: 2))
+        return .seconds(
+            Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
+                + timing.airFrameSeconds(byteCount: 2))
     }
 
     /// Air time of activating one target: REQA/ATQA, anticollision and SELECT per cascade
@@ -96,10 +97,13 @@ extension PN532Controller {
     func activationAirTime(_ target: ListedTarget) -> Duration {
         let timing = spec.timing
         let delay = timing.frameDelayTimeSeconds
-        let levels = max(1, (target.identity.uid.count + 2) / 4)   // 4 → 1, 7 → 2, 10 → 3
-        var seconds = Double(7 + timing.airFramingBits) * timing.airBitSeconds + delay + timing.airFrameSeconds(byteCount: 2)
-        seconds += Double(levels) * (timing.airFrameSeconds(byteCount: 2) + delay + timing.airFrameSeconds(byteCount: 5)
-            + timing.airFrameSeconds(byteCount: 9) + delay + timing.airFrameSeconds(byteCount: 3))
+        let levels = max(1, (target.identity.uid.count + 2) / 4)  // 4 → 1, 7 → 2, 10 → 3
+        var seconds =
+            Double(7 + timing.airFramingBits) * timing.airBitSeconds + delay + timing.airFrameSeconds(byteCount: 2)
+        seconds +=
+            Double(levels)
+            * (timing.airFrameSeconds(byteCount: 2) + delay + timing.airFrameSeconds(byteCount: 5)
+                + timing.airFrameSeconds(byteCount: 9) + delay + timing.airFrameSeconds(byteCount: 3))
         if target.hasATS, let ats = target.identity.ats {
             seconds += timing.airFrameSeconds(byteCount: 4) + delay + timing.airFrameSeconds(byteCount: ats.count + 2)
         }

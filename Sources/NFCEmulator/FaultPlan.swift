@@ -111,7 +111,11 @@ public struct FaultPlan: Sendable, Equatable {
 
     static func number(_ text: String, hex: Bool = false) -> Int? {
         let value: Int?
-        if text.lowercased().hasPrefix("0x") { value = Int(text.dropFirst(2), radix: 16) } else { value = Int(text, radix: hex ? 16 : 10) }
+        if text.lowercased().hasPrefix("0x") {
+            value = Int(text.dropFirst(2), radix: 16)
+        } else {
+            value = Int(text, radix: hex ? 16 : 10)
+        }
         return value.flatMap { $0 >= 0 ? $0 : nil }
     }
 }

@@ -34,10 +34,14 @@ extension Field {
     mutating func anticollision(level: Int, known: [UInt8], knownBits: Int) -> [[UInt8]] {
         var answers: [[UInt8]] = []
         for index in slots.indices {
-            if slots[index].state == .active { dropOut(index); continue }
+            if slots[index].state == .active {
+                dropOut(index)
+                continue
+            }
             guard slots[index].state == .ready, slots[index].cascadeLevel == level,
-                  let bytes = Self.cascadeBytes(of: slots[index].tag.identity, level: level),
-                  Self.bits(bytes, match: known, count: knownBits) else { continue }
+                let bytes = Self.cascadeBytes(of: slots[index].tag.identity, level: level),
+                Self.bits(bytes, match: known, count: knownBits)
+            else { continue }
             answers.append(bytes)
         }
         return answers
@@ -52,10 +56,14 @@ extension Field {
         let iso = ChipTables.iso14443a
         var sak: UInt8?
         for index in slots.indices {
-            if slots[index].state == .active { dropOut(index); continue }
+            if slots[index].state == .active {
+                dropOut(index)
+                continue
+            }
             guard slots[index].state == .ready, slots[index].cascadeLevel == level,
-                  let levels = iso.cascadeAnswers(uid: slots[index].tag.identity.uid),
-                  level < levels.count, levels[level] == named else { continue }
+                let levels = iso.cascadeAnswers(uid: slots[index].tag.identity.uid),
+                level < levels.count, levels[level] == named
+            else { continue }
             if level == levels.count - 1 {
                 slots[index].state = .active
                 sak = sak ?? slots[index].tag.identity.sak
@@ -77,7 +85,9 @@ extension Field {
     }
 
     private static func cascadeBytes(of identity: TagIdentity, level: Int) -> [UInt8]? {
-        guard let levels = ChipTables.iso14443a.cascadeAnswers(uid: identity.uid), level < levels.count else { return nil }
+        guard let levels = ChipTables.iso14443a.cascadeAnswers(uid: identity.uid), level < levels.count else {
+            return nil
+        }
         return levels[level]
     }
 
@@ -85,7 +95,8 @@ extension Field {
     /// as they go on air) equal those of `known`.
     private static func bits(_ bytes: [UInt8], match known: [UInt8], count: Int) -> Bool {
         for bit in 0..<count {
-            let byte = bit / 8, mask = UInt8(1) << UInt8(bit % 8)
+            let byte = bit / 8
+            let mask = UInt8(1) << UInt8(bit % 8)
             guard byte < known.count, byte < bytes.count else { return false }
             if bytes[byte] & mask != known[byte] & mask { return false }
         }

@@ -129,7 +129,9 @@ public struct Field: Sendable {
     /// and the dropped tag answers the chip's retry only when no other tag did. This is how
     /// libnfc's list loop (`nfc_initiator_list_passive_targets`: select, InDeselect, select)
     /// finds a second tag although InDeselect leaves a MIFARE target ACTIVE.
-    public mutating func activate(uidFilter: [UInt8]?, excluding: Set<TagHandle>, wakeHalted: Bool = false) -> TagHandle? {
+    public mutating func activate(uidFilter: [UInt8]?, excluding: Set<TagHandle>, wakeHalted: Bool = false)
+        -> TagHandle?
+    {
         setPower(true)
         var dropped = Set<TagHandle>()
         for index in slots.indices where !excluding.contains(slots[index].handle) && slots[index].state == .active {
@@ -139,8 +141,10 @@ public struct Field: Sendable {
         }
         // The first request, then the retry (MxRtyPassiveActivation) that the dropped tags answer.
         for retry in [false, true] {
-            for index in slots.indices where !excluding.contains(slots[index].handle)
-                && dropped.contains(slots[index].handle) == retry {
+            for index in slots.indices
+            where !excluding.contains(slots[index].handle)
+                && dropped.contains(slots[index].handle) == retry
+            {
                 let slot = slots[index]
                 guard slot.state != .halt || wakeHalted else { continue }
                 if let uidFilter, !Self.filter(uidFilter, matches: slot.tag.identity.uid) { continue }

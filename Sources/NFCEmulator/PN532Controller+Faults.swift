@@ -26,7 +26,9 @@ extension PN532Controller {
         if let answer = failEEPROMCycle(frame, handle) { return answer }
         if let code = frame.first, faults.timeoutCommands.contains(code) { return TagAnswer(reply: .silence) }
         if let page = Self.addressedPage(frame) {
-            if faults.nakPages.contains(page) { return field.impose(.nak(Type2Acknowledgement.invalidArgument), on: handle) }
+            if faults.nakPages.contains(page) {
+                return field.impose(.nak(Type2Acknowledgement.invalidArgument), on: handle)
+            }
             if faults.timeoutPages.contains(page) { return TagAnswer(reply: .silence) }
         }
         return field.exchange(frame, with: handle)
@@ -36,11 +38,12 @@ extension PN532Controller {
     /// `Tg cmd…`, InCommunicateThru `cmd…`): the chip then holds its answer.
     func holdsMutedExchange(_ code: UInt8, _ data: [UInt8]) -> Bool {
         guard !faults.muteCommands.isEmpty else { return false }
-        let tagCommand: UInt8? = switch code {
-        case spec.code(.inDataExchange): data.dropFirst().first
-        case spec.code(.inCommunicateThru): data.first
-        default: nil
-        }
+        let tagCommand: UInt8? =
+            switch code {
+            case spec.code(.inDataExchange): data.dropFirst().first
+            case spec.code(.inCommunicateThru): data.first
+            default: nil
+            }
         return tagCommand.map(faults.muteCommands.contains) ?? false
     }
 
@@ -48,7 +51,9 @@ extension PN532Controller {
     /// `eeprom-fail-page` (half-written, the EEPROM-error NAK) or `tear-in-write` (torn, the
     /// tag gone without an answer). `nil` when the frame goes to the tag as usual.
     mutating func failEEPROMCycle(_ frame: [UInt8], _ handle: Field.TagHandle) -> TagAnswer? {
-        guard field.state(of: handle) == .active, let write = field.tag(handle)?.eepromWrite(for: frame) else { return nil }
+        guard field.state(of: handle) == .active, let write = field.tag(handle)?.eepromWrite(for: frame) else {
+            return nil
+        }
         if faults.eepromFailurePages.contains(write.address) {
             _ = field.withTag(handle) { $0.interruptWrite(write, leaving: write.failedContent) }
             return field.impose(.nak(write.failureCode), on: handle)

@@ -20,7 +20,9 @@ import NFCChips
 extension PN532Controller {
     mutating func isoDEPExchange(_ data: [UInt8], target: ListedTarget) -> [UInt8] {
         let iso = ChipTables.type4.isoDep
-        guard let index = targets.firstIndex(where: { $0.number == target.number }) else { return fail(.commandNotAcceptable) }
+        guard let index = targets.firstIndex(where: { $0.number == target.number }) else {
+            return fail(.commandNotAcceptable)
+        }
         let size = iso.maximumINF(toTagWithATS: target.identity.ats ?? [])
         var remaining = data[...]
         var answer: [UInt8] = []
@@ -29,20 +31,26 @@ extension PN532Controller {
             let chunk = remaining.prefix(size)
             remaining = remaining.dropFirst(chunk.count)
             let chaining = remaining.isEmpty ? 0 : iso.chainingBit
-            guard let block = isoDEPBlock([iso.iBlock | chaining | targets[index].isoDEPBlockNumber] + chunk, target: target) else {
+            guard
+                let block = isoDEPBlock(
+                    [iso.iBlock | chaining | targets[index].isoDEPBlockNumber] + chunk, target: target)
+            else {
                 return fail(.timeout)
             }
             reply = block
             guard chaining != 0 else { break }
             // The tag ACKs a chained block with the PCD's number (rule B: then toggle).
             guard let pcb = reply.first, iso.isRBlock(pcb), pcb & iso.rNAKBit == 0,
-                  pcb & iso.blockNumberBit == targets[index].isoDEPBlockNumber else { return fail(.timeout) }
+                pcb & iso.blockNumberBit == targets[index].isoDEPBlockNumber
+            else { return fail(.timeout) }
             targets[index].isoDEPBlockNumber ^= iso.blockNumberBit
         } while true
         while let pcb = reply.first, iso.isIBlock(pcb), pcb & iso.chainingBit != 0 {
             answer += reply.dropFirst()
             targets[index].isoDEPBlockNumber ^= iso.blockNumberBit
-            guard let next = isoDEPBlock([iso.rACK | targets[index].isoDEPBlockNumber], target: target) else { return fail(.timeout) }
+            guard let next = isoDEPBlock([iso.rACK | targets[index].isoDEPBlockNumber], target: target) else {
+                return fail(.timeout)
+            }
             reply = next
         }
         guard let pcb = reply.first, iso.isIBlock(pcb) else { return fail(.timeout) }

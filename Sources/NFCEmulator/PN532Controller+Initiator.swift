@@ -46,8 +46,9 @@ extension PN532Controller {
             }
             found.insert(handle)
             guard let identity = field.tag(handle)?.identity else { continue }
-            let target = ListedTarget(number: UInt8(targets.count + 1), handle: handle, identity: identity,
-                                      hasATS: rats && identity.ats != nil)
+            let target = ListedTarget(
+                number: UInt8(targets.count + 1), handle: handle, identity: identity,
+                hasATS: rats && identity.ats != nil)
             targets.append(target)
             statistics.modelledTime += activationAirTime(target)
         }
@@ -59,8 +60,11 @@ extension PN532Controller {
     /// NFCID1 length, NFCID1 and, for ISO-DEP targets, the ATS with its length byte.
     func targetData(_ target: ListedTarget) -> [UInt8] {
         let identity = target.identity
-        var data = [target.number, UInt8(identity.atqa >> 8), UInt8(identity.atqa & 0xFF), identity.sak,
-                    UInt8(identity.uid.count)] + identity.uid
+        var data =
+            [
+                target.number, UInt8(identity.atqa >> 8), UInt8(identity.atqa & 0xFF), identity.sak,
+                UInt8(identity.uid.count),
+            ] + identity.uid
         if target.hasATS, let ats = identity.ats { data += ats }
         return data
     }
@@ -68,7 +72,7 @@ extension PN532Controller {
     mutating func listPassiveTargets(_ data: [UInt8]) -> [UInt8]? {
         guard data.count >= 2, (1...Self.maximumTargetCount).contains(Int(data[0])) else { return nil }
         guard let modulation = spec.listPassiveTargetModulations.option(code: data[1]) else { return nil }
-        guard modulation.name == .iso14443A106 else { return [0] }   // no type B, FeliCa or Jewel tags modelled
+        guard modulation.name == .iso14443A106 else { return [0] }  // no type B, FeliCa or Jewel tags modelled
         let filter = data.count > 2 ? Array(data.dropFirst(2)) : nil
         let listed = activateTargets(maximumCount: Int(data[0]), uidFilter: filter)
         return [UInt8(listed.count)] + listed.flatMap(targetData)
@@ -122,7 +126,7 @@ extension PN532Controller {
         switch answer.reply {
         case let .bytes(bytes): return [status(.success)] + bytes + (checksCRC ? [] : ChipTables.crcA(bytes))
         case let .acknowledge(code), let .negativeAcknowledge(code):
-            guard !checksCRC else { return fail(.crcError) }   // 4 bits cannot carry a CRC
+            guard !checksCRC else { return fail(.crcError) }  // 4 bits cannot carry a CRC
             registers.setField(.rxLastBits, to: 4)
             return [status(.success), code]
         case .silence: return fail(.timeout)
@@ -152,7 +156,9 @@ extension PN532Controller {
             targets.removeAll { tg == 0 || $0.number == tg }
             if let current = currentTarget, target(numbered: current) == nil { currentTarget = nil }
         } else {
-            for index in targets.indices where tg == 0 || targets[index].number == tg { targets[index].isDeselected = true }
+            for index in targets.indices where tg == 0 || targets[index].number == tg {
+                targets[index].isDeselected = true
+            }
         }
         return [status(.success)]
     }
@@ -162,7 +168,8 @@ extension PN532Controller {
         guard let index = targets.firstIndex(where: { $0.number == tg }) else { return fail(.commandNotAcceptable) }
         let target = targets[index]
         guard field.tag(target.handle) != nil,
-              field.activate(uidFilter: target.identity.uid, excluding: [], wakeHalted: true) == target.handle else {
+            field.activate(uidFilter: target.identity.uid, excluding: [], wakeHalted: true) == target.handle
+        else {
             return fail(.timeout)
         }
         registers.configureForTypeAActivation()
@@ -180,7 +187,8 @@ extension PN532Controller {
         // after every asked type's slot has lasted Period × 150 ms, PollNr times (§7.3.13;
         // libnfc's nfc-poll announces the same total: PollNr × Period × 150 ms × types).
         guard pollCount == 0xFF else {
-            statistics.modelledTime += .milliseconds(spec.timing.autoPollPeriodUnitMs * period * types.count * pollCount)
+            statistics.modelledTime += .milliseconds(
+                spec.timing.autoPollPeriodUnitMs * period * types.count * pollCount)
             return .answer([0])
         }
         pendingAutoPoll = types

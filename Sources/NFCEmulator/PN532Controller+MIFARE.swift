@@ -10,14 +10,16 @@ extension PN532Controller {
     /// The authentication InDataExchange asks for, or `nil` when `frame` is not one.
     func mifareAuthentication(_ frame: [UInt8], target: ListedTarget) -> ClassicAuthentication? {
         guard let code = frame.first, let command = mifare.command(code: code),
-              command.name == .authenticateKeyA || command.name == .authenticateKeyB else { return nil }
+            command.name == .authenticateKeyA || command.name == .authenticateKeyB
+        else { return nil }
         let keyLength = ChipTables.classic.trailer[.keyA].length
         let uidLength = mifare.activation.uidLength
         guard frame.count == command.requestLength + keyLength + uidLength else { return nil }
         let keyStart = command.requestLength
-        return ClassicAuthentication(keyType: command.name == .authenticateKeyA ? .a : .b, block: Int(frame[1]),
-                                     key: Array(frame[keyStart..<(keyStart + keyLength)]),
-                                     uid: Array(frame[(keyStart + keyLength)...]))
+        return ClassicAuthentication(
+            keyType: command.name == .authenticateKeyA ? .a : .b, block: Int(frame[1]),
+            key: Array(frame[keyStart..<(keyStart + keyLength)]),
+            uid: Array(frame[(keyStart + keyLength)...]))
     }
 
     /// Runs the Crypto1 exchange: status 00 and Crypto1 on, or status 14 and the card out of ACTIVE.
@@ -25,7 +27,8 @@ extension PN532Controller {
         let accepted = countFrameToTag(target.handle) && field.authenticate(request, with: target.handle)
         // AUTH + CRC → Nt; {Nr}{Ar} → {At} (the last answer only when the key was right).
         let timing = spec.timing
-        var seconds = timing.airFrameSeconds(byteCount: 4) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 4)
+        var seconds =
+            timing.airFrameSeconds(byteCount: 4) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 4)
             + timing.airFrameSeconds(byteCount: 8)
         statistics.framesToTags += 2
         statistics.framesFromTags += 1
@@ -44,7 +47,8 @@ extension PN532Controller {
     /// firmware then sends zeros.
     func mifareTwoPhaseSplit(_ frame: [UInt8]) -> ([UInt8], [UInt8], Bool)? {
         guard let code = frame.first, let command = mifare.command(code: code),
-              let secondLength = command.secondFrameLength, frame.count >= command.requestLength else { return nil }
+            let secondLength = command.secondFrameLength, frame.count >= command.requestLength
+        else { return nil }
         let first = Array(frame.prefix(command.requestLength))
         let rest = Array(frame.dropFirst(command.requestLength))
         switch command.answer {
@@ -61,13 +65,16 @@ extension PN532Controller {
     /// bytes) goes on air without them; any other frame unchanged.
     func mifareFirstFrame(_ frame: [UInt8]) -> [UInt8] {
         guard let code = frame.first, let command = mifare.command(code: code), command.answer == .ack,
-              command.secondFrameLength == nil, frame.count > command.requestLength else { return frame }
+            command.secondFrameLength == nil, frame.count > command.requestLength
+        else { return frame }
         return Array(frame.prefix(command.requestLength))
     }
 
     /// Sends both frames; status 00 when the tag ACKs the first and ACKs (or, for value
     /// operations, silently accepts) the second.
-    mutating func twoPhaseExchange(_ first: [UInt8], _ second: [UInt8], silentSuccess: Bool, target: ListedTarget) -> [UInt8] {
+    mutating func twoPhaseExchange(_ first: [UInt8], _ second: [UInt8], silentSuccess: Bool, target: ListedTarget)
+        -> [UInt8]
+    {
         let answer = exchangeWithTag(first, target.handle)
         statistics.modelledTime += airTime(request: first.count + 2, answer: answer)
         guard case .acknowledge = answer.reply else { return fail(.timeout) }

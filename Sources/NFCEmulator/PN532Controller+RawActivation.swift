@@ -33,14 +33,17 @@ extension PN532Controller {
             }
             guard frame.count == 7, lastBits == 0 else { return nil }
             let sak = field.select(level: level, named: Array(frame.dropFirst(2)))
-            statistics.modelledTime += airTime(request: 9, answer: sak.map { .bytes([$0]) } ?? TagAnswer(reply: .silence))
+            statistics.modelledTime += airTime(
+                request: 9, answer: sak.map { .bytes([$0]) } ?? TagAnswer(reply: .silence))
             return collected(sak.map { [[$0]] } ?? [], hasCRC: true)
         }
         // ANTICOLLISION: NVB's high nibble counts the whole bytes sent (SEL and NVB included),
         // its low nibble the bits of a last, partial byte; no CRC.
-        let bytesSent = Int(nvb >> 4), extraBits = Int(nvb & 0x0F)
+        let bytesSent = Int(nvb >> 4)
+        let extraBits = Int(nvb & 0x0F)
         guard nvb >= iso.anticollisionNVB, nvb < iso.selectNVB, bytesSent >= 2, extraBits < 8, !crcByChip,
-              data.count == bytesSent + (extraBits > 0 ? 1 : 0), lastBits == extraBits else { return nil }
+            data.count == bytesSent + (extraBits > 0 ? 1 : 0), lastBits == extraBits
+        else { return nil }
         let known = Array(data.dropFirst(2))
         let answers = field.anticollision(level: level, known: known, knownBits: (bytesSent - 2) * 8 + extraBits)
         let rest = answers.map { bytes -> [UInt8] in
@@ -49,7 +52,8 @@ extension PN532Controller {
             if extraBits > 0, !tail.isEmpty { tail[0] &= ~UInt8((1 << extraBits) - 1) }
             return tail
         }
-        statistics.modelledTime += airTime(request: data.count, answer: rest.first.map { .bytes($0) } ?? TagAnswer(reply: .silence))
+        statistics.modelledTime += airTime(
+            request: data.count, answer: rest.first.map { .bytes($0) } ?? TagAnswer(reply: .silence))
         return collected(rest, hasCRC: false)
     }
 

@@ -92,7 +92,9 @@ public struct PN532Controller: Sendable {
         unattributedTime += lastExchangeDuration
         if let code = lastCommandCode {
             statistics.modelledTimeByCode[code, default: .zero] += unattributedTime
-            if let tagCode = lastTagCode { statistics.modelledTimeByTagCode[tagCode, default: .zero] += unattributedTime }
+            if let tagCode = lastTagCode {
+                statistics.modelledTimeByTagCode[tagCode, default: .zero] += unattributedTime
+            }
             unattributedTime = .zero
         }
         if !output.isEmpty { lastSent = output }
@@ -175,8 +177,8 @@ public struct PN532Controller: Sendable {
             return []
         case .ack:
             statistics.framesFromHost += 1
-            pendingAutoPoll = nil   // abort: the pending answer is dropped
-            if let baud = pendingBaud {   // the host confirms SetSerialBaudRate
+            pendingAutoPoll = nil  // abort: the pending answer is dropped
+            if let baud = pendingBaud {  // the host confirms SetSerialBaudRate
                 statistics.uartBaud = baud
                 pendingBaud = nil
             }
@@ -193,18 +195,22 @@ public struct PN532Controller: Sendable {
             statistics.commands += 1
             statistics.commandsByCode[code, default: 0] += 1
             lastCommandCode = code
-            pendingBaud = nil   // only the ACK right after the answer commits a speed
+            pendingBaud = nil  // only the ACK right after the answer commits a speed
             awaitsCommitAfterDiscard = false
             countHostFrame()
             isAsleep = false
             pendingAutoPoll = nil
             // The frame arrived intact: ACK first, then the answer or an application-level error frame.
             statistics.framesToHost += 2
-            let outcome = holdsMutedExchange(code, data) ? .deferred
+            let outcome =
+                holdsMutedExchange(code, data)
+                ? .deferred
                 : spec.command(code: code).map { execute($0.name, data) } ?? .syntaxError
             switch outcome {
             case let .answer(data):
-                return encoder.ack + garbleIfPlanned(encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength))))
+                return encoder.ack
+                    + garbleIfPlanned(
+                        encoder.answer(toCommand: code, data: Array(data.prefix(spec.frame.maximumDataLength))))
             case .syntaxError:
                 return encoder.ack + encoder.error
             case .deferred:
@@ -262,10 +268,11 @@ public struct PN532Controller: Sendable {
         switch option.name {
         case .communicationLine: return data
         case .attentionRequest:
-            let present = currentTarget.flatMap(target(numbered:)).map { field.state(of: $0.handle) == .active } ?? false
+            let present =
+                currentTarget.flatMap(target(numbered:)).map { field.state(of: $0.handle) == .active } ?? false
             return [status(present ? .success : .timeout)]
         case .rom, .ram, .selfAntenna: return [status(.success)]
-        case .pollingTarget: return [0]   // number of failed polls
+        case .pollingTarget: return [0]  // number of failed polls
         case .echoBack: return nil
         }
     }
@@ -274,12 +281,14 @@ public struct PN532Controller: Sendable {
         let modulation = spec.listPassiveTargetModulations[.iso14443A106].code
         var answer = [lastError, field.isPowered ? 1 : 0, UInt8(targets.count)]
         for target in targets { answer += [target.number, modulation, modulation, modulation] }
-        return answer + [0]   // SAM status
+        return answer + [0]  // SAM status
     }
 
     private func readRegisters(_ data: [UInt8]) -> [UInt8]? {
         guard !data.isEmpty, data.count.isMultiple(of: 2) else { return nil }
-        return stride(from: 0, to: data.count, by: 2).map { registers.read(UInt16(data[$0]) << 8 | UInt16(data[$0 + 1])) }
+        return stride(from: 0, to: data.count, by: 2).map {
+            registers.read(UInt16(data[$0]) << 8 | UInt16(data[$0 + 1]))
+        }
     }
 
     private mutating func writeRegisters(_ data: [UInt8]) -> [UInt8]? {
@@ -309,7 +318,8 @@ public struct PN532Controller: Sendable {
         default:
             // SetSerialBaudRate: the new speed applies once the host has ACKed the answer.
             guard data.count == 1, let rate = spec.serialBaudRates.first(where: { $0.code == data[0] }),
-                  rate.baud <= faults.maximumSerialSpeed ?? rate.baud else { return nil }
+                rate.baud <= faults.maximumSerialSpeed ?? rate.baud
+            else { return nil }
             pendingBaud = rate.baud
         }
         return []
@@ -320,7 +330,10 @@ public struct PN532Controller: Sendable {
         if option.name == .rfField {
             guard data.count >= 2 else { return nil }
             let on = spec.rfFieldBits[.rfOn].value(in: data[1]) != 0
-            if !on { targets.removeAll(); currentTarget = nil }
+            if !on {
+                targets.removeAll()
+                currentTarget = nil
+            }
             field.setPower(on)
         }
         return []

@@ -41,8 +41,10 @@ public final class PN532Emulator: Sendable {
     /// Opens a pseudo-terminal (and `link`, a symbolic link to it) with `tags` in the field.
     /// `faults` are produced on demand; with `realTime` each answer is held back for its
     /// modelled duration, as a real PN532 at 115 200 baud with real tags would take.
-    public init(tags: [any EmulatedTag], link: String? = nil, faults: FaultPlan = FaultPlan(),
-                realTime: Bool = false) throws(PseudoTerminalError) {
+    public init(
+        tags: [any EmulatedTag], link: String? = nil, faults: FaultPlan = FaultPlan(),
+        realTime: Bool = false
+    ) throws(PseudoTerminalError) {
         let session = try SerialSession(link: link)
         self.link = link
         self.isRealTime = realTime
@@ -57,11 +59,17 @@ public final class PN532Emulator: Sendable {
     /// ```swift
     /// let emulator = try PN532Emulator(tagNames: ["ntag215", "classic1k"])
     /// ```
-    public convenience init(tagNames: [String], link: String? = nil, faults: FaultPlan = FaultPlan(),
-                            realTime: Bool = false) throws(EmulatorSetupError) {
+    public convenience init(
+        tagNames: [String], link: String? = nil, faults: FaultPlan = FaultPlan(),
+        realTime: Bool = false
+    ) throws(EmulatorSetupError) {
         var tags: [any EmulatedTag] = []
-        for (index, name) in tagNames.enumerated() { tags.append(try EmulatedTagFactory.make(name: name, index: index)) }
-        do { try self.init(tags: tags, link: link, faults: faults, realTime: realTime) } catch { throw .pseudoTerminal(error) }
+        for (index, name) in tagNames.enumerated() {
+            tags.append(try EmulatedTagFactory.make(name: name, index: index))
+        }
+        do { try self.init(tags: tags, link: link, faults: faults, realTime: realTime) } catch {
+            throw .pseudoTerminal(error)
+        }
     }
 
     /// Starts an emulator with the named tags (default `ntag215`) and returns it running;
@@ -72,8 +80,10 @@ public final class PN532Emulator: Sendable {
     /// let emulator = try PN532Emulator.started(tagNames: ["ntag213"])
     /// print(emulator.connectionString)   // pn532_uart:/dev/pts/7
     /// ```
-    public static func started(tagNames: [String] = ["ntag215"], link: String? = nil,
-                               faults: FaultPlan = FaultPlan()) throws(EmulatorSetupError) -> PN532Emulator {
+    public static func started(
+        tagNames: [String] = ["ntag215"], link: String? = nil,
+        faults: FaultPlan = FaultPlan()
+    ) throws(EmulatorSetupError) -> PN532Emulator {
         let emulator = try PN532Emulator(tagNames: tagNames, link: link, faults: faults)
         do { try emulator.start() } catch { throw .pseudoTerminal(error) }
         return emulator
@@ -98,9 +108,10 @@ public final class PN532Emulator: Sendable {
             if state.withLock({ $0.isRunning }) { return }
             throw PseudoTerminalError("start after stop", code: EBADF)
         }
-        session.start(handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
-                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) },
-                      discarded: { [weak self] terminal in self?.clientDiscardedOutput(on: terminal) })
+        session.start(
+            handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
+            idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) },
+            discarded: { [weak self] terminal in self?.clientDiscardedOutput(on: terminal) })
     }
 
     /// Stops the thread and closes the pseudo-terminal; clients see I/O errors.
@@ -144,15 +155,18 @@ public final class PN532Emulator: Sendable {
             state.hasAnswered = false
             var field = state.controller.field
             field.setPower(false)
-            let faultState = state.controller.faultState   // a fault fires once per emulator, not per plug-in
+            let faultState = state.controller.faultState  // a fault fires once per emulator, not per plug-in
             state.controller = PN532Controller(field: field, faults: faults)
             state.controller.faultState = faultState
             return (old, state.isRunning)
         }
         old?.stop()
-        if running { session.start(handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
-                      idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) },
-                      discarded: { [weak self] terminal in self?.clientDiscardedOutput(on: terminal) }) }
+        if running {
+            session.start(
+                handler: { [weak self] bytes, terminal in self?.answer(bytes, on: terminal) },
+                idle: { [weak self] terminal in self?.lineWentQuiet(on: terminal) },
+                discarded: { [weak self] terminal in self?.clientDiscardedOutput(on: terminal) })
+        }
     }
 
     /// Counters and modelled time since the last plug-in.
@@ -241,7 +255,8 @@ public final class PN532Emulator: Sendable {
             }
             let unplug = state.controller.unplugRequested
             // A frame reached a tag, or a tag left the field (a fault tore it away).
-            let touched = state.controller.statistics.framesToTags != framesBefore
+            let touched =
+                state.controller.statistics.framesToTags != framesBefore
                 || state.controller.field.handles.count != tagsBefore
             return (output, delay, unplug, touched)
         }

@@ -50,8 +50,9 @@ public struct PN532FrameParser: Sendable {
     /// after its start code, returning any frame found in the bytes already received.
     public mutating func timeOutIncompleteFrame() -> [PN532HostEvent] {
         guard isWaitingForFrame else { return [] }
-        let error = PN532FrameError(offset: pendingOffset, check: .incompleteFrame,
-                                    expected: "the rest of the frame; the line went quiet after \(pending.count) bytes")
+        let error = PN532FrameError(
+            offset: pendingOffset, check: .incompleteFrame,
+            expected: "the rest of the frame; the line went quiet after \(pending.count) bytes")
         drop(1)
         return [.malformed(error)] + feed([])
     }
@@ -117,15 +118,23 @@ public struct PN532FrameParser: Sendable {
         let bodyStart: Int
         if pair == spec.extendedLengthMarker {
             guard pending.count >= headerStart + 5 else { return nil }
-            let high = pending[headerStart + 2], low = pending[headerStart + 3], checksum = pending[headerStart + 4]
+            let high = pending[headerStart + 2]
+            let low = pending[headerStart + 3]
+            let checksum = pending[headerStart + 4]
             guard high &+ low &+ checksum == 0 else {
-                return rejectHeader(.lengthChecksum, "LENhi \(high.hexString(uppercase: true)) + LENlo \(low.hexString(uppercase: true)) + LCS must be 0, got \(checksum.hexString(uppercase: true))")
+                return rejectHeader(
+                    .lengthChecksum,
+                    "LENhi \(high.hexString(uppercase: true)) + LENlo \(low.hexString(uppercase: true)) + LCS must be 0, got \(checksum.hexString(uppercase: true))"
+                )
             }
             length = Int(high) << 8 | Int(low)
             bodyStart = headerStart + 5
         } else {
             guard pair[0] &+ pair[1] == 0 else {
-                return rejectHeader(.lengthChecksum, "LEN \(pair[0].hexString(uppercase: true)) + LCS must be 0, got \(pair[1].hexString(uppercase: true))")
+                return rejectHeader(
+                    .lengthChecksum,
+                    "LEN \(pair[0].hexString(uppercase: true)) + LCS must be 0, got \(pair[1].hexString(uppercase: true))"
+                )
             }
             length = Int(pair[0])
             bodyStart = headerStart + 2
@@ -140,14 +149,20 @@ public struct PN532FrameParser: Sendable {
         drop(bodyStart + length + 1)
         wakeUpReported = false
         guard body.reduce(checksum, &+) == 0 else {
-            return .malformed(PN532FrameError(
-                offset: offset, check: .dataChecksum,
-                expected: "DCS \(PN532FrameSpec.dataChecksum(body).hexString(uppercase: true)), got \(checksum.hexString(uppercase: true))"))
+            return .malformed(
+                PN532FrameError(
+                    offset: offset, check: .dataChecksum,
+                    expected:
+                        "DCS \(PN532FrameSpec.dataChecksum(body).hexString(uppercase: true)), got \(checksum.hexString(uppercase: true))"
+                ))
         }
         guard body[0] == spec.hostToChipTFI else {
-            return .malformed(PN532FrameError(
-                offset: offset, check: .frameIdentifier,
-                expected: "TFI \(spec.hostToChipTFI.hexString(uppercase: true)), got \(body[0].hexString(uppercase: true))"))
+            return .malformed(
+                PN532FrameError(
+                    offset: offset, check: .frameIdentifier,
+                    expected:
+                        "TFI \(spec.hostToChipTFI.hexString(uppercase: true)), got \(body[0].hexString(uppercase: true))"
+                ))
         }
         return .command(code: body[1], data: Array(body.dropFirst(2)))
     }

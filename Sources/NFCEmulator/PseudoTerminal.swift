@@ -206,8 +206,14 @@ public final class PseudoTerminal {
     public func close() {
         let open = masterDescriptor >= 0 || slaveDescriptor >= 0
         if open, let linkPath, Self.linkTarget(linkPath) == slavePath { unlink(linkPath) }
-        if slaveDescriptor >= 0 { Glibc.close(slaveDescriptor); slaveDescriptor = -1 }
-        if masterDescriptor >= 0 { Glibc.close(masterDescriptor); masterDescriptor = -1 }
+        if slaveDescriptor >= 0 {
+            Glibc.close(slaveDescriptor)
+            slaveDescriptor = -1
+        }
+        if masterDescriptor >= 0 {
+            Glibc.close(masterDescriptor)
+            masterDescriptor = -1
+        }
     }
 
     /// Where the symbolic link at `path` points; nil when there is no link.

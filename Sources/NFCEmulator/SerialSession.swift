@@ -40,9 +40,11 @@ final class SerialSession: @unchecked Sendable {
     /// Starts the reader thread; `handler` gets each chunk read and the terminal to answer
     /// on; `idle` runs once the line has been quiet for one poll interval after input;
     /// `discarded` runs when the client flushed bytes it wrote before they were read.
-    func start(handler: @escaping @Sendable ([UInt8], PseudoTerminal) -> Void,
-               idle: @escaping @Sendable (PseudoTerminal) -> Void = { _ in },
-               discarded: @escaping @Sendable (PseudoTerminal) -> Void = { _ in }) {
+    func start(
+        handler: @escaping @Sendable ([UInt8], PseudoTerminal) -> Void,
+        idle: @escaping @Sendable (PseudoTerminal) -> Void = { _ in },
+        discarded: @escaping @Sendable (PseudoTerminal) -> Void = { _ in }
+    ) {
         let thread = Thread { [self] in
             run(handler: handler, idle: idle, discarded: discarded)
             finished.signal()
@@ -52,12 +54,16 @@ final class SerialSession: @unchecked Sendable {
         thread.start()
     }
 
-    private func run(handler: @Sendable ([UInt8], PseudoTerminal) -> Void, idle: @Sendable (PseudoTerminal) -> Void,
-                     discarded: @Sendable (PseudoTerminal) -> Void) {
+    private func run(
+        handler: @Sendable ([UInt8], PseudoTerminal) -> Void, idle: @Sendable (PseudoTerminal) -> Void,
+        discarded: @Sendable (PseudoTerminal) -> Void
+    ) {
         var idlePolls = 0
         while true {
-            var entries = [pollfd(fd: terminal.masterDescriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakeDescriptors.read, events: Int16(POLLIN), revents: 0)]
+            var entries = [
+                pollfd(fd: terminal.masterDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeDescriptors.read, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&entries, 2, Self.pollInterval)
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -31,7 +31,9 @@ public struct TagAnswer: Equatable, Sendable {
     public var programmingTime: Duration
 
     /// A general answer.
-    public init(reply: Reply, leavesActiveState: Bool = false, entersHalt: Bool = false, programmingTime: Duration = .zero) {
+    public init(
+        reply: Reply, leavesActiveState: Bool = false, entersHalt: Bool = false, programmingTime: Duration = .zero
+    ) {
         self.reply = reply
         self.leavesActiveState = leavesActiveState
         self.entersHalt = entersHalt

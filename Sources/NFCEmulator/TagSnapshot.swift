@@ -59,9 +59,10 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
         case let tag as NTAG424DNATag:
             signature = tag.signature.hexString()
             files = Dictionary(uniqueKeysWithValues: tag.files.map { (String($0.number), $0.content.hexString()) })
-            fileSettings = Dictionary(uniqueKeysWithValues: tag.files.map {
-                (String($0.number), NTAG424DNATag.changeData($0.settings, size: $0.content.count).hexString())
-            })
+            fileSettings = Dictionary(
+                uniqueKeysWithValues: tag.files.map {
+                    (String($0.number), NTAG424DNATag.changeData($0.settings, size: $0.content.count).hexString())
+                })
             keys = tag.keys.map { $0.bytes.hexString() }
             keyVersions = tag.keyVersions.map(Int.init)
             readCounters = Dictionary(uniqueKeysWithValues: tag.readCounters.map { (String($0.key), Int($0.value)) })
@@ -94,7 +95,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             return classic
         case var type4 as Type4Tag:
             guard let cc = capabilityContainer.flatMap(Self.bytes), cc.count == type4.capabilityContainer.count,
-                  let ndef = ndefFile.flatMap(Self.bytes), ndef.count == type4.ndefFile.count else {
+                let ndef = ndefFile.flatMap(Self.bytes), ndef.count == type4.ndefFile.count
+            else {
                 throw .invalidState("type4 files must keep their sizes")
             }
             type4.capabilityContainer = cc
@@ -119,7 +121,9 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
                 tag.files[index].content = content
             }
             if let text = fileSettings?[key] {
-                guard let data = Self.bytes(text), let settings = NTAG424DNATag.decode(data, size: tag.files[index].content.count) else {
+                guard let data = Self.bytes(text),
+                    let settings = NTAG424DNATag.decode(data, size: tag.files[index].content.count)
+                else {
                     throw .invalidState("ntag424dna file \(key) has unreadable settings")
                 }
                 tag.files[index].settings = settings
@@ -128,11 +132,15 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
         if let keys {
             guard keys.count == tag.keys.count else { throw .invalidState("ntag424dna has \(tag.keys.count) keys") }
             for (index, text) in keys.enumerated() {
-                guard let bytes = Self.bytes(text), let key = try? AES128Key(bytes) else { throw .invalidState("ntag424dna key \(index) is not 16 bytes of hex") }
+                guard let bytes = Self.bytes(text), let key = try? AES128Key(bytes) else {
+                    throw .invalidState("ntag424dna key \(index) is not 16 bytes of hex")
+                }
                 tag.keys[index] = key
             }
         }
-        if let keyVersions, keyVersions.count == tag.keyVersions.count { tag.keyVersions = keyVersions.map { UInt8(truncatingIfNeeded: $0) } }
+        if let keyVersions, keyVersions.count == tag.keyVersions.count {
+            tag.keyVersions = keyVersions.map { UInt8(truncatingIfNeeded: $0) }
+        }
         for (file, counter) in readCounters ?? [:] {
             if let number = UInt8(file) { tag.readCounters[number] = UInt32(truncatingIfNeeded: counter) }
         }

@@ -62,8 +62,12 @@ extension Type2Tag {
 
     /// The NAK code a WRITE or COMPATIBILITY_WRITE of `page` gets, or `nil` when allowed.
     func writeRefusal(_ page: Int) -> UInt8? {
-        guard page >= memoryMap.firstWritablePage, page <= memoryMap.lastPage else { return Type2Acknowledgement.invalidArgument }
-        if isLocked(page) || isConfigurationLocked(page) || isProtected(page) { return Type2Acknowledgement.invalidArgument }
+        guard page >= memoryMap.firstWritablePage, page <= memoryMap.lastPage else {
+            return Type2Acknowledgement.invalidArgument
+        }
+        if isLocked(page) || isConfigurationLocked(page) || isProtected(page) {
+            return Type2Acknowledgement.invalidArgument
+        }
         return nil
     }
 
@@ -89,8 +93,10 @@ extension Type2Tag {
             // Lock bits whose block-lock bit is set do not change.
             for lockBit in 0..<dynamic.lockBitCount {
                 guard let freezer = dynamic.blockLockBit(freezingLockBit: lockBit),
-                      old[freezer.byte] & freezer.mask != 0 else { continue }
-                let byte = lockBit / 8, mask = UInt8(1) << UInt8(lockBit % 8)
+                    old[freezer.byte] & freezer.mask != 0
+                else { continue }
+                let byte = lockBit / 8
+                let mask = UInt8(1) << UInt8(lockBit % 8)
                 bytes[byte] = (bytes[byte] & ~mask) | (old[byte] & mask)
             }
         }

@@ -7,7 +7,8 @@ extension Type2Tag {
         guard !countedReadInThisField else { return }
         countedReadInThisField = true
         guard configuration(.nfcCounterEnable) == 1,
-              let counter = spec.counters.first(where: { $0.kind == .nfcReadCounter }) else { return }
+            let counter = spec.counters.first(where: { $0.kind == .nfcReadCounter })
+        else { return }
         nfcCounter = min(nfcCounter + 1, counter.maximumValue)
     }
 
@@ -17,7 +18,7 @@ extension Type2Tag {
         guard !isReadDenied(start) else { return .nak(Type2Acknowledgement.invalidArgument) }
         var end = memoryMap.lastReadablePage + 1
         if protectsReads, let auth0, !isAuthenticated { end = min(end, auth0) }
-        countRead()   // the mirror shows the counter after this read's increment
+        countRead()  // the mirror shows the counter after this read's increment
         var data: [UInt8] = []
         for offset in 0..<4 { data += visiblePage((start + offset) % end) }
         return .bytes(data)
@@ -27,7 +28,8 @@ extension Type2Tag {
     /// readable end, or touches protected pages.
     mutating func fastRead(from start: Int, to end: Int) -> TagAnswer {
         guard start <= end, end <= memoryMap.lastReadablePage,
-              !(start...end).contains(where: isReadDenied) else { return .nak(Type2Acknowledgement.invalidArgument) }
+            !(start...end).contains(where: isReadDenied)
+        else { return .nak(Type2Acknowledgement.invalidArgument) }
         countRead()
         return .bytes((start...end).flatMap(visiblePage))
     }
@@ -61,18 +63,21 @@ extension Type2Tag {
     /// Ultralight C counter page, whose WRITE adds to a counter, is not modelled as a cycle).
     public func eepromWrite(for frame: [UInt8]) -> EEPROMWrite? {
         guard pendingUltralightCChallenge == nil else { return nil }
-        let page: Int, data: [UInt8]
+        let page: Int
+        let data: [UInt8]
         if let pending = pendingCompatibilityWritePage {
             guard isCompatibilityWriteData(frame) else { return nil }
             (page, data) = (pending, frame)
         } else {
             guard let write = spec.command(.write), frame.first == write.code, frame.count == write.requestLength,
-                  writeRefusal(Int(frame[1])) == nil else { return nil }
+                writeRefusal(Int(frame[1])) == nil
+            else { return nil }
             (page, data) = (Int(frame[1]), Array(frame[2...]))
         }
         guard page != pageCounter?.page else { return nil }
-        return EEPROMWrite(address: page, old: self.page(page), new: programmedBytes(data, page: page),
-                           isTearingProtected: memoryMap.isTearingProtected(page), failureCode: Type2Acknowledgement.eepromWriteError)
+        return EEPROMWrite(
+            address: page, old: self.page(page), new: programmedBytes(data, page: page),
+            isTearingProtected: memoryMap.isTearingProtected(page), failureCode: Type2Acknowledgement.eepromWriteError)
     }
 
     /// Stores what the cut left and forgets a pending COMPATIBILITY_WRITE.
@@ -104,9 +109,12 @@ extension Type2Tag {
     /// INCR_CNT (EV1): adds a 24-bit value; NAK when the counter would pass its maximum.
     mutating func incrementCounter(_ address: UInt8, by value: [UInt8]) -> TagAnswer {
         guard let counter = spec.counters.first(where: { $0.kind == .incrementCounters }),
-              let index = counter.addresses.firstIndex(of: address) else { return .nak(Type2Acknowledgement.invalidArgument) }
+            let index = counter.addresses.firstIndex(of: address)
+        else { return .nak(Type2Acknowledgement.invalidArgument) }
         let increment = Int(value[0]) | Int(value[1]) << 8 | Int(value[2]) << 16
-        guard counters[index] + increment <= counter.maximumValue else { return .nak(Type2Acknowledgement.authenticationLimit) }
+        guard counters[index] + increment <= counter.maximumValue else {
+            return .nak(Type2Acknowledgement.authenticationLimit)
+        }
         counters[index] += increment
         return .ack(Type2Acknowledgement.ack, programmingTime: programmingTime(pages: 1))
     }
@@ -114,7 +122,8 @@ extension Type2Tag {
     /// CHECK_TEARING_EVENT (EV1): the "valid" flag; tearing is not modelled.
     func checkTearingEvent(_ address: UInt8) -> TagAnswer {
         guard let counter = spec.counters.first(where: { $0.kind == .incrementCounters }),
-              counter.addresses.contains(address), let valid = counter.tearingFlagValid else {
+            counter.addresses.contains(address), let valid = counter.tearingFlagValid
+        else {
             return .nak(Type2Acknowledgement.invalidArgument)
         }
         return .bytes([valid])

@@ -6,9 +6,10 @@ extension Type2Tag {
     /// The mirror text and the memory address it starts at, or `nil` when nothing is mirrored.
     var mirrorOverlay: (address: Int, text: [UInt8])? {
         guard let configuration = memoryMap.configuration, let rules = configuration.mirror,
-              let conf = self.configuration(.mirrorConf), conf != 0,
-              let mirrorPage = self.configuration(.mirrorPage).map(Int.init),
-              mirrorPage >= rules.firstMirrorPage, mirrorPage <= memoryMap.lastUserPage else { return nil }
+            let conf = self.configuration(.mirrorConf), conf != 0,
+            let mirrorPage = self.configuration(.mirrorPage).map(Int.init),
+            mirrorPage >= rules.firstMirrorPage, mirrorPage <= memoryMap.lastUserPage
+        else { return nil }
         let mirrorByte = Int(self.configuration(.mirrorByte) ?? 0)
         var text: [UInt8] = []
         if conf & rules.uidMirrorBit != 0 { text += asciiHex(identity.uid) }

@@ -10,7 +10,7 @@ extension Type2Tag {
     var currentUltralightCKey: [UInt8]? {
         guard let ultralightC else { return nil }
         let pages = (ultralightC.firstKeyPage...ultralightC.lastKeyPage).flatMap { page($0) }
-        return ultralightC.keyPages(forKey: pages)   // reversing each half is its own inverse
+        return ultralightC.keyPages(forKey: pages)  // reversing each half is its own inverse
     }
 
     /// AUTHENTICATE part 1: `AF` + ek(RndB), IV zero.
@@ -33,7 +33,8 @@ extension Type2Tag {
     /// otherwise NAK and the tag leaves ACTIVE.
     mutating func authenticateResponse(_ frame: [UInt8], challenge: (rndB: [UInt8], encrypted: [UInt8])) -> TagAnswer {
         guard let ultralightC, let key = ultralightCKey, let command = spec.command(.authenticate),
-              frame.count == command.secondFrameLength, frame.first == ultralightC.continuationByte else { return .silence }
+            frame.count == command.secondFrameLength, frame.first == ultralightC.continuationByte
+        else { return .silence }
         let blockSize = challenge.rndB.count
         let cipher = UltralightCCipher(key: key)
         let received = Array(frame.dropFirst())
@@ -62,7 +63,9 @@ extension Type2Tag {
     /// WRITE to the counter page: the first write sets any value; later writes add the
     /// low nibble of byte 0, counted at the next RF reset; a sum past the maximum is NAKed.
     mutating func writePageCounter(_ data: [UInt8]) -> TagAnswer {
-        guard let counter = pageCounter, let page = counter.page else { return .nak(Type2Acknowledgement.invalidArgument) }
+        guard let counter = pageCounter, let page = counter.page else {
+            return .nak(Type2Acknowledgement.invalidArgument)
+        }
         if pageCounterValue == 0, pendingPageCounterIncrement == 0 {
             setPage(page, to: [data[0], data[1], 0, 0])
         } else {

@@ -65,8 +65,11 @@ public struct Type2Tag: EmulatedTag {
         self.identity = TagIdentity(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak)
         self.memory = Self.factoryMemory(memoryMap, uid: uid)
         // READ_SIG answers with the emulator's own test key unless a real signature is replayed.
-        self.signature = signature ?? (spec.supports(.readSignature) ? EmulatorSigningKey.sign(uid: uid)
-            : [UInt8](repeating: 0, count: ChipTables.originalitySignatures.signatureLength))
+        self.signature =
+            signature
+            ?? (spec.supports(.readSignature)
+                ? EmulatorSigningKey.sign(uid: uid)
+                : [UInt8](repeating: 0, count: ChipTables.originalitySignatures.signatureLength))
         self.counters = spec.counters.filter { $0.kind == .incrementCounters }.flatMap { $0.addresses.map { _ in 0 } }
         self.ultralightCKey = currentUltralightCKey
     }
@@ -84,7 +87,9 @@ public struct Type2Tag: EmulatedTag {
             case "BCC1": memory[address] = checkBytes[1]
             case _ where field.factoryValue != nil:
                 // A fixed byte the chip ships with (NTAG21x "internal" 48).
-                for (offset, byte) in (field.factoryValue ?? []).prefix(field.length).enumerated() { memory[address + offset] = byte }
+                for (offset, byte) in (field.factoryValue ?? []).prefix(field.length).enumerated() {
+                    memory[address + offset] = byte
+                }
             default:
                 for offset in 0..<field.length { memory[address + offset] = uidBytes.popFirst() ?? 0 }
             }

@@ -24,8 +24,10 @@ extension Type4Tag {
     /// an answer still waiting for it.
     mutating func respond(to bytes: [UInt8]) -> [UInt8] {
         guard let apdu = ReceivedAPDU(bytes) else { return statusWord(.wrongLength) }
-        let selectApplication = header(.selectApplication), selectFile = header(.selectFile)
-        let readBinary = header(.readBinary), updateBinary = header(.updateBinary)
+        let selectApplication = header(.selectApplication)
+        let selectFile = header(.selectFile)
+        let readBinary = header(.readBinary)
+        let updateBinary = header(.updateBinary)
         let getResponseHeader = ChipTables.iso7816.commands[.getResponse].header
         guard apdu.header[0] == selectApplication[0] else { return statusWord(.claNotSupported) }
         if apdu.header[1] == getResponseHeader[1] { return getResponse(apdu) }
@@ -54,7 +56,9 @@ extension Type4Tag {
 
     mutating func selectByFileID(_ apdu: ReceivedAPDU) -> [UInt8] {
         let version = mappingVersion
-        guard apdu.header[2] == header(.selectFile)[2], apdu.header[3] == type4.application(version: version)?.selectFileP2 else {
+        guard apdu.header[2] == header(.selectFile)[2],
+            apdu.header[3] == type4.application(version: version)?.selectFileP2
+        else {
             return statusWord(.incorrectP1P2)
         }
         let data = apdu.data

@@ -23,7 +23,9 @@ struct ReceivedAPDU: Equatable {
             switch body.count {
             case 1: expectedLength = first == 0 ? iso.shortMaximumNe : Int(first)
             case 1 + rest: data = Array(body.dropFirst())
-            case 2 + rest: data = Array(body.dropFirst().dropLast()); expectedLength = body.last.map { $0 == 0 ? iso.shortMaximumNe : Int($0) }
+            case 2 + rest:
+                data = Array(body.dropFirst().dropLast())
+                expectedLength = body.last.map { $0 == 0 ? iso.shortMaximumNe : Int($0) }
             default: return nil
             }
             return
@@ -86,7 +88,9 @@ extension Type4Tag {
         let piece = min(ne, max(1, ccValue(.mle)))
         let now = Array(waitingResponse.prefix(piece))
         waitingResponse.removeFirst(now.count)
-        return now + (waitingResponse.isEmpty ? statusWord(.success) : isoStatusWord(.bytesAvailable, sw2: countByte(waitingResponse.count)))
+        return now
+            + (waitingResponse.isEmpty
+                ? statusWord(.success) : isoStatusWord(.bytesAvailable, sw2: countByte(waitingResponse.count)))
     }
 
     /// READ BINARY of the selected file, with the model choices above.

@@ -52,11 +52,14 @@ public struct Type4Tag: EmulatedTag {
         guard uid.count == spec.activation.uidLength else {
             throw .uidLength(expected: spec.activation.uidLength, got: uid.count)
         }
-        guard let files = spec.type4Files else { preconditionFailure("datasheets/chips/\(chip.rawValue).json lacks type4Files") }
+        guard let files = spec.type4Files else {
+            preconditionFailure("datasheets/chips/\(chip.rawValue).json lacks type4Files")
+        }
         self.spec = spec
         self.type4 = ChipTables.type4
         self.files = files
-        self.identity = TagIdentity(uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats)
+        self.identity = TagIdentity(
+            uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats)
         var cc = files.capabilityContainer
         if readOnly { cc[ChipTables.type4.ccFields[.writeAccess].offset] = ChipTables.type4.accessDenied }
         self.capabilityContainer = cc

@@ -35,7 +35,8 @@ package protocol TagTransport: Sendable {
     ///   - framing: ``TagFraming/standard`` or ``TagFraming/raw`` (when the 4-bit ACK /
     ///     NAK code matters, or the reader would misread the command).
     ///   - timeout: how long the tag may take to answer.
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
 
     /// Selects the same tag again (after a NAK or an authentication failure the tag has
     /// dropped back to IDLE and forgotten its authentication).

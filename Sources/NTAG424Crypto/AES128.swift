@@ -75,7 +75,9 @@ package enum AES128 {
         zip(a, b).map { $0 ^ $1 }
     }
 
-    private static func run(_ cipher: String, encrypt: Bool, key: AES128Key, iv: [UInt8], _ data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    private static func run(_ cipher: String, encrypt: Bool, key: AES128Key, iv: [UInt8], _ data: [UInt8])
+        throws(NTAG424CryptoError) -> [UInt8]
+    {
         guard data.count.isMultiple(of: blockSize) else {
             throw .malformed("\(data.count) bytes is not a whole number of 16-byte AES blocks")
         }

@@ -87,7 +87,9 @@ package struct EV2Authentication: Sendable {
     /// - Throws: ``NTAG424CryptoError/authenticationFailed(_:)`` when RndA′ does not match —
     ///   the tag holds another key; ``NTAG424CryptoError/malformed(_:)`` for a wrong length,
     ///   a call before ``respond(toChallenge:)``, or NonFirst without `previous`.
-    package func finish(response: [UInt8], continuing previous: EV2Session? = nil) throws(NTAG424CryptoError) -> EV2Session {
+    package func finish(response: [UInt8], continuing previous: EV2Session? = nil) throws(NTAG424CryptoError)
+        -> EV2Session
+    {
         guard let rndB else { throw .malformed("finish(response:) before respond(toChallenge:)") }
         let expectedLength = kind == .first ? 32 : 16
         guard response.count == expectedLength else {
@@ -100,17 +102,19 @@ package struct EV2Authentication: Sendable {
             guard Array(plain[4..<20]) == EV2Session.rotateLeft(rndA) else {
                 throw .authenticationFailed("RndA′ from the tag does not match")
             }
-            return try EV2Session(encryptionKey: keys.encryption, macKey: keys.mac, transactionIdentifier: Array(plain[0..<4]),
-                                  commandCounter: 0, deviceCapabilities: Array(plain[20..<26]),
-                                  readerCapabilities: Array(plain[26..<32]))
+            return try EV2Session(
+                encryptionKey: keys.encryption, macKey: keys.mac, transactionIdentifier: Array(plain[0..<4]),
+                commandCounter: 0, deviceCapabilities: Array(plain[20..<26]),
+                readerCapabilities: Array(plain[26..<32]))
         case .nonFirst:
             guard let previous else { throw .malformed("AuthenticateEV2NonFirst continues a session: pass it") }
             guard plain == EV2Session.rotateLeft(rndA) else {
                 throw .authenticationFailed("RndA′ from the tag does not match")
             }
-            return try EV2Session(encryptionKey: keys.encryption, macKey: keys.mac,
-                                  transactionIdentifier: previous.transactionIdentifier, commandCounter: previous.commandCounter,
-                                  deviceCapabilities: previous.deviceCapabilities, readerCapabilities: previous.readerCapabilities)
+            return try EV2Session(
+                encryptionKey: keys.encryption, macKey: keys.mac,
+                transactionIdentifier: previous.transactionIdentifier, commandCounter: previous.commandCounter,
+                deviceCapabilities: previous.deviceCapabilities, readerCapabilities: previous.readerCapabilities)
         }
     }
 }
@@ -152,10 +156,14 @@ package struct EV2AuthenticationResponder: Sendable {
     /// are ignored).
     /// - Throws: ``NTAG424CryptoError/authenticationFailed(_:)`` when RndB′ does not match
     ///   (the reader used another key; the tag answers 91AE).
-    package mutating func answer(readerResponse: [UInt8], transactionIdentifier: [UInt8],
-                                deviceCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6),
-                                readerCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6)) throws(NTAG424CryptoError) -> [UInt8] {
-        guard readerResponse.count == 32 else { throw .malformed("E(K, RndA ‖ RndB′) has 32 bytes, not \(readerResponse.count)") }
+    package mutating func answer(
+        readerResponse: [UInt8], transactionIdentifier: [UInt8],
+        deviceCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6),
+        readerCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6)
+    ) throws(NTAG424CryptoError) -> [UInt8] {
+        guard readerResponse.count == 32 else {
+            throw .malformed("E(K, RndA ‖ RndB′) has 32 bytes, not \(readerResponse.count)")
+        }
         guard transactionIdentifier.count == 4, deviceCapabilities.count == 6, readerCapabilities.count == 6 else {
             throw .malformed("TI has 4 bytes, PDcap2 and PCDcap2 6 each")
         }
@@ -168,8 +176,9 @@ package struct EV2AuthenticationResponder: Sendable {
         opened = (transactionIdentifier, deviceCapabilities, readerCapabilities)
         switch kind {
         case .first:
-            return try AES128.encryptCBC(key: key, iv: EV2Session.zeroIV,
-                                         transactionIdentifier + EV2Session.rotateLeft(rndA) + deviceCapabilities + readerCapabilities)
+            return try AES128.encryptCBC(
+                key: key, iv: EV2Session.zeroIV,
+                transactionIdentifier + EV2Session.rotateLeft(rndA) + deviceCapabilities + readerCapabilities)
         case .nonFirst:
             return try AES128.encryptCBC(key: key, iv: EV2Session.zeroIV, EV2Session.rotateLeft(rndA))
         }
@@ -182,13 +191,15 @@ package struct EV2AuthenticationResponder: Sendable {
         let keys = try EV2Session.sessionKeys(key: key, rndA: rndA, rndB: rndB)
         switch kind {
         case .first:
-            return try EV2Session(encryptionKey: keys.encryption, macKey: keys.mac, transactionIdentifier: opened.ti,
-                                  commandCounter: 0, deviceCapabilities: opened.pd, readerCapabilities: opened.pcd)
+            return try EV2Session(
+                encryptionKey: keys.encryption, macKey: keys.mac, transactionIdentifier: opened.ti,
+                commandCounter: 0, deviceCapabilities: opened.pd, readerCapabilities: opened.pcd)
         case .nonFirst:
             guard let previous else { throw .malformed("AuthenticateEV2NonFirst continues a session: pass it") }
-            return try EV2Session(encryptionKey: keys.encryption, macKey: keys.mac,
-                                  transactionIdentifier: previous.transactionIdentifier, commandCounter: previous.commandCounter,
-                                  deviceCapabilities: previous.deviceCapabilities, readerCapabilities: previous.readerCapabilities)
+            return try EV2Session(
+                encryptionKey: keys.encryption, macKey: keys.mac,
+                transactionIdentifier: previous.transactionIdentifier, commandCounter: previous.commandCounter,
+                deviceCapabilities: previous.deviceCapabilities, readerCapabilities: previous.readerCapabilities)
         }
     }
 }

@@ -12,8 +12,10 @@ extension EV2Session {
     ///   - oldKey: its current value, required when `keyNumber ≠ authenticatedKeyNumber`.
     ///   - authenticatedKeyNumber: the key the session was opened with (0 for NTAG 424 DNA,
     ///     where only the application master key may change keys).
-    package static func changeKeyData(keyNumber: UInt8, newKey: AES128Key, newVersion: UInt8, oldKey: AES128Key? = nil,
-                                     authenticatedKeyNumber: UInt8 = 0) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func changeKeyData(
+        keyNumber: UInt8, newKey: AES128Key, newVersion: UInt8, oldKey: AES128Key? = nil,
+        authenticatedKeyNumber: UInt8 = 0
+    ) throws(NTAG424CryptoError) -> [UInt8] {
         if keyNumber == authenticatedKeyNumber {
             return newKey.bytes + [newVersion]
         }

@@ -42,10 +42,14 @@ package struct EV2Session: Sendable, Equatable {
     package let readerCapabilities: [UInt8]
 
     /// A session from its parts (a transcript, or one carried over from elsewhere).
-    package init(encryptionKey: AES128Key, macKey: AES128Key, transactionIdentifier: [UInt8], commandCounter: UInt16 = 0,
-                deviceCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6),
-                readerCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6)) throws(NTAG424CryptoError) {
-        guard transactionIdentifier.count == 4 else { throw .malformed("TI has 4 bytes, not \(transactionIdentifier.count)") }
+    package init(
+        encryptionKey: AES128Key, macKey: AES128Key, transactionIdentifier: [UInt8], commandCounter: UInt16 = 0,
+        deviceCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6),
+        readerCapabilities: [UInt8] = [UInt8](repeating: 0, count: 6)
+    ) throws(NTAG424CryptoError) {
+        guard transactionIdentifier.count == 4 else {
+            throw .malformed("TI has 4 bytes, not \(transactionIdentifier.count)")
+        }
         self.encryptionKey = encryptionKey
         self.macKey = macKey
         self.transactionIdentifier = transactionIdentifier
@@ -59,7 +63,9 @@ package struct EV2Session: Sendable, Equatable {
     /// The 32-byte session vector of NT4H2421Gx §9.1.7: `label` (A5 5A for SV1, 5A A5 for
     /// SV2) ‖ 00 01 00 80 ‖ RndA[15..14] ‖ (RndA[13..8] ⊕ RndB[15..10]) ‖ RndB[9..0] ‖ RndA[7..0],
     /// bytes numbered from the most significant (byte 15 is the first one sent).
-    package static func sessionVector(label: [UInt8], rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func sessionVector(label: [UInt8], rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError)
+        -> [UInt8]
+    {
         guard label.count == 2, rndA.count == 16, rndB.count == 16 else {
             throw .malformed("a session vector needs a 2-byte label and 16-byte RndA and RndB")
         }
@@ -69,7 +75,8 @@ package struct EV2Session: Sendable, Equatable {
 
     /// SesAuthENCKey = CMAC(K, SV1) and SesAuthMACKey = CMAC(K, SV2) (NT4H2421Gx §9.1.7).
     package static func sessionKeys(key: AES128Key, rndA: [UInt8], rndB: [UInt8]) throws(NTAG424CryptoError)
-        -> (encryption: AES128Key, mac: AES128Key) {
+        -> (encryption: AES128Key, mac: AES128Key)
+    {
         let sv1 = try sessionVector(label: sv1Label, rndA: rndA, rndB: rndB)
         let sv2 = try sessionVector(label: sv2Label, rndA: rndA, rndB: rndB)
         return (try AES128Key(AES128.cmac(key: key, sv1)), try AES128Key(AES128.cmac(key: key, sv2)))
@@ -95,13 +102,15 @@ package struct EV2Session: Sendable, Equatable {
     /// The MACt of a command: CMAC(SesAuthMACKey, Cmd ‖ CmdCtr ‖ TI ‖ header ‖ data), truncated.
     /// `data` is what travels (already encrypted in CommMode.Full).
     package func commandMAC(command: UInt8, header: [UInt8], data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
-        try AES128.truncatedCMAC(key: macKey, [command] + Self.littleEndian(commandCounter) + transactionIdentifier + header + data)
+        try AES128.truncatedCMAC(
+            key: macKey, [command] + Self.littleEndian(commandCounter) + transactionIdentifier + header + data)
     }
 
     /// The MACt of an answer: CMAC(SesAuthMACKey, RC ‖ CmdCtr+1 ‖ TI ‖ data), truncated;
     /// `status` is SW2 of a `91xx` answer (`00` for success, `AF` for more frames).
     package func responseMAC(status: UInt8, data: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
-        try AES128.truncatedCMAC(key: macKey, [status] + Self.littleEndian(try nextCounter()) + transactionIdentifier + data)
+        try AES128.truncatedCMAC(
+            key: macKey, [status] + Self.littleEndian(try nextCounter()) + transactionIdentifier + data)
     }
 
     // MARK: Reader side
@@ -110,7 +119,9 @@ package struct EV2Session: Sendable, Equatable {
     /// (MAC), header ‖ E(data ‖ padding) ‖ MACt (Full; no data, no encryption: header ‖ MACt).
     /// The header (file number, offsets, key number) always travels in the clear.
     /// - Throws: ``NTAG424CryptoError/commandCounterOverflow`` when CmdCtr is at FFFFh.
-    package func protectCommand(command: UInt8, header: [UInt8], data: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError) -> [UInt8] {
+    package func protectCommand(command: UInt8, header: [UInt8], data: [UInt8], mode: CommunicationMode)
+        throws(NTAG424CryptoError) -> [UInt8]
+    {
         _ = try nextCounter()
         switch mode {
         case .plain:
@@ -118,7 +129,8 @@ package struct EV2Session: Sendable, Equatable {
         case .mac:
             return header + data + (try commandMAC(command: command, header: header, data: data))
         case .full:
-            let sealed = data.isEmpty ? [] : try AES128.encryptCBC(key: encryptionKey, iv: try commandIV(), AES128.pad(data))
+            let sealed =
+                data.isEmpty ? [] : try AES128.encryptCBC(key: encryptionKey, iv: try commandIV(), AES128.pad(data))
             return header + sealed + (try commandMAC(command: command, header: header, data: sealed))
         }
     }
@@ -134,8 +146,10 @@ package struct EV2Session: Sendable, Equatable {
     /// - Returns: the plaintext data.
     /// - Throws: ``NTAG424CryptoError/integrityError(_:)`` when the MAC does not verify (CmdCtr
     ///   is then left as it was: the session is broken and must be authenticated again).
-    package mutating func openResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode,
-                                      expectedLength: Int? = nil) throws(NTAG424CryptoError) -> [UInt8] {
+    package mutating func openResponse(
+        status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode,
+        expectedLength: Int? = nil
+    ) throws(NTAG424CryptoError) -> [UInt8] {
         let next = try nextCounter()
         switch mode {
         case .plain:
@@ -154,7 +168,9 @@ package struct EV2Session: Sendable, Equatable {
             let plain = try AES128.decryptCBC(key: encryptionKey, iv: try responseIV(), body)
             commandCounter = next
             if let expectedLength {
-                guard expectedLength <= plain.count else { throw .malformed("the answer holds \(plain.count) bytes, not \(expectedLength)") }
+                guard expectedLength <= plain.count else {
+                    throw .malformed("the answer holds \(plain.count) bytes, not \(expectedLength)")
+                }
                 return Array(plain.prefix(expectedLength))
             }
             return try AES128.unpad(plain)
@@ -167,10 +183,14 @@ package struct EV2Session: Sendable, Equatable {
     /// of ``protectCommand(command:header:data:mode:)``). Does not advance CmdCtr — that
     /// happens in ``protectResponse(status:data:mode:)``.
     /// - Throws: ``NTAG424CryptoError/integrityError(_:)`` for a wrong MACt (the tag answers 911E).
-    package func openCommand(command: UInt8, headerLength: Int, field: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError)
-        -> (header: [UInt8], data: [UInt8]) {
+    package func openCommand(command: UInt8, headerLength: Int, field: [UInt8], mode: CommunicationMode)
+        throws(NTAG424CryptoError)
+        -> (header: [UInt8], data: [UInt8])
+    {
         _ = try nextCounter()
-        guard field.count >= headerLength + (mode == .plain ? 0 : 8) else { throw .malformed("the command data field is too short") }
+        guard field.count >= headerLength + (mode == .plain ? 0 : 8) else {
+            throw .malformed("the command data field is too short")
+        }
         let header = Array(field.prefix(headerLength))
         switch mode {
         case .plain:
@@ -187,7 +207,9 @@ package struct EV2Session: Sendable, Equatable {
 
     /// The tag's answer data field in `mode` for status `status` (SW2), and CmdCtr advanced:
     /// data (Plain), data ‖ MACt (MAC), E(data ‖ padding) ‖ MACt (Full).
-    package mutating func protectResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode) throws(NTAG424CryptoError) -> [UInt8] {
+    package mutating func protectResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode)
+        throws(NTAG424CryptoError) -> [UInt8]
+    {
         let next = try nextCounter()
         var field = data
         if mode != .plain {
@@ -219,6 +241,8 @@ package struct EV2Session: Sendable, Equatable {
     }
 
     private func iv(label: [UInt8], counter: UInt16) throws(NTAG424CryptoError) -> [UInt8] {
-        try AES128.encryptECB(key: encryptionKey, label + transactionIdentifier + Self.littleEndian(counter) + [UInt8](repeating: 0, count: 8))
+        try AES128.encryptECB(
+            key: encryptionKey,
+            label + transactionIdentifier + Self.littleEndian(counter) + [UInt8](repeating: 0, count: 8))
     }
 }

@@ -38,7 +38,9 @@ public enum KeyDiversification {
     /// The per-tag SDM file-read (MAC) key of a SUN setup: ``aes128(masterKey:input:)`` over
     /// the 7-byte UID followed by `systemIdentifier` (empty by default). The SDM meta-read
     /// key stays shared, so a verifier can decrypt the UID before it derives this key.
-    public static func sunMACKey(masterKey: AES128Key, uid: [UInt8], systemIdentifier: [UInt8] = []) throws(NTAG424CryptoError) -> AES128Key {
+    public static func sunMACKey(masterKey: AES128Key, uid: [UInt8], systemIdentifier: [UInt8] = [])
+        throws(NTAG424CryptoError) -> AES128Key
+    {
         guard uid.count == 7 else { throw .malformed("an NTAG 424 DNA UID has 7 bytes, not \(uid.count)") }
         return try aes128(masterKey: masterKey, input: uid + systemIdentifier)
     }

@@ -47,7 +47,9 @@ package enum SDM {
     }
 
     /// The SDM session vector `label` ‖ 00 01 00 80 ‖ [UID] ‖ [SDMReadCtr] ‖ zero padding.
-    package static func sessionVector(label: [UInt8], uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func sessionVector(label: [UInt8], uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError)
+        -> [UInt8]
+    {
         if let uid, uid.count != 7 { throw .malformed("an NTAG 424 DNA UID has 7 bytes, not \(uid.count)") }
         var vector = label + [0x00, 0x01, 0x00, 0x80] + (uid ?? []) + (readCounter.map(counterBytes) ?? [])
         while !vector.count.isMultiple(of: 16) { vector.append(0) }
@@ -55,8 +57,10 @@ package enum SDM {
     }
 
     /// KSesSDMFileReadENC and KSesSDMFileReadMAC for one read.
-    package static func sessionKeys(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?) throws(NTAG424CryptoError)
-        -> (encryption: AES128Key, mac: AES128Key) {
+    package static func sessionKeys(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?)
+        throws(NTAG424CryptoError)
+        -> (encryption: AES128Key, mac: AES128Key)
+    {
         let sv1 = try sessionVector(label: sv1Label, uid: uid, readCounter: readCounter)
         let sv2 = try sessionVector(label: sv2Label, uid: uid, readCounter: readCounter)
         return (try AES128Key(AES128.cmac(key: fileReadKey, sv1)), try AES128Key(AES128.cmac(key: fileReadKey, sv2)))
@@ -65,8 +69,12 @@ package enum SDM {
     /// Decrypts the 16 bytes of encrypted PICC data (AES-128 CBC, zero IV, K_SDMMetaRead).
     /// - Throws: ``NTAG424CryptoError/malformed(_:)`` for a wrong length or a PICCDataTag
     ///   that no tag writes — which is also what a wrong meta-read key gives.
-    package static func decryptPICCData(_ encrypted: [UInt8], metaReadKey: AES128Key) throws(NTAG424CryptoError) -> PICCData {
-        guard encrypted.count == 16 else { throw .malformed("encrypted PICC data has 16 bytes, not \(encrypted.count)") }
+    package static func decryptPICCData(_ encrypted: [UInt8], metaReadKey: AES128Key) throws(NTAG424CryptoError)
+        -> PICCData
+    {
+        guard encrypted.count == 16 else {
+            throw .malformed("encrypted PICC data has 16 bytes, not \(encrypted.count)")
+        }
         let plain = try AES128.decryptCBC(key: metaReadKey, iv: EV2Session.zeroIV, encrypted)
         let tag = plain[0]
         let hasUID = tag & uidMirroredBit != 0
@@ -89,10 +97,14 @@ package enum SDM {
 
     /// Encrypts PICC data as a tag does: PICCDataTag ‖ [UID] ‖ [SDMReadCtr] ‖ `padding`
     /// (the tag's random bytes, as many as fill 16), AES-128 CBC with a zero IV.
-    package static func encryptPICCData(uid: [UInt8]?, readCounter: UInt32?, metaReadKey: AES128Key,
-                                       padding: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func encryptPICCData(
+        uid: [UInt8]?, readCounter: UInt32?, metaReadKey: AES128Key,
+        padding: [UInt8]
+    ) throws(NTAG424CryptoError) -> [UInt8] {
         if let uid, uid.count != 7 { throw .malformed("an NTAG 424 DNA UID has 7 bytes, not \(uid.count)") }
-        guard uid != nil || readCounter != nil else { throw .malformed("PICC data mirrors the UID, the counter or both") }
+        guard uid != nil || readCounter != nil else {
+            throw .malformed("PICC data mirrors the UID, the counter or both")
+        }
         let tag = (uid == nil ? 0 : uidMirroredBit | 0x07) | (readCounter == nil ? 0 : readCounterMirroredBit)
         var plain = [tag] + (uid ?? []) + (readCounter.map(counterBytes) ?? [])
         let fill = 16 - plain.count
@@ -103,27 +115,39 @@ package enum SDM {
 
     /// SDMMAC: the 8-byte MACt over `input` (the file's bytes from SDMMACInputOffset up to
     /// SDMMACOffset, often empty) with the session MAC key of this read.
-    package static func mac(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?, input: [UInt8]) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func mac(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?, input: [UInt8])
+        throws(NTAG424CryptoError) -> [UInt8]
+    {
         let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
         return try AES128.truncatedCMAC(key: keys.mac, input)
     }
 
     /// The IV of SDMENCFileData: E(KSesSDMFileReadENC, SDMReadCtr ‖ 00×13).
-    package static func fileDataIV(sessionEncryptionKey: AES128Key, readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func fileDataIV(sessionEncryptionKey: AES128Key, readCounter: UInt32) throws(NTAG424CryptoError)
+        -> [UInt8]
+    {
         try AES128.encryptECB(key: sessionEncryptionKey, counterBytes(readCounter) + [UInt8](repeating: 0, count: 13))
     }
 
     /// Decrypts SDMENCFileData (whole blocks; the tag encrypts without padding).
-    package static func decryptFileData(_ encrypted: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
-                                       readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func decryptFileData(
+        _ encrypted: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
+        readCounter: UInt32
+    ) throws(NTAG424CryptoError) -> [UInt8] {
         let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
-        return try AES128.decryptCBC(key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter), encrypted)
+        return try AES128.decryptCBC(
+            key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter),
+            encrypted)
     }
 
     /// Encrypts file data as a tag does for SDMENCFileData (whole blocks).
-    package static func encryptFileData(_ plain: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
-                                       readCounter: UInt32) throws(NTAG424CryptoError) -> [UInt8] {
+    package static func encryptFileData(
+        _ plain: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
+        readCounter: UInt32
+    ) throws(NTAG424CryptoError) -> [UInt8] {
         let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
-        return try AES128.encryptCBC(key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter), plain)
+        return try AES128.encryptCBC(
+            key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter),
+            plain)
     }
 }

@@ -40,8 +40,10 @@ public struct SUNVerifier: Sendable {
         public var encryptedFileData: String?
 
         /// The names; the defaults are those of `nfctag ntag424 sun-setup`'s examples.
-        public init(piccData: String = "picc_data", uid: String = "uid", counter: String = "ctr", cmac: String = "cmac",
-                    encryptedFileData: String? = nil) {
+        public init(
+            piccData: String = "picc_data", uid: String = "uid", counter: String = "ctr", cmac: String = "cmac",
+            encryptedFileData: String? = nil
+        ) {
             self.piccData = piccData
             self.uid = uid
             self.counter = counter
@@ -58,7 +60,9 @@ public struct SUNVerifier: Sendable {
     public var parameters: ParameterNames
 
     /// A verifier; every key defaults to the factory value (all zero).
-    public init(metaReadKey: AES128Key = .zero, macKey: MACKey = .key(.zero), parameters: ParameterNames = ParameterNames()) {
+    public init(
+        metaReadKey: AES128Key = .zero, macKey: MACKey = .key(.zero), parameters: ParameterNames = ParameterNames()
+    ) {
         self.metaReadKey = metaReadKey
         self.macKey = macKey
         self.parameters = parameters
@@ -74,7 +78,9 @@ public struct SUNVerifier: Sendable {
     ///   of either layout (missing parameter, not hex, wrong length).
     public func verify(url: String, lastCounter: UInt32? = nil) throws(NTAG424CryptoError) -> SUNVerification {
         let query = try Query(url)
-        guard let macText = query.value(parameters.cmac) else { throw .malformed("the URL has no \(parameters.cmac)= parameter") }
+        guard let macText = query.value(parameters.cmac) else {
+            throw .malformed("the URL has no \(parameters.cmac)= parameter")
+        }
         let mac = try Self.hex(macText, bytes: 8, name: parameters.cmac)
         var fileDataText: Substring?
         if let name = parameters.encryptedFileData {
@@ -92,7 +98,8 @@ public struct SUNVerifier: Sendable {
             do {
                 picc = try SDM.decryptPICCData(encrypted, metaReadKey: metaReadKey)
             } catch {
-                return SUNVerification(mode: mode, uid: nil, counter: nil, fileData: nil, rejection: .undecryptablePICCData)
+                return SUNVerification(
+                    mode: mode, uid: nil, counter: nil, fileData: nil, rejection: .undecryptablePICCData)
             }
             uid = picc.uid
             counter = picc.readCounter
@@ -102,7 +109,8 @@ public struct SUNVerifier: Sendable {
             let ctr = try Self.hex(counterText, bytes: 3, name: parameters.counter)
             counter = UInt32(ctr[0]) << 16 | UInt32(ctr[1]) << 8 | UInt32(ctr[2])
         } else {
-            throw .malformed("the URL has neither \(parameters.piccData)= nor \(parameters.uid)= and \(parameters.counter)=")
+            throw .malformed(
+                "the URL has neither \(parameters.piccData)= nor \(parameters.uid)= and \(parameters.counter)=")
         }
 
         let fileReadKey: AES128Key
@@ -110,8 +118,12 @@ public struct SUNVerifier: Sendable {
         case .key(let key):
             fileReadKey = key
         case .diversified(let master, let systemIdentifier):
-            guard let uid else { return SUNVerification(mode: mode, uid: nil, counter: counter, fileData: nil, rejection: .uidNotMirrored) }
-            fileReadKey = try KeyDiversification.sunMACKey(masterKey: master, uid: uid, systemIdentifier: systemIdentifier)
+            guard let uid else {
+                return SUNVerification(
+                    mode: mode, uid: nil, counter: counter, fileData: nil, rejection: .uidNotMirrored)
+            }
+            fileReadKey = try KeyDiversification.sunMACKey(
+                masterKey: master, uid: uid, systemIdentifier: systemIdentifier)
         }
 
         var macInput: [UInt8] = []
@@ -129,17 +141,22 @@ public struct SUNVerifier: Sendable {
         }
         if let lastCounter {
             guard let counter else {
-                return SUNVerification(mode: mode, uid: uid, counter: nil, fileData: fileData, rejection: .counterNotMirrored)
+                return SUNVerification(
+                    mode: mode, uid: uid, counter: nil, fileData: fileData, rejection: .counterNotMirrored)
             }
             guard counter > lastCounter else {
-                return SUNVerification(mode: mode, uid: uid, counter: counter, fileData: fileData, rejection: .replay(lastCounter: lastCounter))
+                return SUNVerification(
+                    mode: mode, uid: uid, counter: counter, fileData: fileData,
+                    rejection: .replay(lastCounter: lastCounter))
             }
         }
         return SUNVerification(mode: mode, uid: uid, counter: counter, fileData: fileData, rejection: nil)
     }
 
     private static func hex(_ text: Substring, bytes count: Int?, name: String) throws(NTAG424CryptoError) -> [UInt8] {
-        guard !text.contains(" "), let bytes = HexBytes.decode(text), count.map({ bytes.count == $0 }) ?? (!bytes.isEmpty && bytes.count.isMultiple(of: 16)) else {
+        guard !text.contains(" "), let bytes = HexBytes.decode(text),
+            count.map({ bytes.count == $0 }) ?? (!bytes.isEmpty && bytes.count.isMultiple(of: 16))
+        else {
             let size = count.map { "\($0 * 2) hex digits" } ?? "whole 16-byte blocks of hex"
             throw .malformed("\(name)= must be \(size), not \"\(text)\"")
         }
@@ -154,7 +171,9 @@ public struct SUNVerifier: Sendable {
         init(_ url: String) throws(NTAG424CryptoError) {
             self.url = url
             let withoutFragment = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            guard let mark = withoutFragment.firstIndex(of: "?") else { throw .malformed("the URL has no query (no ?)") }
+            guard let mark = withoutFragment.firstIndex(of: "?") else {
+                throw .malformed("the URL has no query (no ?)")
+            }
             let query = withoutFragment[withoutFragment.index(after: mark)...]
             items = query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
                 if let equals = pair.firstIndex(of: "=") {

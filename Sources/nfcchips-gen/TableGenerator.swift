@@ -32,7 +32,8 @@ struct TableGenerator {
         }
         for table in DatasheetCatalog.tables {
             let value = try decodeFile(table.relativePath, with: table.decode)
-            entries.append(Entry(relativePath: table.relativePath, swiftName: table.swiftName, value: value, isChip: false))
+            entries.append(
+                Entry(relativePath: table.relativePath, swiftName: table.swiftName, value: value, isChip: false))
         }
 
         // Chips.
@@ -55,14 +56,14 @@ struct TableGenerator {
             let body = try emitter.literal(entry.value, indent: 1, path: entry.relativePath)
             let type = emitter.typeName(of: entry.value)
             let source = """
-            \(Self.marker) from datasheets/\(entry.relativePath).
-            // Do not edit: change the JSON file and run `make tables`.
+                \(Self.marker) from datasheets/\(entry.relativePath).
+                // Do not edit: change the JSON file and run `make tables`.
 
-            extension GeneratedTables {
-                static let \(entry.swiftName): \(type) = \(body)
-            }
+                extension GeneratedTables {
+                    static let \(entry.swiftName): \(type) = \(body)
+                }
 
-            """
+                """
             try write(source, to: fileName)
             written.append(fileName)
         }
@@ -71,22 +72,22 @@ struct TableGenerator {
         let byPath = entries.map { "        \(SwiftLiteralEmitter.stringLiteral($0.relativePath)): \($0.swiftName)," }
             .joined(separator: "\n")
         let index = """
-        \(Self.marker) from datasheets/.
-        // Do not edit: change the JSON files and run `make tables`.
+            \(Self.marker) from datasheets/.
+            // Do not edit: change the JSON files and run `make tables`.
 
-        /// The compiled datasheet tables; the public face is `ChipTables`.
-        enum GeneratedTables {
-            /// Every chip file of datasheets/chips, in file-name order.
-            static let chips: [ChipSpec] = [
-        \(chips.isEmpty ? "" : chips + "\n")    ]
+            /// The compiled datasheet tables; the public face is `ChipTables`.
+            enum GeneratedTables {
+                /// Every chip file of datasheets/chips, in file-name order.
+                static let chips: [ChipSpec] = [
+            \(chips.isEmpty ? "" : chips + "\n")    ]
 
-            /// Every table by its path relative to datasheets/ (for the consistency test).
-            static let byPath: [String: any DatasheetValue] = [
-        \(byPath)
-            ]
-        }
+                /// Every table by its path relative to datasheets/ (for the consistency test).
+                static let byPath: [String: any DatasheetValue] = [
+            \(byPath)
+                ]
+            }
 
-        """
+            """
         try write(index, to: "GeneratedTables.swift")
         written.append("GeneratedTables.swift")
         return written
@@ -97,7 +98,9 @@ struct TableGenerator {
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }
 
-    private func decodeFile(_ relativePath: String, with decode: (Data) throws -> any DatasheetValue) throws -> any DatasheetValue {
+    private func decodeFile(_ relativePath: String, with decode: (Data) throws -> any DatasheetValue) throws
+        -> any DatasheetValue
+    {
         let url = datasheets.appendingPathComponent(relativePath)
         let data = try Data(contentsOf: url)
         do {

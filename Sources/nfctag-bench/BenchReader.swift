@@ -38,11 +38,15 @@ final class BenchReader: Sendable {
     /// speed the device switches the chip up as it does for any UART reader, and a chip
     /// that takes nothing faster than `baud` (the emulator's `max-baud` fault) makes it
     /// stop there — so 230 400 is measured as a reader that refuses 460 800 would run.
-    static func start(tags: [any EmulatedTag], faults: FaultPlan = FaultPlan(),
-                      baud: Int = ChipTables.pn532.timing.uartBaud,
-                      eventHandler: (@Sendable (ReaderEvent) -> Void)? = nil) async throws -> BenchReader {
+    static func start(
+        tags: [any EmulatedTag], faults: FaultPlan = FaultPlan(),
+        baud: Int = ChipTables.pn532.timing.uartBaud,
+        eventHandler: (@Sendable (ReaderEvent) -> Void)? = nil
+    ) async throws -> BenchReader {
         prepareEnvironment()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-bench-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-bench-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var faults = faults
         if baud != ChipTables.pn532.timing.uartBaud { faults.maximumSerialSpeed = baud }
@@ -58,8 +62,9 @@ final class BenchReader: Sendable {
         configuration.reconnection.timeout = .seconds(20)
         configuration.eventHandler = eventHandler
         let speed = baud == ChipTables.pn532.timing.uartBaud ? ":\(baud)" : ""
-        try await device.connect(to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader" + speed),
-                                 configuration: configuration)
+        try await device.connect(
+            to: NFCReader(connectionString: "pn532_uart:" + directory + "/reader" + speed),
+            configuration: configuration)
         let reader = BenchReader(emulator: emulator, device: device, directory: directory)
         guard emulator.statistics.uartBaud == baud, await device.readerInfo?.serialSpeed == baud else {
             let reached = emulator.statistics.uartBaud

@@ -55,7 +55,9 @@ struct BenchReport {
             }
             if let changed = result.changedPages { entry["changed_pages"] = changed }
             entry["floors_by_link"] = result.floorsByLink.map { link in
-                var floor: [String: Any] = ["link": link.link.description, "floor_ms": Self.rounded(link.floor.milliseconds)]
+                var floor: [String: Any] = [
+                    "link": link.link.description, "floor_ms": Self.rounded(link.floor.milliseconds),
+                ]
                 if let safe = link.safeFloor { floor["safe_floor_ms"] = Self.rounded(safe.milliseconds) }
                 if let bound = link.safetyBound { floor["safety_bound_ms"] = Self.rounded(bound.milliseconds) }
                 return floor
@@ -63,9 +65,13 @@ struct BenchReport {
             return entry
         }
         var object: [String: Any] = ["operations": operations, "uart_baud": baud]
-        if let memory { object["rss_kib_at_end"] = memory.residentKiB; object["peak_rss_kib"] = memory.peakKiB }
+        if let memory {
+            object["rss_kib_at_end"] = memory.residentKiB
+            object["peak_rss_kib"] = memory.peakKiB
+        }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
-              let text = String(data: data, encoding: .utf8) else { return "{}" }
+            let text = String(data: data, encoding: .utf8)
+        else { return "{}" }
         return text
     }
 
@@ -82,11 +88,15 @@ struct BenchReport {
         ]
         for result in uartResults {
             let target = result.target.map { "\($0) " + (result.meetsTarget == true ? "met" : "MISSED") } ?? "—"
-            let safe = result.safeFloor.map { String(format: "%.1f (%.2f×)", $0.milliseconds, result.safeRatio ?? 0) } ?? "—"
-            lines.append("| \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | \(result.sample.frames) | "
-                + "\(result.sample.bytesToReader) | \(result.sample.bytesFromReader) | "
-                + String(format: "%.1f | %.1f | %.2f | ", result.sample.modelledMilliseconds, result.floor.milliseconds, result.ratio)
-                + "\(safe) | \(target) | " + String(format: "%.0f |", result.sample.cpuMicrosecondsPerExchange))
+            let safe =
+                result.safeFloor.map { String(format: "%.1f (%.2f×)", $0.milliseconds, result.safeRatio ?? 0) } ?? "—"
+            lines.append(
+                "| \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | \(result.sample.frames) | "
+                    + "\(result.sample.bytesToReader) | \(result.sample.bytesFromReader) | "
+                    + String(
+                        format: "%.1f | %.1f | %.2f | ", result.sample.modelledMilliseconds, result.floor.milliseconds,
+                        result.ratio)
+                    + "\(safe) | \(target) | " + String(format: "%.0f |", result.sample.cpuMicrosecondsPerExchange))
         }
         return lines.joined(separator: "\n")
     }
@@ -101,10 +111,12 @@ struct BenchReport {
         ]
         for result in usbResults {
             let tagWork = Self.milliseconds(result.sample.tagWorkTime)
-            lines.append("| \(result.reader) | \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | "
-                + "\(result.sample.bytesToReader) | \(result.sample.bytesFromReader) | "
-                + String(format: "%.1f | %.1f | %.1f | %.2f (%.2f) |", result.sample.modelledMilliseconds, tagWork,
-                         result.floor.milliseconds, result.ratio, tagWork / result.floor.milliseconds))
+            lines.append(
+                "| \(result.reader) | \(result.name) | \(result.sample.commands) (\(result.floor.commands)) | "
+                    + "\(result.sample.bytesToReader) | \(result.sample.bytesFromReader) | "
+                    + String(
+                        format: "%.1f | %.1f | %.1f | %.2f (%.2f) |", result.sample.modelledMilliseconds, tagWork,
+                        result.floor.milliseconds, result.ratio, tagWork / result.floor.milliseconds))
         }
         return lines.joined(separator: "\n")
     }
@@ -113,11 +125,14 @@ struct BenchReport {
     /// tear-safe floor after a slash and, where there is one, the safety bound after another.
     var floorTable: String {
         guard let links = uartResults.first?.floorsByLink.map(\.link) else { return "" }
-        var lines = ["| operation | " + links.map(\.description).joined(separator: " | ") + " |",
-                     "|---|" + links.map { _ in "---:|" }.joined()]
+        var lines = [
+            "| operation | " + links.map(\.description).joined(separator: " | ") + " |",
+            "|---|" + links.map { _ in "---:|" }.joined(),
+        ]
         for result in uartResults {
             let cells = result.floorsByLink.map { entry in
-                String(format: "%.1f", entry.floor.milliseconds) + (entry.safeFloor.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
+                String(format: "%.1f", entry.floor.milliseconds)
+                    + (entry.safeFloor.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
                     + (entry.safetyBound.map { String(format: " / %.1f", $0.milliseconds) } ?? "")
             }
             lines.append("| \(result.name) | " + cells.joined(separator: " | ") + " |")
@@ -128,14 +143,16 @@ struct BenchReport {
     /// Per operation, the PN532 commands and tag commands by code (where the frames went).
     var breakdown: String {
         results.map { result in
-            (result.reader == ReaderModelName.pn532UART.rawValue ? "" : result.reader + " ") + "\(result.name): PN532 " + Self.describe(result.sample.commandsByCode, time: result.sample.modelledTimeByCode)
+            (result.reader == ReaderModelName.pn532UART.rawValue ? "" : result.reader + " ") + "\(result.name): PN532 "
+                + Self.describe(result.sample.commandsByCode, time: result.sample.modelledTimeByCode)
                 + "; tag " + Self.describe(result.sample.tagFramesByCode, time: result.sample.modelledTimeByTagCode)
         }.joined(separator: "\n")
     }
 
     private static func describe(_ counts: [UInt8: Int], time: [UInt8: Duration] = [:]) -> String {
         counts.sorted { $0.key < $1.key }.map { code, count in
-            String(format: "%02X×%d", code, count) + (time[code].map { String(format: " (%.1f ms)", milliseconds($0)) } ?? "")
+            String(format: "%02X×%d", code, count)
+                + (time[code].map { String(format: " (%.1f ms)", milliseconds($0)) } ?? "")
         }.joined(separator: " ")
     }
 
@@ -145,7 +162,8 @@ struct BenchReport {
     }
 
     private static func hexKeyedMilliseconds(_ times: [UInt8: Duration]) -> [String: Double] {
-        Dictionary(uniqueKeysWithValues: times.map { (String(format: "%02X", $0.key), rounded(milliseconds($0.value))) })
+        Dictionary(
+            uniqueKeysWithValues: times.map { (String(format: "%02X", $0.key), rounded(milliseconds($0.value))) })
     }
 
     private static func hexKeyed(_ counts: [UInt8: Int]) -> [String: Int] {

@@ -45,10 +45,13 @@ struct BenchResult: Sendable {
     var changedPages: Int?
     /// The same floor on other host links (the other UART speeds, USB full speed), in the
     /// order ``BenchSuite/floorLinks`` lists them.
-    var floorsByLink: [(link: PhysicalFloor.HostLink, floor: FloorCost, safeFloor: FloorCost?, safetyBound: FloorCost?)] = []
+    var floorsByLink:
+        [(link: PhysicalFloor.HostLink, floor: FloorCost, safeFloor: FloorCost?, safetyBound: FloorCost?)] = []
 
-    init(name: String, sample: BenchSample, floor: FloorCost, safeFloor: FloorCost? = nil,
-         target: BenchTarget? = nil, changedPages: Int? = nil) {
+    init(
+        name: String, sample: BenchSample, floor: FloorCost, safeFloor: FloorCost? = nil,
+        target: BenchTarget? = nil, changedPages: Int? = nil
+    ) {
         self.name = name
         self.sample = sample
         self.floor = floor

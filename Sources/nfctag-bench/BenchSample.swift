@@ -37,8 +37,11 @@ struct BenchSample: Sendable, Equatable {
 
     /// The PN53x commands that reach the tag: activation (InListPassiveTarget, InAutoPoll)
     /// and the tag exchanges (InDataExchange, InCommunicateThru) — what a floor prices.
-    static let tagWorkCodes: Set<UInt8> = Set([PN532CommandName.inListPassiveTarget, .inAutoPoll, .inDataExchange,
-                                               .inCommunicateThru].map { ChipTables.pn532.code($0) })
+    static let tagWorkCodes: Set<UInt8> = Set(
+        [
+            PN532CommandName.inListPassiveTarget, .inAutoPoll, .inDataExchange,
+            .inCommunicateThru,
+        ].map { ChipTables.pn532.code($0) })
 
     /// Modelled time of the ``tagWorkCodes`` commands: the operation without the reader's
     /// opening, configuration and closing around it.
@@ -75,9 +78,13 @@ struct BenchSample: Sendable, Equatable {
         return sum
     }
 
-    private static func difference<Value: AdditiveArithmetic & Comparable>(_ after: [UInt8: Value], _ before: [UInt8: Value]) -> [UInt8: Value] {
+    private static func difference<Value: AdditiveArithmetic & Comparable>(
+        _ after: [UInt8: Value], _ before: [UInt8: Value]
+    ) -> [UInt8: Value] {
         var result: [UInt8: Value] = [:]
-        for (code, value) in after where value - (before[code] ?? .zero) > .zero { result[code] = value - (before[code] ?? .zero) }
+        for (code, value) in after where value - (before[code] ?? .zero) > .zero {
+            result[code] = value - (before[code] ?? .zero)
+        }
         return result
     }
 }

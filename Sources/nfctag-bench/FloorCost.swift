@@ -33,11 +33,12 @@ struct FloorCost: Sendable, Equatable {
     static let zero = FloorCost()
 
     static func + (lhs: FloorCost, rhs: FloorCost) -> FloorCost {
-        FloorCost(commands: lhs.commands + rhs.commands, frames: lhs.frames + rhs.frames,
-                  bytesToReader: lhs.bytesToReader + rhs.bytesToReader,
-                  bytesFromReader: lhs.bytesFromReader + rhs.bytesFromReader,
-                  linkSeconds: lhs.linkSeconds + rhs.linkSeconds, airSeconds: lhs.airSeconds + rhs.airSeconds,
-                  eepromSeconds: lhs.eepromSeconds + rhs.eepromSeconds)
+        FloorCost(
+            commands: lhs.commands + rhs.commands, frames: lhs.frames + rhs.frames,
+            bytesToReader: lhs.bytesToReader + rhs.bytesToReader,
+            bytesFromReader: lhs.bytesFromReader + rhs.bytesFromReader,
+            linkSeconds: lhs.linkSeconds + rhs.linkSeconds, airSeconds: lhs.airSeconds + rhs.airSeconds,
+            eepromSeconds: lhs.eepromSeconds + rhs.eepromSeconds)
     }
 
     static func += (lhs: inout FloorCost, rhs: FloorCost) { lhs = lhs + rhs }

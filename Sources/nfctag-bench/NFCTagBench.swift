@@ -35,16 +35,20 @@ struct NFCTagBench {
         }
         do {
             if options.soak {
-                let report = try await SoakRun(tags: options.tags, seed: options.seed,
-                                               log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }).run()
+                let report = try await SoakRun(
+                    tags: options.tags, seed: options.seed,
+                    log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+                ).run()
                 print(options.json ? report.json : report.text)
                 exit(report.isClean ? 0 : 1)
             }
             let json = options.json
             let tool = options.noTool ? nil : options.tool ?? Self.toolBesideExecutable()
-            let suite = BenchSuite(provisioningTags: options.provisioningTags, baud: options.baud, tool: tool, announce: { name in
-                if !json { FileHandle.standardError.write(Data("running \(name)…\n".utf8)) }
-            })
+            let suite = BenchSuite(
+                provisioningTags: options.provisioningTags, baud: options.baud, tool: tool,
+                announce: { name in
+                    if !json { FileHandle.standardError.write(Data("running \(name)…\n".utf8)) }
+                })
             var results: [BenchResult] = []
             if options.reader == nil { results = try await suite.run() }
             if let tool {
@@ -52,7 +56,8 @@ struct NFCTagBench {
                     results += try await USBReaderRun(tool: tool, kind: kind, announce: suite.announce).run()
                 }
             } else if options.reader != nil {
-                throw BenchFailure("--reader runs nfctag as child processes: no nfctag beside nfctag-bench (use --tool)")
+                throw BenchFailure(
+                    "--reader runs nfctag as child processes: no nfctag beside nfctag-bench (use --tool)")
             }
             let report = BenchReport(results: results, memory: ProcessMemory.now(), baud: options.baud)
             if json {
@@ -64,7 +69,9 @@ struct NFCTagBench {
                     print(report.floorTable)
                 }
                 if !report.usbResults.isEmpty {
-                    print("\nPer reader kind (nfctag processes on emulated USB readers, modelled ms; libnfc's 200 ms USB waits not counted):")
+                    print(
+                        "\nPer reader kind (nfctag processes on emulated USB readers, modelled ms; libnfc's 200 ms USB waits not counted):"
+                    )
                     print(report.readerKindTable)
                 }
                 if let memory = report.memory {
@@ -129,7 +136,9 @@ struct BenchOptions: Equatable {
                 }
                 reader = kind
             case "--seed":
-                guard let text = rest.popFirst(), let value = UInt64(text) else { throw UsageError(description: "--seed needs a number") }
+                guard let text = rest.popFirst(), let value = UInt64(text) else {
+                    throw UsageError(description: "--seed needs a number")
+                }
                 seed = value
             default: throw UsageError(description: "unknown argument '\(argument)'")
             }
@@ -137,7 +146,9 @@ struct BenchOptions: Equatable {
     }
 
     private static func number(_ text: String?, for option: String) throws(UsageError) -> Int {
-        guard let text, let value = Int(text), value > 0 else { throw UsageError(description: "\(option) needs a positive number") }
+        guard let text, let value = Int(text), value > 0 else {
+            throw UsageError(description: "\(option) needs a positive number")
+        }
         return value
     }
 }

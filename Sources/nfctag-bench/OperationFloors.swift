@@ -53,8 +53,10 @@ struct OperationFloors: Sendable {
 
     /// WRITE of `pages` pages, one ACK and one EEPROM cycle each.
     func write(pages: Int) -> FloorCost {
-        floor.tagCommand(request: 2 + pageSize, answer: .acknowledgement, programmedPages: 1,
-                         eepromMsPerPage: eepromMsPerPage).times(pages)
+        floor.tagCommand(
+            request: 2 + pageSize, answer: .acknowledgement, programmedPages: 1,
+            eepromMsPerPage: eepromMsPerPage
+        ).times(pages)
     }
 
     /// Reading the TLV area from the CC on: one READ at the CC page (the CC and the first
@@ -94,11 +96,14 @@ struct OperationFloors: Sendable {
     /// FAST_READ run, or, given the page numbers (`pagesWritten`), as the cheapest FAST_READs
     /// that cover them (``readBack(pages:)``: pages far apart take a command each). A
     /// one-page change: 3 WRITEs and a 2-page read-back where the plain floor has one WRITE.
-    func safeWriteNDEF(oldTLVBytes: Int, changedPages: Int, lengthAlreadyZero: Bool, lengthPageChanged: Bool,
-                       pagesWritten: [Int]? = nil) -> FloorCost {
+    func safeWriteNDEF(
+        oldTLVBytes: Int, changedPages: Int, lengthAlreadyZero: Bool, lengthPageChanged: Bool,
+        pagesWritten: [Int]? = nil
+    ) -> FloorCost {
         let tearSafetyWrites = lengthAlreadyZero ? 1 : 2
         let readBack = pagesWritten.map(readBack(pages:)) ?? fastRead(pages: changedPages + (lengthPageChanged ? 0 : 1))
-        return writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages) + write(pages: tearSafetyWrites) + readBack
+        return writeNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages) + write(pages: tearSafetyWrites)
+            + readBack
     }
 
     /// The cheapest FAST_READs that return every page of `pages`: one command per run of
@@ -109,8 +114,9 @@ struct OperationFloors: Sendable {
         // best[i]: the cheapest cover of the first i pages; the last command reads sorted[j]…sorted[i - 1].
         var best = [FloorCost.zero]
         for end in 1...sorted.count {
-            best.append((0..<end).map { start in best[start] + fastRead(pages: sorted[end - 1] - sorted[start] + 1) }
-                .min { $0.seconds < $1.seconds }!)
+            best.append(
+                (0..<end).map { start in best[start] + fastRead(pages: sorted[end - 1] - sorted[start] + 1) }
+                    .min { $0.seconds < $1.seconds }!)
         }
         return best[sorted.count]
     }
@@ -138,8 +144,9 @@ struct OperationFloors: Sendable {
     /// is among the pages written), with its read-back of the pages written.
     func safeProvision(tags: Int, oldTLVBytes: Int, changedPages: Int) -> FloorCost {
         (floor.activation(uidLength: spec.activation.uidLength)
-            + safeWriteNDEF(oldTLVBytes: oldTLVBytes, changedPages: changedPages,
-                            lengthAlreadyZero: true, lengthPageChanged: true)).times(tags)
+            + safeWriteNDEF(
+                oldTLVBytes: oldTLVBytes, changedPages: changedPages,
+                lengthAlreadyZero: true, lengthPageChanged: true)).times(tags)
     }
 
     /// The least any provisioning can cost that keeps the promises a write makes here: the
@@ -155,7 +162,8 @@ struct OperationFloors: Sendable {
     /// configuration unread.
     func provisionSafetyBound(tags: Int, oldTLVBytes: Int, changedPages: Int) -> FloorCost {
         safeProvision(tags: tags, oldTLVBytes: oldTLVBytes, changedPages: changedPages)
-            + (floor.secondTagSearch(uidLength: spec.activation.uidLength) + getVersion + fastRead(pages: 1)).times(tags)
+            + (floor.secondTagSearch(uidLength: spec.activation.uidLength) + getVersion + fastRead(pages: 1)).times(
+                tags)
     }
 }
 
@@ -164,9 +172,10 @@ struct OperationFloors: Sendable {
 struct ClassicDumpFloor: Sendable {
     static func cost(chip: Chip, floor: PhysicalFloor = PhysicalFloor()) -> FloorCost? {
         guard let geometry = ChipTables.spec(for: chip).classicGeometry else { return nil }
-        let readBlock = floor.command(dataOut: 3, dataIn: 1 + geometry.blockSize,
-                                      airSeconds: floor.airFrameWithCRC(2) + floor.timing.frameDelayTimeSeconds
-                                          + floor.airFrameWithCRC(geometry.blockSize))
+        let readBlock = floor.command(
+            dataOut: 3, dataIn: 1 + geometry.blockSize,
+            airSeconds: floor.airFrameWithCRC(2) + floor.timing.frameDelayTimeSeconds
+                + floor.airFrameWithCRC(geometry.blockSize))
         var cost = FloorCost.zero
         for group in geometry.sectorGroups {
             cost += (floor.classicAuthentication() + readBlock.times(group.blocksPerSector)).times(group.sectorCount)

@@ -113,23 +113,28 @@ struct PhysicalFloor: Sendable {
         case .uart(let baud):
             let out = informationFrameBytes(dataBytes: dataOut)
             let back = frame.ackFrame.count + informationFrameBytes(dataBytes: dataIn)
-            return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: back,
-                             linkSeconds: Double(out + back) * Self.uartByteSeconds(baud: baud),
-                             airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+            return FloorCost(
+                commands: 1, frames: 3, bytesToReader: out, bytesFromReader: back,
+                linkSeconds: Double(out + back) * Self.uartByteSeconds(baud: baud),
+                airSeconds: airSeconds, eepromSeconds: eepromSeconds)
         case .usbFullSpeed(.pn533):
             let out = informationFrameBytes(dataBytes: dataOut)
             let answer = informationFrameBytes(dataBytes: dataIn)
-            let bus = Self.usbBulkTransferSeconds(out, reader: .pn533) + Self.usbBulkTransferSeconds(frame.ackFrame.count, reader: .pn533)
+            let bus =
+                Self.usbBulkTransferSeconds(out, reader: .pn533)
+                + Self.usbBulkTransferSeconds(frame.ackFrame.count, reader: .pn533)
                 + Self.usbBulkTransferSeconds(answer, reader: .pn533)
-            return FloorCost(commands: 1, frames: 3, bytesToReader: out, bytesFromReader: frame.ackFrame.count + answer,
-                             linkSeconds: bus, airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+            return FloorCost(
+                commands: 1, frames: 3, bytesToReader: out, bytesFromReader: frame.ackFrame.count + answer,
+                linkSeconds: bus, airSeconds: airSeconds, eepromSeconds: eepromSeconds)
         case .usbFullSpeed(.acr122u):
             let out = Self.ccidHeaderBytes + Self.acr122uApduHeaderBytes + 2 + dataOut
             let back = Self.ccidHeaderBytes + 2 + dataIn + Self.acr122uStatusWordBytes
-            return FloorCost(commands: 1, frames: 2, bytesToReader: out, bytesFromReader: back,
-                             linkSeconds: Self.usbBulkTransferSeconds(out, reader: .acr122u)
-                                 + Self.usbBulkTransferSeconds(back, reader: .acr122u),
-                             airSeconds: airSeconds, eepromSeconds: eepromSeconds)
+            return FloorCost(
+                commands: 1, frames: 2, bytesToReader: out, bytesFromReader: back,
+                linkSeconds: Self.usbBulkTransferSeconds(out, reader: .acr122u)
+                    + Self.usbBulkTransferSeconds(back, reader: .acr122u),
+                airSeconds: airSeconds, eepromSeconds: eepromSeconds)
         }
     }
 
@@ -145,7 +150,8 @@ struct PhysicalFloor: Sendable {
 
     /// One tag command of `request` bytes through InCommunicateThru: its PN532 frames, the
     /// request and answer on air, and `programmedPages` × `eepromMsPerPage` of EEPROM time.
-    func tagCommand(request: Int, answer: TagReply, programmedPages: Int = 0, eepromMsPerPage: Double = 0) -> FloorCost {
+    func tagCommand(request: Int, answer: TagReply, programmedPages: Int = 0, eepromMsPerPage: Double = 0) -> FloorCost
+    {
         var air = airFrameWithCRC(request) + timing.frameDelayTimeSeconds
         let answerBytes: Int
         switch answer {
@@ -156,8 +162,9 @@ struct PhysicalFloor: Sendable {
             air += airFourBitFrame
             answerBytes = 1
         }
-        return command(dataOut: request, dataIn: 1 + answerBytes, airSeconds: air,
-                       eepromSeconds: Double(programmedPages) * eepromMsPerPage / 1000)
+        return command(
+            dataOut: request, dataIn: 1 + answerBytes, airSeconds: air,
+            eepromSeconds: Double(programmedPages) * eepromMsPerPage / 1000)
     }
 
     /// InListPassiveTarget for one ISO/IEC 14443-A tag with a `uidLength`-byte UID: REQA
@@ -172,7 +179,7 @@ struct PhysicalFloor: Sendable {
     /// frames of ``activation(uidLength:)``).
     func activationAirSeconds(uidLength: Int) -> Double {
         let delay = timing.frameDelayTimeSeconds
-        let levels = max(1, (uidLength + 2) / 4)   // 4 → 1, 7 → 2, 10 → 3
+        let levels = max(1, (uidLength + 2) / 4)  // 4 → 1, 7 → 2, 10 → 3
         let anticollision = timing.airFrameSeconds(byteCount: 2) + delay + timing.airFrameSeconds(byteCount: 5)
         let select = airFrameWithCRC(7) + delay + airFrameWithCRC(1)
         return unansweredRequestAirSeconds + Double(levels) * (anticollision + select)
@@ -181,7 +188,8 @@ struct PhysicalFloor: Sendable {
     /// A REQA (7-bit short frame) and the frame delay time and ATQA that follow it: what the
     /// chip waits through before it knows that no tag answered.
     var unansweredRequestAirSeconds: Double {
-        Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 2)
+        Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
+            + timing.airFrameSeconds(byteCount: 2)
     }
 
     /// WUPA (7-bit short frame) → ATQA, then per cascade level SELECT → SAK: a tag whose
@@ -206,7 +214,8 @@ struct PhysicalFloor: Sendable {
     /// block key(6) uid(4)`, status back): AUTH + CRC → nT (4), {nR aR} (8) → {aT} (4).
     func classicAuthentication(keyLength: Int = 6, uidBytes: Int = 4) -> FloorCost {
         let delay = timing.frameDelayTimeSeconds
-        let air = airFrameWithCRC(2) + delay + timing.airFrameSeconds(byteCount: 4)
+        let air =
+            airFrameWithCRC(2) + delay + timing.airFrameSeconds(byteCount: 4)
             + timing.airFrameSeconds(byteCount: 8) + delay + timing.airFrameSeconds(byteCount: 4)
         return command(dataOut: 1 + 2 + keyLength + uidBytes, dataIn: 1, airSeconds: air)
     }

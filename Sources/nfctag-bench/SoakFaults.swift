@@ -68,7 +68,7 @@ final class SoakFaultInjector: Sendable {
             state.changes += 1
             switch state.fault {
             case .tear(let count) where !state.fired && state.changes >= count,
-                 .unplug(let count) where !state.fired && state.changes >= count:
+                .unplug(let count) where !state.fired && state.changes >= count:
                 state.fired = true
                 return state.fault
             default:
@@ -95,7 +95,8 @@ final class SoakFaultInjector: Sendable {
                 // Said, not swallowed: a reader that is never plugged in again fails the run
                 // as "the device gave up", and this is the only trace of why.
                 do throws(PseudoTerminalError) { try emulator.plug() } catch {
-                    FileHandle.standardError.write(Data("soak: the emulated reader could not be plugged in again: \(error)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("soak: the emulated reader could not be plugged in again: \(error)\n".utf8))
                 }
             }
         }

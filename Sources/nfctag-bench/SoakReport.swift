@@ -48,18 +48,25 @@ struct SoakReport {
         for (kind, count) in outcomes.sorted(by: { $0.key < $1.key }) { lines.append("  \(kind): \(count)") }
         lines.append("faults fired: tears \(faultsFired["tear"] ?? 0), reader unplugs \(faultsFired["unplug"] ?? 0)")
         lines.append("written but not holding the new message: \(inconsistent)")
-        lines.append("automatic reconnections: \(timings.reconnections), given up \(timings.reconnectionsGivenUp)"
-            + (timings.longestReconnection.map { ", longest \(Self.milliseconds($0.duration)) ms (tag \($0.tag))" } ?? ""))
+        lines.append(
+            "automatic reconnections: \(timings.reconnections), given up \(timings.reconnectionsGivenUp)"
+                + (timings.longestReconnection.map { ", longest \(Self.milliseconds($0.duration)) ms (tag \($0.tag))" }
+                    ?? ""))
         lines.append(timings.unplugs.text)
         if let longest = timings.longestOperation {
-            lines.append("longest operation: \(longest.what) \(Self.milliseconds(longest.duration)) ms (tag \(longest.tag))")
+            lines.append(
+                "longest operation: \(longest.what) \(Self.milliseconds(longest.duration)) ms (tag \(longest.tag))")
         }
         if let baseline = memoryBaseline, let end = memoryAtEnd, let growth = residentGrowthPerTagKiB {
             let after = baseline.tag == 1 ? "the first tag" : "tag \(baseline.tag)"
-            lines.append(String(format: "resident memory: %d KiB after %@, %d KiB at the end (%.2f KiB per tag after it), peak %d KiB",
-                                baseline.memory.residentKiB, after, end.residentKiB, growth, end.peakKiB))
+            lines.append(
+                String(
+                    format:
+                        "resident memory: %d KiB after %@, %d KiB at the end (%.2f KiB per tag after it), peak %d KiB",
+                    baseline.memory.residentKiB, after, end.residentKiB, growth, end.peakKiB))
         }
-        lines.append(isClean ? "CLEAN: no tag in an unknown or corrupt state" : "FAILED: tags in an unknown or corrupt state")
+        lines.append(
+            isClean ? "CLEAN: no tag in an unknown or corrupt state" : "FAILED: tags in an unknown or corrupt state")
         return lines.joined(separator: "\n")
     }
 
@@ -91,7 +98,8 @@ struct SoakReport {
             object["peak_rss_kib"] = end.peakKiB
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
-              let text = String(data: data, encoding: .utf8) else { return "{}" }
+            let text = String(data: data, encoding: .utf8)
+        else { return "{}" }
         return text
     }
 

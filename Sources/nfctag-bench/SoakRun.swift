@@ -63,7 +63,9 @@ struct SoakRun {
             let final = reader.emulator.remove(handle) ?? torn
             // The emulator remembers every tag that left its field; judged here, it is forgotten.
             reader.emulator.withField { $0.forgetDepartedTags() }
-            guard let finalTag = final as? Type2Tag else { throw BenchFailure("tag \(serial) vanished from the emulator") }
+            guard let finalTag = final as? Type2Tag else {
+                throw BenchFailure("tag \(serial) vanished from the emulator")
+            }
             let state = SoakTagState.classify(finalTag, old: old, new: new)
             let consistent = outcome != .written || state == .newMessage
             report.record(state: state, consistent: consistent, fault: fired ? fault : .none, outcome: outcome)
@@ -88,8 +90,8 @@ struct SoakRun {
         switch random.next() % 10 {
         case 0...3: .fresh
         case 4...7: .holdsMessage
-        case 8: .protected(authLimit: 1)   // the wrong password locks it out
-        default: .protected(authLimit: Int(random.next() % 2) * 7)   // 0 (unlimited) or 7
+        case 8: .protected(authLimit: 1)  // the wrong password locks it out
+        default: .protected(authLimit: Int(random.next() % 2) * 7)  // 0 (unlimited) or 7
         }
     }
 
@@ -120,7 +122,8 @@ struct SoakRun {
         }
         guard case .protected(let limit) = kind else { return tag }
         guard let configuration = memory.configuration, let password = configuration.password,
-              let auth0 = configuration.field(.auth0), let authLimit = configuration.field(.authLimit) else {
+            let auth0 = configuration.field(.auth0), let authLimit = configuration.field(.authLimit)
+        else {
             throw BenchFailure("no NTAG216 configuration table")
         }
         tag.setPage(password.pwdPage, to: Self.password.bytes)
@@ -140,7 +143,9 @@ struct SoakRun {
     /// own that a busy machine would run out (ten seconds here once stopped a loaded run
     /// while the device was still trying) — and fails when the device gives up; `limit`
     /// only guards against a device that never decides.
-    static func readerFailure(_ device: NFCDevice, timings: SoakTimings, limit: Duration = .seconds(120)) async -> BenchFailure? {
+    static func readerFailure(_ device: NFCDevice, timings: SoakTimings, limit: Duration = .seconds(120)) async
+        -> BenchFailure?
+    {
         let deadline = ContinuousClock.now + limit
         while true {
             if await device.isConnected { return nil }

@@ -41,18 +41,25 @@ struct SoakStation {
     func provision(_ message: NDEFMessage, protected: Bool) async -> Outcome {
         var lastError = "no attempt"
         for attempt in 0..<attempts {
-            if let failure = await SoakRun.readerFailure(device, timings: timings) { return .failed(failure.description) }
+            if let failure = await SoakRun.readerFailure(device, timings: timings) {
+                return .failed(failure.description)
+            }
             let password = protected ? (attempt == 0 ? SoakRun.wrongPassword : SoakRun.password) : nil
-            let configuration = NDEFSessionConfiguration(pollInterval: .milliseconds(20), password: password,
-                                                         expectedPACK: password == SoakRun.password ? SoakRun.pack : nil)
+            let configuration = NDEFSessionConfiguration(
+                pollInterval: .milliseconds(20), password: password,
+                expectedPACK: password == SoakRun.password ? SoakRun.pack : nil)
             let session = NDEFSession(device: device, configuration: configuration)
             do throws(NDEFSessionError) {
                 try await timings.time("begin") { () async throws(NDEFSessionError) in try await session.begin() }
                 // Not timed: when the tag has left, this waits for its whole timeout.
                 let tags = try await session.waitForTags(timeout: .seconds(1))
                 guard tags.count == 1 else { throw .severalTags(count: tags.count) }
-                let tag = try await timings.time("connect") { () async throws(NDEFSessionError) in try await session.connect(to: tags[0]) }
-                try await timings.time("writeNDEF") { () async throws(NDEFSessionError) in try await tag.writeNDEF(message) }
+                let tag = try await timings.time("connect") { () async throws(NDEFSessionError) in
+                    try await session.connect(to: tags[0])
+                }
+                try await timings.time("writeNDEF") { () async throws(NDEFSessionError) in
+                    try await tag.writeNDEF(message)
+                }
                 await timings.time("invalidate") { await session.invalidate() }
                 return .written
             } catch {

@@ -19,7 +19,8 @@ enum SoakTagState: String, CaseIterable, Sendable {
     static func classify(_ tag: Type2Tag, old: NDEFMessage?, new: NDEFMessage) -> SoakTagState {
         guard let message = ndefMessage(in: tag) else { return .corrupt }
         if lockedOut(tag) {
-            return message == (old ?? NDEFMessage(records: [])) || (old == nil && message.records.isEmpty) ? .lockedOut : .corrupt
+            return message == (old ?? NDEFMessage(records: [])) || (old == nil && message.records.isEmpty)
+                ? .lockedOut : .corrupt
         }
         if message == new { return .newMessage }
         if let old, message == old { return .oldMessage }
@@ -30,7 +31,8 @@ enum SoakTagState: String, CaseIterable, Sendable {
     /// Whether AUTHLIM failures have been reached (every PWD_AUTH now fails).
     static func lockedOut(_ tag: Type2Tag) -> Bool {
         guard let configuration = tag.spec.memory?.configuration, let field = configuration.field(.authLimit),
-              let limit = field.value(in: tag.page(field.page)) else { return false }
+            let limit = field.value(in: tag.page(field.page))
+        else { return false }
         return limit > 0 && tag.failedAuthentications >= Int(limit)
     }
 
@@ -43,15 +45,21 @@ enum SoakTagState: String, CaseIterable, Sendable {
         let cc = tag.page(memoryMap.capabilityContainer.page)
         guard cc[type2.capabilityContainer.magicByte] == type2.capabilityContainer.magic else { return nil }
         let start = memoryMap.firstUserPage * memoryMap.pageSize
-        let end = min(start + Int(cc[type2.capabilityContainer.sizeByte]) * type2.capabilityContainer.dataAreaUnitBytes,
-                      tag.memory.count)
-        let null = type2.tlvs[.null].type, terminator = type2.tlvs[.terminator].type, ndef = type2.tlvs[.ndef].type
+        let end = min(
+            start + Int(cc[type2.capabilityContainer.sizeByte]) * type2.capabilityContainer.dataAreaUnitBytes,
+            tag.memory.count)
+        let null = type2.tlvs[.null].type
+        let terminator = type2.tlvs[.terminator].type
+        let ndef = type2.tlvs[.ndef].type
         let longMarker = type2.tlvLength.threeByteMarker
         var index = start
         while index < end {
             let type = tag.memory[index]
-            if type == null { index += 1; continue }
-            if type == terminator { return nil }   // no NDEF TLV before the Terminator
+            if type == null {
+                index += 1
+                continue
+            }
+            if type == terminator { return nil }  // no NDEF TLV before the Terminator
             guard index + 1 < end else { return nil }
             var length = Int(tag.memory[index + 1])
             var valueStart = index + 2

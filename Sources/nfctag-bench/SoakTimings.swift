@@ -96,8 +96,9 @@ final class SoakTimings: Sendable {
             state.summary.reconnections += 1
             if !succeeded { state.summary.reconnectionsGivenUp += 1 }
             if let started = state.reconnectStarted {
-                Self.keepLonger(&state.summary.longestReconnection,
-                                Longest(duration: started.duration(to: now), what: "reconnection", tag: state.tag))
+                Self.keepLonger(
+                    &state.summary.longestReconnection,
+                    Longest(duration: started.duration(to: now), what: "reconnection", tag: state.tag))
             }
             if let last = state.reconnectionSpans.indices.last, state.reconnectionSpans[last].end == nil {
                 state.reconnectionSpans[last].end = now
@@ -115,7 +116,9 @@ final class SoakTimings: Sendable {
 
     /// Keeps `duration` of `what` if it is the longest operation so far.
     func record(operation what: String, took duration: Duration) {
-        state.withLock { Self.keepLonger(&$0.summary.longestOperation, Longest(duration: duration, what: what, tag: $0.tag)) }
+        state.withLock {
+            Self.keepLonger(&$0.summary.longestOperation, Longest(duration: duration, what: what, tag: $0.tag))
+        }
     }
 
     var summary: Summary {

@@ -35,8 +35,10 @@ struct SoakUnplugAccount: Equatable, Sendable {
     /// Reconnections that no unplug before them explains.
     var otherReconnections = 0
 
-    init(unplugs: Int = 0, noticed: Int = 0, whileReconnecting: Int = 0, beforeNoticed: Int = 0, notNoticed: Int = 0,
-         reconnectionsStarted: Int = 0, otherReconnections: Int = 0) {
+    init(
+        unplugs: Int = 0, noticed: Int = 0, whileReconnecting: Int = 0, beforeNoticed: Int = 0, notNoticed: Int = 0,
+        reconnectionsStarted: Int = 0, otherReconnections: Int = 0
+    ) {
         self.unplugs = unplugs
         self.noticed = noticed
         self.whileReconnecting = whileReconnecting
@@ -49,8 +51,10 @@ struct SoakUnplugAccount: Equatable, Sendable {
     /// Sorts `unplugs` (the instant each unplug began) against `reconnections` (start, and
     /// end when it ended): an unplug inside a reconnection is absorbed by it; the others
     /// wait for the next reconnection to start, the last of them counting as noticed by it.
-    init(unplugs: [ContinuousClock.Instant],
-         reconnections: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)]) {
+    init(
+        unplugs: [ContinuousClock.Instant],
+        reconnections: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)]
+    ) {
         let spans = reconnections.sorted { $0.start < $1.start }
         self.unplugs = unplugs.count
         reconnectionsStarted = spans.count
@@ -85,7 +89,8 @@ struct SoakUnplugAccount: Equatable, Sendable {
     /// Whether every unplug and every reconnection is accounted for (always, by construction;
     /// the test of the arithmetic).
     var addsUp: Bool {
-        unplugs == noticed + whileReconnecting + beforeNoticed + notNoticed && reconnectionsStarted == noticed + otherReconnections
+        unplugs == noticed + whileReconnecting + beforeNoticed + notNoticed
+            && reconnectionsStarted == noticed + otherReconnections
     }
 
     /// `reader unplugs: 33 — 31 noticed (a reconnection each), 2 while already reconnecting, …`.
@@ -97,7 +102,11 @@ struct SoakUnplugAccount: Equatable, Sendable {
 
     /// The JSON object `unplugs` of the soak report.
     var json: [String: Int] {
-        ["total": unplugs, "noticed": noticed, "while_reconnecting": whileReconnecting, "before_previous_noticed": beforeNoticed,
-         "not_noticed": notNoticed, "reconnections_started": reconnectionsStarted, "reconnections_without_unplug": otherReconnections]
+        [
+            "total": unplugs, "noticed": noticed, "while_reconnecting": whileReconnecting,
+            "before_previous_noticed": beforeNoticed,
+            "not_noticed": notNoticed, "reconnections_started": reconnectionsStarted,
+            "reconnections_without_unplug": otherReconnections,
+        ]
     }
 }

@@ -21,7 +21,9 @@ struct TwoProcessRun {
 
     func run() async throws -> BenchResult {
         BenchReader.prepareEnvironment()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-bench-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-bench-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var faults = FaultPlan()
@@ -40,8 +42,9 @@ struct TwoProcessRun {
         for _ in 0..<200 where emulator.statistics.uartBaud != standard { try await Task.sleep(for: .milliseconds(5)) }
         let statistics = emulator.statistics
         // The CPU column is the two nfctag processes' (the emulator's thread is in this one).
-        let sample = BenchSample(before: EmulatorStatistics(), after: statistics,
-                                 processCPU: Self.childrenCPUTime() - cpuBefore + statistics.emulatorCPUTime)
+        let sample = BenchSample(
+            before: EmulatorStatistics(), after: statistics,
+            processCPU: Self.childrenCPUTime() - cpuBefore + statistics.emulatorCPUTime)
         let message = NDEFMessage(records: [NDEFURIRecord(uri: uri).record])
         let size = try message.encoded().count
         return try BenchSuite(baud: baud).result("nfctag_write_then_read_103_uri", sample, target: .milliseconds(250)) {
@@ -68,8 +71,10 @@ struct TwoProcessRun {
     /// Runs `tool` (`nfctag`) with `arguments` (libnfc quiet, its last-reader file under
     /// `home`, `extraEnvironment` on top: a USB reader's stand-in) and returns its standard
     /// output; a non-zero exit is an error with its standard error.
-    static func runTool(_ tool: String, _ arguments: [String], home: String,
-                        extraEnvironment: [String: String] = [:]) throws -> String {
+    static func runTool(
+        _ tool: String, _ arguments: [String], home: String,
+        extraEnvironment: [String: String] = [:]
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -29,16 +29,23 @@ enum APDUCommand {
             output.line(HelpText.apdu)
             return
         }
-        guard !apdus.isEmpty else { throw .usage("nfctag apdu: give one APDU or more as HEX, e.g. 'nfctag apdu 00A4040007D276000085010100'") }
+        guard !apdus.isEmpty else {
+            throw .usage("nfctag apdu: give one APDU or more as HEX, e.g. 'nfctag apdu 00A4040007D276000085010100'")
+        }
         let printer = output
-        let failed = try await ChipSession.run(parser.globals, command: "apdu", pack: tagOptions.pack) { session throws(ToolError) -> Int in
+        let failed = try await ChipSession.run(parser.globals, command: "apdu", pack: tagOptions.pack) {
+            session throws(ToolError) -> Int in
             let tag: NFCISODEPTag
             do {
                 tag = try session.isoDEPTag()
             } catch {
-                throw ToolError(exitCode: .failure,
-                                summary: "nfctag apdu: the tag (\(ChipSession.chipName(session))) does not speak ISO-DEP (ISO 14443-4): it takes no APDUs",
-                                detail: ["APDUs go to Type 4 tags and other ISO-DEP cards; use 'nfctag raw' for this tag's own commands."])
+                throw ToolError(
+                    exitCode: .failure,
+                    summary:
+                        "nfctag apdu: the tag (\(ChipSession.chipName(session))) does not speak ISO-DEP (ISO 14443-4): it takes no APDUs",
+                    detail: [
+                        "APDUs go to Type 4 tags and other ISO-DEP cards; use 'nfctag raw' for this tag's own commands."
+                    ])
             }
             var failed = 0
             for apdu in apdus {
@@ -50,8 +57,11 @@ enum APDUCommand {
                 }
                 if !answer.isSuccess { failed += 1 }
                 if printer.json {
-                    printer.document(.object([("apdu", .string(apdu.bytes.hexString())), ("data", .string(answer.data.hexString())),
-                                              ("sw", .string(answer.statusWordHex)), ("meaning", .string(answer.meaning))]))
+                    printer.document(
+                        .object([
+                            ("apdu", .string(apdu.bytes.hexString())), ("data", .string(answer.data.hexString())),
+                            ("sw", .string(answer.statusWordHex)), ("meaning", .string(answer.meaning)),
+                        ]))
                 } else {
                     printer.line(answer.description)
                 }
@@ -59,8 +69,11 @@ enum APDUCommand {
             return failed
         }
         guard failed == 0 else {
-            throw ToolError(exitCode: .failure,
-                            summary: "nfctag apdu: \(failed) of \(apdus.count) APDU\(apdus.count == 1 ? "" : "s") did not end in 9000 or 9100")
+            throw ToolError(
+                exitCode: .failure,
+                summary:
+                    "nfctag apdu: \(failed) of \(apdus.count) APDU\(apdus.count == 1 ? "" : "s") did not end in 9000 or 9100"
+            )
         }
     }
 }

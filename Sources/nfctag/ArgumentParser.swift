@@ -124,7 +124,9 @@ struct GlobalOptions: Sendable {
         guard passwordDerivation != nil else { return }
         let prefix = "nfctag" + (command.map { " " + $0 } ?? "")
         if password != nil { throw .usage("\(prefix): give --password or --password-derive-env, not both") }
-        if packGiven { throw .usage("\(prefix): --pack comes from the derivation with --password-derive-env; leave it out") }
+        if packGiven {
+            throw .usage("\(prefix): --pack comes from the derivation with --password-derive-env; leave it out")
+        }
     }
 
     static func password(fromHex text: String, source: String) throws(ToolError) -> TagPassword {

@@ -12,8 +12,10 @@ enum ChipSession {
     ///   - authenticate: PWD_AUTH with `--password` before `body` (off for protect and
     ///     unprotect, where `--password` is the password being set or removed).
     ///   - pack: the PACK the tag must answer to `--password` (`--pack`).
-    static func run<Result>(_ globals: GlobalOptions, command: String, authenticate: Bool = true, pack: PACK? = nil,
-                            _ body: (TagSession) async throws(ToolError) -> Result) async throws(ToolError) -> Result {
+    static func run<Result>(
+        _ globals: GlobalOptions, command: String, authenticate: Bool = true, pack: PACK? = nil,
+        _ body: (TagSession) async throws(ToolError) -> Result
+    ) async throws(ToolError) -> Result {
         try globals.checkPasswordOptions(command: command, packGiven: pack != nil)
         var configuration = ConnectionConfiguration()
         // One-shot commands: a lost reader is reported at once, not waited for.
@@ -27,7 +29,8 @@ enum ChipSession {
                 if authenticate, let key = globals.ultralightCKey {
                     try await session.ultralightCTag().authenticate(key: key)
                 } else if authenticate, let credentials = globals.credentials(forUID: session.uid, pack: pack) {
-                    try await session.type2Tag().authenticate(password: credentials.password, expectedPACK: credentials.pack)
+                    try await session.type2Tag().authenticate(
+                        password: credentials.password, expectedPACK: credentials.pack)
                 }
             } catch {
                 throw failure(error, command: command, timeout: globals.timeout)
@@ -45,32 +48,46 @@ enum ChipSession {
     static func failure(_ error: TagSessionError, command: String, timeout: Double = 0) -> ToolError {
         switch error {
         case .noTag:
-            return ToolError(exitCode: .noTag, summary: "nfctag: no tag within \(seconds(timeout)) s",
-                             detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
+            return ToolError(
+                exitCode: .noTag, summary: "nfctag: no tag within \(seconds(timeout)) s",
+                detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
         case .severalTags(let uids):
-            return ToolError(exitCode: .severalTags, summary: "nfctag: \(uids.count) tags in the field — remove all but one",
-                             detail: ["UIDs: " + uids.map { $0.hexString() }.joined(separator: ", "), "Nothing was sent to any tag."])
+            return ToolError(
+                exitCode: .severalTags, summary: "nfctag: \(uids.count) tags in the field — remove all but one",
+                detail: [
+                    "UIDs: " + uids.map { $0.hexString() }.joined(separator: ", "), "Nothing was sent to any tag.",
+                ])
         case .readerLost(.connect, _), .device:
             return ToolError(exitCode: .noReader, summary: "nfctag: \(command) failed: \(error)")
         case .interrupted(_, let state, let cause):
-            return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(command) interrupted: \(lowercased(cause.description)). \(capitalized(state.sentence)).",
-                             detail: advice(for: state))
+            return ToolError(
+                exitCode: .failure,
+                summary:
+                    "nfctag: \(command) interrupted: \(lowercased(cause.description)). \(capitalized(state.sentence)).",
+                detail: advice(for: state))
         case .command(_, .irreversibleNotConsented(let changes)):
-            return ToolError(exitCode: .usage, summary: "nfctag: \(command) refused: irreversible changes need --yes-irreversible; nothing was written",
-                             detail: changes.map(\.description) + ["--dry-run shows the whole plan."])
+            return ToolError(
+                exitCode: .usage,
+                summary:
+                    "nfctag: \(command) refused: irreversible changes need --yes-irreversible; nothing was written",
+                detail: changes.map(\.description) + ["--dry-run shows the whole plan."])
         case .command(_, .invalidArgument(let reason)):
             return ToolError(exitCode: .usage, summary: "nfctag: \(command): \(reason)")
-        case .command(.ultralightCAuthenticate, .authenticationFailed), .command(.changeUltralightCKey, .authenticationFailed),
-             .command(.setUltralightCProtection, .authenticationFailed):
-            return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(command) failed: the Ultralight C refused the key given with --ultralight-c-key",
-                             detail: ["Nothing was written: the tag's key is another one.",
-                                      "To set a new key, give the current one: nfctag protect --ultralight-c-key CURRENT --new-ultralight-c-key NEW"])
+        case .command(.ultralightCAuthenticate, .authenticationFailed),
+            .command(.changeUltralightCKey, .authenticationFailed),
+            .command(.setUltralightCProtection, .authenticationFailed):
+            return ToolError(
+                exitCode: .failure,
+                summary: "nfctag: \(command) failed: the Ultralight C refused the key given with --ultralight-c-key",
+                detail: [
+                    "Nothing was written: the tag's key is another one.",
+                    "To set a new key, give the current one: nfctag protect --ultralight-c-key CURRENT --new-ultralight-c-key NEW",
+                ])
         case .command(_, .authenticationFailed(let remaining)):
-            return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(command) failed: the password was refused (attempts left: \(remaining))",
-                             detail: ["Nothing was written."])
+            return ToolError(
+                exitCode: .failure,
+                summary: "nfctag: \(command) failed: the password was refused (attempts left: \(remaining))",
+                detail: ["Nothing was written."])
         default:
             return ToolError(exitCode: .failure, summary: "nfctag: \(command) failed: \(lowercased(error.description))")
         }
@@ -105,7 +122,9 @@ enum ChipSession {
     /// A number given as decimal or `0x` hex.
     static func integer(_ text: String, option: String) throws(ToolError) -> Int {
         let value = text.hasPrefix("0x") || text.hasPrefix("0X") ? Int(text.dropFirst(2), radix: 16) : Int(text)
-        guard let value, value >= 0 else { throw .usage("nfctag: \(option) takes a number (decimal or 0x hex), not '\(text)'") }
+        guard let value, value >= 0 else {
+            throw .usage("nfctag: \(option) takes a number (decimal or 0x hex), not '\(text)'")
+        }
         return value
     }
 

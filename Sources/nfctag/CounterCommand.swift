@@ -22,14 +22,19 @@ enum CounterCommand {
             return
         }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "counter", pack: tagOptions.pack) { session throws(ToolError) in
-            guard let chip = session.chip else { throw ChipSession.failure(.unknownChip(session.identification), command: "counter") }
+        try await ChipSession.run(parser.globals, command: "counter", pack: tagOptions.pack) {
+            session throws(ToolError) in
+            guard let chip = session.chip else {
+                throw ChipSession.failure(.unknownChip(session.identification), command: "counter")
+            }
             let kinds = Set(ChipTables.spec(for: chip).counters.map(\.kind))
             guard kinds.contains(.nfcReadCounter) || kinds.contains(.incrementCounters) else {
-                throw ToolError(exitCode: .failure, summary: "nfctag counter: \(chip.rawValue) has no counter that READ_CNT reads")
+                throw ToolError(
+                    exitCode: .failure, summary: "nfctag counter: \(chip.rawValue) has no counter that READ_CNT reads")
             }
             if enable, !kinds.contains(.nfcReadCounter) {
-                throw .usage("nfctag counter: --enable is for the NTAG NFC counter; \(chip.rawValue) counters are always on")
+                throw .usage(
+                    "nfctag counter: --enable is for the NTAG NFC counter; \(chip.rawValue) counters are always on")
             }
             let ntag: NFCType2Tag
             do throws(TagSessionError) {
@@ -38,9 +43,12 @@ enum CounterCommand {
                 throw ChipSession.failure(error, command: "counter")
             }
             if kinds.contains(.nfcReadCounter), !enable,
-               let configuration = try? await ntag.readConfiguration(), configuration.isNFCCounterEnabled == false {
-                throw ToolError(exitCode: .failure, summary: "nfctag counter: the NFC counter of this \(chip.rawValue) is disabled (NFC_CNT_EN = 0)",
-                                detail: ["Turn it on with 'nfctag counter --enable'."])
+                let configuration = try? await ntag.readConfiguration(), configuration.isNFCCounterEnabled == false
+            {
+                throw ToolError(
+                    exitCode: .failure,
+                    summary: "nfctag counter: the NFC counter of this \(chip.rawValue) is disabled (NFC_CNT_EN = 0)",
+                    detail: ["Turn it on with 'nfctag counter --enable'."])
             }
             do throws(TagSessionError) {
                 if kinds.contains(.nfcReadCounter) {
@@ -59,8 +67,11 @@ enum CounterCommand {
         if enable { try await ntag.setNFCCounter(enabled: true) }
         let value = try await ntag.readNFCCounter()
         if output.json {
-            output.document(.object([("nfc_counter", .int(value)), ("uid", .string(ntag.uid.hexString())),
-                                     ("chip", .string(ChipSession.chipName(ntag.session)))]))
+            output.document(
+                .object([
+                    ("nfc_counter", .int(value)), ("uid", .string(ntag.uid.hexString())),
+                    ("chip", .string(ChipSession.chipName(ntag.session))),
+                ]))
         } else {
             output.line("NFC counter: \(value)\(enable ? " (counter enabled)" : "")")
         }
@@ -72,12 +83,16 @@ enum CounterCommand {
         var tearing: [Bool] = []
         for address in ntag.counterAddresses { tearing.append(try await ntag.checkTearingEvent(address).isValid) }
         if output.json {
-            output.document(.object([("counters", .array(values.map(JSONValue.int))),
-                                     ("tearing_valid", .array(tearing.map(JSONValue.bool))),
-                                     ("uid", .string(ntag.uid.hexString())), ("chip", .string(ChipSession.chipName(ntag.session)))]))
+            output.document(
+                .object([
+                    ("counters", .array(values.map(JSONValue.int))),
+                    ("tearing_valid", .array(tearing.map(JSONValue.bool))),
+                    ("uid", .string(ntag.uid.hexString())), ("chip", .string(ChipSession.chipName(ntag.session))),
+                ]))
         } else {
             for (index, value) in values.enumerated() {
-                let flag = index < tearing.count ? (tearing[index] ? "" : " (tearing event: last increment incomplete)") : ""
+                let flag =
+                    index < tearing.count ? (tearing[index] ? "" : " (tearing event: last increment incomplete)") : ""
                 output.line("Counter \(index): \(value)\(flag)")
             }
         }

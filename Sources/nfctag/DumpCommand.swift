@@ -15,7 +15,10 @@ enum DumpCommand {
             if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--out", "-o": file = try parser.value(for: token)
-            case "--key": keys.append(ClassicKey(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 6, option: token)))
+            case "--key":
+                keys.append(
+                    ClassicKey(
+                        uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 6, option: token)))
             default: throw .usage("nfctag dump: unknown option '\(token)'", "Run 'nfctag dump --help'.")
             }
         }
@@ -35,7 +38,9 @@ enum DumpCommand {
                 case .miFareClassic(let classic):
                     dump = try await classic.dump(keys: classicKeys) { bar.update($0) }
                 case let tag:
-                    guard let pages = tag.handle as? any NFCPageMemoryTag else { throw ChipSession.noMemoryImage(session, operation: .dump) }
+                    guard let pages = tag.handle as? any NFCPageMemoryTag else {
+                        throw ChipSession.noMemoryImage(session, operation: .dump)
+                    }
                     dump = try await pages.dump { bar.update($0) }
                 }
             } catch {
@@ -54,14 +59,18 @@ enum DumpCommand {
             do {
                 try Data(bytes).write(to: URL(fileURLWithPath: file))
             } catch {
-                throw ToolError(exitCode: .failure, summary: "nfctag dump: cannot write \(file): \(error.localizedDescription)",
-                                detail: ["The tag was only read."])
+                throw ToolError(
+                    exitCode: .failure, summary: "nfctag dump: cannot write \(file): \(error.localizedDescription)",
+                    detail: ["The tag was only read."])
             }
             let unit = dump.pages != nil ? "pages" : "blocks"
             let count = dump.pages?.count ?? dump.blocks?.compactMap { $0 }.count ?? 0
             if printer.json {
-                printer.document(.object([("file", .string(file)), ("uid", .string(dump.uid.hexString())),
-                                          ("chip", .string(dump.chip.rawValue)), (unit, .int(count))]))
+                printer.document(
+                    .object([
+                        ("file", .string(file)), ("uid", .string(dump.uid.hexString())),
+                        ("chip", .string(dump.chip.rawValue)), (unit, .int(count)),
+                    ]))
             } else {
                 printer.line("Dumped \(count) \(unit) of \(dump.chip.rawValue) \(dump.uid.hexString()) to \(file).")
             }

@@ -37,12 +37,15 @@ enum EmbeddedEmulator {
                 usbKind = USBReaderEmulator.Kind(rawValue: first)
                 parts.removeFirst()
             } else if parts.count > 1 {
-                throw .usage("nfctag: --device \(device): unknown reader kind '\(parts[0])'",
-                             "Reader kinds: \(EmbeddedEmulator.readerKinds.joined(separator: " ")) (e.g. emulator:acr122u:ntag215).")
+                throw .usage(
+                    "nfctag: --device \(device): unknown reader kind '\(parts[0])'",
+                    "Reader kinds: \(EmbeddedEmulator.readerKinds.joined(separator: " ")) (e.g. emulator:acr122u:ntag215)."
+                )
             }
             guard parts.count <= 1 else {
-                throw .usage("nfctag: --device \(device): one reader kind, then the tags separated by ','",
-                             "For example emulator:acr122u:ntag215,classic1k.")
+                throw .usage(
+                    "nfctag: --device \(device): one reader kind, then the tags separated by ','",
+                    "For example emulator:acr122u:ntag215,classic1k.")
             }
             let names = (parts.first ?? "").split(separator: ",").map(String.init)
             tagNames = names.isEmpty ? ["ntag215"] : names
@@ -61,14 +64,16 @@ enum EmbeddedEmulator {
         guard let request = try Request(device: device) else { return device }
         guard request.usbKind == nil else {
             // runInChild handles USB kinds before any command runs; reaching here means it could not.
-            throw ToolError(exitCode: .failure, summary: "nfctag: --device \(device): the emulated USB reader did not start")
+            throw ToolError(
+                exitCode: .failure, summary: "nfctag: --device \(device): the emulated USB reader did not start")
         }
         let emulator: PN532Emulator
         do {
             emulator = try PN532Emulator.started(tagNames: request.tagNames)
         } catch {
-            throw .usage("nfctag: --device \(device): \(error)",
-                         "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))")
+            throw .usage(
+                "nfctag: --device \(device): \(error)",
+                "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))")
         }
         running.withLock { $0 = emulator }
         return emulator.connectionString
@@ -81,31 +86,43 @@ enum EmbeddedEmulator {
     /// for no emulated USB reader (then the command runs here as usual).
     static func runInChild(arguments: [String]) async -> Int32? {
         guard let index = arguments.firstIndex(of: "--device"), index + 1 < arguments.count,
-              ProcessInfo.processInfo.environment[childVariable] == nil else { return nil }
+            ProcessInfo.processInfo.environment[childVariable] == nil
+        else { return nil }
         let device = arguments[index + 1]
         let output = Output()
         do throws(ToolError) {
             guard let request = try Request(device: device), let kind = request.usbKind else { return nil }
-            return try await serve(kind: kind, request: request, device: device, arguments: arguments, deviceIndex: index + 1)
+            return try await serve(
+                kind: kind, request: request, device: device, arguments: arguments, deviceIndex: index + 1)
         } catch {
             output.error(error)
             return error.exitCode.rawValue
         }
     }
 
-    private static func serve(kind: USBReaderEmulator.Kind, request: Request, device: String,
-                              arguments: [String], deviceIndex: Int) async throws(ToolError) -> Int32 {
+    private static func serve(
+        kind: USBReaderEmulator.Kind, request: Request, device: String,
+        arguments: [String], deviceIndex: Int
+    ) async throws(ToolError) -> Int32 {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-              let library = USBReaderEmulator.libraryPath(besideExecutable: executable) else {
-            throw ToolError(exitCode: .failure, summary: "nfctag: --device \(device) needs the USB stand-in \(USBReaderEmulator.libraryName)",
-                            detail: ["Build it with 'swift build --product nfctag-usb-emulation', or name it in NFCTAG_USB_EMULATION_LIBRARY."])
+            let library = USBReaderEmulator.libraryPath(besideExecutable: executable)
+        else {
+            throw ToolError(
+                exitCode: .failure,
+                summary: "nfctag: --device \(device) needs the USB stand-in \(USBReaderEmulator.libraryName)",
+                detail: [
+                    "Build it with 'swift build --product nfctag-usb-emulation', or name it in NFCTAG_USB_EMULATION_LIBRARY."
+                ])
         }
         let reader: USBReaderEmulator
         do {
-            let tags = try request.tagNames.enumerated().map { try EmulatedTagFactory.make(name: $0.element, index: $0.offset) }
+            let tags = try request.tagNames.enumerated().map {
+                try EmulatedTagFactory.make(name: $0.element, index: $0.offset)
+            }
             reader = try USBReaderEmulator(kind: kind, tags: tags)
         } catch {
-            throw .usage("nfctag: --device \(device): \(error)", "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))")
+            throw .usage(
+                "nfctag: --device \(device): \(error)", "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))")
         }
         reader.start()
         defer { reader.stop() }
@@ -120,13 +137,16 @@ enum EmbeddedEmulator {
         child.environment = environment
         let (ended, continuation) = AsyncStream.makeStream(of: Int32.self)
         child.terminationHandler = { process in
-            continuation.yield(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
+            continuation.yield(
+                process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
             continuation.finish()
         }
         do {
             try child.run()
         } catch {
-            throw ToolError(exitCode: .failure, summary: "nfctag: cannot run \(executable) for --device \(device)", detail: ["\(error)"])
+            throw ToolError(
+                exitCode: .failure, summary: "nfctag: cannot run \(executable) for --device \(device)",
+                detail: ["\(error)"])
         }
         // Set after the child started: it would inherit the ignored SIGINT / SIGTERM.
         let trap = SignalTrap { [child] in child.interrupt() }

@@ -58,7 +58,10 @@ enum EmulateCommand {
         var options = Options()
         var collectingTags = false
         while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { collectingTags = false; continue }
+            if try parser.consumeGlobal(token) {
+                collectingTags = false
+                continue
+            }
             switch token {
             case "--tag":
                 options.tags += try parser.value(for: token).split(separator: ",").map(String.init)
@@ -86,7 +89,9 @@ enum EmulateCommand {
     }
 
     private static func hexValue(_ text: String, option: String) throws(ToolError) -> [UInt8] {
-        guard let bytes = Hex.decode(text), !bytes.isEmpty else { throw .usage("nfctag emulate: \(option) takes hex bytes, not '\(text)'") }
+        guard let bytes = Hex.decode(text), !bytes.isEmpty else {
+            throw .usage("nfctag emulate: \(option) takes hex bytes, not '\(text)'")
+        }
         return bytes
     }
 
@@ -95,40 +100,51 @@ enum EmulateCommand {
         if let path = options.statePath, FileManager.default.fileExists(atPath: path) {
             let snapshots: [TagSnapshot]
             do {
-                snapshots = try JSONDecoder().decode(StateFile.self, from: Data(contentsOf: URL(fileURLWithPath: path))).tags
+                snapshots = try JSONDecoder().decode(StateFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                    .tags
             } catch {
                 throw .malformedInput("nfctag emulate: cannot read the state file \(path)", "\(error)")
             }
             if !options.tags.isEmpty, options.tags != snapshots.map(\.tag) {
-                throw .usage("nfctag emulate: \(path) holds \(snapshots.map(\.tag).joined(separator: ",")), not \(options.tags.joined(separator: ","))",
-                             "Give the same --tag list, or none, or another --state file.")
+                throw .usage(
+                    "nfctag emulate: \(path) holds \(snapshots.map(\.tag).joined(separator: ",")), not \(options.tags.joined(separator: ","))",
+                    "Give the same --tag list, or none, or another --state file.")
             }
             var tags: [any EmulatedTag] = []
             for snapshot in snapshots {
-                do { tags.append(try snapshot.makeTag()) } catch { throw .malformedInput("nfctag emulate: \(path): \(error)") }
+                do { tags.append(try snapshot.makeTag()) } catch {
+                    throw .malformedInput("nfctag emulate: \(path): \(error)")
+                }
             }
             return tags
         }
         guard !options.tags.isEmpty else {
-            throw .usage("nfctag emulate: give at least one --tag", "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))")
+            throw .usage(
+                "nfctag emulate: give at least one --tag", "Tags: \(EmulatedTagFactory.tagNames.joined(separator: " "))"
+            )
         }
         var tags: [any EmulatedTag] = []
         for (index, name) in options.tags.enumerated() {
             do {
-                tags.append(try EmulatedTagFactory.make(name: name, uid: index == 0 ? options.uid : nil,
-                                                        signature: index == 0 ? options.signature : nil, index: index))
+                tags.append(
+                    try EmulatedTagFactory.make(
+                        name: name, uid: index == 0 ? options.uid : nil,
+                        signature: index == 0 ? options.signature : nil, index: index))
             } catch {
                 throw .usage("nfctag emulate: \(error)")
             }
         }
         if let signature = options.signature, signature.count != ChipTables.originalitySignatures.signatureLength {
-            throw .usage("nfctag emulate: --signature takes \(ChipTables.originalitySignatures.signatureLength) bytes, got \(signature.count)")
+            throw .usage(
+                "nfctag emulate: --signature takes \(ChipTables.originalitySignatures.signatureLength) bytes, got \(signature.count)"
+            )
         }
         return tags
     }
 
     private static func serve(tags: [any EmulatedTag], options: Options, faults: FaultPlan, output: Output)
-        async throws(ToolError) {
+        async throws(ToolError)
+    {
         // Catch the stop signals before the emulator's thread starts, then wait for one.
         let (stopSignals, stop) = AsyncStream.makeStream(of: Void.self)
         let trap = SignalTrap { stop.yield() }
@@ -138,7 +154,8 @@ enum EmulateCommand {
             emulator = try PN532Emulator(tags: tags, link: options.link, faults: faults, realTime: options.realTime)
             try emulator.start()
         } catch {
-            throw ToolError(exitCode: .failure, summary: "nfctag emulate: cannot open the pseudo-terminal", detail: ["\(error)"])
+            throw ToolError(
+                exitCode: .failure, summary: "nfctag emulate: cannot open the pseudo-terminal", detail: ["\(error)"])
         }
         if let path = options.statePath {
             save(tags, to: path)
@@ -160,7 +177,9 @@ enum EmulateCommand {
     }
 
     static func save(_ tags: [any EmulatedTag], to path: String) {
-        guard let data = try? JSONEncoder().encode(StateFile(tags: tags.compactMap(TagSnapshot.init(of:)))) else { return }
+        guard let data = try? JSONEncoder().encode(StateFile(tags: tags.compactMap(TagSnapshot.init(of:)))) else {
+            return
+        }
         try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 

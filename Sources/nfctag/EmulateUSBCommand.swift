@@ -6,12 +6,18 @@ import NFCEmulator
 /// lists, line 2 `env VAR=VALUE …`, what another process needs in its environment (the
 /// USB stand-in through LD_PRELOAD, which acts at process start, and the socket).
 extension EmulateCommand {
-    static func serveUSB(kind: USBReaderEmulator.Kind, tags: [any EmulatedTag], options: Options, faults: FaultPlan,
-                         output: Output) async throws(ToolError) {
+    static func serveUSB(
+        kind: USBReaderEmulator.Kind, tags: [any EmulatedTag], options: Options, faults: FaultPlan,
+        output: Output
+    ) async throws(ToolError) {
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         guard let library = USBReaderEmulator.libraryPath(besideExecutable: executable) else {
-            throw ToolError(exitCode: .failure, summary: "nfctag emulate: the USB stand-in \(USBReaderEmulator.libraryName) is missing",
-                            detail: ["Build it with 'swift build --product nfctag-usb-emulation', or name it in NFCTAG_USB_EMULATION_LIBRARY."])
+            throw ToolError(
+                exitCode: .failure,
+                summary: "nfctag emulate: the USB stand-in \(USBReaderEmulator.libraryName) is missing",
+                detail: [
+                    "Build it with 'swift build --product nfctag-usb-emulation', or name it in NFCTAG_USB_EMULATION_LIBRARY."
+                ])
         }
         let (stopSignals, stop) = AsyncStream.makeStream(of: Void.self)
         let trap = SignalTrap { stop.yield() }
@@ -20,7 +26,8 @@ extension EmulateCommand {
         do {
             reader = try USBReaderEmulator(kind: kind, tags: tags, link: options.link, faults: faults)
         } catch {
-            throw ToolError(exitCode: .failure, summary: "nfctag emulate: cannot open the reader's socket", detail: ["\(error)"])
+            throw ToolError(
+                exitCode: .failure, summary: "nfctag emulate: cannot open the reader's socket", detail: ["\(error)"])
         }
         reader.start()
         output.line(reader.connectionString)

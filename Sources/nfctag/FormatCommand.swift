@@ -20,7 +20,8 @@ enum FormatCommand {
             return
         }
         let printer = output
-        try await TagSelection.withSingleTag(parser.globals, options: options, command: "format") { tag throws(ToolError) in
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "format") {
+            tag throws(ToolError) in
             let status: NDEFStatus
             do throws(NDEFSessionError) {
                 try await tag.format(force: force)
@@ -29,10 +30,11 @@ enum FormatCommand {
                 throw TagSelection.failure(error, operation: "format", chip: tag.chip)
             }
             if printer.json {
-                printer.document(.object([
-                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
-                    ("formatted", .bool(true)), ("ndef", TagRendering.json(status)),
-                ]))
+                printer.document(
+                    .object([
+                        ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                        ("formatted", .bool(true)), ("ndef", TagRendering.json(status)),
+                    ]))
             } else {
                 printer.line("Formatted \(tag.detected.chipName) \(tag.uid.hexString()): \(TagRendering.line(status))")
             }

@@ -18,7 +18,8 @@ enum InfoCommand {
             return
         }
         let printer = output
-        try await TagSelection.withSingleTag(parser.globals, options: options, command: "info") { tag throws(ToolError) in
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "info") {
+            tag throws(ToolError) in
             let (status, _) = await TagRendering.status(of: tag)
             let configuration = try? await tag.readConfiguration()
             let locks = try? await tag.readLockState()
@@ -31,18 +32,29 @@ enum InfoCommand {
                 fields.append(("config", configuration.map(configJSON) ?? .null))
                 fields.append(("locks", locks.map(locksJSON) ?? .null))
                 fields.append(("signature", signature.map { signatureJSON($0, chip: tag.chip) } ?? .null))
-                fields.append(("reader", reader.map { info in
-                    .object([("connstring", .string(info.connectionString)), ("serial_speed", info.serialSpeed.map(JSONValue.int) ?? .null)])
-                } ?? .null))
+                fields.append(
+                    (
+                        "reader",
+                        reader.map { info in
+                            .object([
+                                ("connstring", .string(info.connectionString)),
+                                ("serial_speed", info.serialSpeed.map(JSONValue.int) ?? .null),
+                            ])
+                        } ?? .null
+                    ))
                 printer.document(.object(fields))
             } else {
                 printer.line(TagRendering.line(tag.detected))
                 printer.line("  \(TagRendering.line(status))")
                 if let memory = tag.memory {
-                    printer.line("  memory: \(memory.pageCount) pages of \(memory.pageSize) bytes, user pages 0x\(TagSelection.hex(memory.firstUserPage))–0x\(TagSelection.hex(memory.lastUserPage)) (\(memory.userBytes) bytes)")
+                    printer.line(
+                        "  memory: \(memory.pageCount) pages of \(memory.pageSize) bytes, user pages 0x\(TagSelection.hex(memory.firstUserPage))–0x\(TagSelection.hex(memory.lastUserPage)) (\(memory.userBytes) bytes)"
+                    )
                 }
                 if let locks {
-                    printer.line("  locks: static \(locks.staticLockBytes.hexString()), dynamic \(locks.dynamicLockBytes.isEmpty ? "none" : locks.dynamicLockBytes.hexString()), CC \(locks.capabilityContainer.hexString()), \(locks.lockedPages.count) pages locked")
+                    printer.line(
+                        "  locks: static \(locks.staticLockBytes.hexString()), dynamic \(locks.dynamicLockBytes.isEmpty ? "none" : locks.dynamicLockBytes.hexString()), CC \(locks.capabilityContainer.hexString()), \(locks.lockedPages.count) pages locked"
+                    )
                 }
                 if let configuration {
                     printer.line("  config: " + configText(configuration))
@@ -51,50 +63,66 @@ enum InfoCommand {
                     printer.line("  signature: \(signature.verification) (\(signature.signature.hexString()))")
                 }
                 if let reader {
-                    printer.line("  reader: \(reader.connectionString)\(reader.serialSpeed.map { ", \($0) baud" } ?? "")")
+                    printer.line(
+                        "  reader: \(reader.connectionString)\(reader.serialSpeed.map { ", \($0) baud" } ?? "")")
                 }
             }
         }
     }
 
     private static func memoryJSON(_ memory: MemoryMap) -> JSONValue {
-        .object([("pages", .int(memory.pageCount)), ("page_size", .int(memory.pageSize)),
-                 ("first_user_page", .int(memory.firstUserPage)), ("last_user_page", .int(memory.lastUserPage)),
-                 ("user_bytes", .int(memory.userBytes)), ("total_bytes", .int(memory.totalBytes))])
+        .object([
+            ("pages", .int(memory.pageCount)), ("page_size", .int(memory.pageSize)),
+            ("first_user_page", .int(memory.firstUserPage)), ("last_user_page", .int(memory.lastUserPage)),
+            ("user_bytes", .int(memory.userBytes)), ("total_bytes", .int(memory.totalBytes)),
+        ])
     }
 
     private static func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
     private static func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     private static func configJSON(_ configuration: Type2Configuration) -> JSONValue {
-        .object([("auth0", optional(configuration.auth0)), ("prot", optional(configuration.isReadProtected)),
-                 ("cfglck", optional(configuration.isConfigurationLocked)),
-                 ("nfc_counter_enabled", optional(configuration.isNFCCounterEnabled)),
-                 ("nfc_counter_password_protected", optional(configuration.isNFCCounterPasswordProtected)),
-                 ("authlim", optional(configuration.authenticationLimit)),
-                 ("protection_active", .bool(configuration.isProtectionActive))])
+        .object([
+            ("auth0", optional(configuration.auth0)), ("prot", optional(configuration.isReadProtected)),
+            ("cfglck", optional(configuration.isConfigurationLocked)),
+            ("nfc_counter_enabled", optional(configuration.isNFCCounterEnabled)),
+            ("nfc_counter_password_protected", optional(configuration.isNFCCounterPasswordProtected)),
+            ("authlim", optional(configuration.authenticationLimit)),
+            ("protection_active", .bool(configuration.isProtectionActive)),
+        ])
     }
 
     private static func configText(_ configuration: Type2Configuration) -> String {
         func text(_ value: (some CustomStringConvertible)?) -> String { value.map(\.description) ?? "–" }
-        return "AUTH0 \(configuration.auth0.map { "0x" + TagSelection.hex($0) } ?? "–"), PROT \(text(configuration.isReadProtected)), CFGLCK \(text(configuration.isConfigurationLocked)), NFC counter \(text(configuration.isNFCCounterEnabled)) (password \(text(configuration.isNFCCounterPasswordProtected))), AUTHLIM \(text(configuration.authenticationLimit))"
+        return
+            "AUTH0 \(configuration.auth0.map { "0x" + TagSelection.hex($0) } ?? "–"), PROT \(text(configuration.isReadProtected)), CFGLCK \(text(configuration.isConfigurationLocked)), NFC counter \(text(configuration.isNFCCounterEnabled)) (password \(text(configuration.isNFCCounterPasswordProtected))), AUTHLIM \(text(configuration.authenticationLimit))"
     }
 
     private static func locksJSON(_ locks: NDEFTagLockState) -> JSONValue {
-        .object([("static", .string(locks.staticLockBytes.hexString())), ("dynamic", .string(locks.dynamicLockBytes.hexString())),
-                 ("cc", .string(locks.capabilityContainer.hexString())),
-                 ("cc_read_only", .bool(locks.isCapabilityContainerReadOnly)),
-                 ("locked_pages", .array(locks.lockedPages.map(JSONValue.int)))])
+        .object([
+            ("static", .string(locks.staticLockBytes.hexString())),
+            ("dynamic", .string(locks.dynamicLockBytes.hexString())),
+            ("cc", .string(locks.capabilityContainer.hexString())),
+            ("cc_read_only", .bool(locks.isCapabilityContainerReadOnly)),
+            ("locked_pages", .array(locks.lockedPages.map(JSONValue.int))),
+        ])
     }
 
     private static func signatureJSON(_ report: OriginalityReport, chip: Chip?) -> JSONValue {
         let valid: JSONValue
         let key: JSONValue
-        let tableKey = chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name.rawValue }.map(JSONValue.string) ?? .null
+        let tableKey =
+            chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name.rawValue }.map(JSONValue.string) ?? .null
         switch report.verification {
-        case .valid(let name): valid = .bool(true); key = name.map(JSONValue.string) ?? tableKey
-        case .invalid: valid = .bool(false); key = tableKey
-        case .noKeyKnown: valid = .null; key = .null
+        case .valid(let name):
+            valid = .bool(true)
+            key = name.map(JSONValue.string) ?? tableKey
+        case .invalid:
+            valid = .bool(false)
+            key = tableKey
+        case .noKeyKnown:
+            valid = .null
+            key = .null
         }
         return .object([("signature", .string(report.signature.hexString())), ("valid", valid), ("key", key)])
     }

@@ -23,11 +23,13 @@ enum LockCommand {
             return
         }
         guard confirmed else {
-            throw .usage("nfctag lock: locking is permanent — add --yes to confirm",
-                         "The tag's NDEF data can never be written again afterwards.")
+            throw .usage(
+                "nfctag lock: locking is permanent — add --yes to confirm",
+                "The tag's NDEF data can never be written again afterwards.")
         }
         let printer = output
-        try await TagSelection.withSingleTag(parser.globals, options: options, command: "lock") { tag throws(ToolError) in
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "lock") {
+            tag throws(ToolError) in
             var records = 0
             do throws(NDEFSessionError) {
                 if !force { records = try await tag.readNDEF().records.count }
@@ -36,10 +38,11 @@ enum LockCommand {
                 throw TagSelection.failure(error, operation: "lock", chip: tag.chip)
             }
             if printer.json {
-                printer.document(.object([
-                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
-                    ("locked", .bool(true)), ("verified", .bool(!force)),
-                ]))
+                printer.document(
+                    .object([
+                        ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                        ("locked", .bool(true)), ("verified", .bool(!force)),
+                    ]))
             } else {
                 let what = force ? "" : " (message of \(records) record\(records == 1 ? "" : "s") verified first)"
                 printer.line("Locked \(tag.detected.chipName) \(tag.uid.hexString()) permanently\(what)")

@@ -4,13 +4,17 @@ import NFCTagKit
 /// `{uid}`, `{counter}` or `{uid}x{counter}` the NTAG21x fills in on every read.
 enum MirrorWriting {
     /// The chip's mirror template for `message`, or the refusal (exit 1, nothing written).
-    static func template(for message: NDEFMessage, chip: Chip?, command: String) throws(ToolError) -> NTAGMirrorTemplate {
+    static func template(for message: NDEFMessage, chip: Chip?, command: String) throws(ToolError) -> NTAGMirrorTemplate
+    {
         guard message.records.count == 1, let record = message.records.first,
-              let uri = try? NDEFURIRecord(record: record).uri else {
+            let uri = try? NDEFURIRecord(record: record).uri
+        else {
             throw .usage("nfctag \(command): --mirror takes one --uri with {uid}, {counter} or {uid}x{counter}")
         }
         guard let chip else {
-            throw ToolError(exitCode: .failure, summary: "nfctag \(command) refused: the chip is unknown, so its mirror is too; nothing was written")
+            throw ToolError(
+                exitCode: .failure,
+                summary: "nfctag \(command) refused: the chip is unknown, so its mirror is too; nothing was written")
         }
         do {
             return try NTAGMirrorTemplate(uri: uri, chip: chip)
@@ -22,8 +26,10 @@ enum MirrorWriting {
     /// Whether `back` is `template`'s URL as the chip shows it: the same, except that the
     /// placeholder's zeros now show the live UID / counter (hex digits and the separator).
     static func matches(_ back: NDEFMessage, _ template: NTAGMirrorTemplate) -> Bool {
-        guard back.records.count == 1, let record = back.records.first, let shown = try? NDEFURIRecord(record: record).uri,
-              let written = template.message.records.first.flatMap({ try? NDEFURIRecord(record: $0).uri }) else { return false }
+        guard back.records.count == 1, let record = back.records.first,
+            let shown = try? NDEFURIRecord(record: record).uri,
+            let written = template.message.records.first.flatMap({ try? NDEFURIRecord(record: $0).uri })
+        else { return false }
         let (a, b) = (Array(written.utf8), Array(shown.utf8))
         guard a.count == b.count else { return false }
         let mirrored = Set("0123456789ABCDEF".utf8 + [template.rules.separator])
@@ -32,6 +38,7 @@ enum MirrorWriting {
 
     /// `uid`, `counter` or `uid+counter`, for messages and JSON.
     static func name(_ template: NTAGMirrorTemplate) -> String {
-        [template.mirrorsUID ? "uid" : nil, template.mirrorsCounter ? "counter" : nil].compactMap { $0 }.joined(separator: "+")
+        [template.mirrorsUID ? "uid" : nil, template.mirrorsCounter ? "counter" : nil].compactMap { $0 }.joined(
+            separator: "+")
     }
 }

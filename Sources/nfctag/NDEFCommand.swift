@@ -43,11 +43,12 @@ enum NDEFCommand {
             throw .malformedInput("nfctag ndef encode: \(error)")
         }
         if output.json {
-            output.document(.object([
-                ("hex", .string(bytes.hexString())),
-                ("length", .int(bytes.count)),
-                ("records", .array(message.records.map(RecordRendering.json))),
-            ]))
+            output.document(
+                .object([
+                    ("hex", .string(bytes.hexString())),
+                    ("length", .int(bytes.count)),
+                    ("records", .array(message.records.map(RecordRendering.json))),
+                ]))
         } else {
             output.line(bytes.hexString())
         }

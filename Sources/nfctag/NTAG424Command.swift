@@ -21,7 +21,8 @@ enum NTAG424Command {
             output.line(help)
         default:
             throw .usage(
-                verb.map { "nfctag ntag424: unknown verb '\($0)'" } ?? "nfctag ntag424: say which verb, e.g. sun-verify",
+                verb.map { "nfctag ntag424: unknown verb '\($0)'" }
+                    ?? "nfctag ntag424: say which verb, e.g. sun-verify",
                 "Run 'nfctag ntag424 --help' for the verbs.")
         }
     }

@@ -14,8 +14,10 @@ enum NTAG424TagCommands {
         var publicKey: [UInt8]?
     }
 
-    static let valueOptions: Set<String> = ["--key-no", "--key", "--auth-key", "--old-key", "--new-key", "--version", "--uri",
-                                            "--auth-key-env", "--meta-key-env", "--mac-key-env", "--master-key-env", "--public-key"]
+    static let valueOptions: Set<String> = [
+        "--key-no", "--key", "--auth-key", "--old-key", "--new-key", "--version", "--uri",
+        "--auth-key-env", "--meta-key-env", "--mac-key-env", "--master-key-env", "--public-key",
+    ]
 
     static func parse(_ parser: inout ArgumentParser, verb: String) throws(ToolError) -> Options {
         var options = Options()
@@ -26,11 +28,14 @@ enum NTAG424TagCommands {
             } else if token == "--diversify" {
                 options.flags.insert(token)
             } else {
-                throw .usage("nfctag ntag424 \(verb): unknown option '\(token)'", "Run 'nfctag ntag424 \(verb) --help'.")
+                throw .usage(
+                    "nfctag ntag424 \(verb): unknown option '\(token)'", "Run 'nfctag ntag424 \(verb) --help'.")
             }
         }
         if let text = options.values["--public-key"] {
-            guard let bytes = Hex.decode(text), !bytes.isEmpty else { throw .usage("nfctag ntag424 \(verb): --public-key takes hex (04 ‖ X ‖ Y)") }
+            guard let bytes = Hex.decode(text), !bytes.isEmpty else {
+                throw .usage("nfctag ntag424 \(verb): --public-key takes hex (04 ‖ X ‖ Y)")
+            }
             options.publicKey = bytes
         }
         return options
@@ -55,16 +60,23 @@ enum NTAG424TagCommands {
         }
     }
 
-    static func number(_ options: Options, _ name: String, verb: String, range: ClosedRange<Int>) throws(ToolError) -> UInt8? {
+    static func number(_ options: Options, _ name: String, verb: String, range: ClosedRange<Int>) throws(ToolError)
+        -> UInt8?
+    {
         guard let text = options.values[name] else { return nil }
-        guard let value = Int(text), range.contains(value) else { throw .usage("nfctag ntag424 \(verb): \(name) takes \(range.lowerBound)…\(range.upperBound)") }
+        guard let value = Int(text), range.contains(value) else {
+            throw .usage("nfctag ntag424 \(verb): \(name) takes \(range.lowerBound)…\(range.upperBound)")
+        }
         return UInt8(value)
     }
 
     /// Connects, selects the application, runs `body` on the NTAG 424 DNA handle.
-    static func withTag<Result>(_ globals: GlobalOptions, verb: String,
-                                _ body: (NFCNTAG424DNATag, TagSession) async throws(TagSessionError) -> Result) async throws(ToolError) -> Result {
-        try await ChipSession.run(globals, command: "ntag424 \(verb)", authenticate: false) { session throws(ToolError) in
+    static func withTag<Result>(
+        _ globals: GlobalOptions, verb: String,
+        _ body: (NFCNTAG424DNATag, TagSession) async throws(TagSessionError) -> Result
+    ) async throws(ToolError) -> Result {
+        try await ChipSession.run(globals, command: "ntag424 \(verb)", authenticate: false) {
+            session throws(ToolError) in
             do throws(TagSessionError) {
                 let ntag = try session.isoDEPTag().ntag424()
                 try await ntag.selectApplication()
@@ -80,12 +92,18 @@ enum NTAG424TagCommands {
         let command = "nfctag ntag424 \(verb)"
         switch error {
         case .command(_, .ntag424(.wrongKey(let number))):
-            return ToolError(exitCode: .failure, summary: "\(command): key \(number) was refused — the tag holds another key in that slot",
-                             detail: ["Nothing was changed."])
+            return ToolError(
+                exitCode: .failure,
+                summary: "\(command): key \(number) was refused — the tag holds another key in that slot",
+                detail: ["Nothing was changed."])
         case .command(_, .ntag424(.keyChangeInterrupted(let number, let candidates, let cause))):
-            return ToolError(exitCode: .failure,
-                             summary: "\(command): the change of key \(number) was cut (\(cause)); the tag holds \(candidates.map(\.description).joined(separator: " or "))",
-                             detail: ["Present the tag again and run 'nfctag ntag424 info': the key version tells which key it holds."])
+            return ToolError(
+                exitCode: .failure,
+                summary:
+                    "\(command): the change of key \(number) was cut (\(cause)); the tag holds \(candidates.map(\.description).joined(separator: " or "))",
+                detail: [
+                    "Present the tag again and run 'nfctag ntag424 info': the key version tells which key it holds."
+                ])
         case .command(_, .ntag424(let ntagError)):
             return ToolError(exitCode: .failure, summary: "\(command): \(ntagError)")
         default:
@@ -104,34 +122,55 @@ enum NTAG424TagCommands {
             let version = try await ntag.version()
             let randomID = session.uid.count != version.uid.count
             var settings: [(UInt8, NTAG424FileSettings)] = []
-            for file in NTAG424DNATable.files { settings.append((file.number, try await ntag.fileSettings(file.number))) }
+            for file in NTAG424DNATable.files {
+                settings.append((file.number, try await ntag.fileSettings(file.number)))
+            }
             var versions: [UInt8] = []
             for key in 0..<UInt8(NTAG424DNATable.keyCount) { versions.append(try await ntag.keyVersion(key)) }
             let signature = try await ntag.verifyOriginality(uid: version.uid, publicKey: options.publicKey)
             let key = options.publicKey.map { $0.hexString() } ?? "ntag424dna"
             if printer.json {
-                printer.document(.object([
-                    ("uid", .string(version.uid.hexString())), ("chip", .string(Chip.ntag424dna.rawValue)),
-                    ("random_id", randomID ? .string(session.uid.hexString()) : .null),
-                    ("version", .object([("hardware", .string(version.hardware.hexString())), ("software", .string(version.software.hexString())),
-                                         ("production", .string(version.production.hexString()))])),
-                    ("files", .array(settings.map { number, settings in fileJSON(number, settings) })),
-                    ("key_versions", .array(versions.map { .int(Int($0)) })),
-                    ("signature", .object([("signature", .string(signature.signature.hexString())),
-                                           ("valid", .bool(signature.verification.isValid)), ("key", .string(key))])),
-                ]))
+                printer.document(
+                    .object([
+                        ("uid", .string(version.uid.hexString())), ("chip", .string(Chip.ntag424dna.rawValue)),
+                        ("random_id", randomID ? .string(session.uid.hexString()) : .null),
+                        (
+                            "version",
+                            .object([
+                                ("hardware", .string(version.hardware.hexString())),
+                                ("software", .string(version.software.hexString())),
+                                ("production", .string(version.production.hexString())),
+                            ])
+                        ),
+                        ("files", .array(settings.map { number, settings in fileJSON(number, settings) })),
+                        ("key_versions", .array(versions.map { .int(Int($0)) })),
+                        (
+                            "signature",
+                            .object([
+                                ("signature", .string(signature.signature.hexString())),
+                                ("valid", .bool(signature.verification.isValid)), ("key", .string(key)),
+                            ])
+                        ),
+                    ]))
             } else {
-                printer.line("Chip: NTAG 424 DNA (hardware \(version.hardware.hexString()), software \(version.software.hexString()))")
-                printer.line("UID: \(version.uid.hexString())" + (randomID ? " (the tag shows the random ID \(session.uid.hexString()))" : ""))
+                printer.line(
+                    "Chip: NTAG 424 DNA (hardware \(version.hardware.hexString()), software \(version.software.hexString()))"
+                )
+                printer.line(
+                    "UID: \(version.uid.hexString())"
+                        + (randomID ? " (the tag shows the random ID \(session.uid.hexString()))" : ""))
                 for (number, file) in settings { printer.line("File \(number): \(describe(file))") }
-                printer.line("Key versions: " + versions.enumerated().map { "key \($0.offset) v\($0.element)" }.joined(separator: ", "))
+                printer.line(
+                    "Key versions: "
+                        + versions.enumerated().map { "key \($0.offset) v\($0.element)" }.joined(separator: ", "))
                 printer.line("Signature: \(signature.verification) (\(signature.signature.hexString()))")
             }
         }
     }
 
     static func describe(_ file: NTAG424FileSettings) -> String {
-        var text = "\(file.size) bytes, \(file.communicationMode), read \(file.read), write \(file.write), read-write \(file.readWrite), change \(file.change)"
+        var text =
+            "\(file.size) bytes, \(file.communicationMode), read \(file.read), write \(file.write), read-write \(file.readWrite), change \(file.change)"
         if let sdm = file.sdm {
             text += "; SDM: meta-read \(sdm.metaRead), file-read \(sdm.fileRead), counter \(sdm.counterRetrieval)"
             if let offset = sdm.piccDataOffset { text += ", PICC data at \(offset)" }
@@ -146,15 +185,23 @@ enum NTAG424TagCommands {
     static func fileJSON(_ number: UInt8, _ file: NTAG424FileSettings) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("file", .int(Int(number))), ("size", .int(file.size)), ("comm_mode", .string("\(file.communicationMode)")),
-            ("read", .string("\(file.read)")), ("write", .string("\(file.write)")), ("read_write", .string("\(file.readWrite)")),
+            ("read", .string("\(file.read)")), ("write", .string("\(file.write)")),
+            ("read_write", .string("\(file.readWrite)")),
             ("change", .string("\(file.change)")),
         ]
         if let sdm = file.sdm {
-            let offsets: [(String, Int?)] = [("uid_offset", sdm.uidOffset), ("counter_offset", sdm.readCounterOffset),
-                                              ("picc_data_offset", sdm.piccDataOffset), ("mac_input_offset", sdm.macInputOffset),
-                                              ("mac_offset", sdm.macOffset)]
-            fields.append(("sdm", .object([("meta_read", .string("\(sdm.metaRead)")), ("file_read", .string("\(sdm.fileRead)"))]
-                                          + offsets.compactMap { name, value in value.map { (name, JSONValue.int($0)) } })))
+            let offsets: [(String, Int?)] = [
+                ("uid_offset", sdm.uidOffset), ("counter_offset", sdm.readCounterOffset),
+                ("picc_data_offset", sdm.piccDataOffset), ("mac_input_offset", sdm.macInputOffset),
+                ("mac_offset", sdm.macOffset),
+            ]
+            fields.append(
+                (
+                    "sdm",
+                    .object(
+                        [("meta_read", .string("\(sdm.metaRead)")), ("file_read", .string("\(sdm.fileRead)"))]
+                            + offsets.compactMap { name, value in value.map { (name, JSONValue.int($0)) } })
+                ))
         }
         return .object(fields)
     }
@@ -187,10 +234,14 @@ enum NTAG424TagCommands {
         guard let number = try self.number(options, "--key-no", verb: "change-key", range: 0...4) else {
             throw .usage("nfctag ntag424 change-key: give --key-no N")
         }
-        guard let newKey = try key(options, "--new-key", verb: "change-key") else { throw .usage("nfctag ntag424 change-key: give --new-key HEX32") }
+        guard let newKey = try key(options, "--new-key", verb: "change-key") else {
+            throw .usage("nfctag ntag424 change-key: give --new-key HEX32")
+        }
         let authKey = try key(options, "--auth-key", verb: "change-key") ?? .zero
         let oldKey = try key(options, "--old-key", verb: "change-key")
-        if number != 0, oldKey == nil { throw .usage("nfctag ntag424 change-key: changing key \(number) needs its current value: --old-key HEX32") }
+        if number != 0, oldKey == nil {
+            throw .usage("nfctag ntag424 change-key: changing key \(number) needs its current value: --old-key HEX32")
+        }
         let version = try self.number(options, "--version", verb: "change-key", range: 0...255)
         let printer = output
         try await withTag(parser.globals, verb: "change-key") { ntag, _ throws(TagSessionError) in
@@ -204,7 +255,8 @@ enum NTAG424TagCommands {
             }
             try await ntag.changeKeySafely(number, from: old, to: newKey, version: chosen, appMasterKey: authKey)
             if printer.json {
-                printer.document(.object([("key_no", .int(Int(number))), ("version", .int(Int(chosen))), ("verified", .bool(true))]))
+                printer.document(
+                    .object([("key_no", .int(Int(number))), ("version", .int(Int(chosen))), ("verified", .bool(true))]))
             } else {
                 printer.line("Key \(number) changed to version \(chosen); verified by authenticating with the new key")
             }
@@ -219,29 +271,40 @@ enum NTAG424TagCommands {
         if parser.helpRequested { return output.line(help) }
         guard let uri = options.values["--uri"] else { throw .usage("nfctag ntag424 sun-setup: give --uri TEMPLATE") }
         let template: NTAG424SUNTemplate
-        do { template = try NTAG424SUNTemplate(uri) } catch { throw .malformedInput("nfctag ntag424 sun-setup: \(error)") }
+        do { template = try NTAG424SUNTemplate(uri) } catch {
+            throw .malformedInput("nfctag ntag424 sun-setup: \(error)")
+        }
         let authKey = try environmentKey(options, "--auth-key-env", verb: "sun-setup") ?? .zero
         let metaKey = try environmentKey(options, "--meta-key-env", verb: "sun-setup") ?? .zero
         var macKey = try environmentKey(options, "--mac-key-env", verb: "sun-setup")
         let master = try environmentKey(options, "--master-key-env", verb: "sun-setup")
         let diversify = options.flags.contains("--diversify")
-        if diversify != (master != nil) { throw .usage("nfctag ntag424 sun-setup: --diversify goes with --master-key-env VAR") }
-        if diversify, macKey != nil { throw .usage("nfctag ntag424 sun-setup: --mac-key-env and --diversify exclude each other") }
+        if diversify != (master != nil) {
+            throw .usage("nfctag ntag424 sun-setup: --diversify goes with --master-key-env VAR")
+        }
+        if diversify, macKey != nil {
+            throw .usage("nfctag ntag424 sun-setup: --mac-key-env and --diversify exclude each other")
+        }
         let printer = output
         try await withTag(parser.globals, verb: "sun-setup") { ntag, session throws(TagSessionError) in
             if let master {
                 do { macKey = try KeyDiversification.sunMACKey(masterKey: master, uid: session.uid) } catch {
-                    throw .command(operation: .ntag424SUNSetup, .invalidArgument("cannot diversify the MAC key: \(error)"))
+                    throw .command(
+                        operation: .ntag424SUNSetup, .invalidArgument("cannot diversify the MAC key: \(error)"))
                 }
             }
             let keys = NTAG424SUNKeys(appMasterKey: authKey, metaReadKey: metaKey, fileReadKey: macKey ?? .zero)
             let settings = try await ntag.setUpSUN(template, keys: keys)
             if printer.json {
-                printer.document(.object([("uid", .string(session.uid.hexString())), ("layout", .string(template.layout.rawValue)),
-                                          ("url", .string(template.writtenURL)), ("diversified", .bool(diversify)),
-                                          ("file", fileJSON(NTAG424DNATable.ndefFileNumber, settings))]))
+                printer.document(
+                    .object([
+                        ("uid", .string(session.uid.hexString())), ("layout", .string(template.layout.rawValue)),
+                        ("url", .string(template.writtenURL)), ("diversified", .bool(diversify)),
+                        ("file", fileJSON(NTAG424DNATable.ndefFileNumber, settings)),
+                    ]))
             } else {
-                printer.line("SUN set up (\(template.layout.rawValue)) on \(session.uid.hexString()): \(template.writtenURL)")
+                printer.line(
+                    "SUN set up (\(template.layout.rawValue)) on \(session.uid.hexString()): \(template.writtenURL)")
                 printer.line("NDEF file: \(describe(settings))")
             }
         }

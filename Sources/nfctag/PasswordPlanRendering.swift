@@ -6,25 +6,32 @@ enum PasswordPlanRendering {
     static func print(_ plan: PasswordFlowPlan, session: TagSession, output: Output) {
         let steps = plan.steps.map(describe)
         if output.json {
-            output.document(.object([
-                ("dry_run", .bool(true)), ("uid", .string(session.uid.hexString())), ("chip", .string(plan.chip.rawValue)),
-                ("steps", .array(steps.map(JSONValue.string))),
-                ("changes", .array(plan.changes.map { .string($0.description) })),
-                ("irreversible", .array(plan.irreversibleChanges.map { .string($0.description) })),
-                ("requires_before", .string(plan.initialState.requirementWords)),
-                ("requires_after", .string(plan.finalState.requirementWords)),
-            ]))
+            output.document(
+                .object([
+                    ("dry_run", .bool(true)), ("uid", .string(session.uid.hexString())),
+                    ("chip", .string(plan.chip.rawValue)),
+                    ("steps", .array(steps.map(JSONValue.string))),
+                    ("changes", .array(plan.changes.map { .string($0.description) })),
+                    ("irreversible", .array(plan.irreversibleChanges.map { .string($0.description) })),
+                    ("requires_before", .string(plan.initialState.requirementWords)),
+                    ("requires_after", .string(plan.finalState.requirementWords)),
+                ]))
             return
         }
         output.line("Plan for \(plan.chip.rawValue) \(session.uid.hexString()) (dry run: nothing written):")
         for (index, step) in steps.enumerated() { output.line("  \(index + 1). \(step)") }
-        output.line("Changes: " + (plan.changes.isEmpty ? "none" : plan.changes.map(\.description).joined(separator: ", ")))
+        output.line(
+            "Changes: " + (plan.changes.isEmpty ? "none" : plan.changes.map(\.description).joined(separator: ", ")))
         if plan.irreversibleChanges.isEmpty {
             output.line("Irreversible: none")
         } else {
-            output.line("Irreversible (needs --yes-irreversible): " + plan.irreversibleChanges.map(\.description).joined(separator: "; "))
+            output.line(
+                "Irreversible (needs --yes-irreversible): "
+                    + plan.irreversibleChanges.map(\.description).joined(separator: "; "))
         }
-        output.line("The tag requires \(plan.initialState.requirementWords) now, \(plan.finalState.requirementWords) afterwards.")
+        output.line(
+            "The tag requires \(plan.initialState.requirementWords) now, \(plan.finalState.requirementWords) afterwards."
+        )
     }
 
     /// One step with its bytes as lowercase hex.

@@ -27,7 +27,8 @@ extension PasswordRequirement {
         case .password(let bytes) where DerivedPasswords.contains(bytes):
             "its derived password (\(TagPasswordDerivation.v1Name))"
         case .password(let bytes):
-            bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count ? "the Ultralight C key \(bytes.hexString())" : "password \(bytes.hexString())"
+            bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count
+                ? "the Ultralight C key \(bytes.hexString())" : "password \(bytes.hexString())"
         case .unknownPassword: "an unknown password"
         }
     }

@@ -26,18 +26,22 @@ enum ProtectCommand {
             if try parser.consumeGlobal(token) { continue }
             switch token {
             case "--pack":
-                options.pack = PACK(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
+                options.pack = PACK(
+                    uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
                 options.packGiven = true
             case "--from-page": options.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--read-protect": options.readProtect = true
-            case "--auth-limit": options.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--auth-limit":
+                options.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--lock-config": options.lockConfiguration = true
             case "--current-password":
-                options.currentPassword = try GlobalOptions.password(fromHex: try parser.value(for: token), source: token)
+                options.currentPassword = try GlobalOptions.password(
+                    fromHex: try parser.value(for: token), source: token)
             case "--yes-irreversible": options.consent = [.authenticationLimit, .configurationLock]
             case "--dry-run": options.dryRun = true
             case "--new-ultralight-c-key":
-                options.newUltralightCKey = try GlobalOptions.ultralightCKey(fromHex: try parser.value(for: token), source: token)
+                options.newUltralightCKey = try GlobalOptions.ultralightCKey(
+                    fromHex: try parser.value(for: token), source: token)
             default: throw .usage("nfctag protect: unknown option '\(token)'", "Run 'nfctag protect --help'.")
             }
         }
@@ -56,7 +60,9 @@ enum ProtectCommand {
         }
         try globals.checkPasswordOptions(command: "protect", packGiven: options.packGiven)
         guard globals.hasPassword else {
-            throw .usage("nfctag protect: give the new password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)")
+            throw .usage(
+                "nfctag protect: give the new password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)"
+            )
         }
         let printer = output
         try await ChipSession.run(globals, command: "protect", authenticate: false) { session throws(ToolError) in
@@ -93,17 +99,26 @@ enum ProtectCommand {
                 throw ChipSession.failure(error, command: "protect")
             }
             if printer.json {
-                printer.document(.object([
-                    ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
-                    ("protected_from", .int(page)), ("read_protected", .bool(options.readProtect)),
-                    ("auth_limit", .int(options.authLimit)), ("config_locked", .bool(options.lockConfiguration)),
-                    ("pack", .string(globals.passwordDerivation == nil ? options.pack.bytes.hexString() : TagPasswordDerivation.v1Name)),
-                ]))
+                printer.document(
+                    .object([
+                        ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
+                        ("protected_from", .int(page)), ("read_protected", .bool(options.readProtect)),
+                        ("auth_limit", .int(options.authLimit)), ("config_locked", .bool(options.lockConfiguration)),
+                        (
+                            "pack",
+                            .string(
+                                globals.passwordDerivation == nil
+                                    ? options.pack.bytes.hexString() : TagPasswordDerivation.v1Name)
+                        ),
+                    ]))
             } else {
                 let access = options.readProtect ? "reads and writes" : "writes"
-                printer.line("Protected \(ChipSession.chipName(session)) \(session.uid.hexString()) from page \(page) on (\(access)); "
-                             + "\(state.sentence); PACK \(globals.passwordDerivation == nil ? options.pack.bytes.hexString() : "derived"); "
-                             + (options.authLimit == 0 ? "wrong passwords are not limited." : "\(options.authLimit) wrong passwords lock it for good."))
+                printer.line(
+                    "Protected \(ChipSession.chipName(session)) \(session.uid.hexString()) from page \(page) on (\(access)); "
+                        + "\(state.sentence); PACK \(globals.passwordDerivation == nil ? options.pack.bytes.hexString() : "derived"); "
+                        + (options.authLimit == 0
+                            ? "wrong passwords are not limited."
+                            : "\(options.authLimit) wrong passwords lock it for good."))
             }
         }
     }

@@ -25,7 +25,9 @@ enum ProvisionCommand {
             let (uids, unreadable) = try ProvisionLog.provisionedUIDs(in: path)
             provisioned = uids
             if unreadable > 0 {
-                output.note("Warning: \(unreadable) line\(unreadable == 1 ? "" : "s") of \(path) could not be read and \(unreadable == 1 ? "was" : "were") ignored.")
+                output.note(
+                    "Warning: \(unreadable) line\(unreadable == 1 ? "" : "s") of \(path) could not be read and \(unreadable == 1 ? "was" : "were") ignored."
+                )
             }
             log = try ProvisionLog(path: path)
         }
@@ -37,16 +39,22 @@ enum ProvisionCommand {
         let (device, info) = try await ReaderSelection.connect(globals, configuration: configuration)
 
         let steps = options.plannedActions.joined(separator: ", ")
-        let already = provisioned.isEmpty ? "" : " \(provisioned.count) tag\(provisioned.count == 1 ? "" : "s") in the log will be skipped\(options.again ? " — no: --again" : "")."
-        output.note("Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tag\($0 == 1 ? "" : "s")" } ?? "").\(already) Ctrl-C ends.")
+        let already =
+            provisioned.isEmpty
+            ? ""
+            : " \(provisioned.count) tag\(provisioned.count == 1 ? "" : "s") in the log will be skipped\(options.again ? " — no: --again" : "")."
+        output.note(
+            "Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tag\($0 == 1 ? "" : "s")" } ?? "").\(already) Ctrl-C ends."
+        )
 
         let stop = StopRequest()
         let trap = SignalTrap {
             if stop.request() > 1 { exit(130) }
         }
-        var station = ProvisionStation(device: device, options: options, output: output, log: log, stop: stop,
-                                       timeout: .seconds(globals.timeout), provisioned: provisioned,
-                                       progress: ProvisionProgress(station: options.station))
+        var station = ProvisionStation(
+            device: device, options: options, output: output, log: log, stop: stop,
+            timeout: .seconds(globals.timeout), provisioned: provisioned,
+            progress: ProvisionProgress(station: options.station))
         let ending: ProvisionStation.Ending
         do throws(ToolError) {
             ending = try await station.run()
@@ -63,7 +71,9 @@ enum ProvisionCommand {
     }
 
     /// Prints the summary; throws the exit code when something failed.
-    private static func finish(_ progress: ProvisionProgress, ending: ProvisionStation.Ending, output: Output) throws(ToolError) {
+    private static func finish(_ progress: ProvisionProgress, ending: ProvisionStation.Ending, output: Output)
+        throws(ToolError)
+    {
         if output.json {
             output.document(progress.summaryJSON(interrupted: ending == .interrupted))
         } else {
@@ -73,13 +83,17 @@ enum ProvisionCommand {
             }
         }
         if ending == .readerGone {
-            throw ToolError(exitCode: .noReader, summary: "nfctag provision: the reader went away and did not come back",
-                            detail: ReaderSelection.noReader().detail)
+            throw ToolError(
+                exitCode: .noReader, summary: "nfctag provision: the reader went away and did not come back",
+                detail: ReaderSelection.noReader().detail)
         }
         if progress.failed > 0 {
-            throw ToolError(exitCode: .failure,
-                            summary: "nfctag provision: \(progress.failed) tag\(progress.failed == 1 ? "" : "s") failed",
-                            detail: ["Present \(progress.failed == 1 ? "it" : "them") again to retry (the log says what each holds)."])
+            throw ToolError(
+                exitCode: .failure,
+                summary: "nfctag provision: \(progress.failed) tag\(progress.failed == 1 ? "" : "s") failed",
+                detail: [
+                    "Present \(progress.failed == 1 ? "it" : "them") again to retry (the log says what each holds)."
+                ])
         }
     }
 }

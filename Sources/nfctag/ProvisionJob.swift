@@ -60,8 +60,10 @@ struct ProvisionJob {
                 record.result = .skipped
                 return .handled(record)
             }
-            return finish(ProvisionRecord.Failure(step: "identify", message: "the chip is not one NFCTagKit knows (\(tag.target))",
-                                                  state: "nothing was written"))
+            return finish(
+                ProvisionRecord.Failure(
+                    step: "identify", message: "the chip is not one NFCTagKit knows (\(tag.target))",
+                    state: "nothing was written"))
         }
         record.chip = chip.rawValue
         if isProvisioned(tag.uid.hexString()) {
@@ -70,7 +72,9 @@ struct ProvisionJob {
             return .handled(record)
         }
         if let template = options.ntag424SUN {
-            if let failure = await setUpSUN(tag, template: template, actions: &record.actions) { return finish(failure) }
+            if let failure = await setUpSUN(tag, template: template, actions: &record.actions) {
+                return finish(failure)
+            }
             return finish(nil)
         }
         let detected = NDEFDetectedTag(target: tag.target, chip: chip)
@@ -97,17 +101,21 @@ struct ProvisionJob {
 
     /// `--ntag424-sun`: the SUN URL and its SDM settings (verified by reading them back),
     /// then the URL read once as a phone reads it and compared with the template.
-    private func setUpSUN(_ session: TagSession, template: NTAG424SUNTemplate, actions: inout [String]) async -> ProvisionRecord.Failure? {
+    private func setUpSUN(_ session: TagSession, template: NTAG424SUNTemplate, actions: inout [String]) async
+        -> ProvisionRecord.Failure?
+    {
         var step = "sun-setup"
         do throws(TagSessionError) {
             let ntag = try session.isoDEPTag().ntag424()
             var macKey = AES128Key.zero
             if let master = options.ntag424MasterKey {
                 do { macKey = try KeyDiversification.sunMACKey(masterKey: master, uid: session.uid) } catch {
-                    return ProvisionRecord.Failure(step: step, message: "cannot diversify the MAC key: \(error)", state: "nothing was written")
+                    return ProvisionRecord.Failure(
+                        step: step, message: "cannot diversify the MAC key: \(error)", state: "nothing was written")
                 }
             }
-            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: options.ntag424MetaKey, fileReadKey: macKey))
+            try await ntag.setUpSUN(
+                template, keys: NTAG424SUNKeys(metaReadKey: options.ntag424MetaKey, fileReadKey: macKey))
             actions.append("sun-setup")
             step = "verify"
             try await ntag.selectApplication()
@@ -116,23 +124,33 @@ struct ProvisionJob {
             // The mirrors differ at every read: compare everything else.
             let same = zip(file, template.fileContent).allSatisfy { $0 == $1 || $1 == UInt8(ascii: "0") }
             guard file.count == length, same else {
-                return ProvisionRecord.Failure(step: step, message: "the URL read back differs from the template",
-                                               state: "SUN settings written; the NDEF file holds another URL")
+                return ProvisionRecord.Failure(
+                    step: step, message: "the URL read back differs from the template",
+                    state: "SUN settings written; the NDEF file holds another URL")
             }
             actions.append("verify")
             return nil
         } catch {
-            return await failure(error, step: step, state: actions.isEmpty ? "SUN not set up (see the error for a key change cut short)" : "SUN set up, not verified")
+            return await failure(
+                error, step: step,
+                state: actions.isEmpty
+                    ? "SUN not set up (see the error for a key change cut short)" : "SUN set up, not verified")
         }
     }
 
     /// Writes and verifies the message; locks it too with `lock`. A tag that refuses the
     /// write and may be protected with the station's password is tried again with it.
-    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, actions: inout [String]) async -> ProvisionRecord.Failure? {
-        let first = await writeAndVerify(detected, lock: lock, password: options.authentication.map { ($0.password, $0.pack) },
-                                         actions: &actions)
-        guard let first, actions.isEmpty, let protection = options.protection, first.refusedWrite else { return first?.failure }
-        let retry = await writeAndVerify(detected, lock: lock, password: (protection.password, protection.pack), actions: &actions)
+    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, actions: inout [String]) async
+        -> ProvisionRecord.Failure?
+    {
+        let first = await writeAndVerify(
+            detected, lock: lock, password: options.authentication.map { ($0.password, $0.pack) },
+            actions: &actions)
+        guard let first, actions.isEmpty, let protection = options.protection, first.refusedWrite else {
+            return first?.failure
+        }
+        let retry = await writeAndVerify(
+            detected, lock: lock, password: (protection.password, protection.pack), actions: &actions)
         // A password refused means the tag was not ours to begin with: report the first refusal.
         if let retry, actions.isEmpty, retry.passwordRefused { return first.failure }
         return retry?.failure
@@ -144,9 +162,12 @@ struct ProvisionJob {
         var passwordRefused = false
     }
 
-    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, password: (TagPassword, PACK?)?,
-                                actions: inout [String]) async -> WriteFailure? {
-        let session = NDEFSession(device: device, configuration: .station(password: password?.0, expectedPACK: password?.1))
+    private func writeAndVerify(
+        _ detected: NDEFDetectedTag, lock: Bool, password: (TagPassword, PACK?)?,
+        actions: inout [String]
+    ) async -> WriteFailure? {
+        let session = NDEFSession(
+            device: device, configuration: .station(password: password?.0, expectedPACK: password?.1))
         var step = "write"
         do throws(NDEFSessionError) {
             try await session.begin()
@@ -155,11 +176,14 @@ struct ProvisionJob {
             if options.mirror {
                 let mirrorTemplate: NTAGMirrorTemplate
                 do throws(ToolError) {
-                    mirrorTemplate = try MirrorWriting.template(for: options.message, chip: detected.chip, command: "provision")
+                    mirrorTemplate = try MirrorWriting.template(
+                        for: options.message, chip: detected.chip, command: "provision")
                 } catch {
                     await session.invalidate()
-                    return WriteFailure(failure: ProvisionRecord.Failure(step: "write", message: error.summary,
-                                                                         state: "nothing was written"))
+                    return WriteFailure(
+                        failure: ProvisionRecord.Failure(
+                            step: "write", message: error.summary,
+                            state: "nothing was written"))
                 }
                 try await tag.writeNDEF(mirroring: mirrorTemplate)
                 template = mirrorTemplate
@@ -182,9 +206,10 @@ struct ProvisionJob {
             }
             guard let back, template.map({ MirrorWriting.matches(back, $0) }) ?? (back == options.message) else {
                 await session.invalidate()
-                return WriteFailure(failure: ProvisionRecord.Failure(
-                    step: "verify", message: "verify failed: the message read back differs from the one written",
-                    state: "the tag holds another message than the one written"))
+                return WriteFailure(
+                    failure: ProvisionRecord.Failure(
+                        step: "verify", message: "verify failed: the message read back differs from the one written",
+                        state: "the tag holds another message than the one written"))
             }
             actions.append("verify")
             if lock {
@@ -207,20 +232,25 @@ struct ProvisionJob {
 
     /// Password protection on a fresh selection of the tag (its current password is the
     /// station's own when a retry finds it already protected).
-    private func protect(_ detected: NDEFDetectedTag, with protection: ProvisionOptions.Protection) async -> ProvisionRecord.Failure? {
+    private func protect(_ detected: NDEFDetectedTag, with protection: ProvisionOptions.Protection) async
+        -> ProvisionRecord.Failure?
+    {
         let done = "the new message is written and verified; "
         do throws(TagSessionError) {
             let session = try await TagSession.connect(on: device, timeout: timeout)
             guard session.uid == detected.uid else {
-                return ProvisionRecord.Failure(step: "protect", message: "another tag (\(session.uid.hexString())) came into the field",
-                                               state: done + "not protected")
+                return ProvisionRecord.Failure(
+                    step: "protect", message: "another tag (\(session.uid.hexString())) came into the field",
+                    state: done + "not protected")
             }
             guard case .type2(let ntag) = session.tag else {
-                return ProvisionRecord.Failure(step: "protect", message: "\(detected.chipName) has no password protection (PWD_AUTH)",
-                                               state: done + "not protected")
+                return ProvisionRecord.Failure(
+                    step: "protect", message: "\(detected.chipName) has no password protection (PWD_AUTH)",
+                    state: done + "not protected")
             }
             try await ntag.protect(
-                password: protection.password, pack: protection.pack, from: protection.fromPage ?? ntag.memory.firstUserPage,
+                password: protection.password, pack: protection.pack,
+                from: protection.fromPage ?? ntag.memory.firstUserPage,
                 readProtected: protection.readProtect, authLimit: protection.authLimit,
                 lockConfiguration: protection.lockConfiguration, currentPassword: protection.password,
                 consent: protection.consent)
@@ -233,15 +263,17 @@ struct ProvisionJob {
     }
 
     /// Locks the protected tag: PWD_AUTH, the message read back and compared, then the lock.
-    private func lock(_ detected: NDEFDetectedTag, password: TagPassword, pack: PACK) async -> ProvisionRecord.Failure? {
+    private func lock(_ detected: NDEFDetectedTag, password: TagPassword, pack: PACK) async -> ProvisionRecord.Failure?
+    {
         let session = NDEFSession(device: device, configuration: .station(password: password, expectedPACK: pack))
         do throws(NDEFSessionError) {
             try await session.begin()
             let tag = try await session.connect(to: detected)
             guard try await tag.readNDEF() == options.message else {
                 await session.invalidate()
-                return ProvisionRecord.Failure(step: "lock", message: "the message read back before locking differs from the one written",
-                                               state: "protected, not locked")
+                return ProvisionRecord.Failure(
+                    step: "lock", message: "the message read back before locking differs from the one written",
+                    state: "protected, not locked")
             }
             try await tag.writeLock()
             await session.invalidate()
@@ -262,15 +294,18 @@ struct ProvisionJob {
         case .connectionLost(_, let content, _), .tagUpdateFailure(_, let content, _):
             state = content.description
         default:
-            state = done.contains("verify") ? "the new message is written and verified" + (done.contains("protect") ? " and protected" : "")
-                + ", not locked" : "the tag holds its previous message"
+            state =
+                done.contains("verify")
+                ? "the new message is written and verified" + (done.contains("protect") ? " and protected" : "")
+                    + ", not locked" : "the tag holds its previous message"
         }
         var tagLeft = false
         if case .connectionLost(_, _, nil) = error { tagLeft = true }
         let readerLost = await isReaderLost()
         if !readerLost, !tagLeft { tagLeft = await hasLeft() }
-        return ProvisionRecord.Failure(step: step, message: Self.withoutToolName(summary), state: state,
-                                       readerLost: readerLost, tagLeft: tagLeft)
+        return ProvisionRecord.Failure(
+            step: step, message: Self.withoutToolName(summary), state: state,
+            readerLost: readerLost, tagLeft: tagLeft)
     }
 
     private func failure(_ error: TagSessionError, step: String, state: String) async -> ProvisionRecord.Failure {
@@ -282,8 +317,9 @@ struct ProvisionJob {
         }
         let readerLost = await isReaderLost()
         if !readerLost, !tagLeft { tagLeft = await hasLeft() }
-        return ProvisionRecord.Failure(step: step, message: Self.withoutToolName(summary), state: state,
-                                       readerLost: readerLost, tagLeft: tagLeft)
+        return ProvisionRecord.Failure(
+            step: step, message: Self.withoutToolName(summary), state: state,
+            readerLost: readerLost, tagLeft: tagLeft)
     }
 
     /// Whether the tag being provisioned is no longer in the field (a tag pulled away

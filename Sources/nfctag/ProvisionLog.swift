@@ -18,7 +18,9 @@ final class ProvisionLog {
         self.path = path
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw ToolError(exitCode: .usage, summary: "nfctag provision: cannot open the log \(path): \(String(cString: strerror(errno)))")
+            throw ToolError(
+                exitCode: .usage,
+                summary: "nfctag provision: cannot open the log \(path): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -42,7 +44,8 @@ final class ProvisionLog {
         var unreadable = 0
         for line in text.split(whereSeparator: \.isNewline) where !line.allSatisfy(\.isWhitespace) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let uid = object["uid"] as? String else {
+                let uid = object["uid"] as? String
+            else {
                 unreadable += 1
                 continue
             }
@@ -59,8 +62,10 @@ final class ProvisionLog {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
-                throw ToolError(exitCode: .failure, summary: "nfctag provision: cannot write the log \(path): \(String(cString: strerror(errno)))",
-                                detail: ["The tag in hand was handled; the station stops so that no tag goes unrecorded."])
+                throw ToolError(
+                    exitCode: .failure,
+                    summary: "nfctag provision: cannot write the log \(path): \(String(cString: strerror(errno)))",
+                    detail: ["The tag in hand was handled; the station stops so that no tag goes unrecorded."])
             }
             offset += written
         }

@@ -78,23 +78,29 @@ struct ProvisionOptions {
         var protection = Protection(password: .factoryDefault)
         var packGiven = false
         var sunTemplate: String?
-        var metaKeyVariable: String?, masterKeyVariable: String?
+        var metaKeyVariable: String?
+        var masterKeyVariable: String?
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             if try records.consume(token, from: &parser) { continue }
             switch token {
             case "--hex":
                 let text = try parser.value(for: token)
-                guard let bytes = Hex.decode(text) else { throw .malformedInput("nfctag provision: --hex: '\(text)' is not hex") }
+                guard let bytes = Hex.decode(text) else {
+                    throw .malformedInput("nfctag provision: --hex: '\(text)' is not hex")
+                }
                 hexMessage = bytes
             case "--lock": options.lock = true
             case "--protect": protect = true
             case "--pack":
-                protection.pack = PACK(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
+                protection.pack = PACK(
+                    uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
                 packGiven = true
-            case "--from-page": protection.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--from-page":
+                protection.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--read-protect": protection.readProtect = true
-            case "--auth-limit": protection.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--auth-limit":
+                protection.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
             case "--lock-config": protection.lockConfiguration = true
             case "--yes-irreversible": protection.consent = [.authenticationLimit, .configurationLock]
             case "--count":
@@ -117,15 +123,20 @@ struct ProvisionOptions {
         if parser.helpRequested { return options }
         if let sunTemplate {
             guard records.isEmpty, hexMessage == nil, !options.lock, !protect, !options.mirror else {
-                throw .usage("nfctag provision: --ntag424-sun writes its own URL: no records, --hex, --mirror, --protect or --lock with it")
+                throw .usage(
+                    "nfctag provision: --ntag424-sun writes its own URL: no records, --hex, --mirror, --protect or --lock with it"
+                )
             }
-            do { options.ntag424SUN = try NTAG424SUNTemplate(sunTemplate) } catch { throw .malformedInput("nfctag provision: --ntag424-sun: \(error)") }
+            do { options.ntag424SUN = try NTAG424SUNTemplate(sunTemplate) } catch {
+                throw .malformedInput("nfctag provision: --ntag424-sun: \(error)")
+            }
             options.ntag424MetaKey = try environmentKey(metaKeyVariable, option: "--ntag424-meta-key-env") ?? .zero
             options.ntag424MasterKey = try environmentKey(masterKeyVariable, option: "--ntag424-master-key-env")
             return options
         }
         if metaKeyVariable != nil || masterKeyVariable != nil {
-            throw .usage("nfctag provision: --ntag424-meta-key-env and --ntag424-master-key-env go with --ntag424-sun TEMPLATE")
+            throw .usage(
+                "nfctag provision: --ntag424-meta-key-env and --ntag424-master-key-env go with --ntag424-sun TEMPLATE")
         }
         options.message = try message(records: records, hex: hexMessage)
         let globals = parser.globals
@@ -133,21 +144,28 @@ struct ProvisionOptions {
         options.passwordDerivation = globals.passwordDerivation
         if protect {
             guard globals.hasPassword else {
-                throw .usage("nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR, or --password-derive-env VAR for a password per tag)")
+                throw .usage(
+                    "nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR, or --password-derive-env VAR for a password per tag)"
+                )
             }
             // With a derivation each tag's own password takes this place (resolved(forUID:)).
             protection.password = globals.password ?? .factoryDefault
             options.protection = protection
-            let irreversible = (protection.authLimit > 0 ? ["--auth-limit \(protection.authLimit)"] : [])
+            let irreversible =
+                (protection.authLimit > 0 ? ["--auth-limit \(protection.authLimit)"] : [])
                 + (protection.lockConfiguration ? ["--lock-config"] : [])
             if !irreversible.isEmpty, protection.consent.isEmpty {
-                throw .usage("nfctag provision refused: \(irreversible.joined(separator: " and ")) cannot be undone — add --yes-irreversible",
-                             "Nothing was written. 'nfctag protect … --dry-run' shows the plan on one tag.")
+                throw .usage(
+                    "nfctag provision refused: \(irreversible.joined(separator: " and ")) cannot be undone — add --yes-irreversible",
+                    "Nothing was written. 'nfctag protect … --dry-run' shows the plan on one tag.")
             }
         } else if globals.hasPassword {
             options.authentication = (globals.password ?? .factoryDefault, packGiven ? protection.pack : nil)
         }
-        if !protect, protection.fromPage != nil || protection.readProtect || protection.authLimit > 0 || protection.lockConfiguration {
+        if !protect,
+            protection.fromPage != nil || protection.readProtect || protection.authLimit > 0
+                || protection.lockConfiguration
+        {
             throw .usage("nfctag provision: --from-page, --read-protect, --auth-limit and --lock-config need --protect")
         }
         return options
@@ -159,7 +177,9 @@ struct ProvisionOptions {
         guard let text = getenv(variable).map({ String(cString: $0) }), !text.isEmpty else {
             throw .usage("nfctag provision: \(option) \(variable): the variable is not set")
         }
-        do { return try AES128Key(hex: text) } catch { throw .usage("nfctag provision: $\(variable) must hold 32 hex digits (an AES-128 key)") }
+        do { return try AES128Key(hex: text) } catch {
+            throw .usage("nfctag provision: $\(variable) must hold 32 hex digits (an AES-128 key)")
+        }
     }
 
     /// The message from the record options or `--hex` (exactly one of them).
@@ -173,7 +193,9 @@ struct ProvisionOptions {
             do {
                 return try NDEFMessage(bytes: bytes)
             } catch {
-                throw .malformedInput("nfctag provision: --hex is not an NDEF message: malformed at byte \(error.offset)", error.description)
+                throw .malformedInput(
+                    "nfctag provision: --hex is not an NDEF message: malformed at byte \(error.offset)",
+                    error.description)
             }
         case (false, nil):
             let message = NDEFMessage(records: try records.records())

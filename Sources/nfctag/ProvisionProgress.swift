@@ -80,18 +80,20 @@ struct ProvisionProgress {
     /// The summary as text (several lines).
     var summaryText: String {
         let time = String(format: "%.1f", elapsedSeconds)
-        return (station.map { "Station \($0): " } ?? "") + "Provisioned \(done) tag\(done == 1 ? "" : "s") in \(time) s (\(String(format: "%.1f", perMinute)) per minute); "
+        return (station.map { "Station \($0): " } ?? "")
+            + "Provisioned \(done) tag\(done == 1 ? "" : "s") in \(time) s (\(String(format: "%.1f", perMinute)) per minute); "
             + "\(failed) failed, \(skipped) skipped."
     }
 
     /// The summary as one JSON object.
     func summaryJSON(interrupted: Bool) -> JSONValue {
-        .object([("summary", .bool(true))] + (station.map { [("station", JSONValue.string($0))] } ?? []) + [
-            ("done", .int(done)), ("failed", .int(failed)), ("skipped", .int(skipped)),
-            ("failed_uids", .array(failedUIDs.sorted().map(JSONValue.string))),
-            ("per_minute", .int(Int(perMinute.rounded()))), ("seconds", .int(Int(elapsedSeconds.rounded()))),
-            ("interrupted", .bool(interrupted)),
-        ])
+        .object(
+            [("summary", .bool(true))] + (station.map { [("station", JSONValue.string($0))] } ?? []) + [
+                ("done", .int(done)), ("failed", .int(failed)), ("skipped", .int(skipped)),
+                ("failed_uids", .array(failedUIDs.sorted().map(JSONValue.string))),
+                ("per_minute", .int(Int(perMinute.rounded()))), ("seconds", .int(Int(elapsedSeconds.rounded()))),
+                ("interrupted", .bool(interrupted)),
+            ])
     }
 
     private func write(_ text: String) {

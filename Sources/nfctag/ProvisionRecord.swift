@@ -46,11 +46,14 @@ struct ProvisionRecord {
         if let station { members.append(("station", .string(station))) }
         members += [
             ("uid", .string(uid.hexString())), ("chip", .string(chip)),
-            ("result", .string(result.rawValue)), ("actions", .array(actions.map(JSONValue.string))), ("ms", .int(milliseconds)),
+            ("result", .string(result.rawValue)), ("actions", .array(actions.map(JSONValue.string))),
+            ("ms", .int(milliseconds)),
         ]
         if let password { members.append(("password", .string(password))) }
         if let failure {
-            members += [("step", .string(failure.step)), ("error", .string(failure.message)), ("state", .string(failure.state))]
+            members += [
+                ("step", .string(failure.step)), ("error", .string(failure.message)), ("state", .string(failure.state)),
+            ]
             if failure.readerLost { members.append(("reader_lost", .bool(true))) }
         }
         return .object(members)

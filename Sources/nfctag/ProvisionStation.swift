@@ -71,7 +71,8 @@ struct ProvisionStation {
     /// the loop must stop.
     private mutating func handle(_ target: ISO14443ATarget) async throws(ToolError) -> Ending? {
         progress.show("Hold the tag still — provisioning \(target.uid.hexString())")
-        let job = ProvisionJob(device: device, options: options.resolved(forUID: target.uid), timeout: timeout, target: target)
+        let job = ProvisionJob(
+            device: device, options: options.resolved(forUID: target.uid), timeout: timeout, target: target)
         let done = options.again ? [] : provisioned
         let outcome = await job.run { done.contains($0) }
         switch outcome {
@@ -100,8 +101,10 @@ struct ProvisionStation {
             } else {
                 leftInARow = nil
             }
-            progress.show(record.result == .failed ? "Take the failed tag away, present the next one"
-                                                   : "Remove the tag, present the next one")
+            progress.show(
+                record.result == .failed
+                    ? "Take the failed tag away, present the next one"
+                    : "Remove the tag, present the next one")
             return await waitForRemoval(of: record.uid)
         }
     }

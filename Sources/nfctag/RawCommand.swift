@@ -40,18 +40,22 @@ enum RawCommand {
                 guard let code = error.nakCode else { throw ChipSession.failure(error, command: "raw") }
                 let meaning = NAKCode(rawValue: code)?.meaning
                 if printer.json {
-                    printer.document(.object([("nak", .int(Int(code))), ("meaning", meaning.map(JSONValue.string) ?? .null)]))
+                    printer.document(
+                        .object([("nak", .int(Int(code))), ("meaning", meaning.map(JSONValue.string) ?? .null)]))
                 } else {
                     printer.line("NAK 0x\(String(code, radix: 16))\(meaning.map { ": \($0)" } ?? "")")
                 }
-                throw ToolError(exitCode: .failure, summary: "nfctag raw: the tag answered NAK \(code)",
-                                detail: [meaning ?? "", "The tag was selected again (it drops to IDLE after a NAK)."])
+                throw ToolError(
+                    exitCode: .failure, summary: "nfctag raw: the tag answered NAK \(code)",
+                    detail: [meaning ?? "", "The tag was selected again (it drops to IDLE after a NAK)."])
             }
             switch answer {
             case .ack:
                 printer.json ? printer.document(.object([("ack", .bool(true))])) : printer.line("ACK")
             case .bytes(let bytes):
-                printer.json ? printer.document(.object([("answer", .string(bytes.hexString())), ("length", .int(bytes.count))]))
+                printer.json
+                    ? printer.document(
+                        .object([("answer", .string(bytes.hexString())), ("length", .int(bytes.count))]))
                     : printer.line(bytes.hexString())
             }
         }

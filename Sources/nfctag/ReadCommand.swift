@@ -16,7 +16,8 @@ enum ReadCommand {
             return
         }
         let printer = output
-        try await TagSelection.withSingleTag(parser.globals, options: options, command: "read") { tag throws(ToolError) in
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "read") {
+            tag throws(ToolError) in
             let message: NDEFMessage
             do throws(NDEFSessionError) {
                 message = try await tag.readNDEF()
@@ -25,14 +26,17 @@ enum ReadCommand {
             }
             let length = (try? message.encoded().count) ?? 0
             if printer.json {
-                printer.document(.object([
-                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
-                    ("length", .int(message.records.isEmpty ? 0 : length)),
-                    ("records", .array(message.records.map(RecordRendering.json))),
-                ]))
+                printer.document(
+                    .object([
+                        ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                        ("length", .int(message.records.isEmpty ? 0 : length)),
+                        ("records", .array(message.records.map(RecordRendering.json))),
+                    ]))
             } else {
                 let noun = message.records.count == 1 ? "record" : "records"
-                printer.line("\(tag.uid.hexString()) \(tag.detected.chipName): NDEF message, \(message.records.count) \(noun), \(message.records.isEmpty ? 0 : length) bytes")
+                printer.line(
+                    "\(tag.uid.hexString()) \(tag.detected.chipName): NDEF message, \(message.records.count) \(noun), \(message.records.isEmpty ? 0 : length) bytes"
+                )
                 for line in RecordRendering.lines(message.records, indent: "  ") { printer.line(line) }
             }
         }

@@ -21,18 +21,22 @@ enum ReaderSelection {
                 return usable.connectionString
             }
             if let held = readers.first {
-                throw ToolError(exitCode: .noReader,
-                                summary: "nfctag: the reader \(held.name) is in use",
-                                detail: [held.inUse?.description ?? ""])
+                throw ToolError(
+                    exitCode: .noReader,
+                    summary: "nfctag: the reader \(held.name) is in use",
+                    detail: [held.inUse?.description ?? ""])
             }
         }
         throw noReader()
     }
 
     /// Opens the chosen reader on a new device actor.
-    static func connect(_ globals: GlobalOptions,
-                        configuration: ConnectionConfiguration = ConnectionConfiguration())
-        async throws(ToolError) -> (NFCDevice, ReaderInfo) {
+    static func connect(
+        _ globals: GlobalOptions,
+        configuration: ConnectionConfiguration = ConnectionConfiguration()
+    )
+        async throws(ToolError) -> (NFCDevice, ReaderInfo)
+    {
         let connectionString = try await connectionString(for: globals)
         var configuration = configuration
         configuration.lastReaderStore = lastReaderStore(globals)
@@ -64,23 +68,27 @@ enum ReaderSelection {
 
     /// The exit-code-3 error, with what usually keeps a reader from being found.
     static func noReader() -> ToolError {
-        ToolError(exitCode: .noReader, summary: "nfctag: no NFC reader found", detail: [
-            "Name one with --device CONNSTRING (e.g. pn532_uart:/dev/ttyUSB0) or try --device emulator.",
-            "A USB reader held by the kernel: sudo modprobe -r pn533_usb pn533 nfc (and blacklist them).",
-            "A USB reader held by pcscd: sudo systemctl stop pcscd.socket pcscd.",
-            "Permissions: add yourself to the dialout group (serial) or install a udev rule (USB).",
-        ])
+        ToolError(
+            exitCode: .noReader, summary: "nfctag: no NFC reader found",
+            detail: [
+                "Name one with --device CONNSTRING (e.g. pn532_uart:/dev/ttyUSB0) or try --device emulator.",
+                "A USB reader held by the kernel: sudo modprobe -r pn533_usb pn533 nfc (and blacklist them).",
+                "A USB reader held by pcscd: sudo systemctl stop pcscd.socket pcscd.",
+                "Permissions: add yourself to the dialout group (serial) or install a udev rule (USB).",
+            ])
     }
 
     /// A device error as the tool reports it.
     static func failure(_ error: NFCDeviceError, connectionString: String) -> ToolError {
         switch error {
         case .readerInUse(let inUse):
-            ToolError(exitCode: .noReader, summary: "nfctag: the reader \(connectionString) is in use",
-                      detail: [inUse.description])
+            ToolError(
+                exitCode: .noReader, summary: "nfctag: the reader \(connectionString) is in use",
+                detail: [inUse.description])
         case .readerNotFound, .connectionLost, .libnfc:
-            ToolError(exitCode: .noReader, summary: "nfctag: cannot open the reader \(connectionString)",
-                      detail: ["\(error)"] + noReader().detail)
+            ToolError(
+                exitCode: .noReader, summary: "nfctag: cannot open the reader \(connectionString)",
+                detail: ["\(error)"] + noReader().detail)
         case .timeout:
             ToolError(exitCode: .noTag, summary: "nfctag: timed out", detail: ["\(error)"])
         default:

@@ -19,7 +19,9 @@ enum ReadersCommand {
         }
         var options = DiscoveryOptions()
         if let device = parser.globals.device {
-            options.connectionStrings = [EmbeddedEmulator.isRequested(device) ? try EmbeddedEmulator.connectionString(for: device) : device]
+            options.connectionStrings = [
+                EmbeddedEmulator.isRequested(device) ? try EmbeddedEmulator.connectionString(for: device) : device
+            ]
         }
         let globals = parser.globals
         let printer = output

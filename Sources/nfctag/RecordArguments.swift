@@ -126,7 +126,8 @@ struct RecordArguments {
 
     private static func readFile(_ path: String) throws(ToolError) -> [UInt8] {
         guard let file = fopen(path, "rb") else {
-            throw ToolError(exitCode: .usage, summary: "nfctag: cannot read \(path): \(String(cString: strerror(errno)))")
+            throw ToolError(
+                exitCode: .usage, summary: "nfctag: cannot read \(path): \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []

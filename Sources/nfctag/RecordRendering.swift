@@ -65,14 +65,17 @@ enum RecordRendering {
             case .media(let media)?:
                 lines.append("\(head)MIME \(media.mediaType), \(media.payload.count) bytes\(id)")
             case .external(let external)?:
-                lines.append("\(head)External \(external.domain):\(external.externalType), payload \(external.payload.hexString())\(id)")
+                lines.append(
+                    "\(head)External \(external.domain):\(external.externalType), payload \(external.payload.hexString())\(id)"
+                )
             case .absoluteURI(let absolute)?:
                 lines.append("\(head)Absolute URI \(absolute.uri)\(id)")
             case .empty?:
                 lines.append("\(head)Empty record")
             case .other?, nil:
                 let type = text(record.type)
-                lines.append("\(head)\(record.typeNameFormat.description) '\(type)', payload \(record.payload.hexString())\(id)")
+                lines.append(
+                    "\(head)\(record.typeNameFormat.description) '\(type)', payload \(record.payload.hexString())\(id)")
             }
         }
         return lines

@@ -11,7 +11,9 @@ enum ReportCommand {
         var paths: [String] = []
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
-            guard !token.hasPrefix("--") else { throw .usage("nfctag report: unknown option '\(token)'", "Run 'nfctag report --help'.") }
+            guard !token.hasPrefix("--") else {
+                throw .usage("nfctag report: unknown option '\(token)'", "Run 'nfctag report --help'.")
+            }
             paths.append(token)
         }
         output.json = parser.globals.json
@@ -19,7 +21,9 @@ enum ReportCommand {
             output.line(HelpText.report)
             return
         }
-        guard !paths.isEmpty else { throw .usage("nfctag report: give one or more provisioning logs", "Run 'nfctag report --help'.") }
+        guard !paths.isEmpty else {
+            throw .usage("nfctag report: give one or more provisioning logs", "Run 'nfctag report --help'.")
+        }
         var report = ProvisionReport()
         for path in paths {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -28,7 +32,9 @@ enum ReportCommand {
             report.add(String(decoding: data, as: UTF8.self))
         }
         if report.unreadableLines > 0 {
-            output.note("Warning: \(report.unreadableLines) line\(report.unreadableLines == 1 ? "" : "s") could not be read and \(report.unreadableLines == 1 ? "was" : "were") ignored.")
+            output.note(
+                "Warning: \(report.unreadableLines) line\(report.unreadableLines == 1 ? "" : "s") could not be read and \(report.unreadableLines == 1 ? "was" : "were") ignored."
+            )
         }
         if output.json {
             output.document(report.json)
@@ -58,13 +64,16 @@ struct ProvisionReport {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for line in text.split(whereSeparator: \.isNewline) where !line.allSatisfy(\.isWhitespace) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let uid = object["uid"] as? String, let result = object["result"] as? String,
-                  let time = (object["time"] as? String).flatMap(formatter.date(from:)) else {
+                let uid = object["uid"] as? String, let result = object["result"] as? String,
+                let time = (object["time"] as? String).flatMap(formatter.date(from:))
+            else {
                 unreadableLines += 1
                 continue
             }
-            entries.append(Entry(time: time, station: object["station"] as? String ?? "", uid: uid.lowercased(),
-                                 result: result, step: object["step"] as? String))
+            entries.append(
+                Entry(
+                    time: time, station: object["station"] as? String ?? "", uid: uid.lowercased(),
+                    result: result, step: object["step"] as? String))
         }
         entries.sort { $0.time < $1.time }
     }
@@ -111,43 +120,72 @@ struct ProvisionReport {
         let lines = entries.filter { $0.station == station }
         let ok = lines.filter { $0.result == "ok" }.count
         let minutes = (lines.last.map { $0.time.timeIntervalSince(lines[0].time) } ?? 0) / 60
-        return (ok, failed.filter { $0.station == station }.count, lines.filter { $0.result == "skipped" }.count,
-                minutes > 0 ? Double(ok) / minutes : 0)
+        return (
+            ok, failed.filter { $0.station == station }.count, lines.filter { $0.result == "skipped" }.count,
+            minutes > 0 ? Double(ok) / minutes : 0
+        )
     }
 
     /// The report as cli.md's `report --json` object.
     var json: JSONValue {
         .object([
-            ("stations", .object(stations.map { name in
-                let tally = tally(name)
-                return (name, .object([("ok", .int(tally.ok)), ("failed", .int(tally.failed)),
-                                       ("skipped", .int(tally.skipped)), ("per_minute", .decimal(tally.perMinute))]))
-            })),
+            (
+                "stations",
+                .object(
+                    stations.map { name in
+                        let tally = tally(name)
+                        return (
+                            name,
+                            .object([
+                                ("ok", .int(tally.ok)), ("failed", .int(tally.failed)),
+                                ("skipped", .int(tally.skipped)), ("per_minute", .decimal(tally.perMinute)),
+                            ])
+                        )
+                    })
+            ),
             ("outcomes", .object(outcomes.map { ($0.0, .int($0.1)) })),
-            ("duplicates", .array(duplicates.map { duplicate in
-                .object([("uid", .string(duplicate.uid)), ("stations", .array(duplicate.stations.map(JSONValue.string))),
-                         ("count", .int(duplicate.count))])
-            })),
-            ("failed", .array(failed.map { entry in
-                .object([("uid", .string(entry.uid)), ("station", .string(entry.station)), ("step", .string(entry.step ?? ""))])
-            })),
+            (
+                "duplicates",
+                .array(
+                    duplicates.map { duplicate in
+                        .object([
+                            ("uid", .string(duplicate.uid)),
+                            ("stations", .array(duplicate.stations.map(JSONValue.string))),
+                            ("count", .int(duplicate.count)),
+                        ])
+                    })
+            ),
+            (
+                "failed",
+                .array(
+                    failed.map { entry in
+                        .object([
+                            ("uid", .string(entry.uid)), ("station", .string(entry.station)),
+                            ("step", .string(entry.step ?? "")),
+                        ])
+                    })
+            ),
         ])
     }
 
     /// The report as text, a few lines a person reads at a glance.
     var lines: [String] {
         func name(_ station: String) -> String { station.isEmpty ? "(no station)" : station }
-        var text = ["\(entries.count) line\(entries.count == 1 ? "" : "s") from \(stations.count) station\(stations.count == 1 ? "" : "s")"]
+        var text = [
+            "\(entries.count) line\(entries.count == 1 ? "" : "s") from \(stations.count) station\(stations.count == 1 ? "" : "s")"
+        ]
         for station in stations {
             let tally = tally(station)
-            text.append("  \(name(station)): ok \(tally.ok) · failed \(tally.failed) · skipped \(tally.skipped) · "
-                        + String(format: "%.1f", tally.perMinute) + "/min")
+            text.append(
+                "  \(name(station)): ok \(tally.ok) · failed \(tally.failed) · skipped \(tally.skipped) · "
+                    + String(format: "%.1f", tally.perMinute) + "/min")
         }
         text.append("Outcomes: " + outcomes.map { "\($0.0) \($0.1)" }.joined(separator: " · "))
         let duplicates = duplicates
         text.append("Written more than once: \(duplicates.count)")
         for duplicate in duplicates {
-            text.append("  \(duplicate.uid) \(duplicate.count)× at \(duplicate.stations.map(name).joined(separator: ", "))")
+            text.append(
+                "  \(duplicate.uid) \(duplicate.count)× at \(duplicate.stations.map(name).joined(separator: ", "))")
         }
         let failed = failed
         text.append("Failed (last attempt): \(failed.count)")

@@ -27,8 +27,9 @@ enum ResetCommand {
             try await device.reset()
         } catch {
             await device.close()
-            throw ToolError(exitCode: .failure, summary: "nfctag reset: \(info.connectionString) could not be reset: \(error)",
-                            detail: ["Unplug the reader and plug it in again; 'nfctag readers' shows whether it is back."])
+            throw ToolError(
+                exitCode: .failure, summary: "nfctag reset: \(info.connectionString) could not be reset: \(error)",
+                detail: ["Unplug the reader and plug it in again; 'nfctag readers' shows whether it is back."])
         }
         let elapsed = clock.now - start
         let firmware = await device.readerInfo?.firmware
@@ -36,7 +37,8 @@ enum ResetCommand {
         let milliseconds = Int((elapsed / .milliseconds(1)).rounded())
         let firmwareText = firmware?.description ?? "unknown"
         if output.json {
-            output.document(.object([("reset", .bool(true)), ("firmware", .string(firmwareText)), ("ms", .int(milliseconds))]))
+            output.document(
+                .object([("reset", .bool(true)), ("firmware", .string(firmwareText)), ("ms", .int(milliseconds))]))
         } else {
             output.line("Reset \(info.connectionString) in \(milliseconds) ms; firmware \(firmwareText).")
         }

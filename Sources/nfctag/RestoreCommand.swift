@@ -36,10 +36,14 @@ enum RestoreCommand {
         guard let file else { throw .usage("nfctag restore: give the dump FILE (made by 'nfctag dump --out FILE')") }
         let dump = try load(file)
         let printer = output
-        try await ChipSession.run(parser.globals, command: "restore", pack: tagOptions.pack) { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "restore", pack: tagOptions.pack) {
+            session throws(ToolError) in
             guard session.chip == dump.chip else {
-                throw ToolError(exitCode: .failure,
-                                summary: "nfctag restore refused: the dump is of a \(dump.chip.rawValue), the tag is \(ChipSession.chipName(session)); nothing was written")
+                throw ToolError(
+                    exitCode: .failure,
+                    summary:
+                        "nfctag restore refused: the dump is of a \(dump.chip.rawValue), the tag is \(ChipSession.chipName(session)); nothing was written"
+                )
             }
             let bar = ProgressBar(label: "Writing", output: printer)
             let written: [Int]
@@ -48,24 +52,33 @@ enum RestoreCommand {
                 case .miFareClassic(let classic):
                     written = try await classic.restore(dump, options: options, consent: consent) { bar.update($0) }
                 case let tag:
-                    guard let pages = tag.handle as? any NFCPageMemoryTag else { throw ChipSession.noMemoryImage(session, operation: .restore) }
+                    guard let pages = tag.handle as? any NFCPageMemoryTag else {
+                        throw ChipSession.noMemoryImage(session, operation: .restore)
+                    }
                     written = try await pages.restore(dump, options: options, consent: consent) { bar.update($0) }
                 }
             } catch {
                 bar.clear()
                 var failure = ChipSession.failure(error, command: "restore")
                 if failure.exitCode == .failure {
-                    failure.detail.append("Some pages may already be written; run restore again to finish (it writes only the pages that differ).")
+                    failure.detail.append(
+                        "Some pages may already be written; run restore again to finish (it writes only the pages that differ)."
+                    )
                 }
                 throw failure
             }
             let unit = dump.pages != nil ? "pages" : "blocks"
             if printer.json {
-                printer.document(.object([("uid", .string(session.uid.hexString())), ("chip", .string(dump.chip.rawValue)),
-                                          ("written", .array(written.map(JSONValue.int))), ("unit", .string(unit))]))
+                printer.document(
+                    .object([
+                        ("uid", .string(session.uid.hexString())), ("chip", .string(dump.chip.rawValue)),
+                        ("written", .array(written.map(JSONValue.int))), ("unit", .string(unit)),
+                    ]))
             } else {
                 let list = written.isEmpty ? "" : " (\(written.map(String.init).joined(separator: ", ")))"
-                printer.line("Restored \(dump.chip.rawValue) \(session.uid.hexString()) from \(file): \(written.count) \(unit) written\(list).")
+                printer.line(
+                    "Restored \(dump.chip.rawValue) \(session.uid.hexString()) from \(file): \(written.count) \(unit) written\(list)."
+                )
             }
         }
     }

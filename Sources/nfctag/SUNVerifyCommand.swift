@@ -31,7 +31,8 @@ enum SUNVerifyCommand {
                 lastCounter = value
             default:
                 guard url == nil, !token.hasPrefix("-") else {
-                    throw .usage("nfctag ntag424 sun-verify: unexpected '\(token)'", "Run 'nfctag ntag424 sun-verify --help'.")
+                    throw .usage(
+                        "nfctag ntag424 sun-verify: unexpected '\(token)'", "Run 'nfctag ntag424 sun-verify --help'.")
                 }
                 url = token
             }
@@ -41,10 +42,14 @@ enum SUNVerifyCommand {
             output.line(help)
             return
         }
-        guard let url else { throw .usage("nfctag ntag424 sun-verify: give the URL the tag wrote", "Run 'nfctag ntag424 sun-verify --help'.") }
+        guard let url else {
+            throw .usage(
+                "nfctag ntag424 sun-verify: give the URL the tag wrote", "Run 'nfctag ntag424 sun-verify --help'.")
+        }
         if diversify != (masterKey != nil) {
-            throw .usage("nfctag ntag424 sun-verify: --master-key and --diversify go together",
-                         "The MAC key is then derived per tag from the master key and the UID (AN10922).")
+            throw .usage(
+                "nfctag ntag424 sun-verify: --master-key and --diversify go together",
+                "The MAC key is then derived per tag from the master key and the UID (AN10922).")
         }
         if masterKey != nil, macKey != nil {
             throw .usage("nfctag ntag424 sun-verify: give --mac-key or --master-key --diversify, not both")
@@ -57,8 +62,10 @@ enum SUNVerifyCommand {
         do {
             result = try verifier.verify(url: url, lastCounter: lastCounter)
         } catch {
-            throw .malformedInput("nfctag ntag424 sun-verify: malformed SUN URL: \(error)",
-                                  "Expected …?\(names.piccData)=HEX32&\(names.cmac)=HEX16 or …?\(names.uid)=HEX14&\(names.counter)=HEX6&\(names.cmac)=HEX16.")
+            throw .malformedInput(
+                "nfctag ntag424 sun-verify: malformed SUN URL: \(error)",
+                "Expected …?\(names.piccData)=HEX32&\(names.cmac)=HEX16 or …?\(names.uid)=HEX14&\(names.counter)=HEX6&\(names.cmac)=HEX16."
+            )
         }
 
         if output.json {

@@ -38,7 +38,8 @@ enum ScanCommand {
                     case .tagRemoved(let tag):
                         reported.remove(tag.uid)
                         if printer.json {
-                            printer.document(.object([("event", .string("tagRemoved")), ("uid", .string(tag.uid.hexString()))]))
+                            printer.document(
+                                .object([("event", .string("tagRemoved")), ("uid", .string(tag.uid.hexString()))]))
                         } else {
                             printer.line("removed \(tag.uid.hexString())")
                         }

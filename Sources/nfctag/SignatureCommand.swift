@@ -27,7 +27,8 @@ enum SignatureCommand {
             return
         }
         let printer = output
-        try await ChipSession.run(parser.globals, command: "signature", pack: tagOptions.pack) { session throws(ToolError) in
+        try await ChipSession.run(parser.globals, command: "signature", pack: tagOptions.pack) {
+            session throws(ToolError) in
             let report: OriginalityReport
             let ntag: NFCType2Tag
             do throws(TagSessionError) {
@@ -44,17 +45,23 @@ enum SignatureCommand {
             case .noKeyKnown: valid = nil
             }
             if printer.json {
-                printer.document(.object([
-                    ("signature", .string(report.signature.hexString())), ("valid", valid.map(JSONValue.bool) ?? .null),
-                    ("key", key.map(JSONValue.string) ?? .null), ("uid", .string(report.uid.hexString())),
-                    ("chip", .string(ChipSession.chipName(session))),
-                ]))
+                printer.document(
+                    .object([
+                        ("signature", .string(report.signature.hexString())),
+                        ("valid", valid.map(JSONValue.bool) ?? .null),
+                        ("key", key.map(JSONValue.string) ?? .null), ("uid", .string(report.uid.hexString())),
+                        ("chip", .string(ChipSession.chipName(session))),
+                    ]))
             } else {
                 printer.line("Signature: \(report.signature.hexString())")
                 switch valid {
                 case true?: printer.line("Valid: yes (key \(key ?? "given"))")
-                case false?: printer.line("Valid: NO — the signature does not match this UID with key \(key ?? "given")")
-                case nil: printer.line("Valid: unknown — no public key is known for \(ChipSession.chipName(session)); give one with --public-key")
+                case false?:
+                    printer.line("Valid: NO — the signature does not match this UID with key \(key ?? "given")")
+                case nil:
+                    printer.line(
+                        "Valid: unknown — no public key is known for \(ChipSession.chipName(session)); give one with --public-key"
+                    )
                 }
             }
         }

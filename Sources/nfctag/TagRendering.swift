@@ -5,8 +5,10 @@ import NFCTagKit
 enum TagRendering {
     /// `uid`, `chip`, `atqa`, `sak`.
     static func identity(_ tag: NDEFDetectedTag) -> [(String, JSONValue)] {
-        [("uid", .string(tag.uid.hexString())), ("chip", .string(tag.chipName)),
-         ("atqa", .string(tag.target.atqa.hexString())), ("sak", .string([tag.target.sak].hexString()))]
+        [
+            ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.chipName)),
+            ("atqa", .string(tag.target.atqa.hexString())), ("sak", .string([tag.target.sak].hexString())),
+        ]
     }
 
     /// `read-write`, `read-only` or `not-supported`.
@@ -20,8 +22,10 @@ enum TagRendering {
 
     /// The `ndef` object.
     static func json(_ status: NDEFStatus) -> JSONValue {
-        .object([("status", .string(name(status.availability))), ("capacity", .int(status.capacity)),
-                 ("length", .int(status.length))])
+        .object([
+            ("status", .string(name(status.availability))), ("capacity", .int(status.capacity)),
+            ("length", .int(status.length)),
+        ])
     }
 
     /// `NDEF read-write, 21/492 bytes`.

@@ -38,7 +38,9 @@ struct TagConnection {
 /// `--password` before anything else.
 enum TagSelection {
     /// Opens the reader and begins an NDEF session on it.
-    static func beginSession(_ globals: GlobalOptions, options: TagOptions) async throws(ToolError) -> (NFCDevice, NDEFSession) {
+    static func beginSession(_ globals: GlobalOptions, options: TagOptions) async throws(ToolError) -> (
+        NFCDevice, NDEFSession
+    ) {
         try globals.checkPasswordOptions(command: nil, packGiven: options.pack != nil)
         let (device, _) = try await ReaderSelection.connect(globals)
         var configuration = NDEFSessionConfiguration.station(password: globals.password, expectedPACK: options.pack)
@@ -55,19 +57,23 @@ enum TagSelection {
     }
 
     /// The tags in the field, waiting up to `--timeout` for the first.
-    static func waitForTags(_ session: NDEFSession, globals: GlobalOptions) async throws(ToolError) -> [NDEFDetectedTag] {
+    static func waitForTags(_ session: NDEFSession, globals: GlobalOptions) async throws(ToolError) -> [NDEFDetectedTag]
+    {
         do {
             return try await session.waitForTags(timeout: .seconds(globals.timeout))
         } catch .timeout(nil) {
-            throw ToolError(exitCode: .noTag, summary: "nfctag: no tag within \(formatSeconds(globals.timeout)) s",
-                            detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
+            throw ToolError(
+                exitCode: .noTag, summary: "nfctag: no tag within \(formatSeconds(globals.timeout)) s",
+                detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
         } catch {
             throw failure(error, operation: "scan")
         }
     }
 
     /// Connects to the one tag in the field for `command`.
-    static func connectSingle(_ globals: GlobalOptions, options: TagOptions, command: String) async throws(ToolError) -> TagConnection {
+    static func connectSingle(_ globals: GlobalOptions, options: TagOptions, command: String) async throws(ToolError)
+        -> TagConnection
+    {
         let (device, session) = try await beginSession(globals, options: options)
         do throws(ToolError) {
             let tags = try await waitForTags(session, globals: globals)
@@ -87,8 +93,10 @@ enum TagSelection {
     }
 
     /// Runs `body` on the one tag in the field, then closes everything.
-    static func withSingleTag(_ globals: GlobalOptions, options: TagOptions, command: String,
-                              _ body: (NDEFSessionTag) async throws(ToolError) -> Void) async throws(ToolError) {
+    static func withSingleTag(
+        _ globals: GlobalOptions, options: TagOptions, command: String,
+        _ body: (NDEFSessionTag) async throws(ToolError) -> Void
+    ) async throws(ToolError) {
         let connection = try await connectSingle(globals, options: options, command: command)
         do throws(ToolError) {
             try await body(connection.tag)
@@ -101,8 +109,9 @@ enum TagSelection {
 
     /// Exit code 5.
     static func severalTags(_ count: Int) -> ToolError {
-        ToolError(exitCode: .severalTags, summary: "nfctag: \(count) tags in the field — remove all but one",
-                  detail: ["Nothing was read or written."])
+        ToolError(
+            exitCode: .severalTags, summary: "nfctag: \(count) tags in the field — remove all but one",
+            detail: ["Nothing was read or written."])
     }
 
     /// A session error as the tool reports it: the operation, the step (page in hex) and
@@ -114,45 +123,61 @@ enum TagSelection {
         case .timeout(nil):
             return ToolError(exitCode: .noTag, summary: "nfctag: no tag in time")
         case .sessionInvalidated(.readerUnavailable):
-            return ToolError(exitCode: .noReader, summary: "nfctag: \(operation) failed: the reader is gone",
-                             detail: [error.description])
+            return ToolError(
+                exitCode: .noReader, summary: "nfctag: \(operation) failed: the reader is gone",
+                detail: [error.description])
         case let .connectionLost(step, state, loss):
             let cause = loss.map { "the reader was lost (\($0))" } ?? "tag left the field"
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): \(cause); \(state)",
-                             detail: detail(step))
+            return ToolError(
+                exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): \(cause); \(state)",
+                detail: detail(step))
         case let .tagUpdateFailure(step, state, reason):
-            return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(operation) failed\(at(step)): \(describe(reason)); \(state)",
-                             detail: detail(step))
+            return ToolError(
+                exitCode: .failure,
+                summary: "nfctag: \(operation) failed\(at(step)): \(describe(reason)); \(state)",
+                detail: detail(step))
         case let .timeout(step?):
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag did not answer in time",
-                             detail: detail(step))
+            return ToolError(
+                exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag did not answer in time",
+                detail: detail(step))
         case let .nak(code, step):
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag answered NAK \(code)",
-                             detail: detail(step))
+            return ToolError(
+                exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag answered NAK \(code)",
+                detail: detail(step))
         case let .authenticationRequired(step):
             let secret = chip == .ultralightC ? "its 3DES key" : "a password"
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag needs \(secret)",
-                             detail: ["Give it with \(secretOption(chip))."] + detail(step))
+            return ToolError(
+                exitCode: .failure, summary: "nfctag: \(operation) failed\(at(step)): the tag needs \(secret)",
+                detail: ["Give it with \(secretOption(chip))."] + detail(step))
         case let .tagSizeTooSmall(needed, capacity):
-            return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(operation) refused: the message needs \(needed) bytes, the tag holds at most \(capacity); the tag was not touched")
+            return ToolError(
+                exitCode: .failure,
+                summary:
+                    "nfctag: \(operation) refused: the message needs \(needed) bytes, the tag holds at most \(capacity); the tag was not touched"
+            )
         case .tagNotWritable:
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag is read-only; nothing was written",
-                             detail: ["It is locked, or its NDEF area is protected: then give \(secretOption(chip))."])
+            return ToolError(
+                exitCode: .failure, summary: "nfctag: \(operation) refused: the tag is read-only; nothing was written",
+                detail: ["It is locked, or its NDEF area is protected: then give \(secretOption(chip))."])
         case let .invalidNDEF(offset, reason):
-            return ToolError(exitCode: .failure,
-                             summary: "nfctag: \(operation) failed: the NDEF message on the tag is invalid at byte 0x\(hex(offset))",
-                             detail: ["\(reason)", "Write a new message to repair it (nfctag write …)."])
+            return ToolError(
+                exitCode: .failure,
+                summary: "nfctag: \(operation) failed: the NDEF message on the tag is invalid at byte 0x\(hex(offset))",
+                detail: ["\(reason)", "Write a new message to repair it (nfctag write …)."])
         case .invalidTagData(.invalidCapabilityContainer(_, .notFormatted)):
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed: the tag is not NDEF-formatted; nothing was written",
-                             detail: ["Prepare it with 'nfctag format'."])
+            return ToolError(
+                exitCode: .failure,
+                summary: "nfctag: \(operation) failed: the tag is not NDEF-formatted; nothing was written",
+                detail: ["Prepare it with 'nfctag format'."])
         case .notVerified:
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the message on the tag was not read back and verified",
-                             detail: ["Nothing was locked."])
+            return ToolError(
+                exitCode: .failure,
+                summary: "nfctag: \(operation) refused: the message on the tag was not read back and verified",
+                detail: ["Nothing was locked."])
         case .alreadyFormatted:
-            return ToolError(exitCode: .failure, summary: "nfctag: \(operation) refused: the tag already holds NDEF",
-                             detail: ["--force erases it and writes an empty NDEF structure."])
+            return ToolError(
+                exitCode: .failure, summary: "nfctag: \(operation) refused: the tag already holds NDEF",
+                detail: ["--force erases it and writes an empty NDEF structure."])
         default:
             return ToolError(exitCode: .failure, summary: "nfctag: \(operation) failed: \(error.description)")
         }
@@ -168,9 +193,9 @@ enum TagSelection {
         guard let step else { return "" }
         switch step {
         case .readConfiguration(let page), .readData(let page), .clearLength(let page), .writeBody(let page),
-             .commitLength(let page), .verify(let page), .writeCapabilityContainer(let page),
-             .writeStaticLock(let page), .writeDynamicLock(let page), .writeFormat(let page),
-             .writeConfiguration(let page):
+            .commitLength(let page), .verify(let page), .writeCapabilityContainer(let page),
+            .writeStaticLock(let page), .writeDynamicLock(let page), .writeFormat(let page),
+            .writeConfiguration(let page):
             return " at page 0x\(hex(page))"
         default:
             return " while \(step)"

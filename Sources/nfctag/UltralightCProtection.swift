@@ -9,7 +9,9 @@ enum UltralightCProtection {
     /// `protect --ultralight-c-key KEY [--new-ultralight-c-key NEW] [--from-page N] [--read-protect] [--dry-run]`:
     /// a key change when NEW is given; AUTH0 / AUTH1 when no NEW is given, or with
     /// `--from-page` / `--read-protect` (then with the new key).
-    static func protect(_ globals: GlobalOptions, key: UltralightCKey, options: ProtectCommand.Options, output: Output) async throws(ToolError) {
+    static func protect(_ globals: GlobalOptions, key: UltralightCKey, options: ProtectCommand.Options, output: Output)
+        async throws(ToolError)
+    {
         try await ChipSession.run(globals, command: "protect", authenticate: false) { session throws(ToolError) in
             let tag = try ultralightC(session, command: "protect")
             var currentKey = key
@@ -25,7 +27,8 @@ enum UltralightCProtection {
                     do throws(TagSessionError) {
                         _ = try await tag.changeKey(from: key, to: newKey)
                     } catch .interrupted(let operation, let state, let cause) {
-                        throw await interrupted(tag, state: state, cause: cause, operation: operation, keys: [newKey, key])
+                        throw await interrupted(
+                            tag, state: state, cause: cause, operation: operation, keys: [newKey, key])
                     } catch {
                         throw ChipSession.failure(error, command: "protect")
                     }
@@ -39,7 +42,8 @@ enum UltralightCProtection {
                 page = from
                 do throws(TagSessionError) {
                     if options.dryRun {
-                        let plan = try await tag.planProtection(from: from, readProtected: options.readProtect, key: currentKey)
+                        let plan = try await tag.planProtection(
+                            from: from, readProtected: options.readProtect, key: currentKey)
                         PasswordPlanRendering.print(plan, session: session, output: output)
                     } else {
                         _ = try await tag.setProtection(from: from, readProtected: options.readProtect, key: currentKey)
@@ -49,19 +53,24 @@ enum UltralightCProtection {
                 }
             }
             guard !options.dryRun else { return }
-            report(session, output: output, keyChanged: keyChanged, protectedFrom: page, readProtected: options.readProtect)
+            report(
+                session, output: output, keyChanged: keyChanged, protectedFrom: page, readProtected: options.readProtect
+            )
         }
     }
 
     /// `unprotect --ultralight-c-key KEY [--dry-run]`: AUTH0 past the last page (nothing protected).
-    static func unprotect(_ globals: GlobalOptions, key: UltralightCKey, dryRun: Bool, output: Output) async throws(ToolError) {
+    static func unprotect(_ globals: GlobalOptions, key: UltralightCKey, dryRun: Bool, output: Output)
+        async throws(ToolError)
+    {
         try await ChipSession.run(globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
             let tag = try ultralightC(session, command: "unprotect")
             let none = tag.memory.lastPage + 1
             do throws(TagSessionError) {
                 if dryRun {
-                    PasswordPlanRendering.print(try await tag.planProtection(from: none, readProtected: false, key: key),
-                                                session: session, output: output)
+                    PasswordPlanRendering.print(
+                        try await tag.planProtection(from: none, readProtected: false, key: key),
+                        session: session, output: output)
                     return
                 }
                 _ = try await tag.setProtection(from: none, readProtected: false, key: key)
@@ -79,33 +88,52 @@ enum UltralightCProtection {
     /// A key change cut short: the tag holds the old key, the new one, or a mix of their
     /// pages (the library's state lists each, most likely first). If the tag is still there,
     /// each is tried so that the error names the key that opens it.
-    private static func interrupted(_ tag: NFCUltralightCTag, state: TagPasswordState, cause: TagSessionError,
-                                    operation: TagSessionOperation, keys: [UltralightCKey]) async -> ToolError {
+    private static func interrupted(
+        _ tag: NFCUltralightCTag, state: TagPasswordState, cause: TagSessionError,
+        operation: TagSessionOperation, keys: [UltralightCKey]
+    ) async -> ToolError {
         let candidates = state.possibleSecrets.compactMap { $0.flatMap(UltralightCKey.init(bytes:)) }
         let causeText = cause.description.prefix(1).lowercased() + cause.description.dropFirst()
         for key in candidates {
             if (try? await tag.reselect()) == nil { break }
             if (try? await tag.authenticate(key: key)) != nil {
-                let name = key == keys[0] ? "the new key" : key == keys[1] ? "the old key"
-                    : "a mix of both keys' pages: \(key.bytes.hexString()) (write the new key again with it as --ultralight-c-key)"
-                return ToolError(exitCode: .failure, summary: "nfctag protect interrupted: \(causeText) The tag opens with \(name) (checked).")
+                let name =
+                    key == keys[0]
+                    ? "the new key"
+                    : key == keys[1]
+                        ? "the old key"
+                        : "a mix of both keys' pages: \(key.bytes.hexString()) (write the new key again with it as --ultralight-c-key)"
+                return ToolError(
+                    exitCode: .failure,
+                    summary: "nfctag protect interrupted: \(causeText) The tag opens with \(name) (checked).")
             }
         }
-        let possible = candidates.map { $0 == keys[0] ? "the new key" : $0 == keys[1] ? "the old key" : $0.bytes.hexString() }
-        return ToolError(exitCode: .failure, summary: "nfctag protect interrupted: \(causeText)",
-                         detail: ["The tag holds one of these keys, most likely first: " + possible.joined(separator: ", ") + ".",
-                                  "Present it again and run protect with each as --ultralight-c-key."])
+        let possible = candidates.map {
+            $0 == keys[0] ? "the new key" : $0 == keys[1] ? "the old key" : $0.bytes.hexString()
+        }
+        return ToolError(
+            exitCode: .failure, summary: "nfctag protect interrupted: \(causeText)",
+            detail: [
+                "The tag holds one of these keys, most likely first: " + possible.joined(separator: ", ") + ".",
+                "Present it again and run protect with each as --ultralight-c-key.",
+            ])
     }
 
-    private static func report(_ session: TagSession, output: Output, keyChanged: Bool, protectedFrom page: Int?, readProtected: Bool) {
+    private static func report(
+        _ session: TagSession, output: Output, keyChanged: Bool, protectedFrom page: Int?, readProtected: Bool
+    ) {
         if output.json {
-            output.document(.object([
-                ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
-                ("key_changed", .bool(keyChanged)), ("protected", .bool(page != nil)),
-                ("protected_from", page.map(JSONValue.int) ?? .null), ("read_protected", .bool(page != nil && readProtected)),
-            ]))
+            output.document(
+                .object([
+                    ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
+                    ("key_changed", .bool(keyChanged)), ("protected", .bool(page != nil)),
+                    ("protected_from", page.map(JSONValue.int) ?? .null),
+                    ("read_protected", .bool(page != nil && readProtected)),
+                ]))
         } else {
-            let protection = page.map { "protected from page \($0) on (\(readProtected ? "reads and writes" : "writes"))" } ?? "not protected"
+            let protection =
+                page.map { "protected from page \($0) on (\(readProtected ? "reads and writes" : "writes"))" }
+                ?? "not protected"
             output.line("Ultralight C \(session.uid.hexString()): \(keyChanged ? "key changed; " : "")\(protection).")
         }
     }

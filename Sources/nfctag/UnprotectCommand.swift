@@ -11,7 +11,9 @@ enum UnprotectCommand {
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             switch token {
-            case "--pack": pack = PACK(uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
+            case "--pack":
+                pack = PACK(
+                    uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
             case "--keep-password": resetPassword = false
             case "--dry-run": dryRun = true
             default: throw .usage("nfctag unprotect: unknown option '\(token)'", "Run 'nfctag unprotect --help'.")
@@ -29,25 +31,32 @@ enum UnprotectCommand {
         }
         try globals.checkPasswordOptions(command: "unprotect", packGiven: pack != nil)
         guard globals.hasPassword else {
-            throw .usage("nfctag unprotect: give the tag's password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)")
+            throw .usage(
+                "nfctag unprotect: give the tag's password with --password HEX8 (or --password-env VAR, or --password-derive-env VAR)"
+            )
         }
         let printer = output
         try await ChipSession.run(globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
             guard let (password, pack) = globals.credentials(forUID: session.uid, pack: pack) else { return }
             do throws(TagSessionError) {
                 if dryRun {
-                    let plan = try await session.type2Tag().planPasswordRemoval(current: password, expectedPACK: pack, resetPassword: resetPassword)
+                    let plan = try await session.type2Tag().planPasswordRemoval(
+                        current: password, expectedPACK: pack, resetPassword: resetPassword)
                     PasswordPlanRendering.print(plan, session: session, output: printer)
                     return
                 }
-                let state = try await session.type2Tag().removePassword(current: password, expectedPACK: pack, resetPassword: resetPassword)
+                let state = try await session.type2Tag().removePassword(
+                    current: password, expectedPACK: pack, resetPassword: resetPassword)
                 if printer.json {
-                    printer.document(.object([
-                        ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
-                        ("protected", .bool(false)), ("password_reset", .bool(resetPassword)),
-                    ]))
+                    printer.document(
+                        .object([
+                            ("uid", .string(session.uid.hexString())), ("chip", .string(ChipSession.chipName(session))),
+                            ("protected", .bool(false)), ("password_reset", .bool(resetPassword)),
+                        ]))
                 } else {
-                    printer.line("Removed the password protection of \(ChipSession.chipName(session)) \(session.uid.hexString()): \(state.sentence).")
+                    printer.line(
+                        "Removed the password protection of \(ChipSession.chipName(session)) \(session.uid.hexString()): \(state.sentence)."
+                    )
                 }
             } catch {
                 throw ChipSession.failure(error, command: "unprotect")

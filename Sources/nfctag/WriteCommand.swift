@@ -26,7 +26,9 @@ enum WriteCommand {
             switch token {
             case "--hex":
                 let text = try parser.value(for: token)
-                guard let bytes = Hex.decode(text) else { throw .malformedInput("nfctag write: --hex: '\(text)' is not hex") }
+                guard let bytes = Hex.decode(text) else {
+                    throw .malformedInput("nfctag write: --hex: '\(text)' is not hex")
+                }
                 hexMessage = bytes
             case "--no-verify": verify = false
             case "--full": fullWrite = true
@@ -42,7 +44,8 @@ enum WriteCommand {
         let message = try message(records: records, hex: hexMessage)
         let printer = output
         let showProgress = !printer.json && isatty(1) != 0 && isatty(2) != 0
-        try await TagSelection.withSingleTag(parser.globals, options: options, command: "write") { tag throws(ToolError) in
+        try await TagSelection.withSingleTag(parser.globals, options: options, command: "write") {
+            tag throws(ToolError) in
             let last = ProgressBox()
             let template = mirror ? try MirrorWriting.template(for: message, chip: tag.chip, command: "write") : nil
             do throws(NDEFSessionError) {
@@ -77,20 +80,27 @@ enum WriteCommand {
                     back = Self.decodedAsStored(message)
                 }
                 guard let back, template.map({ MirrorWriting.matches(back, $0) }) ?? (back == message) else {
-                    throw ToolError(exitCode: .failure, summary: "nfctag: verify failed: the message read back differs from the one written")
+                    throw ToolError(
+                        exitCode: .failure,
+                        summary: "nfctag: verify failed: the message read back differs from the one written")
                 }
             }
             let written = template?.message ?? message
             let length = written.records.isEmpty ? 0 : ((try? written.encoded().count) ?? 0)
             let progress = last.value
             if printer.json {
-                printer.document(.object([
-                    ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
-                    ("length", .int(length)), ("written", .int(progress?.written ?? 0)), ("total", .int(progress?.total ?? 0)),
-                    ("verified", .bool(verify)),
-                ] + (template.map { [("mirror", JSONValue.string(MirrorWriting.name($0)))] } ?? [])))
+                printer.document(
+                    .object(
+                        [
+                            ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                            ("length", .int(length)), ("written", .int(progress?.written ?? 0)),
+                            ("total", .int(progress?.total ?? 0)),
+                            ("verified", .bool(verify)),
+                        ] + (template.map { [("mirror", JSONValue.string(MirrorWriting.name($0)))] } ?? [])))
             } else {
-                printer.line("Wrote \(length) bytes to \(tag.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")")
+                printer.line(
+                    "Wrote \(length) bytes to \(tag.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")"
+                )
             }
         }
     }
@@ -106,7 +116,8 @@ enum WriteCommand {
             do {
                 return try NDEFMessage(bytes: bytes)
             } catch {
-                throw .malformedInput("nfctag write: --hex is not an NDEF message: malformed at byte \(error.offset)", error.description)
+                throw .malformedInput(
+                    "nfctag write: --hex is not an NDEF message: malformed at byte \(error.offset)", error.description)
             }
         case (false, nil):
             let message = NDEFMessage(records: try records.records())

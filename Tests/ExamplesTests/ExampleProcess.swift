@@ -21,7 +21,8 @@ final class ExampleProcess: Sendable {
         var directory = testBinary.deletingLastPathComponent()
         // Swift Testing may run from inside an .xctest bundle directory.
         while directory.pathComponents.count > 1,
-              !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
+            !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path)
+        {
             directory = directory.deletingLastPathComponent()
         }
         return directory.appendingPathComponent(name)
@@ -29,7 +30,9 @@ final class ExampleProcess: Sendable {
 
     /// Starts example `name` with `arguments` (and `environment` on top of this process's);
     /// it is killed after `limit`.
-    init(_ name: String, _ arguments: [String], environment extra: [String: String] = [:], limit: Duration = .seconds(60)) throws {
+    init(
+        _ name: String, _ arguments: [String], environment extra: [String: String] = [:], limit: Duration = .seconds(60)
+    ) throws {
         self.name = name
         process = Process()
         process.executableURL = Self.executable(name)
@@ -59,7 +62,8 @@ final class ExampleProcess: Sendable {
         let process = process
         let (seconds, attoseconds) = limit.components
         DispatchQueue.global().asyncAfter(
-            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))) {
+            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        ) {
             guard process.isRunning else { return }
             collector.killedByLimit.withLock { $0 = true }
             kill(process.processIdentifier, SIGKILL)
@@ -75,7 +79,8 @@ final class ExampleProcess: Sendable {
 
     /// The whole output as text, with a note when the time limit killed the program.
     var transcript: String {
-        output.joined(separator: "\n") + (collector.killedByLimit.withLock { $0 } ? "\n[test] \(name) killed: it did not finish in time" : "")
+        output.joined(separator: "\n")
+            + (collector.killedByLimit.withLock { $0 } ? "\n[test] \(name) killed: it did not finish in time" : "")
     }
 
     /// Waits for a line that contains `text`; false when the program ended (or `timeout` passed) first.
@@ -84,7 +89,7 @@ final class ExampleProcess: Sendable {
         while ContinuousClock.now < deadline {
             if output.contains(where: { $0.contains(text) }) { return true }
             if !process.isRunning {
-                try? await Task.sleep(for: .milliseconds(50))   // the last lines may still be on their way
+                try? await Task.sleep(for: .milliseconds(50))  // the last lines may still be on their way
                 return output.contains { $0.contains(text) }
             }
             try? await Task.sleep(for: .milliseconds(20))
@@ -102,13 +107,15 @@ final class ExampleProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             return nil
         }
-        try? await Task.sleep(for: .milliseconds(50))   // let the pipe's last lines arrive
+        try? await Task.sleep(for: .milliseconds(50))  // let the pipe's last lines arrive
         return process.terminationStatus
     }
 
     /// Runs example `name` to its end and returns its exit status and output.
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                    limit: Duration = .seconds(60)) async throws -> (status: Int32?, output: String) {
+    static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        limit: Duration = .seconds(60)
+    ) async throws -> (status: Int32?, output: String) {
         let example = try ExampleProcess(name, arguments, environment: environment, limit: limit)
         let status = await example.exitStatus(timeout: limit + .seconds(1))
         return (status, example.transcript)

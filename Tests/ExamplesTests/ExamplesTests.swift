@@ -8,7 +8,8 @@ import Testing
 func startEmulator(_ tags: [any EmulatedTag], link: Bool = false) throws -> PN532Emulator {
     var path: String?
     if link {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-example-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-example-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("reader").path
     }
@@ -32,7 +33,8 @@ struct ExamplesTests {
         defer { emulator.stop() }
         let example = try ExampleProcess("ReaderLifecycle", [emulator.connectionString, "--seconds", "30"])
         #expect(await example.waitForLine(containing: "Unplug the reader"), "\(example.transcript)")
-        #expect(example.output.contains { $0.hasPrefix("Tag: ") && $0.contains(hex(ntag215UID)) }, "\(example.transcript)")
+        #expect(
+            example.output.contains { $0.hasPrefix("Tag: ") && $0.contains(hex(ntag215UID)) }, "\(example.transcript)")
         emulator.unplug()
         #expect(await example.waitForLine(containing: "event: reconnectStarted"), "\(example.transcript)")
         try await Task.sleep(for: .milliseconds(300))
@@ -48,26 +50,31 @@ struct ExamplesTests {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: ntag215UID)])
         defer { emulator.stop() }
         let url = "https://example.com/examples"
-        let (status, output) = try await ExampleProcess.run("WriteAndLockURL", [emulator.connectionString, "--url", url, "--lock"])
+        let (status, output) = try await ExampleProcess.run(
+            "WriteAndLockURL", [emulator.connectionString, "--url", url, "--lock"])
         #expect(status == 0, "\(output)")
         #expect(output.contains("Read back: \(url) — verified"), "\(output)")
         #expect(output.contains("Locked for good: NDEF is now readOnly"), "\(output)")
         let tag = try #require(emulator.tags.first as? Type2Tag)
         #expect(tag.page(Self.ntag215.capabilityContainer.page)[3] == 0x0F, "the CC does not say read-only")
 
-        let (again, refusal) = try await ExampleProcess.run("WriteAndLockURL", [emulator.connectionString, "--url", "https://other.example"])
+        let (again, refusal) = try await ExampleProcess.run(
+            "WriteAndLockURL", [emulator.connectionString, "--url", "https://other.example"])
         #expect(again == 1, "\(refusal)")
         #expect(refusal.contains("not writable"), "\(refusal)")
 
-        let two = try startEmulator([try Type2Tag(chip: .ntag215, uid: ntag215UID),
-                                     try Type2Tag(chip: .ntag213, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06])])
+        let two = try startEmulator([
+            try Type2Tag(chip: .ntag215, uid: ntag215UID),
+            try Type2Tag(chip: .ntag213, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]),
+        ])
         defer { two.stop() }
         let (several, message) = try await ExampleProcess.run("WriteAndLockURL", [two.connectionString])
         #expect(several == 5, "\(message)")
         #expect(message.contains("remove all but one"), "\(message)")
     }
 
-    @Test("PasswordProtectNTAG: dry run, protect, refused read, PWD_AUTH with the PACK, removal; --keep leaves AUTH0 set")
+    @Test(
+        "PasswordProtectNTAG: dry run, protect, refused read, PWD_AUTH with the PACK, removal; --keep leaves AUTH0 set")
     func passwordProtect() async throws {
         let fresh = try Type2Tag(chip: .ntag215, uid: ntag215UID)
         let emulator = try startEmulator([fresh])
@@ -76,32 +83,42 @@ struct ExamplesTests {
         let auth0 = try #require(configuration.field(.auth0))
         let (status, output) = try await ExampleProcess.run("PasswordProtectNTAG", [emulator.connectionString])
         #expect(status == 0, "\(output)")
-        for expected in ["Dry run (", "Protected: the tag now requires password 12 34 56 78", "Read without the password: refused",
-                         "PACK abcd as expected", "Protection removed: the tag now requires no password"] {
+        for expected in [
+            "Dry run (", "Protected: the tag now requires password 12 34 56 78", "Read without the password: refused",
+            "PACK abcd as expected", "Protection removed: the tag now requires no password",
+        ] {
             #expect(output.contains(expected), "missing '\(expected)' in \(output)")
         }
         var tag = try #require(emulator.tags.first as? Type2Tag)
         #expect(auth0.value(in: tag.page(auth0.page)) == auth0.value(in: fresh.page(auth0.page)))
 
-        let (kept, keptOutput) = try await ExampleProcess.run("PasswordProtectNTAG", [emulator.connectionString, "--password", "0badc0de", "--keep"])
+        let (kept, keptOutput) = try await ExampleProcess.run(
+            "PasswordProtectNTAG", [emulator.connectionString, "--password", "0badc0de", "--keep"])
         #expect(kept == 0, "\(keptOutput)")
         tag = try #require(emulator.tags.first as? Type2Tag)
         #expect(auth0.value(in: tag.page(auth0.page)).map(Int.init) == Self.ntag215.firstUserPage)
     }
 
-    @Test("CountersAndSignature: NTAG NFC counter and a valid signature with the emulator's key (invalid with NXP's); EV1 counters")
+    @Test(
+        "CountersAndSignature: NTAG NFC counter and a valid signature with the emulator's key (invalid with NXP's); EV1 counters"
+    )
     func countersAndSignature() async throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: ntag215UID)])
         defer { emulator.stop() }
         let key = hex(EmulatorSigningKey.publicKey)
-        let (status, output) = try await ExampleProcess.run("CountersAndSignature", [emulator.connectionString, "--enable-counter", "--public-key", key])
+        let (status, output) = try await ExampleProcess.run(
+            "CountersAndSignature", [emulator.connectionString, "--enable-counter", "--public-key", key])
         #expect(status == 0, "\(output)")
         #expect(output.contains("NFC counter enabled"), "\(output)")
-        #expect(output.split(separator: "\n").contains { $0.hasPrefix("NFC counter: ") && Int($0.dropFirst(13)) != nil }, "\(output)")
+        #expect(
+            output.split(separator: "\n").contains { $0.hasPrefix("NFC counter: ") && Int($0.dropFirst(13)) != nil },
+            "\(output)")
         #expect(output.contains("Originality: valid"), "\(output)")
         let (nxp, nxpOutput) = try await ExampleProcess.run("CountersAndSignature", [emulator.connectionString])
         #expect(nxp == 0, "\(nxpOutput)")
-        #expect(nxpOutput.contains("Originality: INVALID"), "the emulator's signature verified with NXP's key: \(nxpOutput)")
+        #expect(
+            nxpOutput.contains("Originality: INVALID"), "the emulator's signature verified with NXP's key: \(nxpOutput)"
+        )
 
         let ev1 = try startEmulator([try EmulatedTagFactory.make(name: "ultralight-ev1-mf0ul11")])
         defer { ev1.stop() }
@@ -110,12 +127,15 @@ struct ExamplesTests {
         #expect(evOutput.contains("Counters: 0, 0, 0"), "\(evOutput)")
     }
 
-    @Test("ClassicNDEF: a Classic 1K and a 4K get a text record, read back and verified", arguments: ["classic1k", "classic4k"])
+    @Test(
+        "ClassicNDEF: a Classic 1K and a 4K get a text record, read back and verified",
+        arguments: ["classic1k", "classic4k"])
     func classicNDEF(name: String) async throws {
         let emulator = try startEmulator([try EmulatedTagFactory.make(name: name)])
         defer { emulator.stop() }
         let text = "Room 4.12 on a \(name)"
-        let (status, output) = try await ExampleProcess.run("ClassicNDEF", [emulator.connectionString, "--text", text], limit: .seconds(90))
+        let (status, output) = try await ExampleProcess.run(
+            "ClassicNDEF", [emulator.connectionString, "--text", text], limit: .seconds(90))
         #expect(status == 0, "\(output)")
         #expect(output.contains("Read back: \"\(text)\" — verified"), "\(output)")
     }

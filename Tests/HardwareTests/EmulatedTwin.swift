@@ -23,13 +23,18 @@ final class EmulatedTwin: Sendable {
     init(of kind: ReaderKind, tags: [String] = ["ntag215"], uids: [[UInt8]] = []) throws {
         var models: [any EmulatedTag] = []
         for (index, name) in tags.enumerated() {
-            models.append(try EmulatedTagFactory.make(name: name, uid: index < uids.count ? uids[index] : nil, index: index))
+            models.append(
+                try EmulatedTagFactory.make(name: name, uid: index < uids.count ? uids[index] : nil, index: index))
         }
         switch kind {
         case .acr122USB, .pn53xUSB:
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
             guard let library = USBReaderEmulator.libraryPath(besideExecutable: executable) else {
-                try Test.cancel("the USB stand-in \(USBReaderEmulator.libraryName) is not built (swift build --product nfctag-usb-emulation)")
+                try Test.cancel(
+                    "the USB stand-in \(USBReaderEmulator.libraryName) is not built (swift build --product nfctag-usb-emulation)"
+                )
             }
             let reader = try USBReaderEmulator(kind: kind == .acr122USB ? .acr122u : .pn533, tags: models)
             reader.start()
@@ -75,11 +80,14 @@ struct RealReader: Sendable {
     /// those kinds (by libnfc driver, from the connection string) runs it.
     static func required(for id: String, kinds: Set<ReaderKind>? = nil) throws -> RealReader {
         guard let device = HardwareBench.realDevice else {
-            try Test.cancel("\(id) compares a real reader with the emulator: set NFC_TEST_DEVICE to a reader's connection string")
+            try Test.cancel(
+                "\(id) compares a real reader with the emulator: set NFC_TEST_DEVICE to a reader's connection string")
         }
         let reader = RealReader(connectionString: device)
         if let kinds, !kinds.contains(reader.kind) {
-            try Test.cancel("\(id) is about \(kinds.map(\.rawValue).sorted().joined(separator: " / ")) readers, not \(reader.kind.rawValue)")
+            try Test.cancel(
+                "\(id) is about \(kinds.map(\.rawValue).sorted().joined(separator: " / ")) readers, not \(reader.kind.rawValue)"
+            )
         }
         return reader
     }
@@ -94,8 +102,11 @@ struct RealReader: Sendable {
 
 /// Cancels when `pn53x-tamashell` is missing; records an issue when the reader did not open.
 private func requireTamaShell(_ run: TamaShellRun) throws {
-    guard run.run.launched else { try Test.cancel("pn53x-tamashell is not installed (Debian libnfc-pn53x-examples; scripts/setup)") }
-    try #require(!run.readerName.isEmpty, "pn53x-tamashell did not open the reader: \(run.run.output) \(run.run.standardError)")
+    guard run.run.launched else {
+        try Test.cancel("pn53x-tamashell is not installed (Debian libnfc-pn53x-examples; scripts/setup)")
+    }
+    try #require(
+        !run.readerName.isEmpty, "pn53x-tamashell did not open the reader: \(run.run.output) \(run.run.standardError)")
 }
 
 extension HardwareBench {

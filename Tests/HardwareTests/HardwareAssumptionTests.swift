@@ -13,13 +13,16 @@ extension HardwareInTheLoop {
         /// A2: with a tag in the field, libnfc's InAutoPoll (ISO 14443-4A slot, then MIFARE)
         /// answers after about one activation per slot — the 14443-4A slot does not last its
         /// Period × 150 ms before an NTAG is found. Every NDEF write asks it once.
-        @Test("A2 InAutoPoll with a non-ISO-DEP tag answers without waiting out the ISO 14443-4A slot (150 ms)",
-              arguments: HardwareBench.tags)
+        @Test(
+            "A2 InAutoPoll with a non-ISO-DEP tag answers without waiting out the ISO 14443-4A slot (150 ms)",
+            arguments: HardwareBench.tags)
         func autoPollSlotWithTag(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let first = try await device.waitForTarget(timeout: .seconds(10))
-                guard first.sak & ChipTables.iso14443a.sakISO14443_4Bit == 0 else { try Test.cancel("an ISO-DEP tag answers in the first slot") }
+                guard first.sak & ChipTables.iso14443a.sakISO14443_4Bit == 0 else {
+                    try Test.cancel("an ISO-DEP tag answers in the first slot")
+                }
                 var times: [Duration] = []
                 for _ in 0..<7 {
                     let clock = ContinuousClock()
@@ -31,7 +34,9 @@ extension HardwareInTheLoop {
                     times.append(clock.now - start)
                 }
                 let median = times.sorted()[times.count / 2]
-                print("[hil] A2 selectIfAlone (InAutoPoll, two slots) with \(first.uid.hexString()): median \(median), all \(times)")
+                print(
+                    "[hil] A2 selectIfAlone (InAutoPoll, two slots) with \(first.uid.hexString()): median \(median), all \(times)"
+                )
                 // 150 ms is the slot's Period × 150 ms; the whole exchange at 115 200 baud is ~12 ms modelled.
                 #expect(median < .milliseconds(100), "the ISO 14443-4A slot seems to last its period: \(median)")
             }
@@ -39,25 +44,31 @@ extension HardwareInTheLoop {
 
         /// T2: with NFC_CNT_PWD_PROT set, an NTAG21x refuses READ_CNT until PWD_AUTH.
         /// Needs a tag whose password is still the factory one; the configuration is put back.
-        @Test("T2 NFC_CNT_PWD_PROT: READ_CNT is refused before PWD_AUTH and answered after it",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
+        @Test(
+            "T2 NFC_CNT_PWD_PROT: READ_CNT is refused before PWD_AUTH and answered after it",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
         func counterPasswordProtection(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let session = try await TagSession.connect(on: device, timeout: .seconds(10))
                 guard case .type2(let ntag) = session.tag, ntag.memory.configuration?.password != nil,
-                      let before = try? await ntag.readConfiguration(), let enabled = before.isNFCCounterEnabled else {
+                    let before = try? await ntag.readConfiguration(), let enabled = before.isNFCCounterEnabled
+                else {
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no password-protectable NFC counter")
                 }
                 guard !before.isProtectionActive else { try Test.cancel("the tag is password-protected already") }
                 try await ntag.setNFCCounter(enabled: true, passwordProtected: true)
                 try await ntag.reselect()
                 let refused: Bool
-                do { _ = try await ntag.readNFCCounter(); refused = false } catch { refused = true }
+                do {
+                    _ = try await ntag.readNFCCounter()
+                    refused = false
+                } catch { refused = true }
                 try await ntag.authenticate(password: .factoryDefault)
                 let value = try await ntag.readNFCCounter()
                 print("[hil] T2 READ_CNT before PWD_AUTH \(refused ? "refused" : "ANSWERED"), after: \(value)")
-                try await ntag.setNFCCounter(enabled: enabled, passwordProtected: before.isNFCCounterPasswordProtected ?? false)
+                try await ntag.setNFCCounter(
+                    enabled: enabled, passwordProtected: before.isNFCCounterPasswordProtected ?? false)
                 #expect(refused, "READ_CNT answered without PWD_AUTH while NFC_CNT_PWD_PROT is set")
             }
         }
@@ -76,8 +87,9 @@ extension HardwareInTheLoop {
 
         /// P4: InDeselect leaves a MIFARE / Type 2 target selectable by UID right away, as
         /// libfreefare needs (its `mifare-ultralight-info` lists, deselects, then selects by UID).
-        @Test("P4 libfreefare identifies the tag after libnfc's list (InDeselect leaves a Type 2 target in the field)",
-              arguments: HardwareBench.tags)
+        @Test(
+            "P4 libfreefare identifies the tag after libnfc's list (InDeselect leaves a Type 2 target in the field)",
+            arguments: HardwareBench.tags)
         func libfreefareAfterList(tag name: String) throws {
             guard name.hasPrefix("ntag") || name.hasPrefix("ultralight") || HardwareBench.isRealHardware else {
                 try Test.cancel("not a Type 2 tag")
@@ -91,14 +103,21 @@ extension HardwareInTheLoop {
 
         /// P5: a genuine MIFARE Classic refuses a WRITE of block 0 with a NAK and keeps its
         /// Crypto1 session, so `nfc-mfclassic`'s direct-write probe does not spoil its read.
-        @Test("P5 nfc-mfclassic reads a whole Classic card after its block-0 write probe", arguments: HardwareBench.tags)
+        @Test(
+            "P5 nfc-mfclassic reads a whole Classic card after its block-0 write probe", arguments: HardwareBench.tags)
         func classicDirectWriteProbe(tag name: String) throws {
-            guard name.hasPrefix("classic") || HardwareBench.isRealHardware else { try Test.cancel("not a MIFARE Classic") }
+            guard name.hasPrefix("classic") || HardwareBench.isRealHardware else {
+                try Test.cancel("not a MIFARE Classic")
+            }
             let reader = try HardwareReader(tag: name)
-            let dump = FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString).mfd").path
+            let dump = FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString).mfd")
+                .path
             defer { try? FileManager.default.removeItem(atPath: dump) }
-            let run = try LibNFCToolRun("nfc-mfclassic", ["r", "a", "u", dump], device: reader.connectionString, logLevel: 0)
-            guard run.output.contains("MIFARE Classic") else { try Test.cancel("not a MIFARE Classic card: \(run.output)") }
+            let run = try LibNFCToolRun(
+                "nfc-mfclassic", ["r", "a", "u", dump], device: reader.connectionString, logLevel: 0)
+            guard run.output.contains("MIFARE Classic") else {
+                try Test.cancel("not a MIFARE Classic card: \(run.output)")
+            }
             print("[hil] P5 nfc-mfclassic: \(run.output.split(separator: "\n").suffix(2).joined(separator: " / "))")
             #expect(run.output.contains("Done,"), "\(run.output)")
             #expect(!run.output.contains("failed"), "\(run.output)")
@@ -124,8 +143,9 @@ extension HardwareInTheLoop {
 
         /// A3: the timing model leaves out the PN532's own processing time: a raw READ costs
         /// its UART bytes (115 200 baud), its air time and the tag's answer time, plus little.
-        @Test("A3 a raw READ takes about its modelled time (UART + air), within 2× on a real PN532",
-              arguments: HardwareBench.tags)
+        @Test(
+            "A3 a raw READ takes about its modelled time (UART + air), within 2× on a real PN532",
+            arguments: HardwareBench.tags)
         func readTakesModelledTime(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -141,7 +161,8 @@ extension HardwareInTheLoop {
                 let modelled = Duration.microseconds(Int((10.0 + 2 + 6 + 25) * 86.8)) + .milliseconds(2)
                 print("[hil] A3 READ 04: \(perRead) per exchange, modelled \(modelled)")
                 if reader.emulator == nil {
-                    #expect(perRead < modelled * 2, "the PN532 adds more than the model: \(perRead) against \(modelled)")
+                    #expect(
+                        perRead < modelled * 2, "the PN532 adds more than the model: \(perRead) against \(modelled)")
                 }
             }
         }

@@ -73,7 +73,8 @@ enum HardwareBench {
     static var allowsLock: Bool { !isRealHardware || (environment["NFC_TEST_ALLOW_LOCK"] == "1" && allowsWrite) }
 
     static let writeSkipMessage: Comment = "writes to the tag: set NFC_TEST_ALLOW_WRITE=1 to run it on the real reader"
-    static let lockSkipMessage: Comment = "locks the tag FOR GOOD: set NFC_TEST_ALLOW_LOCK=1 and NFC_TEST_ALLOW_WRITE=1 to run it on the real reader"
+    static let lockSkipMessage: Comment =
+        "locks the tag FOR GOOD: set NFC_TEST_ALLOW_LOCK=1 and NFC_TEST_ALLOW_WRITE=1 to run it on the real reader"
 
     /// The tags a scenario runs on: the one on the real reader, or emulated chips of each
     /// family (NTAG, Ultralight EV1, MIFARE Classic) so that every "skip what the chip
@@ -105,8 +106,9 @@ final class HardwareReader: Sendable {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-hil-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let emulator = try PN532Emulator(tags: [try EmulatedTagFactory.make(name: tag)],
-                                         link: directory.appendingPathComponent("reader").path)
+        let emulator = try PN532Emulator(
+            tags: [try EmulatedTagFactory.make(name: tag)],
+            link: directory.appendingPathComponent("reader").path)
         try emulator.start()
         self.emulator = emulator
         self.directory = directory
@@ -155,7 +157,9 @@ func bytes(fromHex text: String) -> [UInt8]? {
     guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
     var result: [UInt8] = []
     for index in stride(from: 0, to: digits.count, by: 2) {
-        guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+        guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+            return nil
+        }
         result.append(byte)
     }
     return result

@@ -48,7 +48,9 @@ enum NTAG424Bench {
     /// The real tag's keys: the environment's, else factory.
     static func realKeys() throws -> [AES128Key] {
         try (0..<NTAG424DNATable.keyCount).map { number in
-            guard let hex = HardwareBench.environment["NFC_TEST_NTAG424_KEY\(number)"], !hex.isEmpty else { return .zero }
+            guard let hex = HardwareBench.environment["NFC_TEST_NTAG424_KEY\(number)"], !hex.isEmpty else {
+                return .zero
+            }
             let key = try #require(bytes(fromHex: hex), "NFC_TEST_NTAG424_KEY\(number) is not hex")
             return try AES128Key(key)
         }
@@ -69,9 +71,13 @@ enum NTAG424Bench {
     static func requireRealTag(for id: String, write: Bool = false, setUp: [(name: String, says: String)] = []) throws {
         _ = try RealReader.required(for: id)
         guard HardwareBench.personSetUp("NFC_TEST_NTAG424") else {
-            try Test.cancel("\(id) needs an NTAG 424 DNA on the real reader: set NFC_TEST_NTAG424=1 (keys: NFC_TEST_NTAG424_KEY0…KEY4, default factory)")
+            try Test.cancel(
+                "\(id) needs an NTAG 424 DNA on the real reader: set NFC_TEST_NTAG424=1 (keys: NFC_TEST_NTAG424_KEY0…KEY4, default factory)"
+            )
         }
-        if write, !HardwareBench.allowsWrite { try Test.cancel("\(id) changes the tag: set NFC_TEST_ALLOW_WRITE=1 to run it on the real tag") }
+        if write, !HardwareBench.allowsWrite {
+            try Test.cancel("\(id) changes the tag: set NFC_TEST_ALLOW_WRITE=1 to run it on the real tag")
+        }
         for gate in setUp where !HardwareBench.personSetUp(gate.name) {
             try Test.cancel("\(id) \(gate.says): set \(gate.name)=1")
         }
@@ -115,7 +121,8 @@ enum NTAG424Bench {
         guard nlen.isSuccess, nlen.data.count == 2 else { return ([nlen.statusWordHex], []) }
         let length = Int(nlen.data[0]) << 8 | Int(nlen.data[1])
         guard length > 0 else { return ([nlen.statusWordHex], nlen.data) }
-        let body = try await side.session.isoDEPTag().sendCommand(APDU(cla: 0x00, ins: 0xB0, p1: 0x00, p2: 0x02, expectedResponseLength: length))
+        let body = try await side.session.isoDEPTag().sendCommand(
+            APDU(cla: 0x00, ins: 0xB0, p1: 0x00, p2: 0x02, expectedResponseLength: length))
         return ([nlen.statusWordHex, body.statusWordHex], nlen.data + body.data)
     }
 
@@ -128,13 +135,19 @@ enum NTAG424Bench {
     /// settings (counter retrieval free, access rights as they were), then the file's
     /// settings and bytes put back — whatever `body` did. Needs the NDEF file as delivered
     /// (read and write free, no SDM) and key 0.
-    static func withSUNFile<Result: Sendable>(_ side: NTAG424Side, _ body: (NTAG424SUNTemplate) async throws -> Result) async throws -> Result {
-        let ntag = side.ntag, file = NTAG424DNATable.ndefFileNumber
+    static func withSUNFile<Result: Sendable>(_ side: NTAG424Side, _ body: (NTAG424SUNTemplate) async throws -> Result)
+        async throws -> Result
+    {
+        let ntag = side.ntag
+        let file = NTAG424DNATable.ndefFileNumber
         let template = try sunTemplate()
         try await ntag.selectApplication()
         let original = try await ntag.fileSettings(file)
-        guard original.sdm == nil, original.read == .free, original.write == .free, original.communicationMode == .plain else {
-            try Test.cancel("the NDEF file is not as delivered (\(original)): the SDM scenarios need read and write free and no SDM")
+        guard original.sdm == nil, original.read == .free, original.write == .free, original.communicationMode == .plain
+        else {
+            try Test.cancel(
+                "the NDEF file is not as delivered (\(original)): the SDM scenarios need read and write free and no SDM"
+            )
         }
         let stored = try await ntag.readData(file: file, length: template.fileContent.count, mode: .plain)
         var settings = template.fileSettings
@@ -156,7 +169,8 @@ enum NTAG424Bench {
 
     /// The NDEF file's settings and first bytes back as they were.
     static func restore(_ side: NTAG424Side, settings: NTAG424FileSettings, content: [UInt8]) async throws {
-        let ntag = side.ntag, file = NTAG424DNATable.ndefFileNumber
+        let ntag = side.ntag
+        let file = NTAG424DNATable.ndefFileNumber
         try await ntag.selectApplication()
         try await ntag.authenticate(keyNumber: 0, key: side.keys[0])
         try await ntag.changeFileSettings(file, to: settings)
@@ -190,34 +204,46 @@ extension HardwareInTheLoop {
         /// emulator's batch and week are its own choice). Also that identification names the
         /// real tag `ntag424dna` from its GetVersion (the table's hardware bytes are not
         /// verified against a real tag yet).
-        @Test("N424-1 Read_Sig answers 9190 with 56 bytes, GetVersion's three parts as the emulator's, identified as ntag424dna")
+        @Test(
+            "N424-1 Read_Sig answers 9190 with 56 bytes, GetVersion's three parts as the emulator's, identified as ntag424dna"
+        )
         func readSigStatus() async throws {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 _ = try await side.selectFile("E104")
                 let signature = try await side.apdu("903C0000010000")
                 let version = try await side.ntag.version()
-                print("[hil] N424-1 \(side.who): GetVersion \(version.hardware.hexString()) \(version.software.hexString()) \(version.uid.hexString()) \(version.production.hexString()), identified as \(side.session.chip?.rawValue ?? "unknown")")
+                print(
+                    "[hil] N424-1 \(side.who): GetVersion \(version.hardware.hexString()) \(version.software.hexString()) \(version.uid.hexString()) \(version.production.hexString()), identified as \(side.session.chip?.rawValue ?? "unknown")"
+                )
                 // A random ID names no maker: such a tag is not asked GetVersion at identification.
                 let identified = side.session.uid.count == 4 ? "random ID" : side.session.chip?.rawValue ?? "unknown"
-                return [signature.statusWordHex, "\(signature.data.count) bytes", "production \(version.production.count) bytes",
-                        "hardware \(version.hardware.count) bytes", "identified as \(identified)"]
+                return [
+                    signature.statusWordHex, "\(signature.data.count) bytes",
+                    "production \(version.production.count) bytes",
+                    "hardware \(version.hardware.count) bytes", "identified as \(identified)",
+                ]
             }
             let claim = try await NTAG424Bench.onEmulator(step)
-            #expect(claim == ["9190", "56 bytes", "production 7 bytes", "hardware 7 bytes", "identified as ntag424dna"], "the emulator: \(claim)")
+            #expect(
+                claim == ["9190", "56 bytes", "production 7 bytes", "hardware 7 bytes", "identified as ntag424dna"],
+                "the emulator: \(claim)")
             try NTAG424Bench.requireRealTag(for: "N424-1")
             var seen = try await NTAG424Bench.onRealTag(step)
             print("[hil] N424-1 real: \(seen)  emulator: \(claim)")
             // A tag with the random ID on cannot be identified (N424-9): nothing to compare there.
             if seen.last == "identified as random ID" { seen[seen.count - 1] = claim[claim.count - 1] }
-            #expect(seen == claim, "N424-1 disproved: Read_Sig and GetVersion gave \(seen) on the real tag, \(claim) on the emulator")
+            #expect(
+                seen == claim,
+                "N424-1 disproved: Read_Sig and GetVersion gave \(seen) on the real tag, \(claim) on the emulator")
         }
 
         /// N424-2: SDMReadCtr counts once per read session — two reads after one ISO select
         /// of the NDEF file give the same bytes and one count; selecting again starts a new
         /// read session (a new URL, one more count). Writes the SUN URL and SDM settings and
         /// puts the file back (`NFC_TEST_ALLOW_WRITE=1`).
-        @Test("N424-2 SDMReadCtr counts once per selection of the NDEF file: two reads, one URL",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
+        @Test(
+            "N424-2 SDMReadCtr counts once per selection of the NDEF file: two reads, one URL",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
         func readCounterPerSelection() async throws {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 try await NTAG424Bench.withSUNFile(side) { _ in
@@ -229,13 +255,22 @@ extension HardwareInTheLoop {
                     _ = try await side.selectFile("E104")
                     let third = try await NTAG424Bench.phoneRead(side)
                     let twice = try await side.ntag.readCounter(file: NTAG424DNATable.ndefFileNumber)
-                    print("[hil] N424-2 \(side.who): counter \(before) → \(once) → \(twice); reads \(first.words) \(second.words) \(third.words)")
-                    return ["\(first.words) \(second.words) \(third.words)", "same session same bytes: \(first.bytes == second.bytes)",
-                            "new session new bytes: \(third.bytes != first.bytes)", "counted +\(once - before) then +\(twice - once)"]
+                    print(
+                        "[hil] N424-2 \(side.who): counter \(before) → \(once) → \(twice); reads \(first.words) \(second.words) \(third.words)"
+                    )
+                    return [
+                        "\(first.words) \(second.words) \(third.words)",
+                        "same session same bytes: \(first.bytes == second.bytes)",
+                        "new session new bytes: \(third.bytes != first.bytes)",
+                        "counted +\(once - before) then +\(twice - once)",
+                    ]
                 }
             }
             let claim = try await NTAG424Bench.onEmulator(step)
-            #expect(claim.dropFirst() == ["same session same bytes: true", "new session new bytes: true", "counted +1 then +1"], "the emulator: \(claim)")
+            #expect(
+                claim.dropFirst() == [
+                    "same session same bytes: true", "new session new bytes: true", "counted +1 then +1",
+                ], "the emulator: \(claim)")
             try NTAG424Bench.requireRealTag(for: "N424-2", write: true)
             let seen = try await NTAG424Bench.onRealTag(step)
             print("[hil] N424-2 real: \(seen)  emulator: \(claim)")
@@ -258,25 +293,32 @@ extension HardwareInTheLoop {
                 try await side.ntag.selectApplication()
                 try await side.ntag.authenticate(keyNumber: 2, key: side.keys[2])
                 let selected = try await side.status("00A4000C02E105")
-                words["3 read proprietary, key-2 session (CommMode full)"] = selected + " " + (try await side.status("00B0000010"))
+                words["3 read proprietary, key-2 session (CommMode full)"] =
+                    selected + " " + (try await side.status("00B0000010"))
                 guard writes, let first = cc.data.first else { return words }
                 _ = try await side.selectFile("E103")
                 words["4 update CC, no session"] = try await side.status(String(format: "00D6000001%02X", first))
                 try await side.ntag.selectApplication()
                 try await side.ntag.authenticate(keyNumber: 0, key: side.keys[0])
                 let selectedCC = try await side.status("00A4000C02E103")
-                words["5 update CC, key-0 session"] = selectedCC + " " + (try await side.status(String(format: "00D6000001%02X", first)))
+                words["5 update CC, key-0 session"] =
+                    selectedCC + " " + (try await side.status(String(format: "00D6000001%02X", first)))
                 return words
             }
             let claim = try await NTAG424Bench.onEmulator { try await step($0, writes: true) }
-            #expect(claim == ["1 read CC, free": "9000", "2 read proprietary, no session": "6982",
-                              "3 read proprietary, key-2 session (CommMode full)": "9000 6982",
-                              "4 update CC, no session": "6982", "5 update CC, key-0 session": "9000 9000"], "the emulator: \(claim)")
+            #expect(
+                claim == [
+                    "1 read CC, free": "9000", "2 read proprietary, no session": "6982",
+                    "3 read proprietary, key-2 session (CommMode full)": "9000 6982",
+                    "4 update CC, no session": "6982", "5 update CC, key-0 session": "9000 9000",
+                ], "the emulator: \(claim)")
             try NTAG424Bench.requireRealTag(for: "N424-3")
             let seen = try await NTAG424Bench.onRealTag { try await step($0, writes: HardwareBench.allowsWrite) }
             print("[hil] N424-3 real: \(seen)  emulator: \(claim)")
             for (name, word) in seen.sorted(by: { $0.key < $1.key }) {
-                #expect(word == claim[name], "N424-3 disproved: \(name) answers \(word) on the real tag, \(claim[name] ?? "-") on the emulator")
+                #expect(
+                    word == claim[name],
+                    "N424-3 disproved: \(name) answers \(word) on the real tag, \(claim[name] ?? "-") on the emulator")
             }
         }
 
@@ -296,24 +338,30 @@ extension HardwareInTheLoop {
             try NTAG424Bench.requireRealTag(for: "N424-4")
             let seen = try await NTAG424Bench.onRealTag(step)
             print("[hil] N424-4 real: \(seen)  emulator: \(claim)")
-            #expect(seen == claim, "N424-4 disproved: short file IDs 83 84 85 gave \(seen) on the real tag, \(claim) on the emulator")
+            #expect(
+                seen == claim,
+                "N424-4 disproved: short file IDs 83 84 85 gave \(seen) on the real tag, \(claim) on the emulator")
         }
 
         /// N424-5: SDM mirrors go into reads made without authentication only; ReadData in a
         /// session returns the stored file (`NFC_TEST_ALLOW_WRITE=1`: SUN set up and put back).
-        @Test("N424-5 a read inside a session returns the stored SDM file, a read outside it the mirrored one",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
+        @Test(
+            "N424-5 a read inside a session returns the stored SDM file, a read outside it the mirrored one",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
         func mirrorsOutsideSessionOnly() async throws {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 try await NTAG424Bench.withSUNFile(side) { template in
-                    let file = NTAG424DNATable.ndefFileNumber, length = template.fileContent.count
+                    let file = NTAG424DNATable.ndefFileNumber
+                    let length = template.fileContent.count
                     try await side.ntag.selectApplication()
                     try await side.ntag.authenticate(keyNumber: 0, key: side.keys[0])
                     let inside = try await side.ntag.readData(file: file, length: length, mode: .plain)
                     try await side.ntag.selectApplication()
                     let outside = try await side.ntag.readData(file: file, length: length, mode: .plain)
-                    return ["in a session: \(inside == template.fileContent ? "stored" : "mirrored")",
-                            "without: \(outside == template.fileContent ? "stored" : "mirrored")"]
+                    return [
+                        "in a session: \(inside == template.fileContent ? "stored" : "mirrored")",
+                        "without: \(outside == template.fileContent ? "stored" : "mirrored")",
+                    ]
                 }
             }
             let claim = try await NTAG424Bench.onEmulator(step)
@@ -328,8 +376,9 @@ extension HardwareInTheLoop {
         /// `919D`) and the counter stays. Sets the limit to the counter + 1 in the NDEF file's
         /// settings and puts the factory settings back afterwards: reversible, the counter
         /// itself keeps the one read (`NFC_TEST_ALLOW_WRITE=1`).
-        @Test("N424-6 a read past SDMReadCtrLimit is refused (6982 / 919D) and the counter stays",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
+        @Test(
+            "N424-6 a read past SDMReadCtrLimit is refused (6982 / 919D) and the counter stays",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
         func readCounterLimit() async throws {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 try await NTAG424Bench.withSUNFile(side) { _ in
@@ -345,11 +394,16 @@ extension HardwareInTheLoop {
                     let refused = try await side.status("00B0000002")
                     let native = try await side.status("90AD00000702000000020000" + "00")
                     let after = try await side.ntag.readCounter(file: file)
-                    return ["last read \(allowed)", "past the limit: ISO \(refused), native \(native)", "counted +\(after - before)"]
+                    return [
+                        "last read \(allowed)", "past the limit: ISO \(refused), native \(native)",
+                        "counted +\(after - before)",
+                    ]
                 }
             }
             let claim = try await NTAG424Bench.onEmulator(step)
-            #expect(claim == ["last read 9000", "past the limit: ISO 6982, native 919D", "counted +1"], "the emulator: \(claim)")
+            #expect(
+                claim == ["last read 9000", "past the limit: ISO 6982, native 919D", "counted +1"],
+                "the emulator: \(claim)")
             try NTAG424Bench.requireRealTag(for: "N424-6", write: true)
             let seen = try await NTAG424Bench.onRealTag(step)
             print("[hil] N424-6 real: \(seen)  emulator: \(claim)")
@@ -384,9 +438,14 @@ extension HardwareInTheLoop {
                 try await side.ntag.selectApplication()
                 try await side.ntag.authenticate(keyNumber: 0, key: side.keys[0])
                 var parts = [try await side.apdu("9060000000")]
-                while parts.count < 3, parts.last?.statusWordHex == "91AF" { parts.append(try await side.apdu("90AF000000")) }
+                while parts.count < 3, parts.last?.statusWordHex == "91AF" {
+                    parts.append(try await side.apdu("90AF000000"))
+                }
                 let next = await NTAG424Bench.outcome { _ = try await side.ntag.keyVersion(0) }
-                return ["parts \(parts.map(\.data.count)) ending \(parts.last?.statusWordHex ?? "-")", "next MACed command: \(next)"]
+                return [
+                    "parts \(parts.map(\.data.count)) ending \(parts.last?.statusWordHex ?? "-")",
+                    "next MACed command: \(next)",
+                ]
             }
             let claim = try await NTAG424Bench.onEmulator(step)
             #expect(claim == ["parts [7, 7, 14] ending 9100", "next MACed command: ok"], "the emulator: \(claim)")
@@ -419,15 +478,26 @@ extension HardwareInTheLoop {
                 try await last.ntag.selectApplication()
                 try await last.ntag.authenticate(keyNumber: 0, key: side.keys[0])
                 let behind = try await last.ntag.cardUID()
-                print("[hil] N424-9 \(side.who): UID \(realUID.hexString()), random IDs \(sessions.map { $0.uid.hexString() }), ATQA \(sessions.map { $0.target.atqa.hexString() })")
-                return ["random IDs \(sessions.map { "\($0.uid.count) bytes, first \(String(format: "%02x", $0.uid.first ?? 0))" })",
-                        "ATQA \(sessions[0].target.atqa.hexString())", "new at each power-up: \(sessions[0].uid != sessions[1].uid)",
-                        "GetCardUID is the real UID: \(behind == realUID)"]
+                print(
+                    "[hil] N424-9 \(side.who): UID \(realUID.hexString()), random IDs \(sessions.map { $0.uid.hexString() }), ATQA \(sessions.map { $0.target.atqa.hexString() })"
+                )
+                return [
+                    "random IDs \(sessions.map { "\($0.uid.count) bytes, first \(String(format: "%02x", $0.uid.first ?? 0))" })",
+                    "ATQA \(sessions[0].target.atqa.hexString())",
+                    "new at each power-up: \(sessions[0].uid != sessions[1].uid)",
+                    "GetCardUID is the real UID: \(behind == realUID)",
+                ]
             }
             let claim = try await NTAG424Bench.onEmulator(step)
-            #expect(claim == ["random IDs [\"4 bytes, first 08\", \"4 bytes, first 08\"]", "ATQA \(String(format: "%04x", NTAG424DNATable.randomIDATQA))",
-                              "new at each power-up: true", "GetCardUID is the real UID: true"], "the emulator: \(claim)")
-            try NTAG424Bench.requireRealTag(for: "N424-9", write: true, setUp: [("NFC_TEST_NTAG424_RANDOM_ID", "turns the random ID on FOR GOOD (a tag to spare)")])
+            #expect(
+                claim == [
+                    "random IDs [\"4 bytes, first 08\", \"4 bytes, first 08\"]",
+                    "ATQA \(String(format: "%04x", NTAG424DNATable.randomIDATQA))",
+                    "new at each power-up: true", "GetCardUID is the real UID: true",
+                ], "the emulator: \(claim)")
+            try NTAG424Bench.requireRealTag(
+                for: "N424-9", write: true,
+                setUp: [("NFC_TEST_NTAG424_RANDOM_ID", "turns the random ID on FOR GOOD (a tag to spare)")])
             let seen = try await NTAG424Bench.onRealTag(step)
             print("[hil] N424-9 real: \(seen)  emulator: \(claim)")
             #expect(seen == claim, "N424-9 disproved: \(seen) on the real tag, \(claim) on the emulator")
@@ -436,7 +506,8 @@ extension HardwareInTheLoop {
         /// N424-15: with the random ID on, GetVersion's part 3 still carries the real UID and
         /// Read_Sig answers without authentication. Runs on a tag that shows a random ID
         /// already; on one that does not, only with the gates of N424-9 (it turns it on).
-        @Test("N424-15 with the random ID on, GetVersion shows the real UID and Read_Sig answers without authentication")
+        @Test(
+            "N424-15 with the random ID on, GetVersion shows the real UID and Read_Sig answers without authentication")
         func randomIDHidesNothing() async throws {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 var side = side
@@ -446,22 +517,39 @@ extension HardwareInTheLoop {
                 if side.session.uid.count == realUID.count {
                     try await side.ntag.enableRandomID()
                     try await side.session.device.resetField()
-                    side = try NTAG424Side(session: try await TagSession.connect(on: side.session.device, timeout: .seconds(10)),
-                                           keys: side.keys, isReal: side.isReal)
+                    side = try NTAG424Side(
+                        session: try await TagSession.connect(on: side.session.device, timeout: .seconds(10)),
+                        keys: side.keys, isReal: side.isReal)
                 }
                 try await side.ntag.selectApplication()
                 let version = try await side.ntag.version()
                 let signature = try await side.apdu("903C0000010000")
-                print("[hil] N424-15 \(side.who): ID \(side.session.uid.hexString()), GetVersion UID \(version.uid.hexString()), Read_Sig \(signature.statusWordHex)")
-                let shown = version.uid == realUID ? "the real UID" : version.uid.allSatisfy { $0 == 0 } ? "zeros" : "another value"
-                return ["GetVersion part 3: \(shown)", "Read_Sig without authentication: \(signature.statusWordHex), \(signature.data.count) bytes"]
+                print(
+                    "[hil] N424-15 \(side.who): ID \(side.session.uid.hexString()), GetVersion UID \(version.uid.hexString()), Read_Sig \(signature.statusWordHex)"
+                )
+                let shown =
+                    version.uid == realUID
+                    ? "the real UID" : version.uid.allSatisfy { $0 == 0 } ? "zeros" : "another value"
+                return [
+                    "GetVersion part 3: \(shown)",
+                    "Read_Sig without authentication: \(signature.statusWordHex), \(signature.data.count) bytes",
+                ]
             }
             let claim = try await NTAG424Bench.onEmulator(step)
-            #expect(claim == ["GetVersion part 3: the real UID", "Read_Sig without authentication: 9190, 56 bytes"], "the emulator: \(claim)")
+            #expect(
+                claim == ["GetVersion part 3: the real UID", "Read_Sig without authentication: 9190, 56 bytes"],
+                "the emulator: \(claim)")
             try NTAG424Bench.requireRealTag(for: "N424-15")
             let randomAlready = try await NTAG424Bench.onRealTag { side in side.session.uid.count == 4 }
             if !randomAlready {
-                try NTAG424Bench.requireRealTag(for: "N424-15", write: true, setUp: [("NFC_TEST_NTAG424_RANDOM_ID", "needs the random ID on, which turns it on FOR GOOD (a tag to spare)")])
+                try NTAG424Bench.requireRealTag(
+                    for: "N424-15", write: true,
+                    setUp: [
+                        (
+                            "NFC_TEST_NTAG424_RANDOM_ID",
+                            "needs the random ID on, which turns it on FOR GOOD (a tag to spare)"
+                        )
+                    ])
             }
             let seen = try await NTAG424Bench.onRealTag(step)
             print("[hil] N424-15 real: \(seen)  emulator: \(claim)")
@@ -478,23 +566,33 @@ extension HardwareInTheLoop {
                 try await side.ntag.selectApplication()
                 let settings = try await side.ntag.fileSettings(file)
                 guard settings.read == .free, settings.write == .free, settings.sdm == nil else {
-                    try Test.cancel("N424-10 needs the NDEF file as delivered (read and write free, no SDM): \(settings)")
+                    try Test.cancel(
+                        "N424-10 needs the NDEF file as delivered (read and write free, no SDM): \(settings)")
                 }
                 try await side.ntag.authenticate(keyNumber: 0, key: side.keys[0])
                 var stored: [UInt8] = []
-                var steps = [await NTAG424Bench.outcome { stored = try await side.ntag.readData(file: file, length: 16, mode: .plain) }]
+                var steps = [
+                    await NTAG424Bench.outcome {
+                        stored = try await side.ntag.readData(file: file, length: 16, mode: .plain)
+                    }
+                ]
                 steps.append(await NTAG424Bench.outcome { _ = try await side.ntag.keyVersion(0) })
                 guard writes, stored.count == 16 else { return steps }
-                steps.append(await NTAG424Bench.outcome { try await side.ntag.writeData(file: file, data: stored, mode: .plain) })
+                steps.append(
+                    await NTAG424Bench.outcome { try await side.ntag.writeData(file: file, data: stored, mode: .plain) }
+                )
                 steps.append(await NTAG424Bench.outcome { _ = try await side.ntag.keyVersion(0) })
                 return steps
             }
             let claim = try await NTAG424Bench.onEmulator { try await step($0, writes: true) }
-            #expect(claim == ["ok", "ok", "ok", "ok"], "the emulator: read, MACed command, write, MACed command: \(claim)")
+            #expect(
+                claim == ["ok", "ok", "ok", "ok"], "the emulator: read, MACed command, write, MACed command: \(claim)")
             try NTAG424Bench.requireRealTag(for: "N424-10")
             let seen = try await NTAG424Bench.onRealTag { try await step($0, writes: HardwareBench.allowsWrite) }
             print("[hil] N424-10 real (read, MACed command[, write, MACed command]): \(seen)  emulator: \(claim)")
-            #expect(seen == Array(claim.prefix(seen.count)), "N424-10 disproved: \(seen) on the real tag, \(claim) on the emulator")
+            #expect(
+                seen == Array(claim.prefix(seen.count)),
+                "N424-10 disproved: \(seen) on the real tag, \(claim) on the emulator")
         }
 
         /// N424-11: a command without data sent with a MAC (8 bytes) to a tag without a
@@ -504,7 +602,10 @@ extension HardwareInTheLoop {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 try await side.ntag.selectApplication()
                 let mac = String(repeating: "00", count: 8)
-                return [try await side.status("90F5000009" + "02" + mac + "00"), try await side.status("9064000009" + "00" + mac + "00")]
+                return [
+                    try await side.status("90F5000009" + "02" + mac + "00"),
+                    try await side.status("9064000009" + "00" + mac + "00"),
+                ]
             }
             let claim = try await NTAG424Bench.onEmulator(step)
             #expect(claim == ["917E", "917E"], "the emulator: \(claim)")
@@ -524,14 +625,18 @@ extension HardwareInTheLoop {
             @Sendable func step(_ side: NTAG424Side) async throws -> [String] {
                 let wrong = try AES128Key([UInt8](repeating: 0xA5, count: 16))
                 try await side.ntag.selectApplication()
-                var answers: [String] = [], times: [Duration] = []
+                var answers: [String] = []
+                var times: [Duration] = []
                 let clock = ContinuousClock()
                 for _ in 0..<attempts {
                     let start = clock.now
-                    answers.append(await NTAG424Bench.outcome { try await side.ntag.authenticate(keyNumber: 4, key: wrong) })
+                    answers.append(
+                        await NTAG424Bench.outcome { try await side.ntag.authenticate(keyNumber: 4, key: wrong) })
                     times.append(clock.now - start)
                 }
-                let right = await NTAG424Bench.outcome { try await side.ntag.authenticate(keyNumber: 4, key: side.keys[4]) }
+                let right = await NTAG424Bench.outcome {
+                    try await side.ntag.authenticate(keyNumber: 4, key: side.keys[4])
+                }
                 print("[hil] N424-12 \(side.who): \(answers), right key \(right), times \(times)")
                 return ["wrong: \(Set(answers).sorted())", "right: \(right)"]
             }
@@ -552,46 +657,60 @@ extension HardwareInTheLoop {
         /// and `NFC_TEST_ALLOW_WRITE=1`, `NFC_TEST_TEAR_SECONDS` (default 60). The settings are
         /// put back at the end. Keys and counters are not torn on a real tag (the key
         /// changes' tear matrix runs on the emulator only).
-        @Test("N424-13 a ChangeFileSettings cut mid-command leaves the whole old or the whole new settings (needs a tear rig)",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
+        @Test(
+            "N424-13 a ChangeFileSettings cut mid-command leaves the whole old or the whole new settings (needs a tear rig)",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage))
         func tornSettingsChange() async throws {
             let claim = try await Self.withTornNTAG424(tearAfter: 12) { device in
-                try await Self.tornSettingsChanges(on: device, keys: NTAG424Bench.factoryKeys, isReal: false, seconds: 20, stopAfterTears: 1)
+                try await Self.tornSettingsChanges(
+                    on: device, keys: NTAG424Bench.factoryKeys, isReal: false, seconds: 20, stopAfterTears: 1)
             }
             try #require(claim.count == 1, "the emulator's tear-after=12 tore \(claim.count) changes")
             print("[hil] N424-13 the emulator: \(claim)")
             Self.expectOldOrNew(claim, who: "the emulator")
-            try NTAG424Bench.requireRealTag(for: "N424-13", write: true,
-                                            setUp: [("NFC_TEST_TEAR_RIG", "needs a tear rig or a hand taking the tag out of the field mid-command")])
+            try NTAG424Bench.requireRealTag(
+                for: "N424-13", write: true,
+                setUp: [("NFC_TEST_TEAR_RIG", "needs a tear rig or a hand taking the tag out of the field mid-command")]
+            )
             let seconds = HardwareBench.environment["NFC_TEST_TEAR_SECONDS"].flatMap(Int.init) ?? 60
             let keys = try NTAG424Bench.realKeys()
             let tears = try await HardwareReader().withDevice { device in
-                try await Self.tornSettingsChanges(on: device, keys: keys, isReal: true, seconds: seconds, stopAfterTears: nil)
+                try await Self.tornSettingsChanges(
+                    on: device, keys: keys, isReal: true, seconds: seconds, stopAfterTears: nil)
             }
             print("[hil] N424-13 \(tears.count) interrupted changes: \(tears)  emulator: \(claim)")
-            guard !tears.isEmpty else { try Test.cancel("no change was interrupted in \(seconds) s: nothing to compare") }
+            guard !tears.isEmpty else {
+                try Test.cancel("no change was interrupted in \(seconds) s: nothing to compare")
+            }
             Self.expectOldOrNew(tears, who: "N424-13 disproved: the real tag")
         }
 
         /// One interrupted settings change: what was there, what was sent, what the tag holds.
         struct SettingsTear: Sendable, CustomStringConvertible {
             var old: NTAG424FileSettings, new: NTAG424FileSettings, seen: NTAG424FileSettings
-            var description: String { "write \(old.write)→\(new.write): \(seen == old ? "old" : seen == new ? "new" : "NEITHER \(seen)")" }
+            var description: String {
+                "write \(old.write)→\(new.write): \(seen == old ? "old" : seen == new ? "new" : "NEITHER \(seen)")"
+            }
         }
 
         static func expectOldOrNew(_ tears: [SettingsTear], who: String) {
             for tear in tears {
-                #expect(tear.seen == tear.old || tear.seen == tear.new,
-                        "\(who): a ChangeFileSettings cut mid-command left \(tear.seen), neither \(tear.old) nor \(tear.new)")
+                #expect(
+                    tear.seen == tear.old || tear.seen == tear.new,
+                    "\(who): a ChangeFileSettings cut mid-command left \(tear.seen), neither \(tear.old) nor \(tear.new)"
+                )
             }
         }
 
         /// Switches the NDEF file's write access for `seconds` (or until `stopAfterTears`
         /// changes were cut), reading the settings after each cut; the settings are put back.
-        static func tornSettingsChanges(on device: NFCDevice, keys: [AES128Key], isReal: Bool, seconds: Int,
-                                        stopAfterTears: Int?) async throws -> [SettingsTear] {
+        static func tornSettingsChanges(
+            on device: NFCDevice, keys: [AES128Key], isReal: Bool, seconds: Int,
+            stopAfterTears: Int?
+        ) async throws -> [SettingsTear] {
             let file = NTAG424DNATable.ndefFileNumber
-            var side = try NTAG424Side(session: try await TagSession.connect(on: device, timeout: .seconds(10)), keys: keys, isReal: isReal)
+            var side = try NTAG424Side(
+                session: try await TagSession.connect(on: device, timeout: .seconds(10)), keys: keys, isReal: isReal)
             try await side.ntag.selectApplication()
             let original = try await side.ntag.fileSettings(file)
             guard original.sdm == nil, original.change == .key(0) else {
@@ -599,7 +718,11 @@ extension HardwareInTheLoop {
             }
             var variant = original
             variant.write = original.write == .key(0) ? .free : .key(0)
-            if isReal { print("[hil] N424-13 changing the NDEF file's settings for \(seconds) s: take the tag out of the field (or trigger the rig) now and then") }
+            if isReal {
+                print(
+                    "[hil] N424-13 changing the NDEF file's settings for \(seconds) s: take the tag out of the field (or trigger the rig) now and then"
+                )
+            }
             var tears: [SettingsTear] = []
             var current = original
             let clock = ContinuousClock()
@@ -641,8 +764,11 @@ extension HardwareInTheLoop {
 
         /// Runs `body` on an emulated NTAG 424 DNA that leaves the field after `tearAfter`
         /// frames, put back in the field once it has left, as a hand would.
-        static func withTornNTAG424<Result: Sendable>(tearAfter: Int, _ body: (NFCDevice) async throws -> Result) async throws -> Result {
-            try await HardwareInTheLoop.Assumptions.withTornEmulatedTag(named: EmulatedTagFactory.ntag424Name, fault: "tear-after=\(tearAfter)", body)
+        static func withTornNTAG424<Result: Sendable>(tearAfter: Int, _ body: (NFCDevice) async throws -> Result)
+            async throws -> Result
+        {
+            try await HardwareInTheLoop.Assumptions.withTornEmulatedTag(
+                named: EmulatedTagFactory.ntag424Name, fault: "tear-after=\(tearAfter)", body)
         }
     }
 }

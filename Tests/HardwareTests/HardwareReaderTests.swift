@@ -15,7 +15,8 @@ extension HardwareInTheLoop {
             let events = device.events
             var configuration = ConnectionConfiguration()
             configuration.lastReaderStore = nil
-            let info = try await device.connect(toConnectionString: reader.connectionString, configuration: configuration)
+            let info = try await device.connect(
+                toConnectionString: reader.connectionString, configuration: configuration)
             #expect(!info.name.isEmpty)
             #expect(await device.status == .connected)
             var iterator = events.makeAsyncIterator()
@@ -25,16 +26,21 @@ extension HardwareInTheLoop {
             #expect(await device.status == .notConnected)
         }
 
-        @Test("scan and identify: one tag, its UID, a chip from GET_VERSION / ATQA / SAK; the NDEF session sees the same tag",
-              arguments: HardwareBench.tags)
+        @Test(
+            "scan and identify: one tag, its UID, a chip from GET_VERSION / ATQA / SAK; the NDEF session sees the same tag",
+            arguments: HardwareBench.tags)
         func identify(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             let device = try await reader.connect()
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
             #expect(!session.uid.isEmpty)
-            print("[hil] \(reader.connectionString): tag \(session.uid.hexString()) identified as \(session.chip?.rawValue ?? "unknown") (\(session.identification))")
+            print(
+                "[hil] \(reader.connectionString): tag \(session.uid.hexString()) identified as \(session.chip?.rawValue ?? "unknown") (\(session.identification))"
+            )
             if reader.emulator != nil {
-                #expect(session.chip?.rawValue == name, "the emulated \(name) was identified as \(String(describing: session.chip))")
+                #expect(
+                    session.chip?.rawValue == name,
+                    "the emulated \(name) was identified as \(String(describing: session.chip))")
             }
             let ndef = NDEFSession(device: device)
             try await ndef.begin()
@@ -45,8 +51,9 @@ extension HardwareInTheLoop {
             await device.close()
         }
 
-        @Test("alone in the field: one reader command selects the tag, and a raw READ answers at once (InCommunicateThru right after the PN532's InAutoPoll)",
-              arguments: HardwareBench.tags)
+        @Test(
+            "alone in the field: one reader command selects the tag, and a raw READ answers at once (InCommunicateThru right after the PN532's InAutoPoll)",
+            arguments: HardwareBench.tags)
         func selectIfAloneThenRaw(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -56,14 +63,18 @@ extension HardwareInTheLoop {
                     return
                 }
                 #expect(target.uid == first.uid)
-                guard target.sak == 0x00 else { try Test.cancel("not a Type 2 tag (SAK \(target.sak)): READ needs more than a select") }
+                guard target.sak == 0x00 else {
+                    try Test.cancel("not a Type 2 tag (SAK \(target.sak)): READ needs more than a select")
+                }
                 // Every NDEF write relies on this: the selected tag answers raw frames without another select.
                 let answer = try await device.transceive([0x30, 0x00], framing: .raw(crc: .byReader))
                 #expect(answer.bytes.count == 16, "READ 00 after selectIfAlone answered \(answer.bytes.count) bytes")
             }
         }
 
-        @Test("read NDEF: status, capacity, and the message (skipped on a tag without NDEF)", arguments: HardwareBench.tags)
+        @Test(
+            "read NDEF: status, capacity, and the message (skipped on a tag without NDEF)",
+            arguments: HardwareBench.tags)
         func readNDEF(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -84,13 +95,16 @@ extension HardwareInTheLoop {
             }
         }
 
-        @Test("originality signature: READ_SIG verifies (NXP's key on a real tag, the emulator's key otherwise)", arguments: HardwareBench.tags)
+        @Test(
+            "originality signature: READ_SIG verifies (NXP's key on a real tag, the emulator's key otherwise)",
+            arguments: HardwareBench.tags)
         func signature(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
                 let session = try await TagSession.connect(on: device, timeout: .seconds(10))
                 guard case .type2(let ntag) = session.tag, let chip = ntag.chip,
-                      ChipTables.spec(for: chip).command(.readSignature) != nil else {
+                    ChipTables.spec(for: chip).command(.readSignature) != nil
+                else {
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no READ_SIG")
                 }
                 let report = try await ntag.verifyOriginality(publicKey: reader.signingKey)
@@ -103,7 +117,9 @@ extension HardwareInTheLoop {
             }
         }
 
-        @Test("counters: the NTAG NFC counter (when enabled) or the Ultralight EV1 counters", arguments: HardwareBench.tags)
+        @Test(
+            "counters: the NTAG NFC counter (when enabled) or the Ultralight EV1 counters",
+            arguments: HardwareBench.tags)
         func counters(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -117,7 +133,9 @@ extension HardwareInTheLoop {
                 case 1:
                     if try await ntag.readConfiguration().isNFCCounterEnabled == false {
                         guard HardwareBench.allowsWrite else {
-                            try Test.cancel("the NFC counter is disabled; enabling it writes the configuration: set NFC_TEST_ALLOW_WRITE=1")
+                            try Test.cancel(
+                                "the NFC counter is disabled; enabling it writes the configuration: set NFC_TEST_ALLOW_WRITE=1"
+                            )
                         }
                         _ = try await ntag.setNFCCounter(enabled: true)
                     }
@@ -139,7 +157,9 @@ extension HardwareInTheLoop {
             }
         }
 
-        @Test("the reader lost and back: reconnectStarted then reconnectSucceeded (unplugged on the emulator, reset on a real reader)")
+        @Test(
+            "the reader lost and back: reconnectStarted then reconnectSucceeded (unplugged on the emulator, reset on a real reader)"
+        )
         func reconnect() async throws {
             let reader = try HardwareReader()
             let device = try await reader.connect()
@@ -154,7 +174,7 @@ extension HardwareInTheLoop {
             }
             if let emulator = reader.emulator {
                 emulator.unplug()
-                try await Task.sleep(for: .milliseconds(700))   // the liveness check notices the idle reader
+                try await Task.sleep(for: .milliseconds(700))  // the liveness check notices the idle reader
                 try emulator.plug()
             } else {
                 try await device.reset()

@@ -13,7 +13,8 @@ extension HardwareInTheLoop {
 
         /// Connects an NDEF session to the one tag; cancels the test when it holds no NDEF.
         static func ndefTag(on device: NFCDevice, configuration: NDEFSessionConfiguration = NDEFSessionConfiguration())
-            async throws -> (NDEFSession, NDEFSessionTag, NDEFStatus) {
+            async throws -> (NDEFSession, NDEFSessionTag, NDEFStatus)
+        {
             let session = NDEFSession(device: device, configuration: configuration)
             try await session.begin()
             let tags = try await session.waitForTags(timeout: .seconds(10))
@@ -27,8 +28,9 @@ extension HardwareInTheLoop {
             return (session, tag, status)
         }
 
-        @Test("write a URL and read it back; the tag's previous message is written back afterwards",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
+        @Test(
+            "write a URL and read it back; the tag's previous message is written back afterwards",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
         func writeAndReadBack(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -39,7 +41,9 @@ extension HardwareInTheLoop {
                 }
                 let previous = try? await tag.readNDEF()
                 let nonce = UInt64.random(in: 0...UInt64.max)
-                let message = NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/hil/\(String(nonce, radix: 16))").record])
+                let message = NDEFMessage(records: [
+                    NDEFURIRecord(uri: "https://example.com/hil/\(String(nonce, radix: 16))").record
+                ])
                 print("[hil] writing \(message.records.count) record (nonce \(String(nonce, radix: 16)))")
                 try await tag.writeNDEF(message)
                 #expect(try await tag.readNDEF() == message)
@@ -51,8 +55,9 @@ extension HardwareInTheLoop {
             }
         }
 
-        @Test("protect with a password (PACK proven), reads and writes need it, then the password is removed",
-              .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
+        @Test(
+            "protect with a password (PACK proven), reads and writes need it, then the password is removed",
+            .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
         func protectAndUnprotect(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -63,12 +68,16 @@ extension HardwareInTheLoop {
                 let memory = ntag.memory
                 let before = try await ntag.readConfiguration()
                 if before.isProtectionActive {
-                    try Test.cancel("the tag is already password-protected (AUTH0 = \(before.auth0 ?? 0)); its password is unknown here")
+                    try Test.cancel(
+                        "the tag is already password-protected (AUTH0 = \(before.auth0 ?? 0)); its password is unknown here"
+                    )
                 }
-                let plan = try await ntag.planProtection(password: Self.password, pack: Self.pack, from: memory.firstUserPage,
-                                                            readProtected: true)
+                let plan = try await ntag.planProtection(
+                    password: Self.password, pack: Self.pack, from: memory.firstUserPage,
+                    readProtected: true)
                 #expect(plan.irreversibleChanges.isEmpty)
-                _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: memory.firstUserPage, readProtected: true)
+                _ = try await ntag.protect(
+                    password: Self.password, pack: Self.pack, from: memory.firstUserPage, readProtected: true)
 
                 try await session.reselect()
                 await #expect(throws: TagSessionError.self, "a read-protected page read without the password") {
@@ -85,8 +94,9 @@ extension HardwareInTheLoop {
             }
         }
 
-        @Test("lock for good: the message verified, then the tag reads as read-only and refuses a write",
-              .enabled(if: HardwareBench.allowsLock, HardwareBench.lockSkipMessage), arguments: HardwareBench.tags)
+        @Test(
+            "lock for good: the message verified, then the tag reads as read-only and refuses a write",
+            .enabled(if: HardwareBench.allowsLock, HardwareBench.lockSkipMessage), arguments: HardwareBench.tags)
         func lock(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
@@ -95,13 +105,17 @@ extension HardwareInTheLoop {
                     await session.invalidate()
                     try Test.cancel("the tag is \(status.availability) already")
                 }
-                let message = NDEFMessage(records: [NDEFTextRecord(text: "locked by the NFCTagKit hardware tests").record])
+                let message = NDEFMessage(records: [
+                    NDEFTextRecord(text: "locked by the NFCTagKit hardware tests").record
+                ])
                 try await tag.writeNDEF(message)
                 do {
                     try await tag.writeLock()
                 } catch let error as NDEFSessionError {
                     await session.invalidate()
-                    if case .unsupportedTag(let reason) = error { try Test.cancel("this tag cannot be locked: \(reason)") }
+                    if case .unsupportedTag(let reason) = error {
+                        try Test.cancel("this tag cannot be locked: \(reason)")
+                    }
                     throw error
                 }
                 let after = try await tag.queryNDEFStatus()

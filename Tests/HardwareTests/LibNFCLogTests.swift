@@ -28,6 +28,7 @@ struct LibNFCLogTests {
             debug\tlibnfc.driver.acr122_usb\tTX: 6f 09 00 00 00 00 00 00 00 00 ff 00 00 00 04 d4 06 63 02
             debug\tlibnfc.driver.acr122_usb\tRX: 80 05 00 00 00 00 00 00 00 00 d5 07 80 90 00
             """
-        #expect(LibNFCLog(log).firstAnswer(toCommand: 0x06) == LibNFCLog.Exchange(command: [0x63, 0x02], answer: [0x80]))
+        #expect(
+            LibNFCLog(log).firstAnswer(toCommand: 0x06) == LibNFCLog.Exchange(command: [0x63, 0x02], answer: [0x80]))
     }
 }

@@ -16,8 +16,10 @@ struct LibNFCToolRun {
     var elapsed: Duration = .zero
 
     /// `device` goes to libnfc as `LIBNFC_DEVICE` with its scan off; nil lets libnfc scan.
-    init(_ tool: String, _ arguments: [String], device: String?, logLevel: Int,
-         environment extra: [String: String] = [:], seconds: Double = 60) throws {
+    init(
+        _ tool: String, _ arguments: [String], device: String?, logLevel: Int,
+        environment extra: [String: String] = [:], seconds: Double = 60
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -85,13 +87,16 @@ struct TamaShellRun {
     var readerName = ""
     var run: LibNFCToolRun
 
-    init(_ commands: [String], device: String, environment: [String: String] = [:], logLevel: Int = 0,
-         seconds: Double = 30) throws {
+    init(
+        _ commands: [String], device: String, environment: [String: String] = [:], logLevel: Int = 0,
+        seconds: Double = 30
+    ) throws {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("hil-tama-\(UUID().uuidString).cmd")
         try (commands.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        run = try LibNFCToolRun("pn53x-tamashell", [script.path], device: device, logLevel: logLevel,
-                                environment: environment, seconds: seconds)
+        run = try LibNFCToolRun(
+            "pn53x-tamashell", [script.path], device: device, logLevel: logLevel,
+            environment: environment, seconds: seconds)
         // stdout keeps Tx then Rx in order; an error goes to stderr ("Rx: message"), in the
         // order the failing commands ran.
         var errors = run.standardError.split(separator: "\n").filter { $0.hasPrefix("Rx: ") }
@@ -104,7 +109,8 @@ struct TamaShellRun {
             guard line.hasPrefix("Tx: ") else { continue }
             let command = Self.hexBytes(line.dropFirst(4))
             if index + 1 < lines.count, lines[index + 1].hasPrefix("Rx: ") {
-                steps.append(TamaStep(command: command, answer: Self.hexBytes(lines[index + 1].dropFirst(4)), error: nil))
+                steps.append(
+                    TamaStep(command: command, answer: Self.hexBytes(lines[index + 1].dropFirst(4)), error: nil))
             } else {
                 steps.append(TamaStep(command: command, answer: nil, error: errors.popFirst()))
             }

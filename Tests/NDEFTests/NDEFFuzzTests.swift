@@ -30,7 +30,9 @@ struct NDEFFuzzTests {
             let rebuilt = try payload.makeRecord()
             #expect(try rebuilt.parsedPayload() == payload, "seed \(seed)")
         } catch let error as NDEFDecodingError {
-            #expect(error.offset >= 0 && error.offset <= max(record.payload.count, record.type.count), "seed \(seed): \(error)")
+            #expect(
+                error.offset >= 0 && error.offset <= max(record.payload.count, record.type.count),
+                "seed \(seed): \(error)")
         } catch {
             Issue.record("seed \(seed): parsed payload failed to rebuild: \(error)")
         }

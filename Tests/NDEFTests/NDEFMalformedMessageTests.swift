@@ -29,8 +29,12 @@ struct NDEFMalformedMessageTests {
         Case("truncated type", "D1 05 00 54", .lengthPastEnd(declared: 5, remaining: 1), at: 1),
         Case("truncated ID", "D9 01 00 04 54 AA", .lengthPastEnd(declared: 4, remaining: 1), at: 3),
         Case("truncated payload", "D1 01 05 54 02 65", .lengthPastEnd(declared: 5, remaining: 2), at: 2),
-        Case("long length 0xFFFFFFFF", "C1 01 FF FF FF FF 54 00", .lengthPastEnd(declared: 0xFFFF_FFFF, remaining: 1), at: 2),
-        Case("long length 0xFFFFFFFF, no bytes", "C5 00 FF FF FF FF", .lengthPastEnd(declared: 0xFFFF_FFFF, remaining: 0), at: 2),
+        Case(
+            "long length 0xFFFFFFFF", "C1 01 FF FF FF FF 54 00", .lengthPastEnd(declared: 0xFFFF_FFFF, remaining: 1),
+            at: 2),
+        Case(
+            "long length 0xFFFFFFFF, no bytes", "C5 00 FF FF FF FF",
+            .lengthPastEnd(declared: 0xFFFF_FFFF, remaining: 0), at: 2),
         Case("MB missing on first", "51 01 00 54", .missingMessageBegin, at: 0),
         Case("MB on a later record", "91 01 00 54 D1 01 00 54", .unexpectedMessageBegin, at: 4),
         Case("ME missing at end", "91 01 00 54", .missingMessageEnd, at: 4),
@@ -39,9 +43,13 @@ struct NDEFMalformedMessageTests {
         Case("record after ME", "D1 01 00 54 51 01 00 54", .bytesAfterMessageEnd(count: 4), at: 4),
         Case("CF with ME", "F1 01 00 54", .chunkWithMessageEnd, at: 0),
         Case("CF with ME on a middle chunk", "B1 01 01 54 61 76 00 01 62", .chunkWithMessageEnd, at: 5),
-        Case("middle chunk with a type", "B1 01 01 54 61 36 01 01 54 62 56 00 01 63", .continuationWithType(length: 1), at: 6),
+        Case(
+            "middle chunk with a type", "B1 01 01 54 61 36 01 01 54 62 56 00 01 63", .continuationWithType(length: 1),
+            at: 6),
         Case("last chunk with a type", "B1 01 01 54 61 56 01 01 54 62", .continuationWithType(length: 1), at: 6),
-        Case("TNF 1 on a continuation", "B1 01 01 54 61 51 00 01 62", .continuationTypeNameFormat(found: .wellKnown), at: 5),
+        Case(
+            "TNF 1 on a continuation", "B1 01 01 54 61 51 00 01 62", .continuationTypeNameFormat(found: .wellKnown),
+            at: 5),
         Case("TNF 0 on a continuation", "B1 01 01 54 61 50 00 00", .continuationTypeNameFormat(found: .empty), at: 5),
         Case("IL on a continuation", "B1 01 01 54 61 5E 00 01 00 62", .continuationWithIdentifier, at: 5),
         Case("message ends after first chunk", "B1 01 01 54 61", .unterminatedChunk, at: 5),
@@ -76,9 +84,12 @@ struct NDEFMalformedMessageTests {
         Case("text invalid UTF-8", "D1 01 05 54 02 65 6E 61 FE", .invalidUTF8, at: 4),
         Case("text empty payload", "D1 01 00 54", .emptyPayload, at: 0),
         Case("smart poster without URI", "D1 02 07 53 70 D1 01 03 54 02 65 6E", .smartPosterMissingURI, at: 0),
-        Case("smart poster with two URIs", "D1 02 0C 53 70 91 01 02 55 00 61 51 01 02 55 00 62",
-             .smartPosterDuplicateRecord(type: "U"), at: 6),
-        Case("smart poster with a broken inner message", "D1 02 03 53 70 D1 05 00", .lengthPastEnd(declared: 5, remaining: 0), at: 1),
+        Case(
+            "smart poster with two URIs", "D1 02 0C 53 70 91 01 02 55 00 61 51 01 02 55 00 62",
+            .smartPosterDuplicateRecord(type: "U"), at: 6),
+        Case(
+            "smart poster with a broken inner message", "D1 02 03 53 70 D1 05 00",
+            .lengthPastEnd(declared: 5, remaining: 0), at: 1),
     ]
 
     @Test(arguments: payloadCorpus)
@@ -91,8 +102,10 @@ struct NDEFMalformedMessageTests {
 
     @Test func descriptionSaysWhereAndWhat() {
         let error = NDEFDecodingError(offset: 2, reason: .lengthPastEnd(declared: 0xFFFF_FFFF, remaining: 1))
-        #expect(error.description == "at byte 2: expected a length of at most 1 (the bytes remaining), found 4294967295")
-        #expect(NDEFDecodingError(offset: 1, reason: .truncatedHeader).description
-            == "at byte 1: expected the rest of a record header, found end of input")
+        #expect(
+            error.description == "at byte 2: expected a length of at most 1 (the bytes remaining), found 4294967295")
+        #expect(
+            NDEFDecodingError(offset: 1, reason: .truncatedHeader).description
+                == "at byte 1: expected the rest of a record header, found end of input")
     }
 }

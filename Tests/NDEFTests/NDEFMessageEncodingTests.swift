@@ -17,7 +17,8 @@ struct NDEFMessageEncodingTests {
     }
 
     @Test func identifierSetsILAndFollowsTheLengths() throws {
-        let bytes = try encode(NDEFRecord(typeNameFormat: .wellKnown, type: [0x54], identifier: [0xAA, 0xBB], payload: [1]))
+        let bytes = try encode(
+            NDEFRecord(typeNameFormat: .wellKnown, type: [0x54], identifier: [0xAA, 0xBB], payload: [1]))
         #expect(bytes == hex("D9 01 01 02 54 AA BB 01"))
     }
 
@@ -27,7 +28,9 @@ struct NDEFMessageEncodingTests {
     }
 
     @Test func chunkedLayoutFollowsNDEFRules() throws {
-        let message = NDEFMessage(records: [NDEFRecord(typeNameFormat: .wellKnown, type: [0x54], identifier: [0x69], payload: Array("abcde".utf8))])
+        let message = NDEFMessage(records: [
+            NDEFRecord(typeNameFormat: .wellKnown, type: [0x54], identifier: [0x69], payload: Array("abcde".utf8))
+        ])
         let bytes = try message.encoded(maximumChunkSize: 2)
         #expect(hexString(bytes) == "B9 01 02 01 54 69 61 62 36 00 02 63 64 56 00 01 65")
         #expect(try NDEFMessage(bytes: bytes) == message)
@@ -63,17 +66,21 @@ struct NDEFMessageEncodingTests {
         #expect(throws: NDEFEncodingError.unencodableTypeNameFormat(recordIndex: 0, .reserved)) {
             try encode(NDEFRecord(typeNameFormat: .reserved))
         }
-        #expect(throws: NDEFEncodingError.invalidMaximumChunkSize(0)) { try NDEFMessage.empty.encoded(maximumChunkSize: 0) }
+        #expect(throws: NDEFEncodingError.invalidMaximumChunkSize(0)) {
+            try NDEFMessage.empty.encoded(maximumChunkSize: 0)
+        }
     }
 
     @Test func longestTypeAndIdentifierAreAllowed() throws {
-        let record = NDEFRecord(typeNameFormat: .external, type: [UInt8](repeating: 0x61, count: 255),
-                                identifier: [UInt8](repeating: 0x62, count: 255), payload: [])
+        let record = NDEFRecord(
+            typeNameFormat: .external, type: [UInt8](repeating: 0x61, count: 255),
+            identifier: [UInt8](repeating: 0x62, count: 255), payload: [])
         #expect(try NDEFMessage(bytes: encode(record)).records == [record])
     }
 
     @Test func typeNameFormatNamesMatchTheCLIContract() {
-        #expect(NDEFTypeNameFormat.allCases.map(\.description)
-            == ["empty", "well-known", "media", "absolute-uri", "external", "unknown", "unchanged", "reserved"])
+        #expect(
+            NDEFTypeNameFormat.allCases.map(\.description)
+                == ["empty", "well-known", "media", "absolute-uri", "external", "unknown", "unchanged", "reserved"])
     }
 }

@@ -24,7 +24,9 @@ struct NDEFRoundTripPropertyTests {
             let seed = Self.baseSeed &+ 1_000_000 &+ UInt64(index)
             var random = SplitMix64(seed: seed)
             let message = random.message()
-            let chunkSize = random.chance(1, in: 3) ? Int.random(in: 1...4, using: &random) : Int.random(in: 1...400, using: &random)
+            let chunkSize =
+                random.chance(1, in: 3)
+                ? Int.random(in: 1...4, using: &random) : Int.random(in: 1...400, using: &random)
             let bytes = try message.encoded(maximumChunkSize: chunkSize)
             #expect(try NDEFMessage(bytes: bytes) == message, "seed \(seed), chunk size \(chunkSize)")
             let largest = message.records.map(\.payload.count).max() ?? 0
@@ -41,7 +43,8 @@ struct NDEFRoundTripPropertyTests {
             let text = random.textRecord()
             let record = try text.makeRecord()
             #expect(try NDEFTextRecord(record: record) == text, "seed \(seed)")
-            let bytes = try NDEFMessage(records: [record]).encoded(maximumChunkSize: Int.random(in: 1...64, using: &random))
+            let bytes = try NDEFMessage(records: [record]).encoded(
+                maximumChunkSize: Int.random(in: 1...64, using: &random))
             #expect(try NDEFMessage(bytes: bytes).records[0].parsedPayload() == .text(text), "seed \(seed)")
         }
     }
@@ -66,7 +69,9 @@ struct NDEFRoundTripPropertyTests {
             #expect(try NDEFURIRecord(record: record) == uri, "seed \(seed)")
             let chosen = NDEFURIRecord.prefixTable[Int(record.payload[0])]
             #expect(uri.uri.utf8.starts(with: chosen.utf8), "seed \(seed)")
-            let longer = NDEFURIRecord.prefixTable.filter { $0.utf8.count > chosen.utf8.count && uri.uri.utf8.starts(with: $0.utf8) }
+            let longer = NDEFURIRecord.prefixTable.filter {
+                $0.utf8.count > chosen.utf8.count && uri.uri.utf8.starts(with: $0.utf8)
+            }
             #expect(longer.isEmpty, "seed \(seed): \(longer) is longer than \(chosen)")
         }
     }

@@ -10,9 +10,15 @@ struct NDEFSmartPosterRecordTests {
     @Test func everyFieldRoundTrips() throws {
         let original = NDEFSmartPosterRecord(
             uri: NDEFURIRecord(uri: "https://www.example.com/"),
-            titles: [NDEFTextRecord(text: "Hello", languageCode: "en"), NDEFTextRecord(text: "Bonjour", languageCode: "fr", encoding: .utf16)],
+            titles: [
+                NDEFTextRecord(text: "Hello", languageCode: "en"),
+                NDEFTextRecord(text: "Bonjour", languageCode: "fr", encoding: .utf16),
+            ],
             action: .save, size: 0x0102_0304, mimeType: "text/html",
-            icons: [try NDEFMediaRecord(mediaType: "image/png", payload: [1, 2, 3]), try NDEFMediaRecord(mediaType: "VIDEO/mp4", payload: [])],
+            icons: [
+                try NDEFMediaRecord(mediaType: "image/png", payload: [1, 2, 3]),
+                try NDEFMediaRecord(mediaType: "VIDEO/mp4", payload: []),
+            ],
             otherRecords: [NDEFRecord(typeNameFormat: .unknown, payload: [9])]
         )
         let decoded = try NDEFSmartPosterRecord(record: original.record)
@@ -22,7 +28,9 @@ struct NDEFSmartPosterRecordTests {
     }
 
     @Test func actionSizeAndTypeHaveTheirWireFormat() throws {
-        let message = try NDEFSmartPosterRecord(uri: NDEFURIRecord(uri: "tel:1"), action: .edit, size: 258, mimeType: "a/b").makeMessage()
+        let message = try NDEFSmartPosterRecord(
+            uri: NDEFURIRecord(uri: "tel:1"), action: .edit, size: 258, mimeType: "a/b"
+        ).makeMessage()
         #expect(message.records[1] == .wellKnown("act", payload: [2]))
         #expect(message.records[2] == .wellKnown("s", payload: [0, 0, 1, 2]))
         #expect(message.records[3] == .wellKnown("t", payload: Array("a/b".utf8)))
@@ -74,10 +82,11 @@ struct NDEFSmartPosterRecordTests {
     }
 
     @Test func otherMediaTypesAreNotIcons() throws {
-        let decoded = try poster(try NDEFMessage(records: [
-            NDEFURIRecord(uri: "x").record,
-            NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: [1]),
-        ]).encoded())
+        let decoded = try poster(
+            try NDEFMessage(records: [
+                NDEFURIRecord(uri: "x").record,
+                NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: [1]),
+            ]).encoded())
         #expect(decoded.icons.isEmpty)
         #expect(decoded.otherRecords.count == 1)
     }

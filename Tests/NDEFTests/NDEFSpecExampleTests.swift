@@ -28,9 +28,11 @@ struct NDEFSpecExampleTests {
     }
 
     @Test func smartPosterLibnfc() throws {
-        let bytes = hex("D1 02 1C 53 70 91 01 09 54 02 65 6E 4C 69 62 6E 66 63 51 01 0B 55 03 6C 69 62 6E 66 63 2E 6F 72 67")
+        let bytes = hex(
+            "D1 02 1C 53 70 91 01 09 54 02 65 6E 4C 69 62 6E 66 63 51 01 0B 55 03 6C 69 62 6E 66 63 2E 6F 72 67")
         let message = try NDEFMessage(bytes: bytes)
-        let expected = NDEFSmartPosterRecord(uri: NDEFURIRecord(uri: "http://libnfc.org"), titles: [NDEFTextRecord(text: "Libnfc")])
+        let expected = NDEFSmartPosterRecord(
+            uri: NDEFURIRecord(uri: "http://libnfc.org"), titles: [NDEFTextRecord(text: "Libnfc")])
         #expect(try message.records[0].parsedPayload() == .smartPoster(expected))
         #expect(try NDEFMessage(records: [expected.record]).encoded() == bytes)
     }

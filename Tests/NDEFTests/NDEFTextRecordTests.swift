@@ -15,7 +15,7 @@ struct NDEFTextRecordTests {
     @Test func utf16DecodingHonoursTheByteOrderMark() throws {
         #expect(try text(hex("82 65 6E FE FF 00 68 00 69")).text == "hi")
         #expect(try text(hex("82 65 6E FF FE 68 00 69 00")).text == "hi")
-        #expect(try text(hex("82 65 6E 00 68 00 69")).text == "hi")   // no BOM: big-endian
+        #expect(try text(hex("82 65 6E 00 68 00 69")).text == "hi")  // no BOM: big-endian
         #expect(try text(hex("82 65 6E")).text == "")
         #expect(try text(hex("82 65 6E FE FF")).text == "")
         #expect(try text(hex("82 65 6E FE FF 00 68")).encoding == .utf16)
@@ -41,10 +41,10 @@ struct NDEFTextRecordTests {
         (hex("02 65 C3 61"), NDEFDecodingError(offset: 2, reason: .invalidLanguageCode)),
         (hex("02 65 20 61"), NDEFDecodingError(offset: 2, reason: .invalidLanguageCode)),
         (hex("02 65 6E 61 FF"), NDEFDecodingError(offset: 4, reason: .invalidUTF8)),
-        (hex("02 65 6E C0 80"), NDEFDecodingError(offset: 3, reason: .invalidUTF8)),       // overlong
-        (hex("02 65 6E 61 ED A0 80"), NDEFDecodingError(offset: 4, reason: .invalidUTF8)), // surrogate
-        (hex("02 65 6E F4 90 80 80"), NDEFDecodingError(offset: 3, reason: .invalidUTF8)), // > U+10FFFF
-        (hex("02 65 6E E2 82"), NDEFDecodingError(offset: 3, reason: .invalidUTF8)),       // truncated
+        (hex("02 65 6E C0 80"), NDEFDecodingError(offset: 3, reason: .invalidUTF8)),  // overlong
+        (hex("02 65 6E 61 ED A0 80"), NDEFDecodingError(offset: 4, reason: .invalidUTF8)),  // surrogate
+        (hex("02 65 6E F4 90 80 80"), NDEFDecodingError(offset: 3, reason: .invalidUTF8)),  // > U+10FFFF
+        (hex("02 65 6E E2 82"), NDEFDecodingError(offset: 3, reason: .invalidUTF8)),  // truncated
         (hex("82 65 6E FE FF 00"), NDEFDecodingError(offset: 5, reason: .invalidUTF16)),
         (hex("82 65 6E 00 61 D8 00 00 61"), NDEFDecodingError(offset: 5, reason: .invalidUTF16)),
         (hex("82 65 6E FF FE 00 DC"), NDEFDecodingError(offset: 5, reason: .invalidUTF16)),

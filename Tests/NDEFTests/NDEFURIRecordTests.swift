@@ -53,7 +53,10 @@ struct NDEFURIRecordTests {
     }
 
     @Test func anotherRecordTypeIsAMismatch() {
-        #expect(throws: NDEFDecodingError(offset: 0, reason: .recordTypeMismatch(expected: "well-known \"U\"", found: "well-known \"T\""))) {
+        #expect(
+            throws: NDEFDecodingError(
+                offset: 0, reason: .recordTypeMismatch(expected: "well-known \"U\"", found: "well-known \"T\""))
+        ) {
             try NDEFURIRecord(record: .wellKnown("T", payload: [0x02]))
         }
     }

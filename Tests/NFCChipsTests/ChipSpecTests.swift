@@ -9,12 +9,16 @@ struct ChipSpecTests {
         #expect(ChipTables.spec(for: chip).chip == chip)
     }
 
-    @Test("NTAG21x memory maps", arguments: [
-        (Chip.ntag213, 45, 0x27, 0x28, 0x29, 0x2B, [0xE1, 0x10, 0x12, 0x00] as [UInt8], 144),
-        (Chip.ntag215, 135, 0x81, 0x82, 0x83, 0x85, [0xE1, 0x10, 0x3E, 0x00], 504),
-        (Chip.ntag216, 231, 0xE1, 0xE2, 0xE3, 0xE5, [0xE1, 0x10, 0x6D, 0x00], 888),
-    ])
-    func ntagMemory(chip: Chip, pages: Int, lastUser: Int, dynamicLock: Int, cfg0: Int, pwd: Int, cc: [UInt8], userBytes: Int) throws {
+    @Test(
+        "NTAG21x memory maps",
+        arguments: [
+            (Chip.ntag213, 45, 0x27, 0x28, 0x29, 0x2B, [0xE1, 0x10, 0x12, 0x00] as [UInt8], 144),
+            (Chip.ntag215, 135, 0x81, 0x82, 0x83, 0x85, [0xE1, 0x10, 0x3E, 0x00], 504),
+            (Chip.ntag216, 231, 0xE1, 0xE2, 0xE3, 0xE5, [0xE1, 0x10, 0x6D, 0x00], 888),
+        ])
+    func ntagMemory(
+        chip: Chip, pages: Int, lastUser: Int, dynamicLock: Int, cfg0: Int, pwd: Int, cc: [UInt8], userBytes: Int
+    ) throws {
         let memory = try #require(ChipTables.spec(for: chip).memory)
         #expect(memory.pageCount == pages)
         #expect(memory.userPages == 4...lastUser)
@@ -54,8 +58,9 @@ struct ChipSpecTests {
         }
     }
 
-    @Test("GET_VERSION storage size brackets the user memory of NTAG and EV1",
-          arguments: [Chip.ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
+    @Test(
+        "GET_VERSION storage size brackets the user memory of NTAG and EV1",
+        arguments: [Chip.ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
     func storageSize(chip: Chip) throws {
         let spec = ChipTables.spec(for: chip)
         for response in try #require(spec.getVersion).allResponses {
@@ -69,11 +74,15 @@ struct ChipSpecTests {
     @Test("command support follows the data sheets")
     func commandSupport() throws {
         let ntag = ChipTables.spec(for: .ntag213)
-        #expect(ntag.command(.read)?.code == 0x30 && ntag.command(.read)?.answerLength == 16 && ntag.command(.read)?.timeoutMs == 5)
+        #expect(
+            ntag.command(.read)?.code == 0x30 && ntag.command(.read)?.answerLength == 16
+                && ntag.command(.read)?.timeoutMs == 5)
         #expect(ntag.command(.write)?.timeoutMs == 10)
         #expect(ntag.command(.passwordAuthenticate)?.code == 0x1B)
         #expect(ntag.command(.readSignature)?.answerLength == 32)
-        #expect(!ntag.supports(.incrementCounter) && !ntag.supports(.checkTearingEvent) && !ntag.supports(.virtualCardSelect))
+        #expect(
+            !ntag.supports(.incrementCounter) && !ntag.supports(.checkTearingEvent)
+                && !ntag.supports(.virtualCardSelect))
         #expect(ntag.command(code: 0x3A)?.name == .fastRead)
         let ev1 = ChipTables.spec(for: .ultralightEV1MF0UL21)
         #expect(ev1.command(.incrementCounter)?.code == 0xA5)
@@ -153,10 +162,12 @@ struct ChipSpecTests {
         }
     }
 
-    @Test("activation values", arguments: [
-        (Chip.ntag213, UInt16(0x0044), UInt8(0x00), 7), (.ultralightC, 0x0044, 0x00, 7),
-        (.classic1k, 0x0004, 0x08, 4), (.classic4k, 0x0002, 0x18, 4), (.type4, 0x0344, 0x20, 7),
-    ])
+    @Test(
+        "activation values",
+        arguments: [
+            (Chip.ntag213, UInt16(0x0044), UInt8(0x00), 7), (.ultralightC, 0x0044, 0x00, 7),
+            (.classic1k, 0x0004, 0x08, 4), (.classic4k, 0x0002, 0x18, 4), (.type4, 0x0344, 0x20, 7),
+        ])
     func activation(chip: Chip, atqa: UInt16, sak: UInt8, uidLength: Int) {
         let activation = ChipTables.spec(for: chip).activation
         #expect(activation.atqa == atqa && activation.sak == sak && activation.uidLength == uidLength)
@@ -165,9 +176,12 @@ struct ChipSpecTests {
 
     @Test("chip raw values are the CLI tag names")
     func cliNames() {
-        #expect(Chip.allCases.map(\.rawValue) == ["ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1-mf0ul11",
-                                                  "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4",
-                                                  "ntag424dna"])
+        #expect(
+            Chip.allCases.map(\.rawValue) == [
+                "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1-mf0ul11",
+                "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4",
+                "ntag424dna",
+            ])
     }
 
     @Test("GET_VERSION answers of other lengths are rejected", arguments: [0, 7, 9])
@@ -184,10 +198,13 @@ struct NTAG424DNATableTests {
     @Test("every native command code is the table's INS of the command of the same name")
     func commands() throws {
         let pairs: [(NTAG424DNATable.Command, NTAG424CommandName)] = [
-            (.getVersion, .getVersion), (.additionalFrame, .additionalFrame), (.authenticateEV2First, .authenticateEV2First),
-            (.authenticateEV2NonFirst, .authenticateEV2NonFirst), (.changeKey, .changeKey), (.getKeyVersion, .getKeyVersion),
+            (.getVersion, .getVersion), (.additionalFrame, .additionalFrame),
+            (.authenticateEV2First, .authenticateEV2First),
+            (.authenticateEV2NonFirst, .authenticateEV2NonFirst), (.changeKey, .changeKey),
+            (.getKeyVersion, .getKeyVersion),
             (.getFileSettings, .getFileSettings), (.changeFileSettings, .changeFileSettings), (.readData, .readData),
-            (.writeData, .writeData), (.getFileCounters, .getFileCounters), (.readSignature, .readSig), (.getCardUID, .getCardUID),
+            (.writeData, .writeData), (.getFileCounters, .getFileCounters), (.readSignature, .readSig),
+            (.getCardUID, .getCardUID),
             (.setConfiguration, .setConfiguration),
         ]
         for (command, name) in pairs { #expect(command.rawValue == NTAG424DNATable.spec.commands[name].ins, "\(name)") }
@@ -199,13 +216,17 @@ struct NTAG424DNATableTests {
     @Test("every 91xx status is the table's status word of the same name")
     func statuses() {
         let pairs: [(NTAG424DNATable.Status, NTAG424StatusWordName)] = [
-            (.ok, .operationOK), (.illegalCommand, .illegalCommandCode), (.integrityError, .integrityError), (.noSuchKey, .noSuchKey),
+            (.ok, .operationOK), (.illegalCommand, .illegalCommandCode), (.integrityError, .integrityError),
+            (.noSuchKey, .noSuchKey),
             (.lengthError, .lengthError), (.permissionDenied, .permissionDenied), (.parameterError, .parameterError),
-            (.authenticationError, .authenticationError), (.additionalFrame, .additionalFrame), (.boundaryError, .boundaryError),
+            (.authenticationError, .authenticationError), (.additionalFrame, .additionalFrame),
+            (.boundaryError, .boundaryError),
             (.commandAborted, .commandAborted), (.fileNotFound, .fileNotFound),
         ]
         for (status, name) in pairs {
-            #expect(UInt16(NTAG424DNATable.nativeSW1) << 8 | UInt16(status.rawValue) == NTAG424DNATable.spec.statusWords[name].code, "\(name)")
+            #expect(
+                UInt16(NTAG424DNATable.nativeSW1) << 8 | UInt16(status.rawValue)
+                    == NTAG424DNATable.spec.statusWords[name].code, "\(name)")
         }
     }
 }

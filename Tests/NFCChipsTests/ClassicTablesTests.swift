@@ -4,12 +4,14 @@ import NFCChips
 
 @Suite("MIFARE Classic access conditions")
 struct AccessConditionsTests {
-    @Test("well-known trailers decode to the documented conditions", arguments: [
-        ([0xFF, 0x07, 0x80] as [UInt8], "000", "001"),
-        ([0x78, 0x77, 0x88], "100", "011"),
-        ([0x7F, 0x07, 0x88], "000", "011"),
-        ([0x07, 0x8F, 0x0F], "010", "110"),
-    ])
+    @Test(
+        "well-known trailers decode to the documented conditions",
+        arguments: [
+            ([0xFF, 0x07, 0x80] as [UInt8], "000", "001"),
+            ([0x78, 0x77, 0x88], "100", "011"),
+            ([0x7F, 0x07, 0x88], "000", "011"),
+            ([0x07, 0x8F, 0x0F], "010", "110"),
+        ])
     func wellKnown(bytes: [UInt8], data: String, trailer: String) throws {
         let access = try AccessConditions(accessBytes: bytes)
         #expect(access.groups.map(\.code) == [data, data, data])
@@ -50,7 +52,9 @@ struct AccessConditionsTests {
                 #expect(throws: AccessConditions.DecodeError.self) { try AccessConditions(accessBytes: corrupt) }
             }
         }
-        #expect(throws: AccessConditions.DecodeError.wrongLength(2)) { try AccessConditions(accessBytes: [0xFF, 0x07]) }
+        #expect(throws: AccessConditions.DecodeError.wrongLength(2)) {
+            try AccessConditions(accessBytes: [0xFF, 0x07])
+        }
     }
 
     @Test("condition tables are complete and consistent")

@@ -17,20 +17,29 @@ struct GeneratedTablesMatchDatasheetsTests {
     func tableMatches(relativePath: String) throws {
         let table = try #require(DatasheetCatalog.tables.first { $0.relativePath == relativePath })
         let decoded = try table.decode(DatasheetFiles.data(relativePath))
-        let compiled = try #require(GeneratedTables.byPath[relativePath], "\(relativePath) is not compiled in: run make tables")
+        let compiled = try #require(
+            GeneratedTables.byPath[relativePath], "\(relativePath) is not compiled in: run make tables")
         let same = decoded.isSameTable(as: compiled)
-        #expect(same, "datasheets/\(relativePath) differs from the generated Swift value at \(firstDifference(decoded, compiled) ?? "?"): run make tables")
+        #expect(
+            same,
+            "datasheets/\(relativePath) differs from the generated Swift value at \(firstDifference(decoded, compiled) ?? "?"): run make tables"
+        )
     }
 
     @Test("every chip file decodes to the compiled value")
     func chipsMatch() throws {
         let files = DatasheetFiles.jsonFiles(in: DatasheetCatalog.chipDirectory)
-        #expect(files.count == GeneratedTables.chips.count, "chip files and compiled chips differ in number: run make tables")
+        #expect(
+            files.count == GeneratedTables.chips.count,
+            "chip files and compiled chips differ in number: run make tables")
         for path in files {
             let decoded = try DatasheetCatalog.decodeChip(DatasheetFiles.data(path))
             let compiled = try #require(GeneratedTables.byPath[path], "\(path) is not compiled in: run make tables")
             let same = decoded.isSameTable(as: compiled)
-            #expect(same, "datasheets/\(path) differs from the generated Swift value at \(firstDifference(decoded, compiled) ?? "?"): run make tables")
+            #expect(
+                same,
+                "datasheets/\(path) differs from the generated Swift value at \(firstDifference(decoded, compiled) ?? "?"): run make tables"
+            )
         }
     }
 

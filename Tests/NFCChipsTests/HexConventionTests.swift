@@ -23,10 +23,12 @@ struct HexConventionTests {
 
     @Test("an optional hex value may be missing or null")
     func optionalMayBeMissing() throws {
-        let missing = try JSONDecoder().decode(Sample.self, from: Data(#"{"code":"0x00","address":"0x0","bytes":""}"#.utf8))
+        let missing = try JSONDecoder().decode(
+            Sample.self, from: Data(#"{"code":"0x00","address":"0x0","bytes":""}"#.utf8))
         #expect(missing.page == nil)
         #expect(missing.bytes == [])
-        let null = try JSONDecoder().decode(Sample.self, from: Data(#"{"code":"0x00","address":"0x0","bytes":"","page":null}"#.utf8))
+        let null = try JSONDecoder().decode(
+            Sample.self, from: Data(#"{"code":"0x00","address":"0x0","bytes":"","page":null}"#.utf8))
         #expect(null.page == nil)
     }
 

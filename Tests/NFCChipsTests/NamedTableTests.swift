@@ -11,17 +11,21 @@ import Testing
 struct NamedTableTests {
     /// Where a named table sits: its file and the keys and indices down to its array.
     struct Location: Sendable, CustomTestStringConvertible {
-        enum Step: Sendable { case key(String), index(Int) }
+        enum Step: Sendable {
+            case key(String)
+            case index(Int)
+        }
         var file: String
         var steps: [Step]
 
         var testDescription: String {
-            file + ": " + steps.map { step in
-                switch step {
-                case let .key(key): "." + key
-                case let .index(index): "[\(index)]"
-                }
-            }.joined()
+            file + ": "
+                + steps.map { step in
+                    switch step {
+                    case let .key(key): "." + key
+                    case let .index(index): "[\(index)]"
+                    }
+                }.joined()
         }
     }
 
@@ -33,7 +37,7 @@ struct NamedTableTests {
     private static func namedTables(in value: Any, steps: [Location.Step]) -> [[Location.Step]] {
         let mirror = Mirror(reflecting: value)
         if String(describing: type(of: value)).hasPrefix("NamedTable<"), let entries = mirror.children.first?.value {
-            return [steps] + namedTables(in: entries, steps: steps)   // the JSON holds the entries array itself
+            return [steps] + namedTables(in: entries, steps: steps)  // the JSON holds the entries array itself
         }
         switch mirror.displayStyle {
         case .optional:
@@ -43,7 +47,7 @@ struct NamedTableTests {
         case .struct:
             return mirror.children.flatMap { child -> [[Location.Step]] in
                 guard var label = child.label else { return [] }
-                if label.hasPrefix("_") { label.removeFirst() }   // @Hex storage
+                if label.hasPrefix("_") { label.removeFirst() }  // @Hex storage
                 return namedTables(in: child.value, steps: steps + [.key(label)])
             }
         default:
@@ -54,8 +58,10 @@ struct NamedTableTests {
     @Test("the walk finds the tables the code looks up by name")
     func walkFindsTables() {
         let found = Set(Self.locations.map(\.testDescription))
-        for expected in ["type4.json: .statusWords", "pn532.json: .registers[0].bits", "mifare-classic.json: .mad.gpbBits",
-                         "iso14443a.json: .frames", "originality-signatures.json: .keys"] {
+        for expected in [
+            "type4.json: .statusWords", "pn532.json: .registers[0].bits", "mifare-classic.json: .mad.gpbBits",
+            "iso14443a.json: .frames", "originality-signatures.json: .keys",
+        ] {
             #expect(found.contains(expected), "\(found.sorted())")
         }
     }
@@ -88,14 +94,17 @@ struct NamedTableTests {
     @Test("a register bit filed under another register fails decoding")
     func bitInTheWrongRegister() throws {
         let location = Location(file: "pn532.json", steps: [.key("registers"), .index(0), .key("bits")])
-        let error = try decodeSpoiled(location) { entries in entries[0]["name"] = PN532RegisterBitName.rxCRCEn.rawValue }
+        let error = try decodeSpoiled(location) { entries in entries[0]["name"] = PN532RegisterBitName.rxCRCEn.rawValue
+        }
         #expect(error.contains("\"RxCRCEn\" does not belong in this table"), "\(error)")
     }
 
     /// Decodes `location.file` with its table array changed by `spoil`, as `nfcchips-gen`
     /// does; returns the error's description, or records an issue when it decodes.
-    private func decodeSpoiled(_ location: Location,
-                               _ spoil: (inout [[String: Any]]) throws -> Void) throws -> String {
+    private func decodeSpoiled(
+        _ location: Location,
+        _ spoil: (inout [[String: Any]]) throws -> Void
+    ) throws -> String {
         let root = try JSONSerialization.jsonObject(with: DatasheetFiles.data(location.file))
         let spoiled = try JSONSerialization.data(withJSONObject: modify(root, at: location.steps[...], spoil))
         do {
@@ -111,8 +120,10 @@ struct NamedTableTests {
         return ""
     }
 
-    private func modify(_ value: Any, at steps: ArraySlice<Location.Step>,
-                        _ spoil: (inout [[String: Any]]) throws -> Void) throws -> Any {
+    private func modify(
+        _ value: Any, at steps: ArraySlice<Location.Step>,
+        _ spoil: (inout [[String: Any]]) throws -> Void
+    ) throws -> Any {
         guard let step = steps.first else {
             var entries = try #require(value as? [[String: Any]])
             try spoil(&entries)

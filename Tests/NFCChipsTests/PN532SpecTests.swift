@@ -55,12 +55,14 @@ struct PN532SpecTests {
 
     @Test("status codes, names and libnfc errors")
     func statuses() {
-        let names = ["success", "timeout", "crcError", "parityError", "bitCountError", "framingError", "bitCollision",
-                     "bufferTooSmall", "bufferOverflow", "rfTimeout", "rfProtocolError", "temperatureError",
-                     "internalBufferOverflow", "invalidParameter", "depUnsupportedCommand", "depInvalidFormat",
-                     "mifareAuthenticationError", "uidCheckByteWrong", "depInvalidDeviceState", "operationNotAllowed",
-                     "commandNotAcceptable", "targetReleased", "cardIdMismatch", "cardDisappeared", "nfcid3Mismatch",
-                     "overCurrent", "nadMissing"]
+        let names = [
+            "success", "timeout", "crcError", "parityError", "bitCountError", "framingError", "bitCollision",
+            "bufferTooSmall", "bufferOverflow", "rfTimeout", "rfProtocolError", "temperatureError",
+            "internalBufferOverflow", "invalidParameter", "depUnsupportedCommand", "depInvalidFormat",
+            "mifareAuthenticationError", "uidCheckByteWrong", "depInvalidDeviceState", "operationNotAllowed",
+            "commandNotAcceptable", "targetReleased", "cardIdMismatch", "cardDisappeared", "nfcid3Mismatch",
+            "overCurrent", "nadMissing",
+        ]
         #expect(pn532.statuses.map(\.name.rawValue) == names)
         #expect(Set(pn532.statuses.map(\.code)).count == names.count)
         #expect(pn532.statuses[.timeout].code == 0x01)

@@ -4,11 +4,13 @@ import NFCChips
 
 @Suite("ISO/IEC 14443-3A: CRC_A, BCC and cascade levels")
 struct ISO14443ATests {
-    @Test("CRC_A test vectors of the reference", arguments: [
-        ([0x30, 0x00] as [UInt8], [0x02, 0xA8] as [UInt8]), ([0x50, 0x00], [0x57, 0xCD]), ([0x60], [0xF8, 0x32]),
-        ([0x3C, 0x00], [0xA2, 0x01]), ([0x1A, 0x00], [0x41, 0x76]), ([0x04], [0xDA, 0x17]), ([0x00], [0xFE, 0x51]),
-        ([0x93, 0x70, 0x88, 0x04, 0xB7, 0x80, 0xBB], [0xD6, 0xFA]),
-    ])
+    @Test(
+        "CRC_A test vectors of the reference",
+        arguments: [
+            ([0x30, 0x00] as [UInt8], [0x02, 0xA8] as [UInt8]), ([0x50, 0x00], [0x57, 0xCD]), ([0x60], [0xF8, 0x32]),
+            ([0x3C, 0x00], [0xA2, 0x01]), ([0x1A, 0x00], [0x41, 0x76]), ([0x04], [0xDA, 0x17]), ([0x00], [0xFE, 0x51]),
+            ([0x93, 0x70, 0x88, 0x04, 0xB7, 0x80, 0xBB], [0xD6, 0xFA]),
+        ])
     func crcVectors(data: [UInt8], crc: [UInt8]) {
         #expect(ChipTables.crcA(data) == crc)
     }
@@ -72,7 +74,8 @@ struct Type2Tests {
         let memory = try #require(spec.memory)
         let page4 = try #require(memory.factoryContent(ofPage: 4))
         #expect(type2.tlv(type: page4[0])?.name == .lockControl)
-        let area = try #require(type2.lockControlArea(value: [page4[2], page4[3], memory.factoryContent(ofPage: 5)![0]]))
+        let area = try #require(
+            type2.lockControlArea(value: [page4[2], page4[3], memory.factoryContent(ofPage: 5)![0]]))
         #expect(area.byteAddress == 160 && area.size == 12 && area.bytesLockedPerBit == 8)
         #expect(area.byteAddress / memory.pageSize == memory.dynamicLock?.page)
         #expect(area.size == memory.dynamicLock?.lockBitCount)

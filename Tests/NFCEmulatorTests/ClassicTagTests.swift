@@ -15,7 +15,8 @@ enum Classic {
 
     /// A trailer with keys A / B and C1C2C3 codes for groups 0–2 and the trailer.
     static func trailer(_ groups: [String], _ trailer: String, keyA: [UInt8] = keyA, keyB: [UInt8] = keyB) -> [UInt8] {
-        let access = AccessConditions(groups: groups.compactMap(AccessBits.init(code:)), trailer: AccessBits(code: trailer)!)
+        let access = AccessConditions(
+            groups: groups.compactMap(AccessBits.init(code:)), trailer: AccessBits(code: trailer)!)
         return keyA + access.accessBytes + [0x69] + keyB
     }
 
@@ -29,7 +30,9 @@ struct ClassicTagTests {
         var card = try Classic.card()
         #expect(card.block(0).prefix(8) == [0x3E, 0x39, 0xAB, 0x7F, 0xD3, 0x08, 0x04, 0x00])
         #expect(card.authenticate(Classic.auth(.a, 3, Classic.transportKey)) == true)
-        #expect(card.receive([0x30, 0x03]) == .bytes([UInt8](repeating: 0, count: 6) + [0xFF, 0x07, 0x80, 0x69] + Classic.transportKey))
+        #expect(
+            card.receive([0x30, 0x03])
+                == .bytes([UInt8](repeating: 0, count: 6) + [0xFF, 0x07, 0x80, 0x69] + Classic.transportKey))
         #expect(card.receive([0x30, 0x00]).reply == .bytes(card.block(0)))
         #expect(card.receive([0x30, 0x04]) == .nak(0x04), "block 4 is in another sector")
     }
@@ -38,7 +41,9 @@ struct ClassicTagTests {
     func wrongKey() throws {
         var card = try Classic.card()
         #expect(card.authenticate(Classic.auth(.a, 4, Classic.keyA)) == false)
-        #expect(card.authenticate(ClassicAuthentication(keyType: .a, block: 4, key: Classic.transportKey, uid: [1, 2, 3, 4])) == false)
+        #expect(
+            card.authenticate(
+                ClassicAuthentication(keyType: .a, block: 4, key: Classic.transportKey, uid: [1, 2, 3, 4])) == false)
         #expect(card.authenticate(Classic.auth(.a, 64, Classic.transportKey)) == false)
         #expect(card.session == nil)
     }
@@ -65,7 +70,9 @@ struct ClassicTagTests {
         var card = try Classic.card()
         #expect(card.authenticate(Classic.auth(.a, 0, Classic.transportKey)) == true)
         let refusal = card.receive([0xA0, 0x00])
-        #expect(refusal.reply == .negativeAcknowledge(0x04) && !refusal.leavesActiveState, "manufacturer block: NAK, session kept")
+        #expect(
+            refusal.reply == .negativeAcknowledge(0x04) && !refusal.leavesActiveState,
+            "manufacturer block: NAK, session kept")
         #expect(card.receive([0x30, 0x00]).reply == .bytes(card.block(0)), "still authenticated")
         #expect(card.authenticate(Classic.auth(.a, 1, Classic.transportKey)) == true)
         #expect(card.receive([0xA0, 0x01]).reply == .acknowledge(0x0A))
@@ -78,10 +85,14 @@ struct ClassicTagTests {
         #expect(card.authenticate(Classic.auth(.a, 7, Classic.keyA)) == true)
         #expect(card.receive([0xA0, 0x07]) == .nak(0x04))
         #expect(card.authenticate(Classic.auth(.b, 7, Classic.keyB)) == true)
-        #expect(card.receive([0x30, 0x07]).reply == .bytes([UInt8](repeating: 0, count: 6) + Array(card.block(7)[6..<10]) + [UInt8](repeating: 0, count: 6)),
-                "key A and a non-readable key B read as zeros")
+        #expect(
+            card.receive([0x30, 0x07]).reply
+                == .bytes(
+                    [UInt8](repeating: 0, count: 6) + Array(card.block(7)[6..<10]) + [UInt8](repeating: 0, count: 6)),
+            "key A and a non-readable key B read as zeros")
         #expect(card.receive([0xA0, 0x07]).reply == .acknowledge(0x0A))
-        let newTrailer = Classic.trailer(["000", "000", "000"], "001", keyA: [1, 2, 3, 4, 5, 6], keyB: [7, 8, 9, 10, 11, 12])
+        let newTrailer = Classic.trailer(
+            ["000", "000", "000"], "001", keyA: [1, 2, 3, 4, 5, 6], keyB: [7, 8, 9, 10, 11, 12])
         #expect(card.receive(newTrailer).reply == .acknowledge(0x0A))
         #expect(card.block(7) == newTrailer)
     }
@@ -100,7 +111,7 @@ struct ClassicTagTests {
         #expect(card.receive([0xC1, 0x04]) == .nak(0x04), "increment needs key B in group 110")
         #expect(card.authenticate(Classic.auth(.b, 4, Classic.keyB)) == true)
         #expect(card.receive([0xC1, 0x04]).reply == .acknowledge(0x0A))
-        _ = card.receive([0xFB, 0xFF, 0xFF, 0xFF])   // + (−5)
+        _ = card.receive([0xFB, 0xFF, 0xFF, 0xFF])  // + (−5)
         #expect(card.receive([0xB0, 0x04]).reply == .acknowledge(0x0A))
         #expect(card.value(ofBlock: 4)?.value == 65)
         #expect(card.receive([0xC2, 0x04]).reply == .acknowledge(0x0A))
@@ -122,7 +133,9 @@ struct ClassicTagTests {
         _ = card.receive([UInt8](repeating: 0x11, count: 16))
         #expect(card.receive([0xA0, 133]) == .nak(0x04), "block 5 of the sector: group 1, read-only")
         #expect(card.authenticate(Classic.auth(.a, 255, Classic.transportKey)) == true)
-        #expect(card.receive([0x30, 0xFF]).reply == .bytes([UInt8](repeating: 0, count: 6) + [0xFF, 0x07, 0x80, 0x69] + Classic.transportKey))
+        #expect(
+            card.receive([0x30, 0xFF]).reply
+                == .bytes([UInt8](repeating: 0, count: 6) + [0xFF, 0x07, 0x80, 0x69] + Classic.transportKey))
     }
 
     @Test("access bits whose inverted copy disagrees block the whole sector")
@@ -167,7 +180,8 @@ struct PN532ClassicExchangeTests {
         let card = try #require(chip.field.tag(chip.field.handles[0]) as? ClassicTag)
         #expect(card.value(ofBlock: 4)?.value == 10)
         #expect(card.value(ofBlock: 5)?.value == 10)
-        #expect(exchange(&chip, 0x40, [0x01, 0xA0, 0x00] + [UInt8](repeating: 0, count: 16)) == [0x01], "block 0 refused")
+        #expect(
+            exchange(&chip, 0x40, [0x01, 0xA0, 0x00] + [UInt8](repeating: 0, count: 16)) == [0x01], "block 0 refused")
     }
 
     /// libnfc 1.8.0 nfc-mfclassic on a 4K (is_directwrite): authenticate block 0, READ it,

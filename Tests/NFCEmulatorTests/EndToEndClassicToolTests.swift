@@ -8,7 +8,8 @@ struct EndToEndClassicToolTests {
     static let secretKey: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 
     func temporaryFile(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
     }
 
     /// A 1K with a recognisable pattern in every data block.
@@ -42,7 +43,9 @@ struct EndToEndClassicToolTests {
         for block in 0..<64 {
             let read = Array(bytes[(block * 16)..<(block * 16 + 16)])
             if (block + 1) % 4 == 0 {
-                #expect(read == Classic.transportKey + [0xFF, 0x07, 0x80, 0x69] + [UInt8](repeating: 0, count: 6), "trailer \(block)")
+                #expect(
+                    read == Classic.transportKey + [0xFF, 0x07, 0x80, 0x69] + [UInt8](repeating: 0, count: 6),
+                    "trailer \(block)")
             } else {
                 #expect(read == card.block(block), "block \(block)")
             }
@@ -60,7 +63,8 @@ struct EndToEndClassicToolTests {
             card.setBlock(trailer, to: value)
             keys.replaceSubrange((trailer * 16)..<(trailer * 16 + 16), with: value)
         }
-        let keyFile = temporaryFile("classic-keys"), dump = temporaryFile("classic-dump")
+        let keyFile = temporaryFile("classic-keys")
+        let dump = temporaryFile("classic-dump")
         defer { for file in [keyFile, dump] { try? FileManager.default.removeItem(at: file) } }
         try Data(keys).write(to: keyFile)
         let (result, _) = try run(["r", "a", "u", dump.path, keyFile.path], with: card)
@@ -88,7 +92,9 @@ struct EndToEndClassicToolTests {
         let card = try Classic.card()
         var image = [UInt8](repeating: 0, count: 1024)
         for block in 0..<64 {
-            let content = (block + 1) % 4 == 0 ? card.block(block) : (0..<16).map { UInt8(truncatingIfNeeded: 0xA5 &+ block &+ $0) }
+            let content =
+                (block + 1) % 4 == 0
+                ? card.block(block) : (0..<16).map { UInt8(truncatingIfNeeded: 0xA5 &+ block &+ $0) }
             image.replaceSubrange((block * 16)..<(block * 16 + 16), with: block == 0 ? card.block(0) : content)
         }
         let dump = temporaryFile("classic-write")

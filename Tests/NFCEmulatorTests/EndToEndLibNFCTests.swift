@@ -13,7 +13,8 @@ struct EndToEndLibNFCTests {
         let emulator = try PN532Emulator(tags: [tag])
         try emulator.start()
         defer { emulator.stop() }
-        let (target, read) = try LibNFCSession.run(emulator.connectionString, onTimeout: { emulator.unplug() }) { device in
+        let (target, read) = try LibNFCSession.run(emulator.connectionString, onTimeout: { emulator.unplug() }) {
+            device in
             let target = try LibNFCSession.selectTypeA(device)
             return (target, LibNFCSession.transceive(device, [0x30, 0x00]))
         }
@@ -25,12 +26,16 @@ struct EndToEndLibNFCTests {
 
     @Test("unplug makes libnfc fail with an I/O error; plug brings back the same link and tags")
     func unplugAndPlug() throws {
-        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfcemu-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        let emulator = try PN532Emulator(tags: [ScriptedTag(uid: ntagUID, script: [0x30: .bytes(Self.page0)])], link: link)
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfcemu-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
+        let emulator = try PN532Emulator(
+            tags: [ScriptedTag(uid: ntagUID, script: [0x30: .bytes(Self.page0)])], link: link)
         try emulator.start()
         defer { emulator.stop() }
         #expect(emulator.connectionString == "pn532_uart:" + link)
-        let errorAfterUnplug = try LibNFCSession.run(emulator.connectionString, onTimeout: { emulator.stop() }) { device in
+        let errorAfterUnplug = try LibNFCSession.run(emulator.connectionString, onTimeout: { emulator.stop() }) {
+            device in
             _ = try LibNFCSession.selectTypeA(device)
             emulator.unplug()
             return LibNFCSession.transceive(device, [0x30, 0x00])
@@ -52,9 +57,13 @@ struct EndToEndType4Tests {
         let emulator = try PN532Emulator(tags: [try Type4Tag(uid: T4.uid)])
         try emulator.start()
         defer { emulator.stop() }
-        let (target, answers, present) = try LibNFCSession.run(emulator.connectionString, onTimeout: { emulator.unplug() }) { device in
+        let (target, answers, present) = try LibNFCSession.run(
+            emulator.connectionString, onTimeout: { emulator.unplug() }
+        ) { device in
             let target = try LibNFCSession.selectTypeA(device)
-            let answers = [T4.selectApplication, T4.selectFile(0xE103), T4.read(0, 15)].map { LibNFCSession.transceive(device, $0) }
+            let answers = [T4.selectApplication, T4.selectFile(0xE103), T4.read(0, 15)].map {
+                LibNFCSession.transceive(device, $0)
+            }
             return (target, answers, nfc_initiator_target_is_present(device, nil))
         }
         #expect(target == .init(uid: T4.uid, atqa: [0x03, 0x44], sak: 0x20))

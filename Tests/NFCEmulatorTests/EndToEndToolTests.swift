@@ -26,7 +26,8 @@ struct EndToEndToolTests {
         let emulator = try PN532Emulator(tags: [tag])
         try emulator.start()
         defer { emulator.stop() }
-        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("ntag215-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ntag215-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
         defer { try? FileManager.default.removeItem(at: dump) }
         let result = try LibNFCTool.run("nfc-mfultralight", ["r", dump.path], device: emulator.connectionString)
         #expect(!result.timedOut, "nfc-mfultralight hung:\n\(result.output)")
@@ -45,18 +46,25 @@ extension EndToEndToolTests {
         let emulator = try PN532Emulator(tags: [try Type2Tag(chip: .ntag215, uid: ntagUID)])
         try emulator.start()
         defer { emulator.stop() }
-        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("ntag215-w-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ntag215-w-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mfd")
         defer { try? FileManager.default.removeItem(at: dump) }
         let read = try LibNFCTool.run("nfc-mfultralight", ["r", dump.path], device: emulator.connectionString)
         #expect(read.output.contains("Done, 135 of 135 pages read"), "\(read.output)")
         var image = [UInt8](try Data(contentsOf: dump))
-        for page in 4..<0x82 { image.replaceSubrange((page * 4)..<(page * 4 + 4), with: [UInt8(page), 0x5A, 0xA5, UInt8(page) ^ 0x0F]) }
+        for page in 4..<0x82 {
+            image.replaceSubrange((page * 4)..<(page * 4 + 4), with: [UInt8(page), 0x5A, 0xA5, UInt8(page) ^ 0x0F])
+        }
         try Data(image).write(to: dump)
-        let write = try LibNFCTool.run("nfc-mfultralight", ["w", dump.path], device: emulator.connectionString, input: "n\nn\nn\nn\n")
+        let write = try LibNFCTool.run(
+            "nfc-mfultralight", ["w", dump.path], device: emulator.connectionString, input: "n\nn\nn\nn\n")
         #expect(!write.timedOut, "nfc-mfultralight hung:\n\(write.output)")
-        #expect(write.output.contains("Done, 130 of 135 pages written (5 pages skipped, 0 pages failed)."), "\(write.output)")
+        #expect(
+            write.output.contains("Done, 130 of 135 pages written (5 pages skipped, 0 pages failed)."),
+            "\(write.output)")
         let tag = try #require(emulator.tags.first as? Type2Tag)
-        #expect(Array(tag.memory[(4 * 4)..<(0x82 * 4)]) == Array(image[(4 * 4)..<(0x82 * 4)]), "user pages as in the dump")
+        #expect(
+            Array(tag.memory[(4 * 4)..<(0x82 * 4)]) == Array(image[(4 * 4)..<(0x82 * 4)]), "user pages as in the dump")
         #expect(tag.page(0x85) == [0, 0, 0, 0], "PWD written from the dump, where it read as zeros")
     }
 }

@@ -5,14 +5,17 @@ import Testing
 @Suite("Faults on demand: the tag leaves, NAKs, timeouts, EEPROM failure, garbled frames, unplug")
 struct FaultInjectionTests {
     func chip(_ specs: [String], tags: [any EmulatedTag]? = nil) throws -> PN532Controller {
-        var chip = PN532Controller(field: Field(tags: try tags ?? [freshNTAG215()]), faults: try FaultPlan(parsing: specs))
+        var chip = PN532Controller(
+            field: Field(tags: try tags ?? [freshNTAG215()]), faults: try FaultPlan(parsing: specs))
         _ = exchange(&chip, 0x4A, [0x01, 0x00])
         return chip
     }
 
     @Test("fault specs parse as the CLI contract writes them; anything else is refused with the accepted forms")
     func parsing() throws {
-        let plan = try FaultPlan(parsing: ["tear-after=20", "nak-page=0x10", "timeout-command=3A", "slow=50", "unplug-after=7"])
+        let plan = try FaultPlan(parsing: [
+            "tear-after=20", "nak-page=0x10", "timeout-command=3A", "slow=50", "unplug-after=7",
+        ])
         #expect(plan.tagLeavesAfterFrames == 20)
         #expect(plan.nakPages == [16])
         #expect(plan.timeoutCommands == [0x3A])
@@ -41,7 +44,8 @@ struct FaultInjectionTests {
         #expect(chip.field.state(of: chip.field.handles[0]) == .idle)
         _ = exchange(&chip, 0x4A, [0x01, 0x00])
         _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
-        #expect(exchange(&chip, 0x42, [0xA2, 0x05, 1, 2, 3, 4] + ChipTables.crcA([0xA2, 0x05, 1, 2, 3, 4])) == [0x00, 0x00])
+        #expect(
+            exchange(&chip, 0x42, [0xA2, 0x05, 1, 2, 3, 4] + ChipTables.crcA([0xA2, 0x05, 1, 2, 3, 4])) == [0x00, 0x00])
     }
 
     @Test("timeout-page and timeout-command: no answer, but the tag stays ACTIVE")
@@ -56,12 +60,16 @@ struct FaultInjectionTests {
     func eepromFailure() throws {
         var chip = try chip(["eeprom-fail-page=16", "eeprom-fail-page=3"])
         _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
-        #expect(exchange(&chip, 0x42, [0xA2, 0x10, 1, 2, 3, 4] + ChipTables.crcA([0xA2, 0x10, 1, 2, 3, 4])) == [0x00, 0x05])
+        #expect(
+            exchange(&chip, 0x42, [0xA2, 0x10, 1, 2, 3, 4] + ChipTables.crcA([0xA2, 0x10, 1, 2, 3, 4])) == [0x00, 0x05])
         let tag = try #require(chip.field.tag(chip.field.handles[0]) as? Type2Tag)
         #expect(tag.page(0x10) == [1, 2, 0, 0])
         _ = exchange(&chip, 0x4A, [0x01, 0x00])
-        _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])   // the activation set both CRC bits again
-        #expect(exchange(&chip, 0x42, [0xA2, 0x03, 0, 0, 0, 0x0F] + ChipTables.crcA([0xA2, 0x03, 0, 0, 0, 0x0F])) == [0x00, 0x05])
+        _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])  // the activation set both CRC bits again
+        #expect(
+            exchange(&chip, 0x42, [0xA2, 0x03, 0, 0, 0, 0x0F] + ChipTables.crcA([0xA2, 0x03, 0, 0, 0, 0x0F])) == [
+                0x00, 0x05,
+            ])
         let after = try #require(chip.field.tag(chip.field.handles[0]) as? Type2Tag)
         #expect(after.page(0x03) == [0xE1, 0x10, 0x3E, 0x00], "the CC is tearing-protected")
     }
@@ -98,9 +106,12 @@ struct TimingModelTests {
         let request = hostFrame(0x40, [0x01, 0x30, 0x04])
         let answer = chip.receive(request)
         let uart = Double((request.count + answer.count) * timing.uartBitsPerByte) / Double(timing.uartBaud)
-        let air = timing.airFrameSeconds(byteCount: 4) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 18)
+        let air =
+            timing.airFrameSeconds(byteCount: 4) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 18)
         let expected = Duration.seconds(uart + air)
-        #expect(abs((chip.lastExchangeDuration - expected) / .nanoseconds(1)) < 10, "\(chip.lastExchangeDuration) vs \(expected)")
+        #expect(
+            abs((chip.lastExchangeDuration - expected) / .nanoseconds(1)) < 10,
+            "\(chip.lastExchangeDuration) vs \(expected)")
     }
 
     @Test("WRITE adds the chip's EEPROM time per page; statistics count frames and bytes per direction")
@@ -110,7 +121,8 @@ struct TimingModelTests {
         _ = chip.receive(hostFrame(0x40, [0x01, 0x30, 0x04]))
         let read = chip.lastExchangeDuration
         _ = chip.receive(hostFrame(0x40, [0x01, 0xA2, 0x04, 1, 2, 3, 4]))
-        let eeprom = Duration.microseconds(Int(try #require(ChipTables.spec(for: .ntag215).timing).eepromWriteMsPerPage * 1000))
+        let eeprom = Duration.microseconds(
+            Int(try #require(ChipTables.spec(for: .ntag215).timing).eepromWriteMsPerPage * 1000))
         #expect(chip.lastExchangeDuration > eeprom)
         #expect(chip.lastExchangeDuration < eeprom + read)
         let stats = chip.statistics
@@ -122,7 +134,9 @@ struct TimingModelTests {
 
 @Suite("The field's record of departed tags")
 struct DepartedTagsTests {
-    @Test("a removed tag is kept, one per UID, until forgotten — a soak over thousands of tags forgets each one it judged")
+    @Test(
+        "a removed tag is kept, one per UID, until forgotten — a soak over thousands of tags forgets each one it judged"
+    )
     func forgetting() throws {
         var field = Field()
         for serial in 0..<3 {

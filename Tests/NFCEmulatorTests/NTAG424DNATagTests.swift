@@ -40,19 +40,24 @@ struct NTAG424DNATagTests {
         #expect(link.native(0xAF) == [0x91, 0x1C], "AF with nothing pending is an illegal command")
     }
 
-    @Test("ISO: select by DF name and file ID, read the CC, unknown file 6A82, wrong CLA 6E00, update refused on the CC (6982)")
+    @Test(
+        "ISO: select by DF name and file ID, read the CC, unknown file 6A82, wrong CLA 6E00, update refused on the CC (6982)"
+    )
     func isoCommands() {
         var link = Link()
         #expect(link.send([0x00, 0xA4, 0x04, 0x0C, 0x07] + NTAG424DNATable.applicationName) == [0x90, 0x00])
         #expect(link.send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x07]) == [0x6A, 0x82])
         #expect(link.send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x03]) == [0x90, 0x00])
         let cc = link.send([0x00, 0xB0, 0x00, 0x00, 0x0F])
-        #expect(Array(cc.prefix(15)) == Array(NTAG424DNATable.files[0].content.prefix(15)) && cc.suffix(2) == [0x90, 0x00])
+        #expect(
+            Array(cc.prefix(15)) == Array(NTAG424DNATable.files[0].content.prefix(15)) && cc.suffix(2) == [0x90, 0x00])
         #expect(link.send([0x00, 0xD6, 0x00, 0x00, 0x01, 0x00]) == [0x69, 0x82])
         #expect(link.send([0x80, 0xB0, 0x00, 0x00, 0x02]) == [0x6E, 0x00])
     }
 
-    @Test("EV2First: a wrong key gets 91AE; the right key opens a session whose MACed GetKeyVersion verifies; an altered MAC gets 911E")
+    @Test(
+        "EV2First: a wrong key gets 91AE; the right key opens a session whose MACed GetKeyVersion verifies; an altered MAC gets 911E"
+    )
     func authentication() throws {
         var link = Link()
         _ = link.send([0x00, 0xA4, 0x04, 0x0C, 0x07] + NTAG424DNATable.applicationName)
@@ -86,7 +91,9 @@ struct NTAG424DNATagTests {
         #expect(ndef == [0, 0, 0, 0, 0x91, 0x00])
     }
 
-    @Test("SDM, plain mirrors: each read session mirrors the UID and a counter one higher; reads within one session agree")
+    @Test(
+        "SDM, plain mirrors: each read session mirrors the UID and a counter one higher; reads within one session agree"
+    )
     func sdmMirrors() throws {
         var link = Link()
         let url = Array("uid=00000000000000&ctr=000000&m=0000000000000000".utf8)
@@ -129,7 +136,9 @@ struct NTAG424DNATagSnapshotTests {
         let l = link.native(0xAF, try auth.respond(toChallenge: Array(c.prefix(16))))
         let session = try auth.finish(response: Array(l.dropLast(2)))
         let data: [UInt8] = [0x40, 0xE0, 0xEE, 0xC1, 0xFF, 0xEF, 6, 0, 0, 25, 0, 0]
-        #expect(link.native(0x5F, try session.protectCommand(command: 0x5F, header: [0x02], data: data, mode: .full)).suffix(2) == [0x91, 0x00])
+        #expect(
+            link.native(0x5F, try session.protectCommand(command: 0x5F, header: [0x02], data: data, mode: .full))
+                .suffix(2) == [0x91, 0x00])
         // A read without a session (selecting the application ends it) counts once.
         _ = link.send([0x00, 0xA4, 0x04, 0x0C, 0x07] + NTAG424DNATable.applicationName)
         _ = link.send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04])

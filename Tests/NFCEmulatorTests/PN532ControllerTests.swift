@@ -31,7 +31,10 @@ struct PN532ControllerTests {
         #expect(chip.receive(wake + hostFrame(0x14, [0x01, 0x17, 0x00])) == ackFrame + chipFrame(0x14))
         let echo: [UInt8] = [0x00] + Array("libnfc".utf8)
         #expect(chip.receive(hostFrame(0x00, echo)) == ackFrame + chipFrame(0x00, echo))
-        #expect(chip.receive(hostFrame(0x02)) == ackFrame + [0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00])
+        #expect(
+            chip.receive(hostFrame(0x02)) == ackFrame + [
+                0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00,
+            ])
         #expect(chip.receive(hostFrame(0x12, [0x14])) == ackFrame + chipFrame(0x12))
     }
 
@@ -44,8 +47,11 @@ struct PN532ControllerTests {
         let data: [UInt8] = [0x00] + (0..<262).map { UInt8(truncatingIfNeeded: $0) }
         func extended(_ tfi: UInt8, _ code: UInt8) -> [UInt8] {
             let body = [tfi, code] + data
-            let high = UInt8(body.count >> 8), low = UInt8(truncatingIfNeeded: body.count)
-            return [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body + [0 &- body.reduce(0, &+), 0x00]
+            let high = UInt8(body.count >> 8)
+            let low = UInt8(truncatingIfNeeded: body.count)
+            return [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body + [
+                0 &- body.reduce(0, &+), 0x00,
+            ]
         }
         let request = extended(0xD4, 0x00)
         #expect(Array(request[5...7]) == [0x01, 0x09, 0xF6], "LEN 265")
@@ -56,19 +62,23 @@ struct PN532ControllerTests {
     func registers() {
         var chip = PN532Controller()
         #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x80, 0xFF, 0xFF, 0x5A]) == [])
-        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x80], "RxMode as at power-up")
+        #expect(
+            exchange(&chip, 0x06, [0x63, 0x02, 0xFF, 0xFF, 0x63, 0x03]) == [0x80, 0x5A, 0x80], "RxMode as at power-up")
         #expect(chip.registers.flag(.txCRCEn))
     }
 
     /// nfcpy issue 131 (a real PN532 v1.6): after InListPassiveTarget of a 106 kbit/s type A
     /// target TxMode and RxMode read 80, whatever the host wrote; TxAuto written 4b reads 43
     /// once the chip has transmitted.
-    @Test("the firmware sets TxMode and RxMode to 80 at power-up and on activation, and clears TxAuto CAOn when it transmits")
+    @Test(
+        "the firmware sets TxMode and RxMode to 80 at power-up and on activation, and clears TxAuto CAOn when it transmits"
+    )
     func firmwareRegisterValues() {
         var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
         #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03]) == [0x80, 0x80], "power-up")
         #expect(exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00, 0x63, 0x05, 0x4B]) == [])
-        #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x00, 0x00, 0x4B], "host writes stick")
+        #expect(
+            exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x00, 0x00, 0x4B], "host writes stick")
         #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
         #expect(exchange(&chip, 0x06, [0x63, 0x02, 0x63, 0x03, 0x63, 0x05]) == [0x80, 0x80, 0x4B], "after activation")
         _ = exchange(&chip, 0x42, [0x30, 0x00])
@@ -99,8 +109,12 @@ struct PN532ControllerTests {
     @Test("MaxTg 2 lists two tags; a UID (with cascade tag) selects only that one")
     func twoTargetsAndFilter() {
         let other: [UInt8] = [0x11, 0x22, 0x33, 0x44]
-        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID), ScriptedTag(uid: other, atqa: 0x0004, sak: 0x08)]))
-        #expect(exchange(&chip, 0x4A, [0x02, 0x00]) == [0x02, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID + [0x02, 0x00, 0x04, 0x08, 0x04] + other)
+        var chip = PN532Controller(
+            field: Field(tags: [ScriptedTag(uid: ntagUID), ScriptedTag(uid: other, atqa: 0x0004, sak: 0x08)]))
+        #expect(
+            exchange(&chip, 0x4A, [0x02, 0x00]) == [0x02, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID + [
+                0x02, 0x00, 0x04, 0x08, 0x04,
+            ] + other)
         #expect(exchange(&chip, 0x4A, [0x01, 0x00] + other) == [0x01, 0x01, 0x00, 0x04, 0x08, 0x04] + other)
         #expect(exchange(&chip, 0x4A, [0x01, 0x00, 0x88] + ntagUID) == [0x01, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID)
     }
@@ -123,7 +137,8 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x00, 1, 2, 3, 4])
         #expect(exchange(&chip, 0x40, [0x01, 0xA2, 0x04, 0, 0, 0, 0]) == [0x00])
         #expect(exchange(&chip, 0x40, [0x01, 0x1B, 1, 2, 3, 4]) == [0x01])
-        #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x01], "after a NAK the tag is IDLE until selected again")
+        #expect(
+            exchange(&chip, 0x40, [0x01, 0x30, 0x00]) == [0x01], "after a NAK the tag is IDLE until selected again")
         #expect(exchange(&chip, 0x40, [0x02, 0x30, 0x00]) == [0x27], "no target 2")
     }
 
@@ -138,9 +153,11 @@ struct PN532ControllerTests {
         #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0]) == [0x02])
         // CRC off: the host sends CRC_A, the answer comes with CRC_A, a 4-bit ACK as one byte.
         _ = exchange(&chip, 0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
-        #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA8]) == [0x00, 0x11, 0x22] + ChipTables.crcA([0x11, 0x22]))
+        #expect(
+            exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA8]) == [0x00, 0x11, 0x22] + ChipTables.crcA([0x11, 0x22]))
         #expect(exchange(&chip, 0x42, [0x30, 0x00, 0x02, 0xA9]) == [0x01], "a bad CRC_A gets no answer")
-        #expect(exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0] + ChipTables.crcA([0xA2, 0x04, 0, 0, 0, 0])) == [0x00, 0x0A])
+        #expect(
+            exchange(&chip, 0x42, [0xA2, 0x04, 0, 0, 0, 0] + ChipTables.crcA([0xA2, 0x04, 0, 0, 0, 0])) == [0x00, 0x0A])
         #expect(chip.registers.field(.rxLastBits) == 4)
     }
 
@@ -167,10 +184,12 @@ struct PN532ControllerTests {
     /// selects, deselects and selects again; libfreefare then selects each tag by UID.
     @Test("after libnfc's list loop (select, InDeselect, select) the tag is found by UID and answers")
     func libfreefareSelection() {
-        var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID, script: [0x30: .bytes([0x04, 0x47])])]))
+        var chip = PN532Controller(
+            field: Field(tags: [ScriptedTag(uid: ntagUID, script: [0x30: .bytes([0x04, 0x47])])]))
         #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
         #expect(exchange(&chip, 0x44, [0x00]) == [0x00])
-        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "the same tag again: the loop sees it twice and stops")
+        #expect(
+            exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01, "the same tag again: the loop sees it twice and stops")
         #expect(exchange(&chip, 0x4A, [0x01, 0x00] + ntagUID)?.first == 0x01, "selected by UID")
         #expect(exchange(&chip, 0x40, [0x01, 0x30, 0x00])?.first == 0x00, "and it answers, no status 27")
     }
@@ -211,7 +230,8 @@ struct PN532ControllerTests {
     func miscellaneous() {
         var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID)]))
         #expect(exchange(&chip, 0x00, [0x06]) == [0x01])
-        #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x10]) == [0x01, 0x10, 0x0C, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID)
+        #expect(
+            exchange(&chip, 0x60, [0x01, 0x01, 0x10]) == [0x01, 0x10, 0x0C, 0x01, 0x00, 0x44, 0x00, 0x07] + ntagUID)
         #expect(exchange(&chip, 0x00, [0x06]) == [0x00])
         #expect(exchange(&chip, 0x04) == [0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00])
         #expect(exchange(&chip, 0x44, [0x01]) == [0x00])
@@ -259,7 +279,9 @@ struct PN532TableDrivenCommandTests {
         #expect(exchange(&chip, 0x60, [0x01, 0x01, 0x00])?.prefix(2) == [0x01, 0x00])
     }
 
-    @Test("InAutoPoll's modelled time: an empty field costs PollNr × Period × 150 ms per asked type; a slot the tag does not qualify for costs one activation")
+    @Test(
+        "InAutoPoll's modelled time: an empty field costs PollNr × Period × 150 ms per asked type; a slot the tag does not qualify for costs one activation"
+    )
     func autoPollTiming() {
         func modelled(_ tags: [any EmulatedTag], _ poll: [UInt8]) -> (answer: [UInt8]?, time: Duration) {
             var chip = PN532Controller(field: Field(tags: tags))
@@ -274,7 +296,8 @@ struct PN532TableDrivenCommandTests {
         #expect(modelled([], [0x02, 0x03, 0x10]).time >= .milliseconds(900), "2 × 3 × 150 ms")
         // An NTAG found in the second slot costs one activation more than when asked alone.
         let ntag = ScriptedTag(uid: ntagUID, atqa: 0x0044, sak: 0x00)
-        let both = modelled([ntag], [0x01, 0x01, 0x20, 0x10]), alone = modelled([ntag], [0x01, 0x01, 0x10])
+        let both = modelled([ntag], [0x01, 0x01, 0x20, 0x10])
+        let alone = modelled([ntag], [0x01, 0x01, 0x10])
         #expect(both.answer?.prefix(2) == [0x01, 0x10])
         let extra = both.time - alone.time
         #expect(extra > .milliseconds(1) && extra < .milliseconds(5), "one activation of a 7-byte UID: \(extra)")
@@ -324,7 +347,9 @@ struct PN532RawActivationTests {
         let level1: [UInt8] = [0x88, 0x04, 0x47, 0x5E, 0x88 ^ 0x04 ^ 0x47 ^ 0x5E]
         #expect(exchange(&chip, 0x42, [0x93, 0x20]) == [0x00] + level1, "cascade tag and BCC")
         let select1 = [0x93, 0x70] + level1
-        #expect(exchange(&chip, 0x42, select1 + ChipTables.crcA(select1)) == [0x00, 0x04] + ChipTables.crcA([0x04]), "SAK with the cascade bit")
+        #expect(
+            exchange(&chip, 0x42, select1 + ChipTables.crcA(select1)) == [0x00, 0x04] + ChipTables.crcA([0x04]),
+            "SAK with the cascade bit")
         let level2: [UInt8] = [0xD2, 0x9C, 0x39, 0x80, 0xD2 ^ 0x9C ^ 0x39 ^ 0x80]
         #expect(exchange(&chip, 0x42, [0x95, 0x20]) == [0x00] + level2)
         let select2 = [0x95, 0x70] + level2
@@ -347,7 +372,8 @@ struct PN532RawActivationTests {
         #expect(exchange(&chip, 0x42, [0x26]) == [0x00, 0x44, 0x00])
         bits(&chip, 0)
         let level1: [UInt8] = [0x88, 0x04, 0x47, 0x5E, 0x88 ^ 0x04 ^ 0x47 ^ 0x5E]
-        #expect(exchange(&chip, 0x42, [0x93, 0x20]) == [0x00] + level1, "the same level-1 bytes from both: no collision")
+        #expect(
+            exchange(&chip, 0x42, [0x93, 0x20]) == [0x00] + level1, "the same level-1 bytes from both: no collision")
         let select1 = [0x93, 0x70] + level1
         #expect(exchange(&chip, 0x42, select1 + ChipTables.crcA(select1)) == [0x00, 0x04] + ChipTables.crcA([0x04]))
         #expect(exchange(&chip, 0x42, [0x95, 0x20]) == [0x06], "both tags answer level 2 with different bytes")

@@ -18,7 +18,8 @@ struct PN532FrameParserTests {
     @Test("a GetFirmwareVersion frame gives one command event")
     func singleFrame() {
         var parser = PN532FrameParser(spec: spec)
-        #expect(parser.feed([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00]) == [.command(code: 0x02, data: [])])
+        #expect(
+            parser.feed([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00]) == [.command(code: 0x02, data: [])])
         #expect(parser.bufferedByteCount <= 1, "only the postamble may wait as a possible start")
     }
 
@@ -48,7 +49,10 @@ struct PN532FrameParserTests {
         let garbage: [UInt8] = [0x13, 0x37, 0x00, 0xFF, 0x05, 0x05, 0x42]
         let events = parser.feed(garbage + hostFrame(0x02))
         #expect(events.count == 2)
-        guard case let .malformed(error) = events.first else { Issue.record("expected malformed first"); return }
+        guard case let .malformed(error) = events.first else {
+            Issue.record("expected malformed first")
+            return
+        }
         #expect(error.check == .lengthChecksum)
         #expect(error.offset == 2)
         #expect(events.last == .command(code: 0x02, data: []))
@@ -67,7 +71,10 @@ struct PN532FrameParserTests {
     func wrongFrameIdentifier() {
         var parser = PN532FrameParser(spec: spec)
         let events = parser.feed([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD5, 0x03, 0x28, 0x00])
-        guard case let .malformed(error) = events.first else { Issue.record("expected malformed"); return }
+        guard case let .malformed(error) = events.first else {
+            Issue.record("expected malformed")
+            return
+        }
         #expect(error.check == .frameIdentifier)
     }
 
@@ -91,8 +98,10 @@ struct PN532FrameParserTests {
         var parser = PN532FrameParser(spec: spec)
         let data = (0..<258).map { UInt8(truncatingIfNeeded: $0) }
         let body: [UInt8] = [0xD4, 0x40] + data
-        let high = UInt8(body.count >> 8), low = UInt8(body.count & 0xFF)
-        let frame: [UInt8] = [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body
+        let high = UInt8(body.count >> 8)
+        let low = UInt8(body.count & 0xFF)
+        let frame: [UInt8] =
+            [0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, 0 &- (high &+ low)] + body
             + [0 &- body.reduce(0, &+), 0x00]
         #expect(parser.feed(frame) == [.command(code: 0x40, data: data)])
     }
@@ -101,12 +110,16 @@ struct PN532FrameParserTests {
     func oversizedLength() {
         var parser = PN532FrameParser(spec: spec)
         let events = parser.feed([0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x10, 0x00, 0xF0])
-        guard case let .malformed(error) = events.first else { Issue.record("expected malformed"); return }
+        guard case let .malformed(error) = events.first else {
+            Issue.record("expected malformed")
+            return
+        }
         #expect(error.check == .length)
         #expect(parser.bufferedByteCount < 8)
     }
 
-    @Test("random noise never traps and never grows the buffer past one frame", arguments: [UInt64(1), 42, 0xDEAD_BEEF])
+    @Test(
+        "random noise never traps and never grows the buffer past one frame", arguments: [UInt64(1), 42, 0xDEAD_BEEF])
     func randomNoise(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var parser = PN532FrameParser(spec: spec)
@@ -129,7 +142,10 @@ struct PN532FrameTimeoutTests {
         #expect(parser.feed(bogus) == [])
         #expect(parser.isWaitingForFrame)
         let events = parser.timeOutIncompleteFrame()
-        guard case let .malformed(error) = events.first else { Issue.record("expected a malformed frame"); return }
+        guard case let .malformed(error) = events.first else {
+            Issue.record("expected a malformed frame")
+            return
+        }
         #expect(error.check == .incompleteFrame && error.offset == 1)
         #expect(!parser.isWaitingForFrame)
         #expect(parser.feed(hostFrame(0x02)) == [.command(code: 0x02, data: [])], "the next frame parses")
@@ -167,7 +183,7 @@ struct PN532FrameTimeoutTests {
         tcsetattr(client, TCSANOW, &raw)
         let bogus: [UInt8] = [0x00, 0x00, 0xFF, 0x0A, 0xF6, 0xD4, 0x02, 0x2A, 0x00]
         #expect(write(client, bogus, bogus.count) == bogus.count)
-        usleep(400_000)   // longer than the emulator's quiet-line interval; not a timing assertion
+        usleep(400_000)  // longer than the emulator's quiet-line interval; not a timing assertion
         let frame = hostFrame(0x02)
         #expect(write(client, frame, frame.count) == frame.count)
         let expected = ackFrame + chipFrame(0x02, [0x32, 0x01, 0x06, 0x07])

@@ -24,7 +24,9 @@ struct PN532ISODEPChainingTests {
         let out = chip.receive(hostFrame(code, data))
         guard out.starts(with: ackFrame) else { return nil }
         let answer = Array(out.dropFirst(ackFrame.count))
-        guard answer.count >= 12, answer[3] == 0xFF, answer[4] == 0xFF, answer[8] == 0xD5, answer[9] == code &+ 1 else { return nil }
+        guard answer.count >= 12, answer[3] == 0xFF, answer[4] == 0xFF, answer[8] == 0xD5, answer[9] == code &+ 1 else {
+            return nil
+        }
         let length = Int(answer[5]) << 8 | Int(answer[6])
         return Array(answer[10..<(8 + length)])
     }
@@ -48,7 +50,9 @@ struct PN532ISODEPChainingTests {
         #expect(sent.map { $0[0] } == [0x12, 0x13, 0x12, 0x03])
         #expect(sent.map { $0.count - 1 } == [61, 61, 61, 22])
         #expect(sent.flatMap { $0.dropFirst() } == T4.update(2, data))
-        #expect(exchange(&chip, 0x40, [0x01] + T4.read(2, 4)) == [0x00, 0xA5, 0xA5, 0xA5, 0xA5] + T4.ok, "block numbers still agree")
+        #expect(
+            exchange(&chip, 0x40, [0x01] + T4.read(2, 4)) == [0x00, 0xA5, 0xA5, 0xA5, 0xA5] + T4.ok,
+            "block numbers still agree")
     }
 
     @Test("a 257-byte answer comes as I-block 12 (253 bytes) and 03 after R(ACK) A3, joined behind status 00")
@@ -62,6 +66,8 @@ struct PN532ISODEPChainingTests {
         let answer = extendedExchange(&chip, 0x40, [0x01] + T4.read(2, 0xFF))
         #expect(answer == [0x00] + [UInt8](repeating: 0x3C, count: 255) + T4.ok)
         #expect(blocks(chip).suffix(2).map { $0[0] } == [0x02, 0xA3], "the read, then R(ACK) for the chained block")
-        #expect(exchange(&chip, 0x40, [0x01] + T4.read(0, 2)) == [0x00, 0x01, 0x90] + T4.ok, "NLEN 400 = 01 90; block numbers agree")
+        #expect(
+            exchange(&chip, 0x40, [0x01] + T4.read(0, 2)) == [0x00, 0x01, 0x90] + T4.ok,
+            "NLEN 400 = 01 90; block numbers agree")
     }
 }

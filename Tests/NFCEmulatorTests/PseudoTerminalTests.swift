@@ -46,7 +46,9 @@ struct PseudoTerminalTests {
 
     @Test("a link points at the slave, is replaced on reopen, and goes away on close")
     func link() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pty-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pty-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
         let first = try PseudoTerminal(link: path)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == first.slavePath)
         let second = try PseudoTerminal(link: path)
@@ -59,7 +61,9 @@ struct PseudoTerminalTests {
 
     @Test("an old pair closed after a new one took the link over leaves the new link alone (a replug under load)")
     func oldPairKeepsNewLink() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pty-relink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pty-relink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
         let old = try PseudoTerminal(link: path)
         old.close()
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -73,7 +77,9 @@ struct PseudoTerminalTests {
 
     @Test("a regular file is never replaced by the link")
     func refusesRegularFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pty-file-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pty-file-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
         #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: PseudoTerminalError.self) { try PseudoTerminal(link: path) }

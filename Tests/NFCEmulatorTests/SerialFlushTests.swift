@@ -51,7 +51,9 @@ struct SerialFlushTests {
     /// Without the emulator reading the flush, some ACKs of 40 were lost in 5 runs of 6 on a
     /// loaded 2-core machine (3 to 23 each); 100 make a run without a loss unlikely.
     private static let rounds = 100
-    private static let speeds: [(baud: Int, constant: speed_t)] = [(115_200, speed_t(B115200)), (460_800, speed_t(B460800))]
+    private static let speeds: [(baud: Int, constant: speed_t)] = [
+        (115_200, speed_t(B115200)), (460_800, speed_t(B460800)),
+    ]
 
     /// `00 00 FF LEN LCS D4 10 code DCS 00`.
     private static func setSerialBaudRate(to baud: Int) throws -> [UInt8] {
@@ -71,21 +73,24 @@ struct SerialFlushTests {
         return emulator.statistics.uartBaud == baud
     }
 
-    @Test("100 switches, each ACK followed at once by a close, a reopen at the new speed and a flush: the chip follows every one")
+    @Test(
+        "100 switches, each ACK followed at once by a close, a reopen at the new speed and a flush: the chip follows every one"
+    )
     func ackBeforeReopenWithFlush() throws {
         let emulator = try PN532Emulator(tags: [])
         try emulator.start()
         defer { emulator.stop() }
-        let answerBytes = Self.spec.frame.ackFrame.count + 9   // ACK, then D5 11 in a normal frame
+        let answerBytes = Self.spec.frame.ackFrame.count + 9  // ACK, then D5 11 in a normal frame
         var missed = 0
         for round in 0..<Self.rounds {
-            let (from, to) = round.isMultiple(of: 2) ? (Self.speeds[0], Self.speeds[1]) : (Self.speeds[1], Self.speeds[0])
+            let (from, to) =
+                round.isMultiple(of: 2) ? (Self.speeds[0], Self.speeds[1]) : (Self.speeds[1], Self.speeds[0])
             do {
                 let port = try Port(path: emulator.devicePath, speed: from.constant, flushOnOpen: false)
                 port.send(try Self.setSerialBaudRate(to: to.baud))
                 let answer = port.receive(answerBytes)
                 try #require(answer.count == answerBytes, "round \(round): \(answer)")
-                port.send(Self.spec.frame.ackFrame)   // commits the switch; the port closes right after
+                port.send(Self.spec.frame.ackFrame)  // commits the switch; the port closes right after
             }
             _ = try Port(path: emulator.devicePath, speed: to.constant, flushOnOpen: true)
             if !Self.chipReaches(to.baud, emulator) {

@@ -18,7 +18,9 @@ struct TagFactoryTests {
         #expect(throws: EmulatorSetupError.uidLength(tag: "classic1k", expected: 4, got: 7)) {
             try EmulatedTagFactory.make(name: "classic1k", uid: ntagUID)
         }
-        #expect(EmulatedTagFactory.defaultUID(for: .ntag215, index: 0) != EmulatedTagFactory.defaultUID(for: .ntag215, index: 1))
+        #expect(
+            EmulatedTagFactory.defaultUID(for: .ntag215, index: 0)
+                != EmulatedTagFactory.defaultUID(for: .ntag215, index: 1))
     }
 
     @Test("a snapshot survives JSON and rebuilds memory, counters and signature")

@@ -8,7 +8,8 @@ struct TearInWriteFaultTests {
     static let compatibilityWrite = ChipTables.spec(for: .ntag215).command(.compatibilityWrite)!.code
 
     func chip(_ specs: [String], tags: [any EmulatedTag]? = nil) throws -> PN532Controller {
-        var chip = PN532Controller(field: Field(tags: try tags ?? [freshNTAG215()]), faults: try FaultPlan(parsing: specs))
+        var chip = PN532Controller(
+            field: Field(tags: try tags ?? [freshNTAG215()]), faults: try FaultPlan(parsing: specs))
         _ = exchange(&chip, 0x4A, [0x01, 0x00])
         return chip
     }
@@ -109,6 +110,7 @@ struct TearInWriteFaultTests {
         #expect(exchange(&chip, 0x40, [0x01, 0xA0, 0x04] + [UInt8](repeating: 0xFF, count: 16)) == [0x01])
         #expect(chip.field.handles.isEmpty)
         let card = try #require(chip.field.departedTags.first as? ClassicTag)
-        #expect(card.block(4) != [UInt8](repeating: 0, count: 16) && card.block(4) != [UInt8](repeating: 0xFF, count: 16))
+        #expect(
+            card.block(4) != [UInt8](repeating: 0, count: 16) && card.block(4) != [UInt8](repeating: 0xFF, count: 16))
     }
 }

@@ -93,7 +93,8 @@ struct Transcript: Decodable, Sendable {
 
     /// Tests/Transcripts, found from this file's path (no bundle resources needed).
     static func directory(filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Transcripts")
+        URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Transcripts")
     }
 
     /// Every transcript, by file name.
@@ -108,7 +109,9 @@ struct Transcript: Decodable, Sendable {
 
     /// The JSON files in the folder, to check that each one decoded.
     static func fileNames() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory().path)) ?? []).filter { $0.hasSuffix(".json") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory().path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }
     }
 }
 
@@ -117,7 +120,9 @@ func transcriptBytes(_ text: String) -> [UInt8] {
     let digits = Array(text.filter { !$0.isWhitespace })
     precondition(digits.count.isMultiple(of: 2), "odd number of hex digits in \(text)")
     return stride(from: 0, to: digits.count, by: 2).map { index in
-        guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { preconditionFailure("not hex: \(text)") }
+        guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else {
+            preconditionFailure("not hex: \(text)")
+        }
         return byte
     }
 }
@@ -165,7 +170,9 @@ struct TranscriptReplayer {
             return try Type4Tag(uid: uid)
         default:
             var tag = try Type2Tag(chip: chip, uid: uid)
-            for page in setup.pages ?? [] { tag.setPage(Int(page.page, radix: 16) ?? -1, to: transcriptBytes(page.data)) }
+            for page in setup.pages ?? [] {
+                tag.setPage(Int(page.page, radix: 16) ?? -1, to: transcriptBytes(page.data))
+            }
             for part in setup.page_bytes ?? [] {
                 let number = Int(part.page, radix: 16) ?? -1
                 var bytes = tag.page(number)
@@ -204,7 +211,9 @@ struct TranscriptReplayer {
         case "pn53x-data":
             let command = try bytes(step.command, step)
             guard let code = command.first else { throw ReplayError.malformed(step.id) }
-            guard let answer = exchange(&chip, code, Array(command.dropFirst())) else { return "no answer frame for \(command.hex)" }
+            guard let answer = exchange(&chip, code, Array(command.dropFirst())) else {
+                return "no answer frame for \(command.hex)"
+            }
             return Self.compare(answer, try bytes(step.answer, step), masks)
         case "tag", "iso-dep":
             return try replayTagFrame(step, masks)
@@ -235,7 +244,9 @@ struct TranscriptReplayer {
         return tag!.receive(frame)
     }
 
-    private mutating func replayTagFrame(_ exchange: Transcript.Exchange, _ masks: [Transcript.Variation]) throws -> String? {
+    private mutating func replayTagFrame(_ exchange: Transcript.Exchange, _ masks: [Transcript.Variation]) throws
+        -> String?
+    {
         let command = try bytes(exchange.command, exchange)
         let expected = try bytes(exchange.answer, exchange)
         let reply = try tagReceive(command).reply
@@ -243,14 +254,17 @@ struct TranscriptReplayer {
         case "bytes":
             guard case let .bytes(answer) = reply else { return "expected \(expected.hex), got \(reply)" }
             if exchange.answer_is_prefix == true {
-                guard answer.count >= expected.count else { return "expected at least \(expected.count) bytes, got \(answer.hex)" }
+                guard answer.count >= expected.count else {
+                    return "expected at least \(expected.count) bytes, got \(answer.hex)"
+                }
                 return Self.compare(Array(answer.prefix(expected.count)), expected, masks)
             }
             return Self.compare(answer, expected, masks)
         case "ack":
             return reply == .acknowledge(expected.first ?? 0) ? nil : "expected ACK \(expected.hex), got \(reply)"
         case "nak":
-            return reply == .negativeAcknowledge(expected.first ?? 0) ? nil : "expected NAK \(expected.hex), got \(reply)"
+            return reply == .negativeAcknowledge(expected.first ?? 0)
+                ? nil : "expected NAK \(expected.hex), got \(reply)"
         case "silence":
             return reply == .silence ? nil : "expected no answer, got \(reply)"
         case "nak-or-silence":
@@ -268,13 +282,17 @@ struct TranscriptReplayer {
     private mutating func replayClassicAuthentication(_ exchange: Transcript.Exchange) throws -> String? {
         let command = try bytes(exchange.command, exchange)
         let expected = try bytes(exchange.answer, exchange)
-        guard command.count == 12, command[0] == 0x60 || command[0] == 0x61 else { throw ReplayError.malformed(exchange.id) }
-        let request = ClassicAuthentication(keyType: command[0] == 0x60 ? .a : .b, block: Int(command[1]),
-                                            key: Array(command[2..<8]), uid: Array(command[8..<12]))
+        guard command.count == 12, command[0] == 0x60 || command[0] == 0x61 else {
+            throw ReplayError.malformed(exchange.id)
+        }
+        let request = ClassicAuthentication(
+            keyType: command[0] == 0x60 ? .a : .b, block: Int(command[1]),
+            key: Array(command[2..<8]), uid: Array(command[8..<12]))
         guard tag != nil else { throw ReplayError.malformed("no tag set up") }
         let accepted = tag!.authenticate(request)
         let answer: [UInt8] = [accepted ? 0x00 : 0x14]
-        return answer == expected ? nil : "expected status \(expected.hex), the model \(accepted ? "accepted" : "refused") the key"
+        return answer == expected
+            ? nil : "expected status \(expected.hex), the model \(accepted ? "accepted" : "refused") the key"
     }
 
     /// ISO/IEC 14443-3 activation: the field runs it from the model's identity, so the
@@ -287,15 +305,21 @@ struct TranscriptReplayer {
         if exchange.command_has_crc == true {
             let crc = Array(command.suffix(2))
             command.removeLast(2)
-            if iso.crc(command) != crc { return "the reader's CRC_A \(crc.hex) is not the tables' \(iso.crc(command).hex)" }
+            if iso.crc(command) != crc {
+                return "the reader's CRC_A \(crc.hex) is not the tables' \(iso.crc(command).hex)"
+            }
         }
-        guard let cascade = iso.cascadeAnswers(uid: identity.uid), let first = command.first else { throw ReplayError.malformed(exchange.id) }
+        guard let cascade = iso.cascadeAnswers(uid: identity.uid), let first = command.first else {
+            throw ReplayError.malformed(exchange.id)
+        }
         var answer: [UInt8]
         if let level = iso.selectCodes.firstIndex(of: first), level < cascade.count, command.count >= 2 {
             if command[1] == iso.anticollisionNVB {
                 answer = cascade[level]
             } else if command[1] == iso.selectNVB {
-                if Array(command.dropFirst(2)) != cascade[level] { return "SELECT names \(command.dropFirst(2).hex), the model's level is \(cascade[level].hex)" }
+                if Array(command.dropFirst(2)) != cascade[level] {
+                    return "SELECT names \(command.dropFirst(2).hex), the model's level is \(cascade[level].hex)"
+                }
                 answer = [level == cascade.count - 1 ? identity.sak : iso.sakCascadeBit]
             } else {
                 throw ReplayError.malformed(exchange.id)
@@ -314,7 +338,8 @@ struct TranscriptReplayer {
         let masked = Set(masks.flatMap { $0.at..<($0.at + $0.count) })
         if let open = masks.first(where: { $0.length_varies == true }) {
             let prefix = min(open.at, expected.count)
-            return Array(actual.prefix(prefix)) == Array(expected.prefix(prefix)) ? nil
+            return Array(actual.prefix(prefix)) == Array(expected.prefix(prefix))
+                ? nil
                 : "expected \(expected.prefix(prefix).hex) before the product-specific bytes, got \(actual.hex)"
         }
         var differences: [String] = []
@@ -344,11 +369,11 @@ struct TranscriptReplayTests {
     /// `withKnownIssue`; the list in the final report of issue 13 part 3 is this one.
     static let knownDisagreements: [String: String] = [
         "nfcpy-pr-168-nordic-type4#select-ndef-app-without-le": """
-            Nordic nRF52840 Type 4 tag: SELECT of the NDEF application without Le answers 02 6a 82 \
-            (bytes 1-2); the emulator answers 02 90 00. The ST tag of nfcpy-issue-132 answers 90 00 to \
-            the same APDU, as the emulator does: both behaviours are real, one model cannot match both; \
-            kept visible, no change proposed.
-            """,
+        Nordic nRF52840 Type 4 tag: SELECT of the NDEF application without Le answers 02 6a 82 \
+        (bytes 1-2); the emulator answers 02 90 00. The ST tag of nfcpy-issue-132 answers 90 00 to \
+        the same APDU, as the emulator does: both behaviours are real, one model cannot match both; \
+        kept visible, no change proposed.
+        """
     ]
 
     @Test("every JSON file decodes, has exchanges and a unique id, and the README lists its source")
@@ -370,7 +395,8 @@ struct TranscriptReplayTests {
         for key in Self.knownDisagreements.keys {
             let parts = key.split(separator: "#").map(String.init)
             let exists = transcripts.contains { transcript in
-                transcript.id == parts.first && transcript.segments.contains { $0.exchanges.contains { $0.id == parts.last } }
+                transcript.id == parts.first
+                    && transcript.segments.contains { $0.exchanges.contains { $0.id == parts.last } }
             }
             #expect(exists, "known disagreement \(key) names no exchange")
         }
@@ -398,11 +424,15 @@ struct TranscriptReplayTests {
         for transcript in Transcript.loadAll() {
             for segment in transcript.segments {
                 guard let setup = segment.setup.tag, let chip = Chip(rawValue: setup.chip) else { continue }
-                for exchange in segment.exchanges where exchange.varies?.contains(where: { $0.kind == "signature" }) == true {
-                    let key = try #require(ChipTables.originalitySignatureKey(for: chip), "\(chip) has no signature key")
+                for exchange in segment.exchanges
+                where exchange.varies?.contains(where: { $0.kind == "signature" }) == true {
+                    let key = try #require(
+                        ChipTables.originalitySignatureKey(for: chip), "\(chip) has no signature key")
                     let signature = transcriptBytes(exchange.answer ?? "")
-                    #expect(SignatureVerifier.verify(signature: signature, uid: transcriptBytes(setup.uid), publicKey: key.publicKey),
-                            "\(transcript.id)#\(exchange.id)")
+                    #expect(
+                        SignatureVerifier.verify(
+                            signature: signature, uid: transcriptBytes(setup.uid), publicKey: key.publicKey),
+                        "\(transcript.id)#\(exchange.id)")
                     checked += 1
                 }
             }

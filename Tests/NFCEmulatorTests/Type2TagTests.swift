@@ -19,8 +19,12 @@ struct Type2TagTests {
     @Test("factory image: UID, BCC0/BCC1, internal byte, CC and factory TLV on NTAG215")
     func factoryImage() throws {
         var tag = try freshNTAG215()
-        #expect(tag.receive(NTAG.read(0)) == .bytes([0x04, 0x47, 0x5E, 0x95, 0xD2, 0x9C, 0x39, 0x80,
-                                                    0xF7, 0x48, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00]))
+        #expect(
+            tag.receive(NTAG.read(0))
+                == .bytes([
+                    0x04, 0x47, 0x5E, 0x95, 0xD2, 0x9C, 0x39, 0x80,
+                    0xF7, 0x48, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00,
+                ]))
         #expect(tag.receive([0x60]) == .bytes([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03]))
         #expect(tag.page(0x83) == [0x04, 0x00, 0x00, 0xFF])
     }
@@ -71,7 +75,7 @@ struct Type2TagTests {
         #expect(tag.receive(NTAG.write(0x05, [1, 2, 3, 4])).reply == NTAG.ack)
         #expect(tag.receive(NTAG.write(0x02, [0, 0, 0x00, 0x00])).reply == NTAG.ack)
         #expect(tag.page(0x02)[2] == 0x10, "a lock bit cannot be cleared")
-        #expect(tag.receive(NTAG.write(0x02, [0, 0, 0x02, 0x00])).reply == NTAG.ack)   // BL 9-4
+        #expect(tag.receive(NTAG.write(0x02, [0, 0, 0x02, 0x00])).reply == NTAG.ack)  // BL 9-4
         #expect(tag.receive(NTAG.write(0x02, [0, 0, 0x20, 0x00])).reply == NTAG.ack)
         #expect(tag.page(0x02)[2] == 0x12, "L5 is frozen by BL 9-4")
         #expect(tag.receive(NTAG.write(0x03, [0x00, 0x00, 0x00, 0x0F])).reply == NTAG.ack)
@@ -101,8 +105,9 @@ struct Type2TagTests {
         protect(&tag, auth0: 0x10, access: 0x80)
         #expect(tag.receive(NTAG.read(0x10)) == NTAG.nak0)
         let rolled = tag.receive(NTAG.read(0x0E))
-        #expect(rolled == .bytes([UInt8](repeating: 0, count: 8) + [0x04, 0x47, 0x5E, 0x95, 0xD2, 0x9C, 0x39, 0x80]),
-                "roll-over just before AUTH0")
+        #expect(
+            rolled == .bytes([UInt8](repeating: 0, count: 8) + [0x04, 0x47, 0x5E, 0x95, 0xD2, 0x9C, 0x39, 0x80]),
+            "roll-over just before AUTH0")
         #expect(tag.receive(NTAG.write(0x10, [9, 9, 9, 9])) == NTAG.nak0)
         #expect(tag.receive(NTAG.auth([0x11, 0x22, 0x33, 0x44])) == .bytes([0xAB, 0xCD]))
         #expect(tag.receive(NTAG.read(0x10)).reply == .bytes([UInt8](repeating: 0, count: 16)))
@@ -125,7 +130,8 @@ struct Type2TagTests {
         var tag = try freshNTAG215()
         protect(&tag, auth0: 0x10, access: 0x82)
         #expect(tag.receive(NTAG.auth([0, 0, 0, 0])) == NTAG.nak0)
-        #expect(tag.receive(NTAG.auth([0x11, 0x22, 0x33, 0x44])) == .bytes([0xAB, 0xCD]), "a success resets the count")
+        #expect(
+            tag.receive(NTAG.auth([0x11, 0x22, 0x33, 0x44])) == .bytes([0xAB, 0xCD]), "a success resets the count")
         tag.leaveActiveState()
         #expect(tag.receive(NTAG.auth([0, 0, 0, 1])) == NTAG.nak0)
         #expect(tag.receive(NTAG.auth([0, 0, 0, 2])) == NTAG.nak0)
@@ -170,7 +176,9 @@ struct Type2TagTests {
         #expect(tag.receive([0xA5, 0x00, 1, 0, 0, 0]) == .silence, "INCR_CNT is not an NTAG command")
         #expect(tag.receive([0x50, 0x00]) == .halt)
         #expect(tag.receive([0x3C, 0x00]) == .bytes(Array(0..<32)))
-        #expect(throws: Type2Tag.ModelError.uidLength(expected: 7, got: 4)) { try Type2Tag(chip: .ntag216, uid: [1, 2, 3, 4]) }
+        #expect(throws: Type2Tag.ModelError.uidLength(expected: 7, got: 4)) {
+            try Type2Tag(chip: .ntag216, uid: [1, 2, 3, 4])
+        }
     }
 
     @Test("Ultralight EV1: INCR_CNT, READ_CNT, overflow NAK and CHECK_TEARING_EVENT")
@@ -188,7 +196,9 @@ struct Type2TagTests {
 struct Type2FactoryBytesTests {
     /// Page 02h byte 1 ("internal") reads 48 on MIFARE Ultralight MF0ICU1 and Ultralight EV1
     /// (Tests/Transcripts: microbuilder-pn532-ultralight-memdump, proxmark-issue-836).
-    @Test("page 02h byte 1 reads 48 on Ultralight and Ultralight EV1", arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
+    @Test(
+        "page 02h byte 1 reads 48 on Ultralight and Ultralight EV1",
+        arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
     func internalByte(chip: Chip) throws {
         let tag = try Type2Tag(chip: chip, uid: ntagUID)
         #expect(tag.page(0x02)[1] == 0x48)
@@ -196,7 +206,9 @@ struct Type2FactoryBytesTests {
 
     /// NTAG213/215/216 data sheet Rev. 3.2 §8.5, memory content at delivery: the dynamic lock
     /// page reads 00 00 00 BD (a real NTAG216: Tests/Transcripts/nxpnfclinux-issue-63-ntag216).
-    @Test("the NTAG21x dynamic lock page reads 00 00 00 BD as delivered", arguments: [(Chip.ntag213, 0x28), (.ntag215, 0x82), (.ntag216, 0xE2)])
+    @Test(
+        "the NTAG21x dynamic lock page reads 00 00 00 BD as delivered",
+        arguments: [(Chip.ntag213, 0x28), (.ntag215, 0x82), (.ntag216, 0xE2)])
     func dynamicLockRFUI(chip: Chip, page: Int) throws {
         let tag = try Type2Tag(chip: chip, uid: ntagUID)
         #expect(tag.page(page) == [0x00, 0x00, 0x00, 0xBD])

@@ -30,7 +30,8 @@ struct Type4TagExtendedTests {
     func extendedRead() throws {
         var (tag, reader) = try Self.ready()
         let file = tag.ndefFile
-        #expect(reader.send([0x00, 0xB0, 0x00, 0x00, 0x00, 0x02, 0x00], to: &tag) == Array(file[0..<255]) + [0x61, 0x00])
+        #expect(
+            reader.send([0x00, 0xB0, 0x00, 0x00, 0x00, 0x02, 0x00], to: &tag) == Array(file[0..<255]) + [0x61, 0x00])
         #expect(reader.send([0x00, 0xC0, 0x00, 0x00, 0x00], to: &tag) == Array(file[255..<510]) + [0x61, 0x02])
         #expect(reader.send([0x00, 0xC0, 0x00, 0x00, 0x02], to: &tag) == Array(file[510..<512]) + T4.ok)
         #expect(reader.send([0x00, 0xB0, 0x00, 0x00, 0x00, 0x02, 0x00], to: &tag)?.suffix(2) == [0x61, 0x00])
@@ -53,18 +54,27 @@ struct Type4TagExtendedTests {
         var (tag, reader) = try Self.ready([])
         let message: [UInt8] = [0xD1, 0x01, 0x04, 0x54, 0x02, 0x65, 0x6E, 0x41]
         #expect(reader.send([0x00, 0xD6, 0x00, 0x02, 0x00, 0x00, 0x08] + message, to: &tag) == T4.ok)
-        #expect(reader.send([0x00, 0xD6, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x08, 0x00, 0x00], to: &tag) == T4.ok, "case 4E")
+        #expect(
+            reader.send([0x00, 0xD6, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x08, 0x00, 0x00], to: &tag) == T4.ok,
+            "case 4E")
         #expect(tag.ndefMessage == message)
-        #expect(reader.send([0x00, 0xD6, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00], to: &tag) == [0x67, 0x00], "Lc 3 with 1 byte")
+        #expect(
+            reader.send([0x00, 0xD6, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00], to: &tag) == [0x67, 0x00], "Lc 3 with 1 byte")
     }
 
     @Test("a chained answer: I-block 12 with 253 bytes, R(ACK) A3 gets the rest in 03; R(ACK) A2 repeats the block")
     func chainedAnswerBlocks() throws {
         var (tag, _) = try Self.ready()
-        guard case let .bytes(first) = tag.receive([0x02] + T4.read(0, 0xFF)).reply else { Issue.record("no answer"); return }
+        guard case let .bytes(first) = tag.receive([0x02] + T4.read(0, 0xFF)).reply else {
+            Issue.record("no answer")
+            return
+        }
         #expect(first.first == 0x12 && first.count == 254)
         #expect(tag.receive([0xA2]) == .bytes(first), "R(ACK) with the PICC's own number: the last block again")
-        guard case let .bytes(last) = tag.receive([0xA3]).reply else { Issue.record("no last block"); return }
+        guard case let .bytes(last) = tag.receive([0xA3]).reply else {
+            Issue.record("no last block")
+            return
+        }
         #expect(last.first == 0x03 && last.suffix(2) == [0x90, 0x00] && last.count == 1 + 255 + 2 - 253)
     }
 }

@@ -4,9 +4,15 @@ import Testing
 
 /// APDUs of the NFC Forum Type 4 mapping, as the specification writes them.
 enum T4 {
-    static let selectApplication: [UInt8] = [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]
-    static func selectFile(_ id: UInt16) -> [UInt8] { [0x00, 0xA4, 0x00, 0x0C, 0x02, UInt8(id >> 8), UInt8(id & 0xFF)] }
-    static func read(_ offset: Int, _ length: UInt8) -> [UInt8] { [0x00, 0xB0, UInt8(offset >> 8), UInt8(offset & 0xFF), length] }
+    static let selectApplication: [UInt8] = [
+        0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00,
+    ]
+    static func selectFile(_ id: UInt16) -> [UInt8] {
+        [0x00, 0xA4, 0x00, 0x0C, 0x02, UInt8(id >> 8), UInt8(id & 0xFF)]
+    }
+    static func read(_ offset: Int, _ length: UInt8) -> [UInt8] {
+        [0x00, 0xB0, UInt8(offset >> 8), UInt8(offset & 0xFF), length]
+    }
     static func update(_ offset: Int, _ data: [UInt8]) -> [UInt8] {
         [0x00, 0xD6, UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)] + data
     }
@@ -44,7 +50,10 @@ struct Type4TagTests {
         var reader = ISODEPReader()
         #expect(reader.send(T4.selectApplication, to: &tag) == T4.ok)
         #expect(reader.send(T4.selectFile(0xE103), to: &tag) == T4.ok)
-        #expect(reader.send(T4.read(0, 15), to: &tag) == [0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x08, 0x00, 0x00, 0x00] + T4.ok)
+        #expect(
+            reader.send(T4.read(0, 15), to: &tag) == [
+                0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x08, 0x00, 0x00, 0x00,
+            ] + T4.ok)
         #expect(reader.send(T4.selectFile(0xE104), to: &tag) == T4.ok)
         #expect(reader.send(T4.read(0, 2), to: &tag) == [0x00, 0x00] + T4.ok)
         let message: [UInt8] = [0xD1, 0x01, 0x04, 0x54, 0x02, 0x65, 0x6E, 0x41]
@@ -60,12 +69,16 @@ struct Type4TagTests {
         var tag = try Type4Tag(uid: T4.uid)
         var reader = ISODEPReader()
         #expect(reader.send(T4.selectFile(0xE103), to: &tag) == [0x6A, 0x82], "no application selected")
-        #expect(reader.send([0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00, 0x00], to: &tag) == [0x6A, 0x82],
-                "the 1.0 AID on a 2.0 tag")
+        #expect(
+            reader.send([0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00, 0x00], to: &tag) == [
+                0x6A, 0x82,
+            ],
+            "the 1.0 AID on a 2.0 tag")
         #expect(reader.send(T4.read(0, 2), to: &tag) == [0x6A, 0x82], "no file selected")
         #expect(reader.send(T4.selectApplication, to: &tag) == T4.ok)
         #expect(reader.send(T4.selectFile(0xE105), to: &tag) == [0x6A, 0x82])
-        #expect(reader.send([0x00, 0xA4, 0x00, 0x00, 0x02, 0xE1, 0x03], to: &tag) == [0x6A, 0x86], "P2 of mapping 1.0")
+        #expect(
+            reader.send([0x00, 0xA4, 0x00, 0x00, 0x02, 0xE1, 0x03], to: &tag) == [0x6A, 0x86], "P2 of mapping 1.0")
         #expect(reader.send(T4.selectFile(0xE103), to: &tag) == T4.ok)
         #expect(reader.send(T4.update(0, [0x00, 0x0F]), to: &tag) == [0x69, 0x82], "the CC file is read-only")
         #expect(reader.send(T4.read(0x10, 1), to: &tag) == [0x6A, 0x86], "offset past the CC file")
@@ -92,7 +105,9 @@ struct Type4TagTests {
         #expect(reader.send(T4.selectApplication, to: &tag) == T4.ok)
         #expect(tag.receive([0xB2]) == .bytes([0x02, 0x90, 0x00]), "same block number: the last I-block again")
         #expect(tag.receive([0x13, 0x00, 0xA4, 0x04]) == .bytes([0xA3]), "chained I-block")
-        #expect(tag.receive([0x02, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]) == .bytes([0x02, 0x90, 0x00]))
+        #expect(
+            tag.receive([0x02, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])
+                == .bytes([0x02, 0x90, 0x00]))
         let deselect = tag.receive([0xC2])
         #expect(deselect.reply == .bytes([0xC2]) && deselect.entersHalt)
     }
@@ -100,7 +115,10 @@ struct Type4TagTests {
     @Test("through the PN532: ATS in the target data, APDUs in InDataExchange, presence check B2 raw")
     func throughPN532() throws {
         var chip = PN532Controller(field: Field(tags: [try Type4Tag(uid: T4.uid)]))
-        #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x01, 0x01, 0x03, 0x44, 0x20, 0x07] + T4.uid + [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+        #expect(
+            exchange(&chip, 0x4A, [0x01, 0x00]) == [0x01, 0x01, 0x03, 0x44, 0x20, 0x07] + T4.uid + [
+                0x06, 0x75, 0x77, 0x81, 0x02, 0x80,
+            ])
         #expect(exchange(&chip, 0x40, [0x01] + T4.selectApplication) == [0x00] + T4.ok)
         #expect(exchange(&chip, 0x40, [0x01] + T4.selectFile(0xE104)) == [0x00] + T4.ok)
         #expect(exchange(&chip, 0x40, [0x01] + T4.read(0, 2)) == [0x00, 0x00, 0x00] + T4.ok)

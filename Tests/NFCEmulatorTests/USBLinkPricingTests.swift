@@ -18,10 +18,14 @@ struct USBLinkPricingTests {
     func bulkTransferSeconds() {
         let bus = ChipTables.readers.usbFullSpeed
         // (bytes + 13 × transactions) × 8 bits
-        let cases: [(bytes: Int, bits: Int)] = [(0, 13 * 8), (9, 22 * 8), (64, 77 * 8), (65, 91 * 8), (100, 126 * 8), (128, 154 * 8)]
+        let cases: [(bytes: Int, bits: Int)] = [
+            (0, 13 * 8), (9, 22 * 8), (64, 77 * 8), (65, 91 * 8), (100, 126 * 8), (128, 154 * 8),
+        ]
         for (bytes, bits) in cases {
-            #expect(Self.close(.seconds(bus.bulkTransferSeconds(bytes: bytes, maximumPacketSize: 64)), Self.fullSpeed(bits: bits)),
-                    "\(bytes) bytes")
+            #expect(
+                Self.close(
+                    .seconds(bus.bulkTransferSeconds(bytes: bytes, maximumPacketSize: 64)), Self.fullSpeed(bits: bits)),
+                "\(bytes) bytes")
         }
         #expect(bus.bulkTransactions(bytes: 129, maximumPacketSize: 64) == 3)
     }
@@ -41,7 +45,9 @@ struct USBLinkPricingTests {
         #expect(statistics.uartBaud == 0)
     }
 
-    @Test("ACR122U: one CCID transfer out (17 bytes) and one back (18 bytes) for a Direct Transmit; a firmware pseudo-APDU too")
+    @Test(
+        "ACR122U: one CCID transfer out (17 bytes) and one back (18 bytes) for a Direct Transmit; a firmware pseudo-APDU too"
+    )
     func acr122uCommand() {
         var reader = ACR122UReader(controller: PN532Controller())
         func xfr(_ apdu: [UInt8]) -> [[UInt8]] {
@@ -68,7 +74,8 @@ struct USBLinkPricingTests {
         func tags() throws -> [any EmulatedTag] { [try EmulatedTagFactory.make(name: "ntag215", index: 0)] }
         var uart = PN532Controller(field: Field(tags: try tags()))
         var reader = PN533Reader(controller: PN532Controller(field: Field(tags: try tags())), serialNumber: "1")
-        let command = uart.encoder.informationFrame([0xD4, 0x4A, 0x01, 0x00])   // InListPassiveTarget, 1 target, 106 kbps A
+        // InListPassiveTarget, 1 target, 106 kbps A
+        let command = uart.encoder.informationFrame([0xD4, 0x4A, 0x01, 0x00])
         let uartOutput = uart.receive(command)
         let answers = reader.transfer(command)
         #expect(answers.flatMap { $0 } == uartOutput)
@@ -78,7 +85,9 @@ struct USBLinkPricingTests {
         // 11-byte command (00 00 FF 04 FC D4 4A 01 00 DCS 00); ACK 6; answer 00 00 FF 0F F1 D5 4B 01 01 00 44 00 07 + 7-byte UID + DCS 00 = 22.
         #expect(command.count == 11 && answers.map(\.count) == [6, 22])
         let bus = Self.fullSpeed(bits: (11 + 13 + 6 + 13 + 22 + 13) * 8)
-        #expect(Self.close(reader.controller.statistics.modelledTime, air + bus), "\(reader.controller.statistics.modelledTime)")
+        #expect(
+            Self.close(reader.controller.statistics.modelledTime, air + bus),
+            "\(reader.controller.statistics.modelledTime)")
     }
 }
 

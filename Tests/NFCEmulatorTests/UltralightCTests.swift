@@ -45,8 +45,9 @@ struct UltralightCTests {
         #expect(tag.receive(NTAG.write(0x2A, [0x10, 0, 0, 0])).reply == NTAG.ack)
         #expect(tag.receive(NTAG.read(0x10)) == NTAG.nak0)
         tag.leaveActiveState()
-        #expect(tag.receive(NTAG.read(0x0E)) == .bytes(tag.page(0x0E) + tag.page(0x0F) + tag.page(0x00) + tag.page(0x01)),
-                "reads roll over just before AUTH0")
+        #expect(
+            tag.receive(NTAG.read(0x0E)) == .bytes(tag.page(0x0E) + tag.page(0x0F) + tag.page(0x00) + tag.page(0x01)),
+            "reads roll over just before AUTH0")
         #expect(tag.receive(NTAG.write(0x10, [1, 1, 1, 1])) == NTAG.nak0)
         tag.leaveActiveState()
         #expect(authenticate(&tag, key: Self.spec.defaultKey))
@@ -61,7 +62,8 @@ struct UltralightCTests {
     func keyPages() throws {
         var tag = try freshTag()
         #expect(tag.receive(NTAG.read(0x2C)) == NTAG.nak0)
-        #expect(tag.receive(NTAG.read(0x2A)) == .bytes(tag.page(0x2A) + tag.page(0x2B) + tag.page(0x00) + tag.page(0x01)))
+        #expect(
+            tag.receive(NTAG.read(0x2A)) == .bytes(tag.page(0x2A) + tag.page(0x2B) + tag.page(0x00) + tag.page(0x01)))
         let newKey = Array(0..<16).map(UInt8.init)
         let pages = try #require(Self.spec.keyPages(forKey: newKey))
         for (index, page) in (0x2C...0x2F).enumerated() {
@@ -94,12 +96,20 @@ struct EmulatorSignatureTests {
     func signaturesVerify() throws {
         for chip in [Chip.ntag215, .ultralightEV1MF0UL11] {
             var tag = try Type2Tag(chip: chip, uid: ntagUID)
-            guard case let .bytes(signature) = tag.receive([0x3C, 0x00]).reply else { Issue.record("no signature"); continue }
+            guard case let .bytes(signature) = tag.receive([0x3C, 0x00]).reply else {
+                Issue.record("no signature")
+                continue
+            }
             #expect(signature.count == 32)
-            #expect(SignatureVerifier.verify(signature: signature, uid: ntagUID, publicKey: EmulatorSigningKey.publicKey), "\(chip)")
+            #expect(
+                SignatureVerifier.verify(signature: signature, uid: ntagUID, publicKey: EmulatorSigningKey.publicKey),
+                "\(chip)")
             let nxp = try #require(ChipTables.originalitySignatureKey(for: chip))
             #expect(!SignatureVerifier.verify(signature: signature, uid: ntagUID, publicKey: nxp.publicKey))
-            #expect(!SignatureVerifier.verify(signature: signature, uid: [0x04] + ntagUID.dropFirst().reversed(), publicKey: EmulatorSigningKey.publicKey))
+            #expect(
+                !SignatureVerifier.verify(
+                    signature: signature, uid: [0x04] + ntagUID.dropFirst().reversed(),
+                    publicKey: EmulatorSigningKey.publicKey))
         }
         #expect(EmulatorSigningKey.publicKey.count == 33 && EmulatorSigningKey.publicKey.first == 0x04)
     }
@@ -108,8 +118,9 @@ struct EmulatorSignatureTests {
     func replay() throws {
         let key = ChipTables.originalitySignatures.keys[.ntag21x]
         let vector = try #require(key.testVectors.first)
-        #expect(SignatureVerifier.verify(signature: vector.signature, uid: vector.uid, publicKey: key.publicKey),
-                "the test's verifier itself works")
+        #expect(
+            SignatureVerifier.verify(signature: vector.signature, uid: vector.uid, publicKey: key.publicKey),
+            "the test's verifier itself works")
         var tag = try Type2Tag(chip: .ntag215, uid: vector.uid, signature: vector.signature)
         #expect(tag.receive([0x3C, 0x00]) == .bytes(vector.signature))
     }

@@ -20,8 +20,10 @@ struct BenchReportTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let operations = try #require(object["operations"] as? [[String: Any]])
         let first = try #require(operations.first)
-        for key in ["name", "frames", "bytes_to_reader", "bytes_from_reader", "modeled_ms", "floor_ms", "ratio",
-                    "cpu_us_per_exchange"] {
+        for key in [
+            "name", "frames", "bytes_to_reader", "bytes_from_reader", "modeled_ms", "floor_ms", "ratio",
+            "cpu_us_per_exchange",
+        ] {
             #expect(first[key] != nil, "missing \(key)")
         }
         #expect(first["name"] as? String == "identify")
@@ -29,8 +31,9 @@ struct BenchReportTests {
         #expect(first["cpu_us_per_exchange"] as? Double == 150)
         #expect(abs((first["ratio"] as? Double ?? 0) - 11 / floor.milliseconds) < 0.001)
         // A write carries its tear-safe floor and the ratio to it.
-        var write = BenchResult(name: "write_ndef_100_small_change", sample: sample, floor: floor, safeFloor: floor + floor,
-                                target: .safeFloorRatio(1.2))
+        var write = BenchResult(
+            name: "write_ndef_100_small_change", sample: sample, floor: floor, safeFloor: floor + floor,
+            target: .safeFloorRatio(1.2))
         write.floorsByLink = [(.uart(baud: 921_600), floor, floor + floor, nil)]
         let writeData = Data(BenchReport(results: [write]).json.utf8)
         let writeObject = try #require(try JSONSerialization.jsonObject(with: writeData) as? [String: Any])

@@ -6,15 +6,19 @@ import Testing
 /// page counts of writes are checked here; the CPU column is not.
 @Suite("The benchmark suite end to end")
 struct BenchSuiteTests {
-    @Test("every operation runs; reads meet 1.1×, dumps sit on the floor, writes send only changed pages and the tear-safety writes")
+    @Test(
+        "every operation runs; reads meet 1.1×, dumps sit on the floor, writes send only changed pages and the tear-safety writes"
+    )
     func suite() async throws {
         let results = try await BenchSuite(provisioningTags: 3).run()
         let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
-        #expect(results.map(\.name) == [
-            "identify", "write_ndef_100_fresh", "read_ndef_100", "write_ndef_100_small_change",
-            "write_ndef_100_change_new_connection", "write_ndef_800_fresh", "read_ndef_800", "write_ndef_800_small_change",
-            "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags",
-        ])
+        #expect(
+            results.map(\.name) == [
+                "identify", "write_ndef_100_fresh", "read_ndef_100", "write_ndef_100_small_change",
+                "write_ndef_100_change_new_connection", "write_ndef_800_fresh", "read_ndef_800",
+                "write_ndef_800_small_change",
+                "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags",
+            ])
         for name in ["read_ndef_100", "read_ndef_800"] {
             let read = try #require(byName[name])
             #expect(read.ratio <= 1.1, "\(name): \(read.ratio)")
@@ -62,14 +66,18 @@ struct BenchSuiteTests {
         #expect(safeProvision.milliseconds > provision.floor.milliseconds)
         #expect(provision.target == .safeFloorRatio(1.3))
         let bound = try #require(provision.safetyBound)
-        #expect(bound.milliseconds > safeProvision.milliseconds && provision.sample.modelledMilliseconds > bound.milliseconds)
+        #expect(
+            bound.milliseconds > safeProvision.milliseconds
+                && provision.sample.modelledMilliseconds > bound.milliseconds)
         #expect(provision.floorsByLink.allSatisfy { $0.safetyBound != nil })
         #expect(provision.floorsByLink.allSatisfy { $0.safeFloor != nil })
         #expect(results.allSatisfy { $0.ratio.isFinite && $0.ratio >= 0.999 }, "nothing beats its floor")
         #expect(results.allSatisfy { ($0.safeRatio ?? 1) >= 0.999 }, "no write beats its tear-safe floor")
     }
 
-    @Test("at 460 800 baud the reader is switched up, an 800-byte message reads in 100 ms, and no write beats its tear-safe floor")
+    @Test(
+        "at 460 800 baud the reader is switched up, an 800-byte message reads in 100 ms, and no write beats its tear-safe floor"
+    )
     func fastLink() async throws {
         let results = try await BenchSuite(baud: 460_800).ndefReadWrite()
         let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })

@@ -17,9 +17,9 @@ struct EmulatorCommandCountTests {
     func counts() throws {
         let tag = try Type2Tag(chip: .ntag216, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
         var chip = PN532Controller(field: Field(tags: [tag]))
-        _ = chip.receive(Self.frame(0x02))                 // GetFirmwareVersion
-        _ = chip.receive(Self.frame(0x4A, [0x01, 0x00]))   // InListPassiveTarget
-        _ = chip.receive(Self.frame(0x40, [0x01, 0x30, 0x04]))   // InDataExchange READ 4
+        _ = chip.receive(Self.frame(0x02))  // GetFirmwareVersion
+        _ = chip.receive(Self.frame(0x4A, [0x01, 0x00]))  // InListPassiveTarget
+        _ = chip.receive(Self.frame(0x40, [0x01, 0x30, 0x04]))  // InDataExchange READ 4
         _ = chip.receive(Self.frame(0x40, [0x01, 0x30, 0x08]))
         #expect(chip.statistics.commandsByCode == [0x02: 1, 0x4A: 1, 0x40: 2])
         #expect(chip.statistics.tagFramesByCode == [0x30: 2])
@@ -47,7 +47,7 @@ struct EmulatorCommandCountTests {
         var two = PN532Controller(field: Field(tags: [tag]))
         let answerOne = one.receive(Self.frame(0x4A, [0x01, 0x00]))
         let answerTwo = two.receive(Self.frame(0x4A, [0x02, 0x00]))
-        #expect(answerOne.count == answerTwo.count)   // same frames: one target found
+        #expect(answerOne.count == answerTwo.count)  // same frames: one target found
         // The same host frames (MaxTg is one byte either way): only the air time differs.
         // Bits at 106 kbit/s (128 carrier cycles each): a frame of n bytes is 9n + 2 bits,
         // the frame delay time 1236 cycles. REQA unanswered: 7 + 2 bits, FDT, an ATQA's

@@ -75,9 +75,11 @@ struct PhysicalFloorTests {
         #expect(cost.commands == 2)
         let activation = floor.activation(uidLength: 7)
         #expect(activation.bytesFromReader == 6 + 9 + 13)
-        let air = Double(7 + 2) * bit + fdt + Double(2 * 9 + 2) * bit
-            + 2 * (Double(2 * 9 + 2) * bit + fdt + Double(5 * 9 + 2) * bit
-                   + Double(9 * 9 + 2) * bit + fdt + Double(3 * 9 + 2) * bit)
+        let air =
+            Double(7 + 2) * bit + fdt + Double(2 * 9 + 2) * bit
+            + 2
+            * (Double(2 * 9 + 2) * bit + fdt + Double(5 * 9 + 2) * bit
+                + Double(9 * 9 + 2) * bit + fdt + Double(3 * 9 + 2) * bit)
         #expect(abs(activation.airSeconds - air) < 1e-12)
     }
 
@@ -118,13 +120,20 @@ struct PhysicalFloorTests {
     @Test("the tear-safe floor of a one-page change: 3 WRITEs and a 2-page read-back; a fresh write: 1 WRITE more")
     func safeWrite() throws {
         let floors = try OperationFloors(chip: .ntag216)
-        let change = floors.safeWriteNDEF(oldTLVBytes: 102, changedPages: 1, lengthAlreadyZero: false, lengthPageChanged: false)
-        #expect(change == floors.writeNDEF(oldTLVBytes: 102, changedPages: 1) + floors.write(pages: 2) + floors.fastRead(pages: 2))
-        let fresh = floors.safeWriteNDEF(oldTLVBytes: 3, changedPages: 26, lengthAlreadyZero: true, lengthPageChanged: true)
-        #expect(fresh == floors.writeNDEF(oldTLVBytes: 3, changedPages: 26) + floors.write(pages: 1) + floors.fastRead(pages: 26))
+        let change = floors.safeWriteNDEF(
+            oldTLVBytes: 102, changedPages: 1, lengthAlreadyZero: false, lengthPageChanged: false)
+        #expect(
+            change == floors.writeNDEF(oldTLVBytes: 102, changedPages: 1) + floors.write(pages: 2)
+                + floors.fastRead(pages: 2))
+        let fresh = floors.safeWriteNDEF(
+            oldTLVBytes: 3, changedPages: 26, lengthAlreadyZero: true, lengthPageChanged: true)
+        #expect(
+            fresh == floors.writeNDEF(oldTLVBytes: 3, changedPages: 26) + floors.write(pages: 1)
+                + floors.fastRead(pages: 26))
     }
 
-    @Test("a read-back covers the pages written with the cheapest FAST_READs: a run in one, pages far apart in one each")
+    @Test(
+        "a read-back covers the pages written with the cheapest FAST_READs: a run in one, pages far apart in one each")
     func readBackOfPagesWritten() throws {
         let floors = try OperationFloors(chip: .ntag216)
         #expect(floors.readBack(pages: Array(4...10)) == floors.fastRead(pages: 7))
@@ -138,12 +147,15 @@ struct PhysicalFloorTests {
         #expect(floors.readBack(pages: [4, 6]) == floors.fastRead(pages: 3))
         #expect(floors.readBack(pages: []) == .zero)
         // Given the pages, the tear-safe floor prices that read-back.
-        let change = floors.safeWriteNDEF(oldTLVBytes: 102, changedPages: 1, lengthAlreadyZero: false, lengthPageChanged: false,
-                                          pagesWritten: [4, 17])
+        let change = floors.safeWriteNDEF(
+            oldTLVBytes: 102, changedPages: 1, lengthAlreadyZero: false, lengthPageChanged: false,
+            pagesWritten: [4, 17])
         #expect(change == floors.writeNDEF(oldTLVBytes: 102, changedPages: 1) + floors.write(pages: 2) + apart)
     }
 
-    @Test("provisioning's safety bound: the tear-safe floor and, per tag, the search for a second tag, GET_VERSION and AUTH0's page")
+    @Test(
+        "provisioning's safety bound: the tear-safe floor and, per tag, the search for a second tag, GET_VERSION and AUTH0's page"
+    )
     func provisionSafetyBound() throws {
         let floors = try OperationFloors(chip: .ntag216)
         let safe = floors.safeProvision(tags: 50, oldTLVBytes: 3, changedPages: 7)
@@ -154,12 +166,14 @@ struct PhysicalFloorTests {
         #expect(bound.bytesToReader == safe.bytesToReader + 50 * perTag.bytesToReader)
         #expect(abs(bound.linkSeconds - (safe.linkSeconds + 50 * perTag.linkSeconds)) < 1e-9)
         let timing = floors.floor.timing
-        let request = Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
+        let request =
+            Double(7 + timing.airFramingBits) * timing.airBitSeconds + timing.frameDelayTimeSeconds
             + timing.airFrameSeconds(byteCount: 2)
         #expect(abs(floors.floor.unansweredRequestAirSeconds - request) < 1e-12)
         // A 7-byte UID is selected again by WUPA → ATQA and two SELECT → SAK (9 and 3 bytes on
         // air with CRC_A), after the REQA nobody answered.
-        let select = timing.airFrameSeconds(byteCount: 9) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 3)
+        let select =
+            timing.airFrameSeconds(byteCount: 9) + timing.frameDelayTimeSeconds + timing.airFrameSeconds(byteCount: 3)
         let search = 2 * request + 2 * select
         #expect(abs(bound.airSeconds - (safe.airSeconds + 50 * (search + perTag.airSeconds))) < 1e-9)
         #expect(search < floors.floor.activation(uidLength: 7).airSeconds, "less than an activation: no ANTICOLLISION")
@@ -175,18 +189,24 @@ struct PhysicalFloorTests {
         }
     }
 
-    @Test("provisioning's tear-safe floor: per tag the plain floor, the length committed alone and a read-back of the pages written")
+    @Test(
+        "provisioning's tear-safe floor: per tag the plain floor, the length committed alone and a read-back of the pages written"
+    )
     func safeProvision() throws {
         let floors = try OperationFloors(chip: .ntag216)
         let plain = floors.provision(tags: 50, oldTLVBytes: 3, changedPages: 7)
         let safe = floors.safeProvision(tags: 50, oldTLVBytes: 3, changedPages: 7)
         let extra = (floors.write(pages: 1) + floors.fastRead(pages: 7)).times(50)
         #expect(safe.commands == plain.commands + 2 * 50 && extra.commands == 2 * 50)
-        #expect(safe.frames == plain.frames + extra.frames && safe.bytesToReader == plain.bytesToReader + extra.bytesToReader)
+        #expect(
+            safe.frames == plain.frames + extra.frames
+                && safe.bytesToReader == plain.bytesToReader + extra.bytesToReader)
         #expect(abs(safe.milliseconds - (plain.milliseconds + extra.milliseconds)) < 1e-9)
         // One tag is the fresh write's tear-safe floor after an activation.
         let one = floors.safeProvision(tags: 1, oldTLVBytes: 3, changedPages: 7)
-        let fresh = floors.safeWriteNDEF(oldTLVBytes: 3, changedPages: 7, lengthAlreadyZero: true, lengthPageChanged: true)
-        #expect(abs(one.milliseconds - (floors.floor.activation(uidLength: 7).milliseconds + fresh.milliseconds)) < 1e-9)
+        let fresh = floors.safeWriteNDEF(
+            oldTLVBytes: 3, changedPages: 7, lengthAlreadyZero: true, lengthPageChanged: true)
+        #expect(
+            abs(one.milliseconds - (floors.floor.activation(uidLength: 7).milliseconds + fresh.milliseconds)) < 1e-9)
     }
 }

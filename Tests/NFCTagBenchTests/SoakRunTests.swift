@@ -4,8 +4,9 @@ import Testing
 /// A reduced soak run through real libnfc: 30 tags with tears, unplugs and wrong passwords.
 @Suite("Soak run", .serialized, .timeLimit(.minutes(5)))
 struct SoakRunTests {
-    @Test("30 tags end old, new, empty or locked out — none corrupt, none contradicting the station",
-          arguments: [UInt64(8), 21])
+    @Test(
+        "30 tags end old, new, empty or locked out — none corrupt, none contradicting the station",
+        arguments: [UInt64(8), 21])
     func reducedSoak(seed: UInt64) async throws {
         let report = try await SoakRun(tags: 30, seed: seed).run()
         #expect(report.tags == 30)
@@ -36,7 +37,8 @@ struct SoakRunTests {
         #expect(report.json.contains("\"longest_operation_ms\""))
     }
 
-    @Test("the longest reconnection and operation are kept with their tag; a reconnection given up makes the run unclean")
+    @Test(
+        "the longest reconnection and operation are kept with their tag; a reconnection given up makes the run unclean")
     func timings() {
         let timings = SoakTimings()
         let start = ContinuousClock.now
@@ -50,8 +52,11 @@ struct SoakRunTests {
         timings.record(operation: "connect", took: .milliseconds(30))
         var summary = timings.summary
         #expect(summary.reconnections == 2 && summary.reconnectionsGivenUp == 0)
-        #expect(summary.longestReconnection == SoakTimings.Longest(duration: .milliseconds(250), what: "reconnection", tag: 3))
-        #expect(summary.longestOperation == SoakTimings.Longest(duration: .milliseconds(480), what: "writeNDEF", tag: 4))
+        #expect(
+            summary.longestReconnection
+                == SoakTimings.Longest(duration: .milliseconds(250), what: "reconnection", tag: 3))
+        #expect(
+            summary.longestOperation == SoakTimings.Longest(duration: .milliseconds(480), what: "writeNDEF", tag: 4))
 
         var report = SoakReport(seed: 1)
         report.record(state: .newMessage, consistent: true, fault: .none, outcome: .written)
@@ -67,13 +72,16 @@ struct SoakRunTests {
         #expect(!report.isClean)
     }
 
-    @Test("every unplug is sorted against the reconnections: noticed, while reconnecting, before the previous was noticed, not noticed")
+    @Test(
+        "every unplug is sorted against the reconnections: noticed, while reconnecting, before the previous was noticed, not noticed"
+    )
     func unplugAccount() {
         let t = ContinuousClock.now
         func ms(_ value: Int) -> ContinuousClock.Instant { t + .milliseconds(value) }
         // One each: both noticed.
-        var account = SoakUnplugAccount(unplugs: [ms(0), ms(1000)],
-                                        reconnections: [(ms(2), ms(150)), (ms(1003), ms(1100))])
+        var account = SoakUnplugAccount(
+            unplugs: [ms(0), ms(1000)],
+            reconnections: [(ms(2), ms(150)), (ms(1003), ms(1100))])
         #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 2, reconnectionsStarted: 2))
         // The soak's seed-8 case under load: the second unplug (a no-op, the reader already
         // out) came 4 ms into the reconnection the first one started; one reconnection for both.
@@ -89,7 +97,8 @@ struct SoakRunTests {
         account = SoakUnplugAccount(unplugs: [ms(0), ms(50)], reconnections: [(ms(5), nil)])
         #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
         for account in [account, SoakUnplugAccount()] { #expect(account.addsUp) }
-        #expect(account.text.hasPrefix("reader unplugs: 2 — 1 noticed (a reconnection each), 1 while already reconnecting"))
+        #expect(
+            account.text.hasPrefix("reader unplugs: 2 — 1 noticed (a reconnection each), 1 while already reconnecting"))
 
         // Through SoakTimings, as the run records them.
         let timings = SoakTimings()
@@ -97,7 +106,9 @@ struct SoakRunTests {
         timings.reconnectionStarted(at: ms(6))
         timings.readerUnplugged(at: ms(10))
         timings.reconnectionEnded(succeeded: true, at: ms(142))
-        #expect(timings.summary.unplugs == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
+        #expect(
+            timings.summary.unplugs
+                == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
         #expect(timings.summary.reconnections == 1)
     }
 
@@ -113,9 +124,12 @@ struct SoakRunTests {
 
     @Test("resident memory is read from the VmRSS and VmHWM lines of /proc/self/status")
     func processMemory() {
-        let status = "Name:\tnfctag-bench\nVmPeak:\t  300000 kB\nVmHWM:\t   45678 kB\nVmRSS:\t   40000 kB\nThreads:\t4\n"
+        let status =
+            "Name:\tnfctag-bench\nVmPeak:\t  300000 kB\nVmHWM:\t   45678 kB\nVmRSS:\t   40000 kB\nThreads:\t4\n"
         #expect(ProcessMemory(status: status) == ProcessMemory(residentKiB: 40000, peakKiB: 45678))
-        #expect(ProcessMemory(status: "VmHWM:\t123456789 kB\nVmRSS:\t99 kB\n") == ProcessMemory(residentKiB: 99, peakKiB: 123_456_789))
+        #expect(
+            ProcessMemory(status: "VmHWM:\t123456789 kB\nVmRSS:\t99 kB\n")
+                == ProcessMemory(residentKiB: 99, peakKiB: 123_456_789))
         #expect(ProcessMemory(status: "Name:\tx\n") == ProcessMemory(residentKiB: 0, peakKiB: 0))
         #expect(ProcessMemory.now().residentKiB > 0)
     }

@@ -22,7 +22,7 @@ struct SoakTagStateTests {
 
         var torn = holdsOld
         var lengthPage = torn.page(4)
-        lengthPage[1] = 0x40   // the length says more than the message holds
+        lengthPage[1] = 0x40  // the length says more than the message holds
         torn.setPage(4, to: lengthPage)
         #expect(SoakTagState.classify(torn, old: old, new: new) == .corrupt)
     }

@@ -11,9 +11,12 @@ import NFCChips
 struct USBReaderRunTests {
     /// `nfctag` and the USB stand-in beside the test binary (SwiftPM's products directory).
     static let tool: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" { directory.deleteLastPathComponent() }
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" {
+            directory.deleteLastPathComponent()
+        }
         return directory.appendingPathComponent("nfctag").path
     }()
 
@@ -21,7 +24,9 @@ struct USBReaderRunTests {
     /// page 4 through InCommunicateThru: the READ's modelled time and the tag's answer.
     static func readCost(kind: USBReaderEmulator.Kind) throws -> (time: Duration, answer: [UInt8]) {
         let controller = PN532Controller(field: Field(tags: [try EmulatedTagFactory.make(name: "ntag216", index: 0)]))
-        var model: any USBReaderModel = kind == .acr122u ? ACR122UReader(controller: controller)
+        var model: any USBReaderModel =
+            kind == .acr122u
+            ? ACR122UReader(controller: controller)
             : PN533Reader(controller: controller, serialNumber: "1")
         let encoder = controller.encoder
         func send(_ tama: [UInt8]) -> [[UInt8]] {
@@ -39,8 +44,9 @@ struct USBReaderRunTests {
         return (model.controller.statistics.modelledTime - before, answers.last ?? [])
     }
 
-    @Test("a READ through the emulated reader costs what the floor model prices on that kind's USB link",
-          arguments: USBReaderEmulator.Kind.allCases)
+    @Test(
+        "a READ through the emulated reader costs what the floor model prices on that kind's USB link",
+        arguments: USBReaderEmulator.Kind.allCases)
     func emulatorMatchesFloor(kind: USBReaderEmulator.Kind) throws {
         let (time, answer) = try Self.readCost(kind: kind)
         // The answer carries D5 43, the status byte and 16 bytes (PN533: inside a frame; ACR122U: 90 00 after).
@@ -76,7 +82,7 @@ struct USBReaderRunTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
         let operations = try #require(object["operations"] as? [[String: Any]])
         #expect(operations.map { $0["reader"] as? String } == ["pn532-uart", "pn533"])
-        #expect(operations[1]["tag_commands_modeled_ms"] as? Double == 9)   // InListPassiveTarget + InCommunicateThru
+        #expect(operations[1]["tag_commands_modeled_ms"] as? Double == 9)  // InListPassiveTarget + InCommunicateThru
         #expect(report.uartResults.map(\.name) == ["identify"])
         #expect(report.readerKindTable.contains("| pn533 | read_ndef_800 |"))
         #expect(!report.table.contains("read_ndef_800"))
@@ -86,13 +92,23 @@ struct USBReaderRunTests {
     func measuresPN533() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.tool), "no nfctag at \(Self.tool)")
         let results = try await USBReaderRun(tool: Self.tool, kind: .pn533).run()
-        #expect(results.map(\.name) == ["identify_signature", "write_ndef_100_fresh", "read_ndef_800", "nfctag_write_then_read_103_uri"])
+        #expect(
+            results.map(\.name) == [
+                "identify_signature", "write_ndef_100_fresh", "read_ndef_800", "nfctag_write_then_read_103_uri",
+            ])
         for result in results {
             #expect(result.reader == "pn533")
-            #expect(result.floorsByLink.contains { $0.link == .usbFullSpeed(.pn533) && abs($0.floor.seconds - result.floor.seconds) < 1e-12 })
+            #expect(
+                result.floorsByLink.contains {
+                    $0.link == .usbFullSpeed(.pn533) && abs($0.floor.seconds - result.floor.seconds) < 1e-12
+                })
             // The floor is a lower bound of the tag work; the process opens and closes the reader on top.
-            let tagWork = Double(result.sample.tagWorkTime.components.attoseconds) / 1e18 + Double(result.sample.tagWorkTime.components.seconds)
-            #expect(tagWork >= result.floor.seconds * 0.999, "\(result.name): \(tagWork) s < floor \(result.floor.seconds) s")
+            let tagWork =
+                Double(result.sample.tagWorkTime.components.attoseconds) / 1e18
+                + Double(result.sample.tagWorkTime.components.seconds)
+            #expect(
+                tagWork >= result.floor.seconds * 0.999,
+                "\(result.name): \(tagWork) s < floor \(result.floor.seconds) s")
             #expect(result.sample.modelledTime > result.sample.tagWorkTime, "\(result.name)")
         }
     }

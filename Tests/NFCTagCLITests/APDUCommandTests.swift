@@ -27,16 +27,22 @@ struct APDUCommandTests {
     func json() throws {
         let emulator = try startEmulator([try Type4Tag(uid: Self.uid)])
         defer { emulator.stop() }
-        let result = try runTool(["apdu", Self.selectApplication, "00A4000C02E105", Self.selectCC, "--json"], on: emulator)
+        let result = try runTool(
+            ["apdu", Self.selectApplication, "00A4000C02E105", Self.selectCC, "--json"], on: emulator)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         let objects = try lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
         }
-        #expect(objects[0] == ["apdu": Self.selectApplication.lowercased(), "data": "", "sw": "9000",
-                               "meaning": ChipTables.iso7816.statusWords[.normalProcessing].meaning])
-        #expect(objects[1]["sw"] == "6A82" && objects[1]["meaning"] == ChipTables.iso7816.statusWords[.fileNotFound].meaning)
+        #expect(
+            objects[0] == [
+                "apdu": Self.selectApplication.lowercased(), "data": "", "sw": "9000",
+                "meaning": ChipTables.iso7816.statusWords[.normalProcessing].meaning,
+            ])
+        #expect(
+            objects[1]["sw"] == "6A82" && objects[1]["meaning"] == ChipTables.iso7816.statusWords[.fileNotFound].meaning
+        )
         #expect(objects[2]["sw"] == "9000")
         #expect(result.stderr.contains("1 of 3 APDUs"), "\(result.stderr)")
     }
@@ -45,7 +51,8 @@ struct APDUCommandTests {
     func getResponse() throws {
         let emulator = try startEmulator([try Type4Tag(uid: Self.uid)])
         defer { emulator.stop() }
-        let result = try runTool(["apdu", Self.selectApplication, "00A4000C02E104", "00B0000000", "--json"], on: emulator)
+        let result = try runTool(
+            ["apdu", Self.selectApplication, "00A4000C02E104", "00B0000000", "--json"], on: emulator)
         let limit = ReaderUnderTest.current.model.maximumTagAnswer
         guard limit >= 258 else {
             // An ACR122U brings back 250 bytes: the 257-byte answer is lost, and the error says what to ask instead.

@@ -30,7 +30,7 @@ struct CounterCommandTests {
         let increment = try #require(spec.command(.incrementCounter)?.code)
         let emulator = try startEmulator([try Type2Tag(chip: .ultralightEV1MF0UL21, uid: Self.uid)])
         defer { emulator.stop() }
-        let hex = String(format: "%02x01%02x000000", increment, 9)   // counter 1 += 9
+        let hex = String(format: "%02x01%02x000000", increment, 9)  // counter 1 += 9
         #expect(try runTool(["raw", hex], on: emulator).status == 0)
         let result = try runTool(["counter", "--json"], on: emulator)
         #expect(result.status == 0, "\(result.stderr)")

@@ -11,7 +11,9 @@ struct DumpRestoreCommandTests {
     static let memory = ChipTables.spec(for: .ntag213).memory!
 
     func temporaryFile(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-\(name)-\(getpid())-\(UUID().uuidString).json").path
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-\(name)-\(getpid())-\(UUID().uuidString).json"
+        ).path
     }
 
     @Test("dump --out then restore: changed user pages come back; lock bytes in the file are not written")
@@ -39,7 +41,8 @@ struct DumpRestoreCommandTests {
                 tag = type2
             }
         }
-        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
         var pages = try #require(json["pages"] as? [String])
         pages[Self.memory.staticLock.page] = String(pages[Self.memory.staticLock.page].prefix(4)) + "FFFF"
         json["pages"] = pages

@@ -44,7 +44,10 @@ struct EmulateCommandTests {
             guard process.isRunning else { return process.terminationStatus }
             process.terminate()
             let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread { [process] in process.waitUntilExit(); done.signal() }
+            Thread.detachNewThread { [process] in
+                process.waitUntilExit()
+                done.signal()
+            }
             if done.wait(timeout: .now() + timeout) == .timedOut {
                 kill(process.processIdentifier, SIGKILL)
                 done.wait()
@@ -61,7 +64,9 @@ struct EmulateCommandTests {
     }
 
     /// Runs one of libnfc's tools against `device` with an outer timeout; returns its output.
-    static func libnfcTool(_ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 30) throws -> String {
+    static func libnfcTool(
+        _ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 30
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -70,7 +75,8 @@ struct EmulateCommandTests {
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment["LIBNFC_LOG_LEVEL"] = "0"
         process.environment = environment
-        let out = Pipe(), stdin = Pipe()
+        let out = Pipe()
+        let stdin = Pipe()
         process.standardOutput = out
         process.standardError = out
         process.standardInput = stdin
@@ -93,12 +99,15 @@ struct EmulateCommandTests {
     }
 
     func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
     }
 
     @Test("prints pn532_uart:LINK first; nfc-list sees the tag; SIGTERM stops it and --stats is written")
     func serveListStop() throws {
-        let link = temporaryPath("link"), stats = temporaryPath("stats.json")
+        let link = temporaryPath("link")
+        let stats = temporaryPath("stats.json")
         defer { try? FileManager.default.removeItem(atPath: stats) }
         let emulation = try Emulation(["--tag", "ntag215", "--link", link, "--stats", stats, "--uid", "04475ed29c3980"])
         #expect(emulation.firstLine == "pn532_uart:" + link)
@@ -106,7 +115,8 @@ struct EmulateCommandTests {
         #expect(listing.contains("UID (NFCID1): 04  47  5e  d2  9c  39  80"), "\(listing)")
         #expect(emulation.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: link), "the link goes with the emulator")
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
         let commands = try #require(object?["commands"] as? Int)
         #expect(commands > 5)
         #expect((object?["bytes_to_reader"] as? Int ?? 0) > 0 && (object?["bytes_from_reader"] as? Int ?? 0) > 0)
@@ -115,7 +125,8 @@ struct EmulateCommandTests {
 
     @Test("--state: nfc-mfultralight w changes a page, the file keeps it, a restart serves it again")
     func statePersists() throws {
-        let state = temporaryPath("state.json"), dump = temporaryPath("dump.mfd")
+        let state = temporaryPath("state.json")
+        let dump = temporaryPath("dump.mfd")
         defer { for path in [state, dump] { try? FileManager.default.removeItem(atPath: path) } }
         let first = try Emulation(["--tag", "ntag213", "--state", state])
         let read = try Self.libnfcTool("nfc-mfultralight", ["r", dump], device: first.firstLine)
@@ -123,7 +134,8 @@ struct EmulateCommandTests {
         var image = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
         image.replaceSubrange(0x10 * 4..<(0x10 * 4 + 4), with: [0xCA, 0xFE, 0xBA, 0xBE])
         try Data(image).write(to: URL(fileURLWithPath: dump))
-        let write = try Self.libnfcTool("nfc-mfultralight", ["w", dump], device: first.firstLine, input: "n\nn\nn\nn\n")
+        let write = try Self.libnfcTool(
+            "nfc-mfultralight", ["w", dump], device: first.firstLine, input: "n\nn\nn\nn\n")
         #expect(write.contains("pages failed"), "\(write)")
         #expect(first.stop() == 0)
         let saved = try String(contentsOfFile: state, encoding: .utf8)
@@ -136,7 +148,9 @@ struct EmulateCommandTests {
         #expect(second.stop() == 0)
     }
 
-    @Test("--state keeps a tag torn away by --fault tear-after: the file holds it as the tear left it, a restart with the same --tag serves it")
+    @Test(
+        "--state keeps a tag torn away by --fault tear-after: the file holds it as the tear left it, a restart with the same --tag serves it"
+    )
     func stateKeepsTornTag() throws {
         let state = temporaryPath("torn-state.json")
         defer { try? FileManager.default.removeItem(atPath: state) }
@@ -146,7 +160,8 @@ struct EmulateCommandTests {
         let write = try ToolRunner.run(["write", "--device", first.firstLine, "--timeout", "3", "--text", text])
         #expect(write.status != 0, "the write cannot succeed on a tag torn away: \(write.stdout) \(write.stderr)")
         #expect(first.stop() == 0)
-        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any]
+        let saved =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any]
         let tags = try #require(saved?["tags"] as? [[String: Any]])
         #expect(tags.compactMap { $0["tag"] as? String } == ["ntag215"], "the torn tag is kept: \(tags)")
         // The same --tag list is accepted, and the tag is back in the field as the tear left it.

@@ -38,8 +38,10 @@ struct FormatCommandTests {
 
     @Test("format with two tags exits 5")
     func formatTwoTags() throws {
-        let fixture = try CLITagFixture([try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
-                                         try Type2Tag(chip: .ntag215, uid: CLITagFixture.secondUID)])
+        let fixture = try CLITagFixture([
+            try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
+            try Type2Tag(chip: .ntag215, uid: CLITagFixture.secondUID),
+        ])
         defer { fixture.stop() }
         #expect(try fixture.run(["format", "--force"]).status == 5)
     }

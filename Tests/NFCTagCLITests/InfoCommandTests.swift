@@ -6,7 +6,9 @@ import TestSupport
 
 @Suite("nfctag info", .serialized, .timeLimit(.minutes(2)))
 struct InfoCommandTests {
-    @Test("info --json adds memory, config, locks and signature to the scan fields", arguments: [Chip.ntag215, .ultralightEV1MF0UL11])
+    @Test(
+        "info --json adds memory, config, locks and signature to the scan fields",
+        arguments: [Chip.ntag215, .ultralightEV1MF0UL11])
     func infoJSON(chip: Chip) throws {
         let fixture = try CLITagFixture(chip: chip)
         defer { fixture.stop() }
@@ -46,7 +48,8 @@ struct InfoCommandTests {
         let result = try fixture.run(["info"])
         #expect(result.status == 0, "\(result.stderr)")
         for word in ["ntag216", "memory:", "locks:", "config: AUTH0", "signature:", "reader:"]
-            + (ReaderUnderTest.current.isUSB ? [] : ["460800 baud"]) {
+            + (ReaderUnderTest.current.isUSB ? [] : ["460800 baud"])
+        {
             #expect(result.stdout.contains(word), "\(word) missing in \(result.stdout)")
         }
     }
@@ -56,8 +59,10 @@ struct InfoCommandTests {
         let empty = try CLITagFixture([])
         defer { empty.stop() }
         #expect(try empty.run(["info"], timeout: "1").status == 4)
-        let two = try CLITagFixture([try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
-                                     try Type2Tag(chip: .ntag213, uid: CLITagFixture.secondUID)])
+        let two = try CLITagFixture([
+            try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
+            try Type2Tag(chip: .ntag213, uid: CLITagFixture.secondUID),
+        ])
         defer { two.stop() }
         #expect(try two.run(["info"]).status == 5)
     }

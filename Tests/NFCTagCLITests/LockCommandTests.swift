@@ -17,7 +17,9 @@ struct LockCommandTests {
         #expect(fixture.memory == before)
     }
 
-    @Test("lock --yes verifies the message, locks, and a later write is refused", arguments: [Chip.ntag213, .ntag216, .ultralightEV1MF0UL11])
+    @Test(
+        "lock --yes verifies the message, locks, and a later write is refused",
+        arguments: [Chip.ntag213, .ntag216, .ultralightEV1MF0UL11])
     func locks(chip: Chip) throws {
         let fixture = try CLITagFixture(chip: chip)
         defer { fixture.stop() }

@@ -18,7 +18,8 @@ struct MirrorCommandTests {
     func writeThenReadTwice() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { emulator.stop() }
-        let write = try runTool(["write", "--uri", "https://example.com/t?id={uid}x{counter}", "--mirror", "--json"], on: emulator)
+        let write = try runTool(
+            ["write", "--uri", "https://example.com/t?id={uid}x{counter}", "--mirror", "--json"], on: emulator)
         #expect(write.status == 0, "\(write.stderr)")
         #expect(try jsonObject(write)["mirror"] as? String == "uid+counter")
         let first = try uri(try runTool(["read", "--json"], on: emulator))
@@ -28,7 +29,9 @@ struct MirrorCommandTests {
         #expect(counters.count == 2 && counters[1] == counters[0] + 1, "\(first) → \(second)")
     }
 
-    @Test("write --mirror is refused with nothing written: a layout the chip cannot mirror, a chip without a mirror, no URI")
+    @Test(
+        "write --mirror is refused with nothing written: a layout the chip cannot mirror, a chip without a mirror, no URI"
+    )
     func refusals() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { emulator.stop() }
@@ -49,14 +52,18 @@ struct MirrorCommandTests {
     @Test("provision --mirror: the tag is written with its mirror set and verified as the chip shows it")
     func provision() async throws {
         let bench = try ProvisionBench()
-        let tool = try RunningTool(["provision", "--uri", "https://example.com/p/{uid}", "--mirror", "--count", "1", "--json",
-                                    "--log", bench.logPath, "--device", bench.emulator.connectionString, "--timeout", "3"])
+        let tool = try RunningTool([
+            "provision", "--uri", "https://example.com/p/{uid}", "--mirror", "--count", "1", "--json",
+            "--log", bench.logPath, "--device", bench.emulator.connectionString, "--timeout", "3",
+        ])
         let (record, tag) = try await bench.present(try ProvisionBench.tag(1), number: 1, to: tool, expecting: "ok")
         #expect(record["actions"] as? [String] == ["write", "verify"])
         #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
         // Presented again after the station let it go, the tag shows its own UID in the URL.
         bench.emulator.insert(tag)
         let read = try ToolRunner.run(["read", "--json", "--device", bench.emulator.connectionString, "--timeout", "3"])
-        #expect(try uri(read) == "https://example.com/p/" + ProvisionBench.uid(1).hexString(uppercase: true), "\(read.stdout)")
+        #expect(
+            try uri(read) == "https://example.com/p/" + ProvisionBench.uid(1).hexString(uppercase: true),
+            "\(read.stdout)")
     }
 }

@@ -56,7 +56,8 @@ struct NDEFCommandTests {
 
     @Test("decode reads hex from stdin with -, and human output names each record")
     func decodeStdin() throws {
-        let result = try ToolRunner.run(["ndef", "decode", "-"], stdin: "d1 01 0b 54 02 65 6e 65 6c 65 70 68 61 6e 74\n")
+        let result = try ToolRunner.run(
+            ["ndef", "decode", "-"], stdin: "d1 01 0b 54 02 65 6e 65 6c 65 70 68 61 6e 74\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Text (en, utf-8) \"elephant\""))
     }
@@ -86,12 +87,13 @@ struct NDEFCommandTests {
         #expect(records[3]["payload"] as? String == "23" + "736e3a3432")
     }
 
-    @Test("malformed NDEF exits 2 and names the byte offset on the first line",
-          arguments: [
-            "d101ff55",    // a payload length of 255 runs past the end
+    @Test(
+        "malformed NDEF exits 2 and names the byte offset on the first line",
+        arguments: [
+            "d101ff55",  // a payload length of 255 runs past the end
             "5101015500",  // MB missing on the first record
-            "d1",          // truncated header
-          ])
+            "d1",  // truncated header
+        ])
     func malformed(hex: String) throws {
         let result = try ToolRunner.run(["ndef", "decode", hex])
         #expect(result.status == 2)
@@ -100,8 +102,9 @@ struct NDEFCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test("input that is not hex, unknown options and missing records are usage errors (exit 2)",
-          arguments: [
+    @Test(
+        "input that is not hex, unknown options and missing records are usage errors (exit 2)",
+        arguments: [
             ["ndef", "decode", "xyz"],
             ["ndef", "decode", "abc"],
             ["ndef", "encode"],
@@ -112,7 +115,7 @@ struct NDEFCommandTests {
             ["frobnicate"],
             ["ndef", "encode", "--external", "nocolon", "--payload-hex", "00"],
             ["ndef", "encode", "--mime", "not a type", "--payload-hex", "00"],
-          ])
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try ToolRunner.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.stdout) \(result.stderr)")
@@ -121,7 +124,9 @@ struct NDEFCommandTests {
 
     @Test("help for the tool and for each ndef verb exits 0 with examples")
     func help() throws {
-        for arguments in [["--help"], ["ndef", "--help"], ["ndef", "encode", "--help"], ["ndef", "decode", "--help"]] {
+        for arguments in [
+            ["--help"], ["ndef", "--help"], ["ndef", "encode", "--help"], ["ndef", "decode", "--help"],
+        ] {
             let result = try ToolRunner.run(arguments)
             #expect(result.status == 0, "\(arguments)")
             #expect(result.stdout.contains("Example"), "\(arguments)")

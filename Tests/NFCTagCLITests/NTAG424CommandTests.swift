@@ -10,7 +10,9 @@ import TestSupport
 struct NTAG424CommandTests {
     static let uid: [UInt8] = [0x04, 0x51, 0x2A, 0x7C, 0x90, 0x1B, 0x80]
 
-    func model(_ emulator: EmulatedReader) throws -> NTAG424DNATag { try #require(emulator.tags.first as? NTAG424DNATag) }
+    func model(_ emulator: EmulatedReader) throws -> NTAG424DNATag {
+        try #require(emulator.tags.first as? NTAG424DNATag)
+    }
 
     /// The URL of the NDEF message, read as `nfctag read --json` reads it.
     func readURL(_ emulator: EmulatedReader) throws -> String {
@@ -20,7 +22,9 @@ struct NTAG424CommandTests {
         return try #require(records.first?["uri"] as? String)
     }
 
-    @Test("read --json and scan --json name the chip ntag424dna (from its native GetVersion), a Type 4 tag of another maker type4")
+    @Test(
+        "read --json and scan --json name the chip ntag424dna (from its native GetVersion), a Type 4 tag of another maker type4"
+    )
     func chipName() throws {
         let emulator = try startEmulator([NTAG424DNATag(uid: Self.uid)])
         defer { emulator.stop() }
@@ -35,21 +39,31 @@ struct NTAG424CommandTests {
         #expect(try jsonObject(read)["chip"] as? String == "type4", "\(read.stdout)")
     }
 
-    @Test("sun-setup (keys from the environment, MAC key diversified), then two reads: two different URLs; sun-verify accepts both with counters n and n+1 and rejects one altered character and a replay")
+    @Test(
+        "sun-setup (keys from the environment, MAC key diversified), then two reads: two different URLs; sun-verify accepts both with counters n and n+1 and rejects one altered character and a replay"
+    )
     func sunSetupAndVerify() throws {
         let emulator = try startEmulator([NTAG424DNATag(uid: Self.uid)])
         defer { emulator.stop() }
-        let environment = ["META_KEY": String(repeating: "42", count: 16), "MASTER_KEY": String(repeating: "5c", count: 16)]
-        let setup = try runTool(["ntag424", "sun-setup", "--uri", "https://example.com/t?picc_data={picc}&cmac={cmac}",
-                                 "--meta-key-env", "META_KEY", "--master-key-env", "MASTER_KEY", "--diversify", "--json"],
-                                on: emulator, environment: environment)
+        let environment = [
+            "META_KEY": String(repeating: "42", count: 16), "MASTER_KEY": String(repeating: "5c", count: 16),
+        ]
+        let setup = try runTool(
+            [
+                "ntag424", "sun-setup", "--uri", "https://example.com/t?picc_data={picc}&cmac={cmac}",
+                "--meta-key-env", "META_KEY", "--master-key-env", "MASTER_KEY", "--diversify", "--json",
+            ],
+            on: emulator, environment: environment)
         #expect(setup.status == 0, "\(setup.stderr)")
         #expect(try jsonObject(setup)["layout"] as? String == "encrypted")
         #expect(!setup.stdout.contains(environment["META_KEY"]!) && !setup.stderr.contains(environment["MASTER_KEY"]!))
-        let first = try readURL(emulator), second = try readURL(emulator)
+        let first = try readURL(emulator)
+        let second = try readURL(emulator)
         #expect(first != second)
-        let verify = ["ntag424", "sun-verify", "--key", environment["META_KEY"]!, "--master-key", environment["MASTER_KEY"]!,
-                      "--diversify", "--json"]
+        let verify = [
+            "ntag424", "sun-verify", "--key", environment["META_KEY"]!, "--master-key", environment["MASTER_KEY"]!,
+            "--diversify", "--json",
+        ]
         let one = try ToolRunner.run(verify + [first])
         let two = try ToolRunner.run(verify + [second])
         #expect(one.status == 0 && two.status == 0, "\(one.stdout) \(two.stdout)")
@@ -67,34 +81,45 @@ struct NTAG424CommandTests {
     func sunSetupPlain() throws {
         let emulator = try startEmulator([NTAG424DNATag(uid: Self.uid)])
         defer { emulator.stop() }
-        let setup = try runTool(["ntag424", "sun-setup", "--uri", "https://example.com/p?uid={uid}&ctr={counter}&cmac={cmac}"], on: emulator)
+        let setup = try runTool(
+            ["ntag424", "sun-setup", "--uri", "https://example.com/p?uid={uid}&ctr={counter}&cmac={cmac}"], on: emulator
+        )
         #expect(setup.status == 0, "\(setup.stderr)")
         let url = try readURL(emulator)
         #expect(url.contains("uid=\(Self.uid.hexString(uppercase: true))&ctr=000001&cmac="), "\(url)")
         #expect(try ToolRunner.run(["ntag424", "sun-verify", url]).status == 0)
-        let bad = try runTool(["ntag424", "sun-setup", "--uri", "https://example.com/p?uid={uid}&cmac={cmac}"], on: emulator)
+        let bad = try runTool(
+            ["ntag424", "sun-setup", "--uri", "https://example.com/p?uid={uid}&cmac={cmac}"], on: emulator)
         #expect(bad.status == 2, "\(bad.stderr)")
     }
 
-    @Test("auth: exit 0 for the right key, 1 for a wrong one; change-key: key 3 with its old value, verified, then auth with it")
+    @Test(
+        "auth: exit 0 for the right key, 1 for a wrong one; change-key: key 3 with its old value, verified, then auth with it"
+    )
     func authAndChangeKey() throws {
         let emulator = try startEmulator([NTAG424DNATag(uid: Self.uid)])
         defer { emulator.stop() }
-        let zero = String(repeating: "00", count: 16), three = String(repeating: "33", count: 16)
+        let zero = String(repeating: "00", count: 16)
+        let three = String(repeating: "33", count: 16)
         #expect(try runTool(["ntag424", "auth", "--key-no", "0", "--key", zero], on: emulator).status == 0)
         let wrong = try runTool(["ntag424", "auth", "--key-no", "3", "--key", three], on: emulator)
         #expect(wrong.status == 1 && wrong.stderr.contains("refused"), "\(wrong.stderr)")
         let missingOld = try runTool(["ntag424", "change-key", "--key-no", "3", "--new-key", three], on: emulator)
         #expect(missingOld.status == 2)
-        let change = try runTool(["ntag424", "change-key", "--auth-key", zero, "--key-no", "3", "--old-key", zero,
-                                  "--new-key", three, "--version", "5", "--json"], on: emulator)
+        let change = try runTool(
+            [
+                "ntag424", "change-key", "--auth-key", zero, "--key-no", "3", "--old-key", zero,
+                "--new-key", three, "--version", "5", "--json",
+            ], on: emulator)
         #expect(change.status == 0, "\(change.stderr)")
         #expect(try jsonObject(change)["verified"] as? Bool == true)
         #expect(try model(emulator).keyVersions[3] == 5)
         #expect(try runTool(["ntag424", "auth", "--key-no", "3", "--key", three], on: emulator).status == 0)
     }
 
-    @Test("info: version, UID, the three files, key versions, and the signature — valid with the key `emulate --tag ntag424dna --print-signing-key` prints")
+    @Test(
+        "info: version, UID, the three files, key versions, and the signature — valid with the key `emulate --tag ntag424dna --print-signing-key` prints"
+    )
     func info() throws {
         let printed = try ToolRunner.run(["emulate", "--tag", "ntag424dna", "--print-signing-key"])
         let key = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -10,14 +10,20 @@ import TestSupport
 struct NTAG424ProvisionTests {
     static let template = "https://example.com/t?picc_data={picc}&cmac={cmac}"
 
-    @Test("two NTAG 424 DNA tags: each gets the SUN URL and settings (actions sun-setup, verify), with its own diversified MAC key; the log holds no key")
+    @Test(
+        "two NTAG 424 DNA tags: each gets the SUN URL and settings (actions sun-setup, verify), with its own diversified MAC key; the log holds no key"
+    )
     func twoTags() async throws {
         let bench = try ProvisionBench()
-        let master = String(repeating: "7e", count: 16), meta = String(repeating: "21", count: 16)
-        let tool = try RunningTool(["provision", "--ntag424-sun", Self.template, "--ntag424-meta-key-env", "META",
-                                    "--ntag424-master-key-env", "MASTER", "--count", "2", "--json", "--log", bench.logPath,
-                                    "--device", bench.emulator.connectionString, "--timeout", "3"],
-                                   environment: ["META": meta, "MASTER": master])
+        let master = String(repeating: "7e", count: 16)
+        let meta = String(repeating: "21", count: 16)
+        let tool = try RunningTool(
+            [
+                "provision", "--ntag424-sun", Self.template, "--ntag424-meta-key-env", "META",
+                "--ntag424-master-key-env", "MASTER", "--count", "2", "--json", "--log", bench.logPath,
+                "--device", bench.emulator.connectionString, "--timeout", "3",
+            ],
+            environment: ["META": meta, "MASTER": master])
         for number: UInt8 in 1...2 {
             let uid = ProvisionBench.uid(number)
             let handle = bench.emulator.insert(NTAG424DNATag(uid: uid))
@@ -38,7 +44,9 @@ struct NTAG424ProvisionTests {
 
     @Test("--ntag424-sun with records, or a template without {cmac}, is refused before any tag is touched")
     func refusals() throws {
-        let withRecords = try ToolRunner.run(["provision", "--ntag424-sun", Self.template, "--uri", "https://example.com"])
+        let withRecords = try ToolRunner.run([
+            "provision", "--ntag424-sun", Self.template, "--uri", "https://example.com",
+        ])
         #expect(withRecords.status == 2, "\(withRecords.stderr)")
         let noMAC = try ToolRunner.run(["provision", "--ntag424-sun", "https://example.com/t?picc_data={picc}"])
         #expect(noMAC.status == 2, "\(noMAC.stderr)")

@@ -16,8 +16,9 @@ struct ProtectCommandTests {
     /// `raw` READ of the first user page.
     func readFirstUserPage(_ emulator: EmulatedReader, password: String? = nil) throws -> ToolRunner.Result {
         let read = try #require(Self.spec.command(.read)?.code)
-        return try runTool(["raw", hex([read, UInt8(Self.memory.firstUserPage)])] + (password.map { ["--password", $0] } ?? []),
-                           on: emulator)
+        return try runTool(
+            ["raw", hex([read, UInt8(Self.memory.firstUserPage)])] + (password.map { ["--password", $0] } ?? []),
+            on: emulator)
     }
 
     func auth0(_ emulator: EmulatedReader) throws -> Int {
@@ -25,12 +26,16 @@ struct ProtectCommandTests {
         return Int(try #require(field.value(in: try type2Tag(emulator).page(field.page))))
     }
 
-    @Test("--dry-run prints the plan and writes nothing; protect --read-protect then reads fail without --password and work with it")
+    @Test(
+        "--dry-run prints the plan and writes nothing; protect --read-protect then reads fail without --password and work with it"
+    )
     func protectThenRead() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { emulator.stop() }
         let before = try type2Tag(emulator).memory
-        let dry = try runTool(["protect", "--password", "12345678", "--pack", "abcd", "--read-protect", "--dry-run", "--json"], on: emulator)
+        let dry = try runTool(
+            ["protect", "--password", "12345678", "--pack", "abcd", "--read-protect", "--dry-run", "--json"],
+            on: emulator)
         #expect(dry.status == 0, "\(dry.stderr)")
         let plan = try jsonObject(dry)
         #expect(plan["dry_run"] as? Bool == true)
@@ -38,7 +43,8 @@ struct ProtectCommandTests {
         #expect(plan["requires_after"] as? String == "password 12345678")
         #expect(try type2Tag(emulator).memory == before, "the dry run wrote to the tag")
 
-        let protect = try runTool(["protect", "--password", "12345678", "--pack", "abcd", "--read-protect"], on: emulator)
+        let protect = try runTool(
+            ["protect", "--password", "12345678", "--pack", "abcd", "--read-protect"], on: emulator)
         #expect(protect.status == 0, "\(protect.stderr)")
         #expect(try auth0(emulator) == Self.memory.firstUserPage)
 
@@ -48,19 +54,23 @@ struct ProtectCommandTests {
         let opened = try readFirstUserPage(emulator, password: "12345678")
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(opened.stdout.count == 33)
-        let fromEnvironment = try runTool(["raw", "3004", "--password-env", "TAG_PWD"], on: emulator, environment: ["TAG_PWD": "12345678"])
+        let fromEnvironment = try runTool(
+            ["raw", "3004", "--password-env", "TAG_PWD"], on: emulator, environment: ["TAG_PWD": "12345678"])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
     }
 
-    @Test("--password-derive-env: the tag's own PWD / PACK (derivation v1) protect and open it; the secret and the password are never printed")
+    @Test(
+        "--password-derive-env: the tag's own PWD / PACK (derivation v1) protect and open it; the secret and the password are never printed"
+    )
     func derivedPassword() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { emulator.stop() }
         let secret = ["STATION_SECRET": "Grüße, Station 7"]
         // HMAC-SHA256("Grüße, Station 7", "nfctagkit-pwd-v1" ‖ 04475ed29c3980), by Python's hmac.
         let (password, pack) = ("98733b60", "b03d")
-        let protect = try runTool(["protect", "--password-derive-env", "STATION_SECRET", "--read-protect", "--json"],
-                                  on: emulator, environment: secret)
+        let protect = try runTool(
+            ["protect", "--password-derive-env", "STATION_SECRET", "--read-protect", "--json"],
+            on: emulator, environment: secret)
         #expect(protect.status == 0, "\(protect.stderr)")
         #expect(try jsonObject(protect)["pack"] as? String == "derived-v1")
         for text in [protect.stdout, protect.stderr] {
@@ -70,17 +80,30 @@ struct ProtectCommandTests {
         // The bytes are derivation v1's: the plain options open the tag with them, PACK checked.
         #expect(try readFirstUserPage(emulator).status == 1)
         #expect(try runTool(["raw", "3004", "--password", password, "--pack", pack], on: emulator).status == 0)
-        #expect(try runTool(["raw", "3004", "--password-derive-env", "STATION_SECRET"], on: emulator, environment: secret).status == 0)
+        #expect(
+            try runTool(["raw", "3004", "--password-derive-env", "STATION_SECRET"], on: emulator, environment: secret)
+                .status == 0)
         // Another secret derives another password: refused.
-        #expect(try runTool(["raw", "3004", "--password-derive-env", "STATION_SECRET"], on: emulator,
-                            environment: ["STATION_SECRET": "another"]).status == 1)
+        #expect(
+            try runTool(
+                ["raw", "3004", "--password-derive-env", "STATION_SECRET"], on: emulator,
+                environment: ["STATION_SECRET": "another"]
+            ).status == 1)
         // Both password options, or a PACK beside the derivation, are usage errors; so is an unset variable.
-        #expect(try runTool(["raw", "3004", "--password", password, "--password-derive-env", "STATION_SECRET"],
-                            on: emulator, environment: secret).status == 2)
-        #expect(try runTool(["raw", "3004", "--pack", pack, "--password-derive-env", "STATION_SECRET"],
-                            on: emulator, environment: secret).status == 2)
-        #expect(try runTool(["raw", "3004", "--password-derive-env", "NFCTAG_UNSET_VARIABLE"], on: emulator).status == 2)
-        let unprotect = try runTool(["unprotect", "--password-derive-env", "STATION_SECRET"], on: emulator, environment: secret)
+        #expect(
+            try runTool(
+                ["raw", "3004", "--password", password, "--password-derive-env", "STATION_SECRET"],
+                on: emulator, environment: secret
+            ).status == 2)
+        #expect(
+            try runTool(
+                ["raw", "3004", "--pack", pack, "--password-derive-env", "STATION_SECRET"],
+                on: emulator, environment: secret
+            ).status == 2)
+        #expect(
+            try runTool(["raw", "3004", "--password-derive-env", "NFCTAG_UNSET_VARIABLE"], on: emulator).status == 2)
+        let unprotect = try runTool(
+            ["unprotect", "--password-derive-env", "STATION_SECRET"], on: emulator, environment: secret)
         #expect(unprotect.status == 0, "\(unprotect.stderr)")
         #expect(!unprotect.stdout.contains(password), "\(unprotect.stdout)")
         #expect(try readFirstUserPage(emulator).status == 0)
@@ -111,7 +134,8 @@ struct ProtectCommandTests {
         #expect(refused.stderr.contains("--yes-irreversible"), "\(refused.stderr)")
         #expect(try type2Tag(emulator).memory == before)
 
-        let protect = try runTool(["protect", "--password", "12345678", "--auth-limit", "2", "--yes-irreversible"], on: emulator)
+        let protect = try runTool(
+            ["protect", "--password", "12345678", "--auth-limit", "2", "--yes-irreversible"], on: emulator)
         #expect(protect.status == 0, "\(protect.stderr)")
         let first = try runTool(["raw", "3004", "--password", "99999999"], on: emulator)
         #expect(first.status == 1)
@@ -129,7 +153,9 @@ struct ProtectCommandTests {
         let field = try #require(Self.memory.configuration?.field(.auth0))
         let lastPage = Self.memory.lastPage
         emulator.observeTagChanges { tags in
-            guard let tag = tags.first as? Type2Tag, let value = field.value(in: tag.page(field.page)), Int(value) <= lastPage else { return }
+            guard let tag = tags.first as? Type2Tag, let value = field.value(in: tag.page(field.page)),
+                Int(value) <= lastPage
+            else { return }
             Thread.detachNewThread { emulator.unplug() }
             // Hold the emulator's thread until the unplug has woken it, so the next frame is never answered.
             Thread.sleep(forTimeInterval: 0.3)
@@ -157,7 +183,8 @@ struct UltralightCCommandTests {
         return Int(try #require(field.value(in: try type2Tag(emulator).page(field.page))))
     }
 
-    @Test("protect sets AUTH0 with the key proven; write and read need the key; a key change; unprotect with the new key")
+    @Test(
+        "protect sets AUTH0 with the key proven; write and read need the key; a key change; unprotect with the new key")
     func protectChangeUnprotect() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ultralightC, uid: Self.uid)])
         defer { emulator.stop() }
@@ -174,16 +201,20 @@ struct UltralightCCommandTests {
         let refused = try runTool(["write", "--text", "ulc"], on: emulator)
         #expect(refused.status == 1 && !refused.stderr.contains("not NDEF-formatted"), "\(refused.stderr)")
         // An Ultralight C opens with its key, not a password: the advice names the key option.
-        #expect(refused.stderr.contains("--ultralight-c-key") && !refused.stderr.contains("--password"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("--ultralight-c-key") && !refused.stderr.contains("--password"), "\(refused.stderr)"
+        )
         let write = try runTool(["write", "--text", "ulc", "--ultralight-c-key", Self.factoryKey], on: emulator)
         #expect(write.status == 0, "\(write.stderr)")
         let read = try runTool(["read", "--ultralight-c-key", Self.factoryKey, "--json"], on: emulator)
         #expect(read.status == 0 && read.stdout.contains("ulc"), "\(read.stdout) \(read.stderr)")
         // Key change: the old key is refused afterwards, the new one opens the tag.
-        let change = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
+        let change = try runTool(
+            ["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
         #expect(change.status == 0, "\(change.stderr)")
         #expect(change.stdout.contains("key changed"), "\(change.stdout)")
-        #expect(try runTool(["write", "--text", "old", "--ultralight-c-key", Self.factoryKey], on: emulator).status == 1)
+        #expect(
+            try runTool(["write", "--text", "old", "--ultralight-c-key", Self.factoryKey], on: emulator).status == 1)
         #expect(try runTool(["write", "--text", "new", "--ultralight-c-key", Self.newKey], on: emulator).status == 0)
         let unprotect = try runTool(["unprotect", "--ultralight-c-key", Self.newKey], on: emulator)
         #expect(unprotect.status == 0, "\(unprotect.stderr)")
@@ -191,14 +222,18 @@ struct UltralightCCommandTests {
         #expect(try runTool(["write", "--text", "open"], on: emulator).status == 0)
     }
 
-    @Test("a key change cut between two key pages: the tag is tried with each possible key and the error names the one that opens it")
+    @Test(
+        "a key change cut between two key pages: the tag is tried with each possible key and the error names the one that opens it"
+    )
     func keyChangeCut() throws {
         // The second key page refuses its WRITE: pages 1 (new) and 2–4 (old) make a mixed key.
         let secondKeyPage = try #require(Self.spec.ultralightCAuthentication).firstKeyPage + 1
-        let emulator = try EmulatedReader(tags: [try Type2Tag(chip: .ultralightC, uid: Self.uid)],
-                                         faults: try FaultPlan(parsing: ["nak-page=\(secondKeyPage)"]))
+        let emulator = try EmulatedReader(
+            tags: [try Type2Tag(chip: .ultralightC, uid: Self.uid)],
+            faults: try FaultPlan(parsing: ["nak-page=\(secondKeyPage)"]))
         defer { emulator.stop() }
-        let change = try runTool(["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
+        let change = try runTool(
+            ["protect", "--ultralight-c-key", Self.factoryKey, "--new-ultralight-c-key", Self.newKey], on: emulator)
         #expect(change.status == 1)
         #expect(change.stderr.contains("The tag opens with a mix of both keys' pages"), "\(change.stderr)")
         // The key it names opens the tag.
@@ -206,7 +241,9 @@ struct UltralightCCommandTests {
         #expect(try runTool(["unprotect", "--ultralight-c-key", mixed], on: emulator).status == 0)
     }
 
-    @Test("a wrong key is refused (exit 1) and nothing changes; a malformed key is a usage error; --new-… needs the current key")
+    @Test(
+        "a wrong key is refused (exit 1) and nothing changes; a malformed key is a usage error; --new-… needs the current key"
+    )
     func refusals() throws {
         let emulator = try startEmulator([try Type2Tag(chip: .ultralightC, uid: Self.uid)])
         defer { emulator.stop() }
@@ -217,7 +254,8 @@ struct UltralightCCommandTests {
         // Said as what it is — the tag's key is another one, nothing was written, not an
         // interrupted protection — with the way to set a new key.
         #expect(wrong.stderr.contains("refused the key given with --ultralight-c-key"), "\(wrong.stderr)")
-        #expect(wrong.stderr.contains("Nothing was written") && !wrong.stderr.contains("interrupted"), "\(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains("Nothing was written") && !wrong.stderr.contains("interrupted"), "\(wrong.stderr)")
         #expect(wrong.stderr.contains("--new-ultralight-c-key NEW"), "\(wrong.stderr)")
         #expect(try runTool(["protect", "--ultralight-c-key", "0011"], on: emulator).status == 2)
         #expect(try runTool(["protect", "--new-ultralight-c-key", Self.newKey], on: emulator).status == 2)

@@ -48,15 +48,21 @@ final class ProvisionBench {
 
     /// `nfctag provision --uri URL ARGS --device … --timeout 3`, running.
     func start(_ arguments: [String], log: Bool = true, environment: [String: String] = [:]) throws -> RunningTool {
-        try RunningTool(["provision", "--uri", Self.url] + arguments + (log ? ["--log", logPath] : [])
-                        + ["--device", emulator.connectionString, "--timeout", "3"], environment: environment)
+        try RunningTool(
+            ["provision", "--uri", Self.url] + arguments + (log ? ["--log", logPath] : [])
+                + ["--device", emulator.connectionString, "--timeout", "3"], environment: environment)
     }
 
     /// Waits for the `--json` line of `uid` with `result`, parsed.
-    func waitForRecord(_ tool: RunningTool, uid: UInt8, result: String, timeout: Duration = .seconds(20)) async throws -> [String: Any] {
+    func waitForRecord(_ tool: RunningTool, uid: UInt8, result: String, timeout: Duration = .seconds(20)) async throws
+        -> [String: Any]
+    {
         let key = "\"uid\":\"\(Self.hex(Self.uid(uid)))\""
-        let line = await tool.waitForLine(timeout: timeout) { $0.contains(key) && $0.contains("\"result\":\"\(result)\"") }
-        let found = try #require(line, "no \(result) line for tag \(uid); stdout: \(tool.output) stderr: \(tool.standardError)")
+        let line = await tool.waitForLine(timeout: timeout) {
+            $0.contains(key) && $0.contains("\"result\":\"\(result)\"")
+        }
+        let found = try #require(
+            line, "no \(result) line for tag \(uid); stdout: \(tool.output) stderr: \(tool.standardError)")
         return try #require(try JSONSerialization.jsonObject(with: Data(found.utf8)) as? [String: Any])
     }
 
@@ -76,7 +82,9 @@ final class ProvisionBench {
     }
 
     /// Presents `tag`, waits for its line, takes it away again; returns the record and the tag.
-    func present(_ tag: Type2Tag, number: UInt8, to tool: RunningTool, expecting result: String) async throws -> ([String: Any], Type2Tag) {
+    func present(_ tag: Type2Tag, number: UInt8, to tool: RunningTool, expecting result: String) async throws -> (
+        [String: Any], Type2Tag
+    ) {
         let handle = emulator.insert(tag)
         let record = try await waitForRecord(tool, uid: number, result: result)
         let removed = try #require(emulator.remove(handle) as? Type2Tag)

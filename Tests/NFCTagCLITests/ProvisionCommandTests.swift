@@ -15,7 +15,8 @@ struct ProvisionCommandTests {
         let tool = try bench.start(["--count", "3", "--json"])
         let tlv = try ProvisionBench.expectedTLV()
         for number: UInt8 in 1...3 {
-            let (record, tag) = try await bench.present(try ProvisionBench.tag(number), number: number, to: tool, expecting: "ok")
+            let (record, tag) = try await bench.present(
+                try ProvisionBench.tag(number), number: number, to: tool, expecting: "ok")
             #expect(record["chip"] as? String == "ntag215")
             #expect(record["actions"] as? [String] == ["write", "verify"])
             #expect((record["ms"] as? Int).map { $0 >= 0 } == true)
@@ -40,7 +41,8 @@ struct ProvisionCommandTests {
         #expect(record["actions"] as? [String] == ["write", "verify"])
         #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
         let spec = ChipTables.spec(for: .ntag215)
-        let fastRead = try #require(spec.command(.fastRead)?.code), read = try #require(spec.command(.read)?.code)
+        let fastRead = try #require(spec.command(.fastRead)?.code)
+        let read = try #require(spec.command(.read)?.code)
         let statistics = bench.emulator.statistics
         // The write's three: the CC and the old TLV, the configuration pages, the read-back of
         // the pages written. Nothing reads the message again.
@@ -53,7 +55,8 @@ struct ProvisionCommandTests {
         let first = try ProvisionBench()
         let one = try first.start(["--count", "2", "--json", "--station", "line-1"])
         for number: UInt8 in 1...2 {
-            let (record, _) = try await first.present(try ProvisionBench.tag(number), number: number, to: one, expecting: "ok")
+            let (record, _) = try await first.present(
+                try ProvisionBench.tag(number), number: number, to: one, expecting: "ok")
             #expect(record["station"] as? String == "line-1")
         }
         let summary = try await first.summary(one)
@@ -81,11 +84,14 @@ struct ProvisionCommandTests {
         #expect((object["failed"] as? [Any])?.isEmpty == true)
     }
 
-    @Test("--protect --password-derive-env: each tag gets its own derived PWD / PACK; the log says derived-v1, never a password")
+    @Test(
+        "--protect --password-derive-env: each tag gets its own derived PWD / PACK; the log says derived-v1, never a password"
+    )
     func derivedPasswords() async throws {
         let bench = try ProvisionBench()
-        let tool = try bench.start(["--count", "1", "--json", "--protect", "--password-derive-env", "LINE_SECRET"],
-                                   environment: ["LINE_SECRET": "line secret"])
+        let tool = try bench.start(
+            ["--count", "1", "--json", "--protect", "--password-derive-env", "LINE_SECRET"],
+            environment: ["LINE_SECRET": "line secret"])
         let (record, tag) = try await bench.present(try ProvisionBench.tag(1), number: 1, to: tool, expecting: "ok")
         #expect(record["password"] as? String == "derived-v1")
         #expect(record["actions"] as? [String] == ["write", "verify", "protect"])
@@ -103,7 +109,8 @@ struct ProvisionCommandTests {
     @Test("a tag the log lists as ok is skipped and left untouched; --again provisions it")
     func skipsLoggedTags() async throws {
         let bench = try ProvisionBench()
-        let done = "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(1)))\",\"chip\":\"ntag215\",\"result\":\"ok\",\"actions\":[],\"ms\":1}\n"
+        let done =
+            "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(1)))\",\"chip\":\"ntag215\",\"result\":\"ok\",\"actions\":[],\"ms\":1}\n"
             + "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(2)))\",\"result\":\"failed\"}\n"
             + "a line cut short by a crash {\"uid\n"
         try done.write(toFile: bench.logPath, atomically: true, encoding: .utf8)
@@ -173,7 +180,8 @@ struct ProvisionCommandTests {
 
     @Test("two tags in the field: the station asks to remove all but one and writes nothing until then")
     func twoTagsNeverWritten() async throws {
-        let first = try ProvisionBench.tag(1), second = try ProvisionBench.tag(2)
+        let first = try ProvisionBench.tag(1)
+        let second = try ProvisionBench.tag(2)
         let bench = try ProvisionBench(tags: [first, second])
         let tool = try bench.start(["--count", "1", "--json"])
         let deadline = ContinuousClock.now + .seconds(15)
@@ -182,7 +190,9 @@ struct ProvisionCommandTests {
         }
         #expect(tool.standardError.contains("2 tags in the field — remove all but one"), "\(tool.standardError)")
         try await Task.sleep(for: .milliseconds(500))
-        #expect(bench.emulator.tags.compactMap { ($0 as? Type2Tag)?.memory } == [first.memory, second.memory], "a tag was written")
+        #expect(
+            bench.emulator.tags.compactMap { ($0 as? Type2Tag)?.memory } == [first.memory, second.memory],
+            "a tag was written")
         #expect(tool.output.isEmpty, "\(tool.output)")
         let secondHandle = try #require(bench.emulator.withField { $0.handles.last })
         bench.emulator.remove(secondHandle)
@@ -195,11 +205,15 @@ struct ProvisionCommandTests {
         let missing = try ToolRunner.run(["provision", "--count", "1", "--device", "pn532_uart:nowhere"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("give the message"), "\(missing.stderr)")
-        let noPassword = try ToolRunner.run(["provision", "--uri", "https://a.b", "--protect", "--device", "pn532_uart:nowhere"])
+        let noPassword = try ToolRunner.run([
+            "provision", "--uri", "https://a.b", "--protect", "--device", "pn532_uart:nowhere",
+        ])
         #expect(noPassword.status == 2)
         #expect(noPassword.stderr.contains("--password"), "\(noPassword.stderr)")
-        let irreversible = try ToolRunner.run(["provision", "--uri", "https://a.b", "--protect", "--password", "12345678",
-                                               "--auth-limit", "3", "--device", "pn532_uart:nowhere"])
+        let irreversible = try ToolRunner.run([
+            "provision", "--uri", "https://a.b", "--protect", "--password", "12345678",
+            "--auth-limit", "3", "--device", "pn532_uart:nowhere",
+        ])
         #expect(irreversible.status == 2)
         #expect(irreversible.stderr.contains("--yes-irreversible"), "\(irreversible.stderr)")
         let help = try ToolRunner.run(["provision", "--help"])

@@ -16,7 +16,8 @@ struct ProvisionStationTests {
         return Int(try #require(field.value(in: tag.page(field.page))))
     }
 
-    @Test("the reader unplugged mid-write: the tag is reported with its state, retried once the reader is back, and done")
+    @Test(
+        "the reader unplugged mid-write: the tag is reported with its state, retried once the reader is back, and done")
     func unplugMidTag() async throws {
         let bench = try ProvisionBench()
         let unplugged = Locked(false)
@@ -56,13 +57,16 @@ struct ProvisionStationTests {
         let tool = try bench.start(["--count", "2"])
         let first = bench.emulator.insert(try ProvisionBench.tag(1))
         let line = await tool.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("ok") }
-        #expect(line?.contains(ProvisionBench.hex(ProvisionBench.uid(1))) == true, "\(tool.output) \(tool.standardError)")
+        #expect(
+            line?.contains(ProvisionBench.hex(ProvisionBench.uid(1))) == true, "\(tool.output) \(tool.standardError)")
         bench.emulator.remove(first)
         bench.emulator.unplug()
         try await Task.sleep(for: .seconds(1))
         try bench.emulator.plug()
         bench.emulator.insert(try ProvisionBench.tag(2))
-        let second = await tool.waitForLine(timeout: .seconds(40)) { $0.contains(ProvisionBench.hex(ProvisionBench.uid(2))) }
+        let second = await tool.waitForLine(timeout: .seconds(40)) {
+            $0.contains(ProvisionBench.hex(ProvisionBench.uid(2)))
+        }
         #expect(second?.hasPrefix("ok") == true, "\(tool.output) \(tool.standardError)")
         #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
         #expect(tool.output.last?.hasPrefix("Provisioned 2 tags") == true, "\(tool.output)")
@@ -87,12 +91,15 @@ struct ProvisionStationTests {
         #expect(failing.standardError.contains("nfctag provision: 1 tag failed"), "\(failing.standardError)")
     }
 
-    @Test("--protect then --lock: password set (AUTH0, PACK proven), NDEF locked; a tag already protected by the station is finished on a retry")
+    @Test(
+        "--protect then --lock: password set (AUTH0, PACK proven), NDEF locked; a tag already protected by the station is finished on a retry"
+    )
     func protectAndLock() async throws {
         let bench = try ProvisionBench()
         let protect = ["--protect", "--password", "12345678", "--pack", "abcd", "--count", "1", "--json"]
         let first = try bench.start(protect)
-        let (record, protected) = try await bench.present(try ProvisionBench.tag(1), number: 1, to: first, expecting: "ok")
+        let (record, protected) = try await bench.present(
+            try ProvisionBench.tag(1), number: 1, to: first, expecting: "ok")
         #expect(record["actions"] as? [String] == ["write", "verify", "protect"])
         #expect(await first.exitStatus() == 0, "\(first.standardError)")
         #expect(try auth0(protected) == Self.memory.firstUserPage)
@@ -102,7 +109,9 @@ struct ProvisionStationTests {
         let (locked, tag) = try await bench.present(protected, number: 1, to: again, expecting: "ok")
         #expect(locked["actions"] as? [String] == ["write", "verify", "protect", "lock"], "\(locked)")
         #expect(await again.exitStatus() == 0, "\(again.standardError)")
-        #expect(tag.page(Self.memory.capabilityContainer.page)[3] == 0x0F, "the capability container does not say read-only")
+        #expect(
+            tag.page(Self.memory.capabilityContainer.page)[3] == 0x0F, "the capability container does not say read-only"
+        )
         #expect(try ProvisionBench.userMemory(tag).hasPrefix(try ProvisionBench.expectedTLV()))
     }
 
@@ -110,9 +119,12 @@ struct ProvisionStationTests {
     func passwordWithoutProtect() async throws {
         let bench = try ProvisionBench()
         let handle = bench.emulator.insert(try ProvisionBench.tag(1))
-        let protect = try ToolRunner.run(["protect", "--password", "12345678", "--pack", "abcd",
-                                          "--device", bench.emulator.connectionString, "--timeout", "3"],
-                                         environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let protect = try ToolRunner.run(
+            [
+                "protect", "--password", "12345678", "--pack", "abcd",
+                "--device", bench.emulator.connectionString, "--timeout", "3",
+            ],
+            environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(protect.status == 0, "\(protect.stderr)")
         let protected = try #require(bench.emulator.remove(handle) as? Type2Tag)
 
@@ -122,7 +134,8 @@ struct ProvisionStationTests {
         #expect(untouched.memory == protected.memory)
         #expect(await refused.interrupt() == 1)
 
-        let opened = try bench.start(["--count", "1", "--json", "--password", "12345678", "--pack", "abcd"], log: false)
+        let opened = try bench.start(
+            ["--count", "1", "--json", "--password", "12345678", "--pack", "abcd"], log: false)
         let (done, tag) = try await bench.present(untouched, number: 1, to: opened, expecting: "ok")
         #expect(done["actions"] as? [String] == ["write", "verify"])
         #expect(await opened.exitStatus() == 0, "\(opened.standardError)")

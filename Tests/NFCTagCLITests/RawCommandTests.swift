@@ -5,9 +5,12 @@ import Testing
 import TestSupport
 
 /// Runs the built `nfctag` with `arguments` against `emulator` (libnfc auto-scan off).
-func runTool(_ arguments: [String], on emulator: EmulatedReader, environment: [String: String] = [:]) throws -> ToolRunner.Result {
-    try ToolRunner.run(arguments + ["--device", emulator.connectionString, "--timeout", "3"],
-                       environment: ["LIBNFC_AUTO_SCAN": "false"].merging(environment) { $1 })
+func runTool(_ arguments: [String], on emulator: EmulatedReader, environment: [String: String] = [:]) throws
+    -> ToolRunner.Result
+{
+    try ToolRunner.run(
+        arguments + ["--device", emulator.connectionString, "--timeout", "3"],
+        environment: ["LIBNFC_AUTO_SCAN": "false"].merging(environment) { $1 })
 }
 
 /// Starts an emulated PN532 with `tags` in the field.
@@ -71,12 +74,15 @@ struct RawCommandTests {
         let empty = try startEmulator([])
         defer { empty.stop() }
         #expect(try runTool(["raw", "30zz"], on: empty).status == 2)
-        let none = try ToolRunner.run(["raw", "3004", "--device", empty.connectionString, "--timeout", "1"],
-                                      environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let none = try ToolRunner.run(
+            ["raw", "3004", "--device", empty.connectionString, "--timeout", "1"],
+            environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(none.status == 4, "\(none.stderr)")
 
-        let two = try startEmulator([try Type2Tag(chip: .ntag215, uid: Self.uid),
-                                     try Type2Tag(chip: .ntag213, uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])])
+        let two = try startEmulator([
+            try Type2Tag(chip: .ntag215, uid: Self.uid),
+            try Type2Tag(chip: .ntag213, uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]),
+        ])
         defer { two.stop() }
         let write = try #require(Self.ntag215.command(.write)?.code)
         let result = try runTool(["raw", hex([write, 0x04, 1, 2, 3, 4])], on: two)

@@ -13,7 +13,9 @@ struct ReadWriteCommandTests {
         let fixture = try CLITagFixture(chip: chip)
         defer { fixture.stop() }
         try fixture.formatIfBlank(chip)
-        let write = try fixture.run(["write", "--uri", "https://example.com/x", "--text", "Hallo", "--lang", "de", "--json"])
+        let write = try fixture.run([
+            "write", "--uri", "https://example.com/x", "--text", "Hallo", "--lang", "de", "--json",
+        ])
         #expect(write.status == 0, "\(write.stderr)")
         let written = try CLITagFixture.object(write)
         #expect(written["uid"] as? String == "04a1b2c3d4e5f6")
@@ -64,7 +66,9 @@ struct ReadWriteCommandTests {
         defer { fixture.stop() }
         let result = try fixture.run(["write", "--uri", "https://example.com"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("nfctag: write failed: the tag is not NDEF-formatted; nothing was written"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("nfctag: write failed: the tag is not NDEF-formatted; nothing was written"),
+            "\(result.stderr)")
     }
 
     @Test("usage errors exit 2: no records, records and --hex, malformed --hex")
@@ -84,14 +88,17 @@ struct ReadWriteCommandTests {
         #expect(try empty.run(["read"], timeout: "1").status == 4)
         #expect(try empty.run(["write", "--uri", "https://a.b"], timeout: "1").status == 4)
 
-        let two = try CLITagFixture([try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
-                                     try Type2Tag(chip: .ntag215, uid: CLITagFixture.secondUID)])
+        let two = try CLITagFixture([
+            try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
+            try Type2Tag(chip: .ntag215, uid: CLITagFixture.secondUID),
+        ])
         defer { two.stop() }
         let memories = two.emulator.withField { field in field.handles.map { (field.tag($0) as? Type2Tag)?.memory } }
         let write = try two.run(["write", "--uri", "https://a.b"])
         #expect(write.status == 5, "\(write.stderr)")
         #expect(write.stderr.hasPrefix("nfctag: 2 tags in the field — remove all but one"), "\(write.stderr)")
-        #expect(two.emulator.withField { field in field.handles.map { (field.tag($0) as? Type2Tag)?.memory } } == memories)
+        #expect(
+            two.emulator.withField { field in field.handles.map { (field.tag($0) as? Type2Tag)?.memory } } == memories)
         #expect(try two.run(["read"]).status == 5)
     }
 
@@ -113,6 +120,8 @@ struct ReadWriteCommandTests {
         }
         let read = try fixture.run(["read"])
         #expect(read.status == 1)
-        #expect(read.stderr.hasPrefix("nfctag: read failed: the NDEF message on the tag is invalid at byte 0x"), "\(read.stderr)")
+        #expect(
+            read.stderr.hasPrefix("nfctag: read failed: the NDEF message on the tag is invalid at byte 0x"),
+            "\(read.stderr)")
     }
 }

@@ -13,8 +13,9 @@ struct ReaderCommandsTests {
     func readersListsNamedEmulator() throws {
         let emulator = try EmulatedReader(tags: [])
         defer { emulator.stop() }
-        let result = try ToolRunner.run(["readers", "--device", emulator.connectionString, "--json", "--timeout", "3"],
-                                        environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let result = try ToolRunner.run(
+            ["readers", "--device", emulator.connectionString, "--json", "--timeout", "3"],
+            environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let readers = try #require(object["readers"] as? [[String: Any]])
@@ -32,7 +33,8 @@ struct ReaderCommandsTests {
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("Reset \(emulator.connectionString) in "), "\(text.stdout)")
         // The emulated chips' firmware (the ACR122U's is the PN532 inside it).
-        let firmware = ReaderUnderTest.current.emulatedFirmware.ic + " v" + ReaderUnderTest.current.emulatedFirmware.version
+        let firmware =
+            ReaderUnderTest.current.emulatedFirmware.ic + " v" + ReaderUnderTest.current.emulatedFirmware.version
         #expect(text.stdout.contains("firmware \(firmware)"), "\(text.stdout)")
         let json = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--json", "--timeout", "3"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -46,12 +48,14 @@ struct ReaderCommandsTests {
     func resetOfVanishingReader() throws {
         // Unplugged after libnfc's open sequence, before the reopen of the reset.
         var faults = FaultPlan()
-        faults.unplugAfterFrames = 16   // libnfc's open sequence of a PN532 on a UART
+        faults.unplugAfterFrames = 16  // libnfc's open sequence of a PN532 on a UART
         let emulator = try EmulatedReader(kind: .pn532, tags: [], faults: faults)
         defer { emulator.stop() }
         let result = try ToolRunner.run(["reset", "--device", emulator.connectionString, "--timeout", "2"])
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
-        #expect(result.stderr.hasPrefix("nfctag reset: \(emulator.connectionString) could not be reset"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("nfctag reset: \(emulator.connectionString) could not be reset"), "\(result.stderr)"
+        )
     }
 
     @Test("readers with nothing to find exits 3 and says how to get a reader")
@@ -88,7 +92,9 @@ struct ReaderCommandsTests {
 
         #expect(await monitor.interrupt() == 0, "\(monitor.standardError)")
         let names = monitor.output.compactMap { line -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
             return object["event"] as? String
         }
         #expect(names == ["connected", "tagDetected", "tagRemoved", "reconnectStarted", "reconnectSucceeded"])
@@ -96,8 +102,9 @@ struct ReaderCommandsTests {
 
     @Test("monitor without any reader exits 3")
     func monitorNoReader() throws {
-        let result = try ToolRunner.run(["monitor", "--device", "pn532_uart:/nonexistent/tty", "--timeout", "1"],
-                                        environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let result = try ToolRunner.run(
+            ["monitor", "--device", "pn532_uart:/nonexistent/tty", "--timeout", "1"],
+            environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(result.status == 3, "\(result.stderr)")
     }
 }
@@ -107,7 +114,8 @@ struct ReaderCommandsTests {
 struct EmbeddedEmulatorTests {
     @Test("readers --device emulator lists a PN532 on a pseudo-terminal")
     func readers() throws {
-        let result = try ToolRunner.run(["readers", "--device", "emulator", "--json"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let result = try ToolRunner.run(
+            ["readers", "--device", "emulator", "--json"], environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""kind":"pn532_uart""#), "\(result.stdout)")
         #expect(result.stdout.contains("PN532"), "\(result.stdout)")

@@ -51,9 +51,12 @@ final class ReaderKindFixture {
     }
 
     /// `nfctag ARGS --device <reader> --timeout T`.
-    func run(_ arguments: [String], timeout: String = "3", environment extra: [String: String] = [:]) throws -> ToolRunner.Result {
-        try ToolRunner.run(arguments + ["--device", connectionString, "--timeout", timeout],
-                           environment: environment.merging(extra) { $1 })
+    func run(_ arguments: [String], timeout: String = "3", environment extra: [String: String] = [:]) throws
+        -> ToolRunner.Result
+    {
+        try ToolRunner.run(
+            arguments + ["--device", connectionString, "--timeout", timeout],
+            environment: environment.merging(extra) { $1 })
     }
 
     /// A streaming `nfctag ARGS --device <reader> --timeout T`.

@@ -17,14 +17,18 @@ struct ReaderKindMatrixTests {
     static let inListPassiveTarget = ChipTables.pn532.code(.inListPassiveTarget)
 
     static func object(_ result: ToolRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout) \(result.stderr)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            "\(result.stdout) \(result.stderr)")
     }
 
     @Test("NDEF session: write then read --json, verified", arguments: ReaderUnderTest.allCases)
     func writeThenRead(kind: ReaderUnderTest) throws {
         let fixture = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag216, uid: Self.uid)])
         defer { fixture.stop() }
-        let write = try fixture.run(["write", "--uri", "https://example.com/\(kind.rawValue)", "--text", "Hallo", "--json"])
+        let write = try fixture.run([
+            "write", "--uri", "https://example.com/\(kind.rawValue)", "--text", "Hallo", "--json",
+        ])
         #expect(write.status == 0, "\(write.stderr)")
         #expect(try Self.object(write)["verified"] as? Bool == true)
         let read = try fixture.run(["read", "--json"])
@@ -34,15 +38,18 @@ struct ReaderKindMatrixTests {
         #expect(records.last?["text"] as? String == "Hallo")
     }
 
-    @Test("the alone check before a write: InAutoPoll only on the PN532 UART, a listing elsewhere; two tags exit 5 with nothing written",
-          arguments: ReaderUnderTest.allCases)
+    @Test(
+        "the alone check before a write: InAutoPoll only on the PN532 UART, a listing elsewhere; two tags exit 5 with nothing written",
+        arguments: ReaderUnderTest.allCases)
     func aloneCheck(kind: ReaderUnderTest) throws {
         let one = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { one.stop() }
         let before = one.statistics
         let write = try one.run(["write", "--uri", "https://example.com/alone"])
         #expect(write.status == 0, "\(write.stderr)")
-        let polls = one.statistics.commandsByCode[Self.inAutoPoll, default: 0] - before.commandsByCode[Self.inAutoPoll, default: 0]
+        let polls =
+            one.statistics.commandsByCode[Self.inAutoPoll, default: 0]
+            - before.commandsByCode[Self.inAutoPoll, default: 0]
         if kind == .pn532 {
             #expect(polls > 0)
         } else {
@@ -50,8 +57,12 @@ struct ReaderKindMatrixTests {
             #expect(one.statistics.commandsByCode[Self.inListPassiveTarget, default: 0] > 0)
         }
 
-        let two = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag215, uid: Self.uid),
-                                                    try Type2Tag(chip: .ntag215, uid: Self.secondUID)])
+        let two = try ReaderKindFixture(
+            kind,
+            tags: [
+                try Type2Tag(chip: .ntag215, uid: Self.uid),
+                try Type2Tag(chip: .ntag215, uid: Self.secondUID),
+            ])
         defer { two.stop() }
         let memories = two.type2Tags.map(\.memory)
         let refused = try two.run(["write", "--uri", "https://example.com/two"])
@@ -59,8 +70,9 @@ struct ReaderKindMatrixTests {
         #expect(two.type2Tags.map(\.memory) == memories)
     }
 
-    @Test("tag session: protect, then a write without the password is refused and one with it accepted; the NFC counter reads",
-          arguments: ReaderUnderTest.allCases)
+    @Test(
+        "tag session: protect, then a write without the password is refused and one with it accepted; the NFC counter reads",
+        arguments: ReaderUnderTest.allCases)
     func protectAndCounter(kind: ReaderUnderTest) throws {
         let fixture = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { fixture.stop() }
@@ -68,7 +80,9 @@ struct ReaderKindMatrixTests {
         #expect(protect.status == 0, "\(protect.stderr)")
         let refused = try fixture.run(["write", "--uri", "https://example.com/no"])
         #expect(refused.status == 1, "\(refused.stderr)")
-        let accepted = try fixture.run(["write", "--uri", "https://example.com/yes", "--password", "12345678", "--pack", "abcd"])
+        let accepted = try fixture.run([
+            "write", "--uri", "https://example.com/yes", "--password", "12345678", "--pack", "abcd",
+        ])
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let enable = try fixture.run(["counter", "--enable", "--json", "--password", "12345678", "--pack", "abcd"])
         #expect(enable.status == 0, "\(enable.stderr)")
@@ -83,9 +97,13 @@ struct ReaderKindMatrixTests {
     func provisionOne(kind: ReaderUnderTest) async throws {
         let fixture = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag213, uid: Self.uid)])
         defer { fixture.stop() }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-matrix-\(UUID().uuidString).jsonl").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-matrix-\(UUID().uuidString).jsonl"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let station = try fixture.start(["provision", "--uri", "https://example.com/p/1", "--count", "1", "--log", log, "--json"])
+        let station = try fixture.start([
+            "provision", "--uri", "https://example.com/p/1", "--count", "1", "--log", log, "--json",
+        ])
         let status = await station.exitStatus(timeout: .seconds(60))
         #expect(status == 0, "\(station.output) \(station.standardError)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
@@ -105,8 +123,9 @@ struct ReaderKindMatrixTests {
         #expect(fixture.statistics.tagFramesByCode[fastRead, default: 0] >= 4)
     }
 
-    @Test("a raw command longer than the reader's frame is refused with nothing sent; on the PN53x readers it goes out",
-          arguments: ReaderUnderTest.allCases)
+    @Test(
+        "a raw command longer than the reader's frame is refused with nothing sent; on the PN53x readers it goes out",
+        arguments: ReaderUnderTest.allCases)
     func rawFrameLimit(kind: ReaderUnderTest) throws {
         let fixture = try ReaderKindFixture(kind, tags: [try Type2Tag(chip: .ntag215, uid: Self.uid)])
         defer { fixture.stop() }
@@ -126,8 +145,9 @@ struct ReaderKindMatrixTests {
         }
     }
 
-    @Test("a tag that stays silent is a silent tag, not a lost reader (ACR122U: ICC mute; others: the wait runs out)",
-          arguments: ReaderUnderTest.allCases)
+    @Test(
+        "a tag that stays silent is a silent tag, not a lost reader (ACR122U: ICC mute; others: the wait runs out)",
+        arguments: ReaderUnderTest.allCases)
     func silentTagIsNotALostReader(kind: ReaderUnderTest) throws {
         let readSignature = try #require(ChipTables.spec(for: .ntag215).command(.readSignature)?.code)
         let faults = try FaultPlan(parsing: ["mute-command=" + String(readSignature, radix: 16)])
@@ -156,7 +176,9 @@ struct ReaderKindMatrixTests {
         #expect((object["ndef"] as? [String: Any])?["status"] as? String == "read-write")
     }
 
-    @Test("MIFARE Classic 1K: format, write and read back NDEF (Crypto1 in the reader chip)", arguments: ReaderUnderTest.allCases)
+    @Test(
+        "MIFARE Classic 1K: format, write and read back NDEF (Crypto1 in the reader chip)",
+        arguments: ReaderUnderTest.allCases)
     func classic(kind: ReaderUnderTest) throws {
         let fixture = try ReaderKindFixture(kind, tags: [try EmulatedTagFactory.make(name: "classic1k", index: 0)])
         defer { fixture.stop() }
@@ -172,7 +194,8 @@ struct ReaderKindMatrixTests {
 
     @Test("ISO-DEP: APDUs to a Type 4 tag, each with its status word", arguments: ReaderUnderTest.allCases)
     func isoDEP(kind: ReaderUnderTest) throws {
-        let fixture = try ReaderKindFixture(kind, tags: [try Type4Tag(uid: [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x82])])
+        let fixture = try ReaderKindFixture(
+            kind, tags: [try Type4Tag(uid: [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x82])])
         defer { fixture.stop() }
         let cc = try #require(ChipTables.spec(for: .type4).type4Files?.capabilityContainer)
         let result = try fixture.run(["apdu", "00A4040007D276000085010100", "00A4000C02E103", "00B000000F", "--json"])

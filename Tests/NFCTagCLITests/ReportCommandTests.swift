@@ -5,7 +5,9 @@ import Testing
 @Suite("nfctag report")
 struct ReportCommandTests {
     func write(_ lines: [String]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-report-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nfctag-report-\(UUID().uuidString).jsonl"
+        ).path
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -13,7 +15,9 @@ struct ReportCommandTests {
     func line(_ time: String, _ station: String?, _ uid: String, _ result: String, step: String? = nil) -> String {
         var members = ["\"time\":\"2026-12-01T\(time).000Z\""]
         if let station { members.append("\"station\":\"\(station)\"") }
-        members += ["\"uid\":\"\(uid)\"", "\"chip\":\"ntag215\"", "\"result\":\"\(result)\"", "\"actions\":[]", "\"ms\":100"]
+        members += [
+            "\"uid\":\"\(uid)\"", "\"chip\":\"ntag215\"", "\"result\":\"\(result)\"", "\"actions\":[]", "\"ms\":100",
+        ]
         if let step { members += ["\"step\":\"\(step)\"", "\"error\":\"x\"", "\"state\":\"y\""] }
         return "{" + members.joined(separator: ",") + "}"
     }
@@ -23,13 +27,13 @@ struct ReportCommandTests {
         let a = try write([
             line("10:00:00", "a", "01", "ok"),
             line("10:01:00", "a", "02", "failed", step: "write"),
-            line("10:02:00", "a", "02", "ok"),                     // failed, then done: not failed
+            line("10:02:00", "a", "02", "ok"),  // failed, then done: not failed
             line("10:03:00", "a", "03", "failed", step: "verify"),
             line("10:04:00", "a", "04", "skipped"),
             "a line cut short {\"uid",
         ])
         let b = try write([
-            line("10:00:30", "b", "01", "ok"),                     // done at two stations
+            line("10:00:30", "b", "01", "ok"),  // done at two stations
             line("10:02:30", "b", "05", "ok"),
             line("10:03:30", nil, "06", "ok"),
         ])

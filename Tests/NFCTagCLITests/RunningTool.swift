@@ -21,7 +21,8 @@ final class RunningTool: Sendable {
         env["LIBNFC_AUTO_SCAN"] = "false"
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

@@ -16,7 +16,8 @@ struct SUNVerifyCommandTests {
 
     /// A URL as a tag set up in the encrypted layout writes it, made with the library's SDM functions.
     static func encryptedURL(uid: [UInt8], counter: UInt32, metaKey: AES128Key, macKey: AES128Key) throws -> String {
-        let picc = try SDM.encryptPICCData(uid: uid, readCounter: counter, metaReadKey: metaKey, padding: [0x5A, 0xA5, 0x5A, 0xA5, 0x5A])
+        let picc = try SDM.encryptPICCData(
+            uid: uid, readCounter: counter, metaReadKey: metaKey, padding: [0x5A, 0xA5, 0x5A, 0xA5, 0x5A])
         let mac = try SDM.mac(fileReadKey: macKey, uid: uid, readCounter: counter, input: [])
         return "https://example.com/t?picc_data=\(HexBytes.encode(picc))&cmac=\(HexBytes.encode(mac))"
     }
@@ -70,11 +71,16 @@ struct SUNVerifyCommandTests {
     func diversified() throws {
         let master = try AES128Key(hex: "00112233445566778899AABBCCDDEEFF")
         let uid: [UInt8] = [0x04, 0xDE, 0x5F, 0x1E, 0xAC, 0xC0, 0x40]
-        let url = try Self.encryptedURL(uid: uid, counter: 1, metaKey: .zero,
-                                        macKey: KeyDiversification.sunMACKey(masterKey: master, uid: uid))
-        let result = try ToolRunner.run(["ntag424", "sun-verify", url, "--master-key", HexBytes.encode(master.bytes), "--diversify"])
+        let url = try Self.encryptedURL(
+            uid: uid, counter: 1, metaKey: .zero,
+            macKey: KeyDiversification.sunMACKey(masterKey: master, uid: uid))
+        let result = try ToolRunner.run([
+            "ntag424", "sun-verify", url, "--master-key", HexBytes.encode(master.bytes), "--diversify",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        let undiversified = try ToolRunner.run(["ntag424", "sun-verify", url, "--mac-key", HexBytes.encode(master.bytes)])
+        let undiversified = try ToolRunner.run([
+            "ntag424", "sun-verify", url, "--mac-key", HexBytes.encode(master.bytes),
+        ])
         #expect(undiversified.status == 1)
         let half = try ToolRunner.run(["ntag424", "sun-verify", url, "--master-key", HexBytes.encode(master.bytes)])
         #expect(half.status == 2)
@@ -83,7 +89,9 @@ struct SUNVerifyCommandTests {
     @Test("the plain layout, with its own parameter names")
     func plainLayout() throws {
         let url = "https://example.com/t?u=041E3C8A2D6B80&n=000006&m=4B00064004B0B3D3"
-        let result = try ToolRunner.run(["ntag424", "sun-verify", url, "--uid-param", "u", "--counter-param", "n", "--cmac-param", "m", "--json"])
+        let result = try ToolRunner.run([
+            "ntag424", "sun-verify", url, "--uid-param", "u", "--counter-param", "n", "--cmac-param", "m", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.object(result.stdout)
         #expect(object["uid"] as? String == "041e3c8a2d6b80")
@@ -91,15 +99,17 @@ struct SUNVerifyCommandTests {
         #expect(object["mode"] as? String == "plain")
     }
 
-    @Test("malformed URLs and options exit 2", arguments: [
-        ["ntag424", "sun-verify", "https://example.com/t"],
-        ["ntag424", "sun-verify", "https://example.com/t?picc_data=EF96&cmac=94EED9EE65337086"],
-        ["ntag424", "sun-verify", nxpURL],                              // default names: no picc_data=
-        ["ntag424", "sun-verify", nxpURL, "--key", "1234"],
-        ["ntag424", "sun-verify"],
-        ["ntag424", "sun-verify", nxpURL, "--last-counter", "minus one"],
-        ["ntag424", "no-such-verb"],
-    ])
+    @Test(
+        "malformed URLs and options exit 2",
+        arguments: [
+            ["ntag424", "sun-verify", "https://example.com/t"],
+            ["ntag424", "sun-verify", "https://example.com/t?picc_data=EF96&cmac=94EED9EE65337086"],
+            ["ntag424", "sun-verify", nxpURL],  // default names: no picc_data=
+            ["ntag424", "sun-verify", nxpURL, "--key", "1234"],
+            ["ntag424", "sun-verify"],
+            ["ntag424", "sun-verify", nxpURL, "--last-counter", "minus one"],
+            ["ntag424", "no-such-verb"],
+        ])
     func malformed(arguments: [String]) throws {
         let result = try ToolRunner.run(arguments)
         #expect(result.status == 2, "\(arguments) → \(result.status) \(result.stderr)")

@@ -20,8 +20,9 @@ struct CLITagFixture {
 
     /// Runs `nfctag ARGS --device <emulator>` with a short timeout.
     func run(_ arguments: [String], timeout: String = "3") throws -> ToolRunner.Result {
-        try ToolRunner.run(arguments + ["--device", emulator.connectionString, "--timeout", timeout],
-                           environment: ["LIBNFC_AUTO_SCAN": "false"])
+        try ToolRunner.run(
+            arguments + ["--device", emulator.connectionString, "--timeout", timeout],
+            environment: ["LIBNFC_AUTO_SCAN": "false"])
     }
 
     /// The memory of the first emulated Type 2 tag.
@@ -40,7 +41,8 @@ struct CLITagFixture {
 
     /// The one JSON object on stdout.
     static func object(_ result: ToolRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     }
 
     /// One JSON object per stdout line.
@@ -53,7 +55,9 @@ struct CLITagFixture {
 
 @Suite("nfctag scan", .serialized, .timeLimit(.minutes(2)))
 struct ScanCommandTests {
-    @Test("scan --json prints uid, chip, atqa, sak and the NDEF status of the tag", arguments: [Chip.ntag213, .ntag215, .ntag216])
+    @Test(
+        "scan --json prints uid, chip, atqa, sak and the NDEF status of the tag",
+        arguments: [Chip.ntag213, .ntag215, .ntag216])
     func scanOneTag(chip: Chip) throws {
         let fixture = try CLITagFixture(chip: chip)
         defer { fixture.stop() }
@@ -84,8 +88,10 @@ struct ScanCommandTests {
 
     @Test("scan with two tags lists both (no NDEF query) and exits 0")
     func scanTwoTags() throws {
-        let fixture = try CLITagFixture([try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
-                                         try Type2Tag(chip: .ntag213, uid: CLITagFixture.secondUID)])
+        let fixture = try CLITagFixture([
+            try Type2Tag(chip: .ntag215, uid: CLITagFixture.uid),
+            try Type2Tag(chip: .ntag213, uid: CLITagFixture.secondUID),
+        ])
         defer { fixture.stop() }
         let result = try fixture.run(["scan", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -106,8 +112,9 @@ struct ScanCommandTests {
 
     @Test("scan without a reader exits 3")
     func scanNoReader() throws {
-        let result = try ToolRunner.run(["scan", "--device", "pn532_uart:/nonexistent/tty", "--timeout", "1"],
-                                        environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let result = try ToolRunner.run(
+            ["scan", "--device", "pn532_uart:/nonexistent/tty", "--timeout", "1"],
+            environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(result.status == 3, "\(result.stderr)")
     }
 
@@ -122,7 +129,8 @@ struct ScanCommandTests {
         #expect(detected?.contains(#""chip":"ntag216""#) == true, "\(scan.output) \(scan.standardError)")
         #expect(detected?.contains(#""status":"read-write""#) == true, "\(scan.output)")
         emulator.remove(handle)
-        #expect(await scan.waitForLine { $0.contains("tagRemoved") }?.contains("04a1b2c3d4e5f6") == true, "\(scan.output)")
+        #expect(
+            await scan.waitForLine { $0.contains("tagRemoved") }?.contains("04a1b2c3d4e5f6") == true, "\(scan.output)")
         #expect(await scan.interrupt() == 0, "\(scan.standardError)")
         #expect(scan.output.filter { $0.contains("tagDetected") }.count == 1, "\(scan.output)")
     }

@@ -14,7 +14,8 @@ struct ToolRunner {
         var directory = testBinary.deletingLastPathComponent()
         // Swift Testing may run from inside an .xctest bundle directory.
         while directory.pathComponents.count > 1,
-              !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("nfctag").path) {
+            !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("nfctag").path)
+        {
             directory = directory.deletingLastPathComponent()
         }
         return directory.appendingPathComponent("nfctag")
@@ -31,13 +32,17 @@ struct ToolRunner {
 
     /// Runs `nfctag` to its end. A tool still running after `limit` is killed (a test must
     /// end even when libnfc blocks), and the result says so in `stderr`.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    limit: Duration = .seconds(60)) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        limit: Duration = .seconds(60)
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = testEnvironment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
@@ -58,7 +63,8 @@ struct ToolRunner {
         if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
             stderr += "\n[test] nfctag killed after \(limit): it did not finish\n"
         }
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: stderr)
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: stderr)
     }
 }
 

@@ -12,7 +12,9 @@ struct DeviceTagTransportTests {
     static let ntag215 = ChipTables.spec(for: .ntag215)
 
     /// Runs `body` with a transport to a fresh emulated NTAG215.
-    func withTransport(_ body: @escaping @Sendable (DeviceTagTransport, EmulatorFixture) async throws -> Void) async throws {
+    func withTransport(_ body: @escaping @Sendable (DeviceTagTransport, EmulatorFixture) async throws -> Void)
+        async throws
+    {
         let fixture = try EmulatorFixture(tags: [try Type2Tag(chip: .ntag215, uid: TestUID.first)])
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
@@ -40,11 +42,16 @@ struct DeviceTagTransportTests {
     @Test("READ in standard framing returns four pages; GET_VERSION in raw framing the table's answer")
     func readAndVersion() async throws {
         try await withTransport { transport, _ in
-            let read = try await transport.transceive([try code(.read), 0x00], framing: .standard, timeout: .milliseconds(200))
-            guard case .bytes(let pages) = read else { Issue.record("READ answered \(read)"); return }
+            let read = try await transport.transceive(
+                [try code(.read), 0x00], framing: .standard, timeout: .milliseconds(200))
+            guard case .bytes(let pages) = read else {
+                Issue.record("READ answered \(read)")
+                return
+            }
             #expect(pages.count == 16)
             #expect(Array(pages.prefix(3)) == Array(TestUID.first.prefix(3)))
-            let version = try await transport.transceive([try code(.getVersion)], framing: .raw, timeout: .milliseconds(200))
+            let version = try await transport.transceive(
+                [try code(.getVersion)], framing: .raw, timeout: .milliseconds(200))
             #expect(version == .bytes(Self.ntag215.getVersion?.response ?? []))
         }
     }
@@ -54,14 +61,23 @@ struct DeviceTagTransportTests {
         try await withTransport { transport, _ in
             let write = try code(.write)
             let page = UInt8(try #require(Self.ntag215.memory?.userPages.lowerBound))
-            let ack = try await transport.transceive([write, page, 1, 2, 3, 4], framing: .raw, timeout: .milliseconds(200))
+            let ack = try await transport.transceive(
+                [write, page, 1, 2, 3, 4], framing: .raw, timeout: .milliseconds(200))
             #expect(ack == .ack)
-            let nak = try await transport.transceive([write, 0xFF, 1, 2, 3, 4], framing: .raw, timeout: .milliseconds(200))
-            guard case .nak(let nakCode) = nak else { Issue.record("expected a NAK, got \(nak)"); return }
+            let nak = try await transport.transceive(
+                [write, 0xFF, 1, 2, 3, 4], framing: .raw, timeout: .milliseconds(200))
+            guard case .nak(let nakCode) = nak else {
+                Issue.record("expected a NAK, got \(nak)")
+                return
+            }
             #expect(NAKCode(rawValue: nakCode) != nil)
             try await transport.reselect()
-            let read = try await transport.transceive([try code(.read), page], framing: .standard, timeout: .milliseconds(200))
-            guard case .bytes(let pages) = read else { Issue.record("READ answered \(read)"); return }
+            let read = try await transport.transceive(
+                [try code(.read), page], framing: .standard, timeout: .milliseconds(200))
+            guard case .bytes(let pages) = read else {
+                Issue.record("READ answered \(read)")
+                return
+            }
             #expect(Array(pages.prefix(4)) == [1, 2, 3, 4])
         }
     }
@@ -70,7 +86,8 @@ struct DeviceTagTransportTests {
     func nakInStandardFramingIsTimeout() async throws {
         try await withTransport { transport, _ in
             await #expect(throws: TagTransportError.timeout) {
-                _ = try await transport.transceive([try code(.read), 0xFF], framing: .standard, timeout: .milliseconds(200))
+                _ = try await transport.transceive(
+                    [try code(.read), 0xFF], framing: .standard, timeout: .milliseconds(200))
             }
         }
     }
@@ -82,10 +99,14 @@ struct DeviceTagTransportTests {
             await #expect(throws: TagTransportError.tagLost) { try await transport.reselect() }
             fixture.emulator.unplug()
             do {
-                _ = try await transport.transceive([try code(.read), 0], framing: .standard, timeout: .milliseconds(200))
+                _ = try await transport.transceive(
+                    [try code(.read), 0], framing: .standard, timeout: .milliseconds(200))
                 Issue.record("a transceive on an unplugged reader succeeded")
             } catch {
-                guard case TagTransportError.connectionLost? = error as? TagTransportError else { Issue.record("expected connectionLost, got \(error)"); return }
+                guard case TagTransportError.connectionLost? = error as? TagTransportError else {
+                    Issue.record("expected connectionLost, got \(error)")
+                    return
+                }
             }
         }
     }

@@ -11,7 +11,9 @@ import TestSupport
 @Suite("NFCISODEPTag.sendCommand through libnfc and the emulated PN532", .serialized, .timeLimit(.minutes(2)))
 struct ISODEPSendCommandTests {
     static let uid: [UInt8] = [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x81]
-    static let selectApplication: [UInt8] = [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]
+    static let selectApplication: [UInt8] = [
+        0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00,
+    ]
     static let selectNDEFFile: [UInt8] = [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]
 
     static func tag() throws -> Type4Tag {
@@ -26,7 +28,8 @@ struct ISODEPSendCommandTests {
     static func answerFits(_ length: Int) -> Bool { length <= answerLimit }
 
     static func ndefFile(_ fixture: EmulatorFixture) -> [UInt8] {
-        fixture.emulator.withField { field in field.handles.first.flatMap { (field.tag($0) as? Type4Tag)?.ndefFile } } ?? []
+        fixture.emulator.withField { field in field.handles.first.flatMap { (field.tag($0) as? Type4Tag)?.ndefFile } }
+            ?? []
     }
 
     /// SELECTs the NDEF application and file; returns the handle.
@@ -45,8 +48,11 @@ struct ISODEPSendCommandTests {
             guard Self.answerFits(258) else {
                 // An ACR122U brings back 250 bytes: the 257-byte answer is lost, and the error says what to ask instead.
                 let error = await sessionError { () throws(TagSessionError) in _ = try await tag.sendCommand(readAll) }
-                #expect("\(String(describing: error))".contains("ask for at most \(Self.answerLimit - 2)"), "\(String(describing: error))")
-                let part = try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, UInt8(Self.answerLimit - 2)]))
+                #expect(
+                    "\(String(describing: error))".contains("ask for at most \(Self.answerLimit - 2)"),
+                    "\(String(describing: error))")
+                let part = try await tag.sendCommand(
+                    APDU(bytes: [0x00, 0xB0, 0x00, 0x00, UInt8(Self.answerLimit - 2)]))
                 #expect(part.isSuccess && part.data == Array(Self.ndefFile(fixture).prefix(Self.answerLimit - 2)))
                 return
             }
@@ -80,8 +86,10 @@ struct ISODEPSendCommandTests {
             let tag = try await Self.selected(session)
             let file = Self.ndefFile(fixture)
             let offset = file.count - 10
-            let answer = try await tag.sendCommand(APDU(cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF),
-                                                        expectedResponseLength: 20))
+            let answer = try await tag.sendCommand(
+                APDU(
+                    cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF),
+                    expectedResponseLength: 20))
             #expect(answer.isSuccess && answer.data == Array(file.suffix(10)))
         }
     }
@@ -93,7 +101,8 @@ struct ISODEPSendCommandTests {
             let data = (0..<200).map { UInt8(0xFF - $0 % 0x100) }
             #expect(try await tag.sendCommand(APDU(cla: 0x00, ins: 0xD6, p1: 0x00, p2: 0x20, data: data)).isSuccess)
             #expect(Array(Self.ndefFile(fixture)[0x20..<(0x20 + 200)]) == data)
-            let extended = try APDU(cla: 0x00, ins: 0xD6, p1: 0x01, p2: 0x00, data: data.reversed(), extendedLength: true)
+            let extended = try APDU(
+                cla: 0x00, ins: 0xD6, p1: 0x01, p2: 0x00, data: data.reversed(), extendedLength: true)
             #expect(extended.isoCase == .case3Extended)
             #expect(try await tag.sendCommand(extended).isSuccess)
             #expect(Array(Self.ndefFile(fixture)[0x100..<(0x100 + 200)]) == data.reversed())
@@ -104,7 +113,8 @@ struct ISODEPSendCommandTests {
     func errorsAndLimits() async throws {
         try await withTagSession([try Self.tag()]) { session, _ in
             let tag = try session.isoDEPTag()
-            let unknown = try await tag.sendCommand(APDU(cla: 0x00, ins: 0xCA, p1: 0x00, p2: 0x00, expectedResponseLength: 256))
+            let unknown = try await tag.sendCommand(
+                APDU(cla: 0x00, ins: 0xCA, p1: 0x00, p2: 0x00, expectedResponseLength: 256))
             #expect(!unknown.isSuccess && unknown.status?.name == .insNotSupported && unknown.data.isEmpty)
             let long = try APDU(cla: 0x00, ins: 0xD6, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: 300))
             let error = await sessionError { () throws(TagSessionError) in _ = try await tag.sendCommand(long) }

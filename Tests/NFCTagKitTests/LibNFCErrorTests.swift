@@ -39,7 +39,8 @@ struct LibNFCErrorTests {
 
     @Test("the description names the operation, the text and the code")
     func description() {
-        let error = LibNFCError(code: .rfTransmission, operation: "nfc_initiator_transceive_bytes", message: "RF Transmission Error")
+        let error = LibNFCError(
+            code: .rfTransmission, operation: "nfc_initiator_transceive_bytes", message: "RF Transmission Error")
         #expect(error.description == "nfc_initiator_transceive_bytes: RF Transmission Error (NFC_ERFTRANS)")
     }
 }

@@ -9,7 +9,8 @@ struct LockedTests {
     @Test("threads that increment one counter inside withLock lose no increment")
     func noLostUpdates() {
         let counter = Locked(0)
-        let threads = 4, increments = 20_000
+        let threads = 4
+        let increments = 20_000
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             for _ in 0..<increments {
                 // A read and a write that another thread may not split.

@@ -63,8 +63,9 @@ struct MultipleReadersTests {
             discovery.libnfcScan = false
             discovery.usbHotPlug = nil
             discovery.rescanInterval = .milliseconds(100)
-            let info = try await device.connectToLastReader(timeout: .seconds(10), configuration: fixture.configuration(liveness: nil),
-                                                            store: store, discovery: discovery)
+            let info = try await device.connectToLastReader(
+                timeout: .seconds(10), configuration: fixture.configuration(liveness: nil),
+                store: store, discovery: discovery)
             #expect(info.connectionString == fixture.connectionString)
             var seen: [ConnectionStatus] = []
             for await status in statuses {
@@ -83,7 +84,8 @@ struct MultipleReadersTests {
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let store = LastReaderStore(path: fixture.directory.file("last-reader.json"))
-            try store.save(.init(connectionString: "pn532_uart:" + fixture.directory.file("gone"), name: "old bench reader"))
+            try store.save(
+                .init(connectionString: "pn532_uart:" + fixture.directory.file("gone"), name: "old bench reader"))
             var discovery = DiscoveryOptions()
             discovery.libnfcScan = false
             discovery.usbHotPlug = nil
@@ -93,13 +95,19 @@ struct MultipleReadersTests {
                 try await device.connectToLastReader(timeout: .milliseconds(400), store: store, discovery: discovery)
                 Issue.record("connected to a reader that is not there")
             } catch let error as NFCDeviceError {
-                guard case .readerNotFound(let what) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .readerNotFound(let what) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
                 #expect(what.contains("old bench reader"))
             }
             #expect(await device.status == .notConnected)
             let empty = NFCDevice()
-            await #expect(throws: NFCDeviceError.readerNotFound("no reader saved in \(fixture.directory.file("none.json"))")) {
-                try await empty.connectToLastReader(timeout: .seconds(1), store: LastReaderStore(path: fixture.directory.file("none.json")))
+            await #expect(
+                throws: NFCDeviceError.readerNotFound("no reader saved in \(fixture.directory.file("none.json"))")
+            ) {
+                try await empty.connectToLastReader(
+                    timeout: .seconds(1), store: LastReaderStore(path: fixture.directory.file("none.json")))
             }
         }
     }
@@ -119,8 +127,11 @@ struct MultipleReadersTests {
             try await log.wait(for: "tagRemoved")
             watch.cancel()
             _ = await watch.result
-            #expect(log.all == [.connected(try #require(await device.readerInfo)),
-                                .tagDetected(uid: TestUID.second, chip: nil), .tagRemoved(uid: TestUID.second)])
+            #expect(
+                log.all == [
+                    .connected(try #require(await device.readerInfo)),
+                    .tagDetected(uid: TestUID.second, chip: nil), .tagRemoved(uid: TestUID.second),
+                ])
             await device.close()
         }
     }

@@ -20,7 +20,9 @@ struct NDEFSessionFaultTests {
         }
     }
 
-    @Test("reader unplugged before each frame k of a write: connectionLost with the state; after reconnection the tag reads as that state says")
+    @Test(
+        "reader unplugged before each frame k of a write: connectionLost with the state; after reconnection the tag reads as that state says"
+    )
     func unplugMatrix() async throws {
         let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
         defer { harness.fixture.stop() }
@@ -58,7 +60,8 @@ struct NDEFSessionFaultTests {
                 try harness.emulator.plug()
                 let again = try await harness.connectToOnlyTag(from: mark)
                 let message = try await again.readNDEF()
-                #expect(Self.consistent(message, with: state), "frame \(k): state \(state) but the tag reads \(message)")
+                #expect(
+                    Self.consistent(message, with: state), "frame \(k): state \(state) but the tag reads \(message)")
                 k += 1
             }
             #expect(k > 3, "the write took only \(k) frames")
@@ -78,11 +81,16 @@ struct NDEFSessionFaultTests {
             let device = harness.device
             let readCode = try #require(ChipTables.spec(for: .ntag216).command(.read)?.code)
             let raw = Task { () -> (good: Int, wrong: Int) in
-                var good = 0, wrong = 0
+                var good = 0
+                var wrong = 0
                 for _ in 0..<40 {
                     // READ page 0: the UID's first three bytes, whatever the session is doing.
                     if let answer = try? await device.transceive([readCode, 0x00]) {
-                        if Array(answer.bytes.prefix(3)) == Array(SessionUID.first.prefix(3)) { good += 1 } else { wrong += 1 }
+                        if Array(answer.bytes.prefix(3)) == Array(SessionUID.first.prefix(3)) {
+                            good += 1
+                        } else {
+                            wrong += 1
+                        }
                     }
                     await Task.yield()
                 }

@@ -37,14 +37,22 @@ struct NDEFSessionMirrorTests {
         }
     }
 
-    @Test("refused with nothing written: a chip without a mirror, a layout the chip cannot mirror, a message larger than the tag")
+    @Test(
+        "refused with nothing written: a chip without a mirror, a layout the chip cannot mirror, a message larger than the tag"
+    )
     func refusals() async throws {
         #expect(throws: NTAGMirrorError.chipHasNoMirror(.ultralight)) {
             _ = try NTAGMirrorTemplate(uri: "https://example.com/{uid}", chip: .ultralight)
         }
-        #expect(throws: NTAGMirrorError.self) { _ = try NTAGMirrorTemplate(uri: "https://example.com/{counter}x{uid}", chip: .ntag215) }
-        #expect(throws: NTAGMirrorError.self) { _ = try NTAGMirrorTemplate(uri: "https://example.com/{uid}/{counter}", chip: .ntag215) }
-        #expect(throws: NTAGMirrorError.noPlaceholder) { _ = try NTAGMirrorTemplate(uri: "https://example.com/", chip: .ntag215) }
+        #expect(throws: NTAGMirrorError.self) {
+            _ = try NTAGMirrorTemplate(uri: "https://example.com/{counter}x{uid}", chip: .ntag215)
+        }
+        #expect(throws: NTAGMirrorError.self) {
+            _ = try NTAGMirrorTemplate(uri: "https://example.com/{uid}/{counter}", chip: .ntag215)
+        }
+        #expect(throws: NTAGMirrorError.noPlaceholder) {
+            _ = try NTAGMirrorTemplate(uri: "https://example.com/", chip: .ntag215)
+        }
 
         // A message that does not fit is refused before anything is written (with a correct CC
         // the capacity check also keeps every mirror inside the user memory).
@@ -72,8 +80,9 @@ struct NDEFSessionMirrorTests {
     func configurationWriteFailure() async throws {
         // The EEPROM cycle of CFG0 (page 0x83 on an NTAG215, MIRROR_CONF and AUTH0) fails.
         let configurationPage = try #require(ChipTables.spec(for: .ntag215).memory?.configuration?.pages.first)
-        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: Self.uid)],
-                                                     faults: FaultPlan(parsing: ["eeprom-fail-page=\(configurationPage)"]))
+        let harness = try await SessionHarness.start(
+            tags: [try Type2Tag(chip: .ntag215, uid: Self.uid)],
+            faults: FaultPlan(parsing: ["eeprom-fail-page=\(configurationPage)"]))
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 60) {
             let tag = try await harness.connectToOnlyTag()

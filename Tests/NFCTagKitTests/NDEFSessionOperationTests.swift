@@ -33,8 +33,11 @@ struct NDEFSessionOperationTests {
             #expect(steps.last.map { $0.written == $0.total && $0.total > 0 } == true, "\(steps)")
             #expect(try await tag.readNDEF() == message)
             let encoded = try message.encoded()
-            #expect(try await tag.queryNDEFStatus() == NDEFStatus(availability: .readWrite, capacity: status.capacity,
-                                                                  length: encoded.count))
+            #expect(
+                try await tag.queryNDEFStatus()
+                    == NDEFStatus(
+                        availability: .readWrite, capacity: status.capacity,
+                        length: encoded.count))
 
             // format refuses a tag holding NDEF, and with force leaves an empty message.
             await #expect(throws: NDEFSessionError.alreadyFormatted) { try await tag.format() }
@@ -115,7 +118,10 @@ struct NDEFSessionOperationTests {
                 _ = try await tag.readNDEF()
                 Issue.record("a corrupt message was read")
             } catch {
-                guard case .invalidNDEF(let offset, _) = error else { Issue.record("\(error)"); return }
+                guard case .invalidNDEF(let offset, _) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(offset >= firstUserPage * 4, "\(error)")
             }
             try await tag.writeNDEF(SessionMessages.new)
@@ -139,14 +145,18 @@ struct NDEFSessionOperationTests {
                 _ = try await tag.queryNDEFStatus()
                 Issue.record("an unsupported chip answered a status query")
             } catch {
-                guard case .unsupportedTag = error else { Issue.record("\(error)"); return }
+                guard case .unsupportedTag = error else {
+                    Issue.record("\(error)")
+                    return
+                }
             }
             await harness.stop()
         }
     }
 
-    @Test("MIFARE Classic through libnfc: a factory card is formatted (MAD + NDEF sectors), written and read back",
-          arguments: [Chip.classic1k, .classic4k])
+    @Test(
+        "MIFARE Classic through libnfc: a factory card is formatted (MAD + NDEF sectors), written and read back",
+        arguments: [Chip.classic1k, .classic4k])
     func classic(chip: Chip) async throws {
         let harness = try await SessionHarness.start(tags: [try ClassicTag(chip: chip, uid: [0x3E, 0x39, 0xAB, 0x7F])])
         defer { harness.fixture.stop() }

@@ -32,12 +32,15 @@ struct NDEFSessionPasswordTests {
         return tag
     }
 
-    func withSession(_ configuration: NDEFSessionConfiguration, readProtected: Bool = false,
-                     _ body: @escaping @Sendable (SessionHarness) async throws -> Void) async throws {
+    func withSession(
+        _ configuration: NDEFSessionConfiguration, readProtected: Bool = false,
+        _ body: @escaping @Sendable (SessionHarness) async throws -> Void
+    ) async throws {
         var configuration = configuration
         configuration.pollInterval = SessionHarness.quick.pollInterval
         configuration.restartDelay = SessionHarness.quick.restartDelay
-        let harness = try await SessionHarness.start(tags: [try Self.protectedTag(readProtected: readProtected)], configuration: configuration)
+        let harness = try await SessionHarness.start(
+            tags: [try Self.protectedTag(readProtected: readProtected)], configuration: configuration)
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             try await body(harness)
@@ -64,11 +67,16 @@ struct NDEFSessionPasswordTests {
                 _ = try await tag.readNDEF()
                 Issue.record("a read-protected tag was read without the password")
             } catch {
-                guard case .authenticationRequired = error else { Issue.record("\(error)"); return }
+                guard case .authenticationRequired = error else {
+                    Issue.record("\(error)")
+                    return
+                }
             }
         }
-        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: Self.pack)),
-                              readProtected: true) { harness in
+        try await withSession(
+            NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: Self.pack)),
+            readProtected: true
+        ) { harness in
             let tag = try await harness.connectToOnlyTag()
             #expect(try await tag.readNDEF() == SessionMessages.empty)
             let configuration = try await tag.readConfiguration()
@@ -79,7 +87,9 @@ struct NDEFSessionPasswordTests {
 
     @Test("with the password and PACK a write-protected tag is written")
     func writeWithPassword() async throws {
-        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: Self.pack))) { harness in
+        try await withSession(
+            NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: Self.pack))
+        ) { harness in
             let tag = try await harness.connectToOnlyTag()
             #expect(try await tag.queryNDEFStatus().availability == .readWrite)
             try await tag.writeNDEF(SessionMessages.new)
@@ -89,7 +99,10 @@ struct NDEFSessionPasswordTests {
 
     @Test("another PACK than expected fails the connect with packMismatch")
     func packMismatch() async throws {
-        try await withSession(NDEFSessionConfiguration(password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: [0x00, 0x01]))) { harness in
+        try await withSession(
+            NDEFSessionConfiguration(
+                password: TagPassword(bytes: Self.password), expectedPACK: PACK(bytes: [0x00, 0x01]))
+        ) { harness in
             let (_, tags) = try await harness.log.detected(count: 1)
             await #expect(throws: NDEFSessionError.packMismatch(expected: [0x00, 0x01], received: Self.pack)) {
                 _ = try await harness.session.connect(to: try #require(tags.first))
@@ -107,7 +120,10 @@ struct NDEFSessionPasswordTests {
                 _ = try await harness.session.connect(to: detected)
                 Issue.record("a wrong password connected")
             } catch {
-                guard case .authenticationFailed = error else { Issue.record("\(error)"); return }
+                guard case .authenticationFailed = error else {
+                    Issue.record("\(error)")
+                    return
+                }
             }
         }
     }

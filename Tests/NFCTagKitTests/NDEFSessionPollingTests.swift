@@ -29,10 +29,14 @@ struct NDEFSessionPollingTests {
         }
     }
 
-    @Test("two tags: both reported, remove-one prompt, connect refused with severalTags, nothing written, polling resumes")
+    @Test(
+        "two tags: both reported, remove-one prompt, connect refused with severalTags, nothing written, polling resumes"
+    )
     func twoTagsNeverWrite() async throws {
-        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first),
-                                                            try Type2Tag(chip: .ntag213, uid: SessionUID.second)])
+        let harness = try await SessionHarness.start(tags: [
+            try Type2Tag(chip: .ntag215, uid: SessionUID.first),
+            try Type2Tag(chip: .ntag213, uid: SessionUID.second),
+        ])
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 40) {
             let before = [harness.memory(ofTag: 0), harness.memory(ofTag: 1)]
@@ -87,11 +91,14 @@ struct NDEFSessionPollingTests {
         }
     }
 
-    @Test("aloneCheckBeforeEveryWrite off: a second tag arriving after the alone check is never written; the write reaches the connected tag only and the next poll refuses both")
+    @Test(
+        "aloneCheckBeforeEveryWrite off: a second tag arriving after the alone check is never written; the write reaches the connected tag only and the next poll refuses both"
+    )
     func secondTagAfterAloneCheck() async throws {
         var configuration = SessionHarness.quick
         configuration.aloneCheckBeforeEveryWrite = false
-        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)], configuration: configuration)
+        let harness = try await SessionHarness.start(
+            tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)], configuration: configuration)
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let tag = try await harness.connectToOnlyTag()
@@ -101,14 +108,18 @@ struct NDEFSessionPollingTests {
                 // A reader whose poll does not count the field (ACR122U, PN533) lists it before
                 // each write whatever the setting: the write sees both and writes neither.
                 let first = harness.memory(ofTag: 0)
-                await #expect(throws: NDEFSessionError.severalTags(count: 2)) { try await tag.writeNDEF(SessionMessages.new) }
+                await #expect(throws: NDEFSessionError.severalTags(count: 2)) {
+                    try await tag.writeNDEF(SessionMessages.new)
+                }
                 #expect(harness.memory(ofTag: 0) == first && harness.memory(ofTag: 1) == newcomer)
                 await harness.stop()
                 return
             }
             let polls = harness.emulator.statistics.commandsByCode[0x60, default: 0]
             try await tag.writeNDEF(SessionMessages.new)
-            #expect(harness.emulator.statistics.commandsByCode[0x60, default: 0] == polls, "the connect's poll is the write's alone check")
+            #expect(
+                harness.emulator.statistics.commandsByCode[0x60, default: 0] == polls,
+                "the connect's poll is the write's alone check")
             #expect(harness.memory(ofTag: 1) == newcomer, "the tag that came later was not written")
             #expect(try await tag.readNDEF() == SessionMessages.new)
 
@@ -125,12 +136,15 @@ struct NDEFSessionPollingTests {
         }
     }
 
-    @Test("the connected tag swapped for another after the alone check: the write fails as tag lost and the other tag is untouched")
+    @Test(
+        "the connected tag swapped for another after the alone check: the write fails as tag lost and the other tag is untouched"
+    )
     func swappedTagIsNotWritten() async throws {
         // With the poll's proof reused (the riskier setting): the swap still ends it.
         var configuration = SessionHarness.quick
         configuration.aloneCheckBeforeEveryWrite = false
-        let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)], configuration: configuration)
+        let harness = try await SessionHarness.start(
+            tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)], configuration: configuration)
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let tag = try await harness.connectToOnlyTag()
@@ -158,7 +172,9 @@ struct NDEFSessionPollingTests {
             let handle = harness.emulator.insert(try Type2Tag(chip: .ntag215, uid: SessionUID.first))
             let (first, _) = try await harness.log.detected(count: 1)
             let tagModel = try #require(harness.emulator.remove(handle))
-            let (removed, _) = try await harness.log.wait(from: first) { if case .tagRemoved = $0 { true } else { false } }
+            let (removed, _) = try await harness.log.wait(from: first) {
+                if case .tagRemoved = $0 { true } else { false }
+            }
             harness.emulator.insert(tagModel)
             let (_, again) = try await harness.log.detected(from: removed, count: 1)
             #expect(again.map(\.uid) == [SessionUID.first])

@@ -29,8 +29,10 @@ final class SessionEventLog: Sendable {
 
     /// Waits until an event at index `from` or later satisfies `predicate`; returns its index and the event.
     @discardableResult
-    func wait(from start: Int = 0, seconds: Double = 45,
-              _ predicate: @escaping @Sendable (NDEFSessionEvent) -> Bool) async throws -> (Int, NDEFSessionEvent) {
+    func wait(
+        from start: Int = 0, seconds: Double = 45,
+        _ predicate: @escaping @Sendable (NDEFSessionEvent) -> Bool
+    ) async throws -> (Int, NDEFSessionEvent) {
         try await withTimeLimit(seconds: seconds) { [self] in
             while true {
                 let current = all
@@ -63,8 +65,10 @@ struct SessionHarness {
 
     static let quick = NDEFSessionConfiguration(pollInterval: .milliseconds(50), restartDelay: .milliseconds(200))
 
-    static func start(tags: [any EmulatedTag], configuration: NDEFSessionConfiguration = quick,
-                      faults: FaultPlan = FaultPlan()) async throws -> SessionHarness {
+    static func start(
+        tags: [any EmulatedTag], configuration: NDEFSessionConfiguration = quick,
+        faults: FaultPlan = FaultPlan()
+    ) async throws -> SessionHarness {
         let fixture = try EmulatorFixture(tags: tags, faults: faults)
         let device = NFCDevice()
         do {
@@ -123,13 +127,19 @@ enum SessionUID {
 /// Messages used by the session tests.
 enum SessionMessages {
     static let old = NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/old").record])
-    static let new = NDEFMessage(records: [NDEFURIRecord(uri: "https://example.org/a-much-longer-new-message-for-the-tag").record])
+    static let new = NDEFMessage(records: [
+        NDEFURIRecord(uri: "https://example.org/a-much-longer-new-message-for-the-tag").record
+    ])
     static let empty = NDEFMessage(records: [])
 
     /// A message of about `bytes` bytes (one MIME record).
     static func sized(_ bytes: Int) throws -> NDEFMessage {
-        NDEFMessage(records: [try NDEFMediaRecord(mediaType: "application/octet-stream",
-                                                  payload: (0..<max(bytes - 30, 1)).map { UInt8(truncatingIfNeeded: $0 &* 7) }).record])
+        NDEFMessage(records: [
+            try NDEFMediaRecord(
+                mediaType: "application/octet-stream",
+                payload: (0..<max(bytes - 30, 1)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            ).record
+        ])
     }
 }
 
@@ -173,7 +183,9 @@ final class UnplugBeforeFrame: Sendable {
         var target: TagTarget { base.target }
         var maximumFrameLength: Int { base.maximumFrameLength }
 
-        func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+        func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+            -> TagResponse
+        {
             fault.beforeFrame()
             return try await base.transceive(frame, framing: framing, timeout: timeout)
         }

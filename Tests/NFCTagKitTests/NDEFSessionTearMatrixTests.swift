@@ -28,7 +28,8 @@ struct NDEFSessionTearMatrixTests {
 
     /// A tag of `chip` holding the old message, prepared through a session on a separate emulator.
     static func preparedTag(_ chip: Chip, uid: [UInt8]) async throws -> any EmulatedTag {
-        let fresh: any EmulatedTag = chip.isClassic ? try ClassicTag(chip: chip, uid: uid) : try Type2Tag(chip: chip, uid: uid)
+        let fresh: any EmulatedTag =
+            chip.isClassic ? try ClassicTag(chip: chip, uid: uid) : try Type2Tag(chip: chip, uid: uid)
         let harness = try await SessionHarness.start(tags: [fresh])
         defer { harness.fixture.stop() }
         let tag = try await harness.connectToOnlyTag()
@@ -41,18 +42,20 @@ struct NDEFSessionTearMatrixTests {
 
     /// What `operation` may leave the tag reading, and what the error's state allows.
     static func allowed(after operation: Operation, state: NDEFTagContentState?) -> [NDEFMessage] {
-        let all: [NDEFMessage] = switch operation {
-        case .write: [SessionMessages.old, SessionMessages.new, SessionMessages.empty]
-        case .lock: [SessionMessages.old]
-        case .format: [SessionMessages.old, SessionMessages.empty]
-        }
+        let all: [NDEFMessage] =
+            switch operation {
+            case .write: [SessionMessages.old, SessionMessages.new, SessionMessages.empty]
+            case .lock: [SessionMessages.old]
+            case .format: [SessionMessages.old, SessionMessages.empty]
+            }
         guard let state else { return all }
-        let byState: [NDEFMessage] = switch state {
-        case .previousMessageIntact: [SessionMessages.old]
-        case .emptyMessage: [SessionMessages.empty]
-        case .newMessageUnverified: [SessionMessages.new]
-        case .unknown: all
-        }
+        let byState: [NDEFMessage] =
+            switch state {
+            case .previousMessageIntact: [SessionMessages.old]
+            case .emptyMessage: [SessionMessages.empty]
+            case .newMessageUnverified: [SessionMessages.new]
+            case .unknown: all
+            }
         return byState.filter(all.contains)
     }
 
@@ -60,9 +63,12 @@ struct NDEFSessionTearMatrixTests {
     /// `k` frames of the operation (nil: never). Returns the frames before the operation,
     /// the frames it sent (the emulator's statistics) and whether it completed.
     @discardableResult
-    static func run(_ operation: Operation, on prepared: any EmulatedTag, framesBefore: Int?, k: Int?,
-                    tear: WriteTear? = nil) async throws -> (before: Int, frames: Int, completed: Bool, pageWrites: Int) {
-        var faults = try FaultPlan(parsing: (framesBefore.flatMap { before in k.map { ["tear-after=\(before + $0)"] } }) ?? [])
+    static func run(
+        _ operation: Operation, on prepared: any EmulatedTag, framesBefore: Int?, k: Int?,
+        tear: WriteTear? = nil
+    ) async throws -> (before: Int, frames: Int, completed: Bool, pageWrites: Int) {
+        var faults = try FaultPlan(
+            parsing: (framesBefore.flatMap { before in k.map { ["tear-after=\(before + $0)"] } }) ?? [])
         faults.tearInWrite = tear
         var configuration = SessionHarness.quick
         configuration.pollInterval = .milliseconds(20)
@@ -75,7 +81,7 @@ struct NDEFSessionTearMatrixTests {
             if let tag = tags.first(where: { $0.identity.uid == uid }) { lastSeen.withLock { $0 = tag } }
         }
         let tag = try await harness.connectToOnlyTag()
-        if operation == .lock { _ = try await tag.readNDEF() }    // lock needs a verified read in this session
+        if operation == .lock { _ = try await tag.readNDEF() }  // lock needs a verified read in this session
         let before = harness.emulator.statistics.framesToTags
         let writeCode = try #require(tag.chip.flatMap { ChipTables.spec(for: $0).command(.write) }).code
         let writesBefore = harness.emulator.statistics.tagFramesByCode[writeCode] ?? 0
@@ -83,7 +89,9 @@ struct NDEFSessionTearMatrixTests {
         if let framesBefore {
             try #require(before == framesBefore, "the connect sent \(before) frames, the dry run \(framesBefore)")
         }
-        let cut = tear.map { "page write \($0.write) torn with seed \($0.seed)" } ?? "tag leaves after frame \(k.map(String.init) ?? "never")"
+        let cut =
+            tear.map { "page write \($0.write) torn with seed \($0.seed)" }
+            ?? "tag leaves after frame \(k.map(String.init) ?? "never")"
         let label = "\(operation) on \(tag.chip.map(\.rawValue) ?? "?"), \(cut)"
 
         var failure: NDEFSessionError?
@@ -131,12 +139,16 @@ struct NDEFSessionTearMatrixTests {
     /// After a write torn mid-cycle: the tag reads as `operation` and the state allow, or —
     /// only when the state is `unknown` — as corrupt; never as a valid wrong message. A new
     /// write repairs it.
-    static func checkTorn(_ tag: NDEFSessionTag, after operation: Operation, state: NDEFTagContentState?, label: String) async throws {
+    static func checkTorn(_ tag: NDEFSessionTag, after operation: Operation, state: NDEFTagContentState?, label: String)
+        async throws
+    {
         let read: Result<NDEFMessage, NDEFSessionError>
         do { read = .success(try await tag.readNDEF()) } catch { read = .failure(error) }
         switch read {
         case .success(let message):
-            #expect(allowed(after: operation, state: state).contains(message), "\(label): read \(message), state \(String(describing: state))")
+            #expect(
+                allowed(after: operation, state: state).contains(message),
+                "\(label): read \(message), state \(String(describing: state))")
         case .failure(.invalidNDEF):
             #expect(state == .unknown, "\(label): reads corrupt, but the error said \(String(describing: state))")
         case .failure(let error):
@@ -157,7 +169,8 @@ struct NDEFSessionTearMatrixTests {
         for write in 1...max(1, dryRun.pageWrites) {
             let seeds = write == 1 || write == dryRun.pageWrites ? Array(UInt64(0)..<6) : [UInt64(write)]
             for seed in seeds {
-                try await run(operation, on: prepared, framesBefore: nil, k: nil, tear: WriteTear(write: write, seed: seed))
+                try await run(
+                    operation, on: prepared, framesBefore: nil, k: nil, tear: WriteTear(write: write, seed: seed))
                 runs += 1
             }
         }
@@ -166,7 +179,9 @@ struct NDEFSessionTearMatrixTests {
 
     /// The tag reads as `operation` and the error's `state` allow; a tag whose lock was cut
     /// short is either read-only or still fully writable (never half-locked and writable).
-    static func check(_ tag: NDEFSessionTag, after operation: Operation, state: NDEFTagContentState?, label: String) async throws {
+    static func check(_ tag: NDEFSessionTag, after operation: Operation, state: NDEFTagContentState?, label: String)
+        async throws
+    {
         let message = try await tag.readNDEF()
         let allowed = allowed(after: operation, state: state)
         #expect(allowed.contains(message), "\(label): read \(message), state \(state.map { "\($0)" } ?? "success")")
@@ -190,8 +205,9 @@ struct NDEFSessionTearMatrixTests {
         return runs
     }
 
-    @Test("NTAG215: write, lock and format torn at every third frame read as old, new or empty, as the error said",
-          arguments: [Operation.write, .lock, .format])
+    @Test(
+        "NTAG215: write, lock and format torn at every third frame read as old, new or empty, as the error said",
+        arguments: [Operation.write, .lock, .format])
     func ntag215(operation: Operation) async throws {
         try await withTimeLimit(seconds: 60) {
             let runs = try await Self.matrix(operation, chip: .ntag215, uid: SessionUID.first)
@@ -199,8 +215,9 @@ struct NDEFSessionTearMatrixTests {
         }
     }
 
-    @Test("NTAG215: write, lock and format with each page write torn mid-cycle: never success, never a wrong message, repaired by a write",
-          arguments: [Operation.write, .lock, .format])
+    @Test(
+        "NTAG215: write, lock and format with each page write torn mid-cycle: never success, never a wrong message, repaired by a write",
+        arguments: [Operation.write, .lock, .format])
     func ntag215TornInWrite(operation: Operation) async throws {
         try await withTimeLimit(seconds: 90) {
             let runs = try await Self.tornWriteMatrix(operation, chip: .ntag215, uid: SessionUID.first)
@@ -208,7 +225,9 @@ struct NDEFSessionTearMatrixTests {
         }
     }
 
-    @Test("MIFARE Classic 1K: a write with each block write torn mid-cycle: never success, never a wrong message, repaired by a write")
+    @Test(
+        "MIFARE Classic 1K: a write with each block write torn mid-cycle: never success, never a wrong message, repaired by a write"
+    )
     func classicWriteTornInWrite() async throws {
         try await withTimeLimit(seconds: 90) {
             let runs = try await Self.tornWriteMatrix(.write, chip: .classic1k, uid: [0x3E, 0xE0, 0x5A, 0x11])

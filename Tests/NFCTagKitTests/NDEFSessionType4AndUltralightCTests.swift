@@ -29,13 +29,19 @@ struct NDEFSessionType4AndUltralightCTests {
             #expect(tag.chip == .type4)
             let files = try #require(ChipTables.spec(for: .type4).type4Files)
             let status = try await tag.queryNDEFStatus()
-            #expect(status == NDEFStatus(availability: .readWrite, capacity: files.ndefFileSize - ChipTables.type4.nlenLength, length: 0))
+            #expect(
+                status
+                    == NDEFStatus(
+                        availability: .readWrite, capacity: files.ndefFileSize - ChipTables.type4.nlenLength, length: 0)
+            )
             #expect(try await tag.readNDEF() == SessionMessages.empty)
             await harness.stop()
         }
     }
 
-    @Test("Type 4: short and long messages (several UPDATE BINARY APDUs) write, verify and read back", arguments: [20, 240, 1500])
+    @Test(
+        "Type 4: short and long messages (several UPDATE BINARY APDUs) write, verify and read back",
+        arguments: [20, 240, 1500])
     func type4Write(size: Int) async throws {
         let harness = try await SessionHarness.start(tags: [try Type4Tag(uid: Self.uid)])
         defer { harness.fixture.stop() }

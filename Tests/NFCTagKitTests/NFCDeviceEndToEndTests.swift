@@ -21,8 +21,9 @@ struct NFCDeviceEndToEndTests {
             #expect(await device.status == .connected)
             #expect(await device.readerInfo == info)
             try await log.wait(for: "connected")
-            #expect(LastReaderStore(path: fixture.directory.file("last-reader.json")).load()?.connectionString
-                == fixture.connectionString)
+            #expect(
+                LastReaderStore(path: fixture.directory.file("last-reader.json")).load()?.connectionString
+                    == fixture.connectionString)
             await device.close()
             await device.close()
             #expect(await device.status == .notConnected)
@@ -44,7 +45,10 @@ struct NFCDeviceEndToEndTests {
                 try await second.connect(to: fixture.reader, configuration: fixture.configuration())
                 Issue.record("the second open succeeded")
             } catch let error as NFCDeviceError {
-                guard case .readerInUse(let inUse) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .readerInUse(let inUse) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
                 #expect(inUse.holder == .otherProgram)
             }
             await first.close()
@@ -85,7 +89,10 @@ struct NFCDeviceEndToEndTests {
         }
     }
 
-    @Test("selectIfAlone: one InAutoPoll selects a lone tag; two tags, another tag or none are told apart", .enabled(if: ReaderUnderTest.current.model.countsTagsInOnePoll, "InAutoPoll: a PN532 that libnfc drives directly"))
+    @Test(
+        "selectIfAlone: one InAutoPoll selects a lone tag; two tags, another tag or none are told apart",
+        .enabled(
+            if: ReaderUnderTest.current.model.countsTagsInOnePoll, "InAutoPoll: a PN532 that libnfc drives directly"))
     func selectIfAlone() async throws {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])
         defer { fixture.stop() }
@@ -94,7 +101,8 @@ struct NFCDeviceEndToEndTests {
             _ = try await device.selectTarget(uid: TestUID.first)
             let before = fixture.emulator.statistics.commandsByCode
             guard case .alone(let target) = try await device.selectIfAlone(uid: TestUID.first) else {
-                Issue.record("the lone tag was not found alone"); return
+                Issue.record("the lone tag was not found alone")
+                return
             }
             #expect(target.uid == TestUID.first)
             #expect(await device.selectedTarget?.uid == TestUID.first)
@@ -109,9 +117,13 @@ struct NFCDeviceEndToEndTests {
             // and the selected tag is the only one that answers.
             fixture.emulator.insert(PageTag(uid: TestUID.second))
             #expect(try await device.selectIfAlone(uid: TestUID.first, reusingPoll: true) == .alone(target))
-            #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] == after[0x60, default: 0], "the poll is reused")
+            #expect(
+                fixture.emulator.statistics.commandsByCode[0x60, default: 0] == after[0x60, default: 0],
+                "the poll is reused")
             let write: [UInt8] = [0xA2, 0x05, 0xDE, 0xAD, 0xBE, 0xEF]
-            #expect(try await device.transceive(write + crcA(write), framing: .raw(crc: .byHost)).shortFrameValue == PageTag.ackCode)
+            #expect(
+                try await device.transceive(write + crcA(write), framing: .raw(crc: .byHost)).shortFrameValue
+                    == PageTag.ackCode)
             let pages = fixture.emulator.tags.compactMap { $0 as? PageTag }.map { ($0.identity.uid, $0.pages[5]) }
             #expect(pages.first { $0.0 == TestUID.first }?.1 == [0xDE, 0xAD, 0xBE, 0xEF])
             #expect(pages.first { $0.0 == TestUID.second }?.1 == [20, 21, 22, 23], "the newcomer heard nothing")
@@ -138,7 +150,10 @@ struct NFCDeviceEndToEndTests {
         }
     }
 
-    @Test("pollField: one InAutoPoll counts the field and leaves a lone Type 2 tag selected, which is its alone check; an ISO-DEP tag keeps its ATS", .enabled(if: ReaderUnderTest.current.model.countsTagsInOnePoll, "InAutoPoll: a PN532 that libnfc drives directly"))
+    @Test(
+        "pollField: one InAutoPoll counts the field and leaves a lone Type 2 tag selected, which is its alone check; an ISO-DEP tag keeps its ATS",
+        .enabled(
+            if: ReaderUnderTest.current.model.countsTagsInOnePoll, "InAutoPoll: a PN532 that libnfc drives directly"))
     func pollField() async throws {
         let fixture = try EmulatorFixture(tags: [])
         defer { fixture.stop() }
@@ -149,7 +164,8 @@ struct NFCDeviceEndToEndTests {
             fixture.emulator.insert(PageTag(uid: TestUID.first))
             let before = fixture.emulator.statistics.commandsByCode
             guard case .alone(let target) = try await device.pollField() else {
-                Issue.record("the lone tag was not found alone"); return
+                Issue.record("the lone tag was not found alone")
+                return
             }
             #expect(target.uid == TestUID.first)
             #expect(await device.selectedTarget == target)
@@ -157,12 +173,14 @@ struct NFCDeviceEndToEndTests {
             #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
             #expect(after[0x4A, default: 0] == before[0x4A, default: 0], "no listing, no select")
             // The poll is the tag's alone check: none is sent again.
-            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false, reusingPoll: true) == .alone(target))
+            #expect(
+                try await device.selectIfAlone(uid: TestUID.first, isoDEP: false, reusingPoll: true) == .alone(target))
             after = fixture.emulator.statistics.commandsByCode
             #expect(after[0x60, default: 0] - before[0x60, default: 0] == 1)
             // A tag that does not answer (it left) ends it: the next check polls.
             _ = try? await device.transceive([0x55], framing: .easy, timeout: .milliseconds(50))
-            #expect(try await device.selectIfAlone(uid: TestUID.first, isoDEP: false, reusingPoll: true) == .alone(target))
+            #expect(
+                try await device.selectIfAlone(uid: TestUID.first, isoDEP: false, reusingPoll: true) == .alone(target))
             #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] - before[0x60, default: 0] == 2)
 
             fixture.emulator.insert(PageTag(uid: TestUID.second))
@@ -171,17 +189,23 @@ struct NFCDeviceEndToEndTests {
             for handle in fixture.emulator.withField({ $0.handles }) { fixture.emulator.remove(handle) }
             fixture.emulator.insert(try Type4Tag(uid: TestUID.second))
             guard case .alone(let type4) = try await device.pollField() else {
-                Issue.record("the Type 4 tag was not found alone"); return
+                Issue.record("the Type 4 tag was not found alone")
+                return
             }
             #expect(!type4.ats.isEmpty, "selected again with its RATS")
             let polls = fixture.emulator.statistics.commandsByCode[0x60, default: 0]
             #expect(try await device.selectIfAlone(uid: TestUID.second, isoDEP: true) == .alone(type4))
-            #expect(fixture.emulator.statistics.commandsByCode[0x60, default: 0] == polls + 1, "a select by UID counts nothing: polled again")
+            #expect(
+                fixture.emulator.statistics.commandsByCode[0x60, default: 0] == polls + 1,
+                "a select by UID counts nothing: polled again")
             await device.close()
         }
     }
 
-    @Test("the alone check of a tag that is not ISO-DEP polls the MIFARE / Type 2 type alone; an ISO-DEP tag met next keeps its RATS", .enabled(if: ReaderUnderTest.current.model.countsTagsInOnePoll, "InAutoPoll: a PN532 that libnfc drives directly"))
+    @Test(
+        "the alone check of a tag that is not ISO-DEP polls the MIFARE / Type 2 type alone; an ISO-DEP tag met next keeps its RATS",
+        .enabled(
+            if: ReaderUnderTest.current.model.countsTagsInOnePoll, "InAutoPoll: a PN532 that libnfc drives directly"))
     func aloneCheckPollTypes() async throws {
         let fixture = try EmulatorFixture(tags: [PageTag(uid: TestUID.first)])
         defer { fixture.stop() }
@@ -201,8 +225,9 @@ struct NFCDeviceEndToEndTests {
             let alone = try await pollTime(isoDEP: false)
             #expect(alone < withISO4Slot, "\(alone) vs \(withISO4Slot)")
             #expect(try await pollTime(isoDEP: false) == alone)
-            #expect(fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 1,
-                    "switched off once for the tag in hand")
+            #expect(
+                fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 1,
+                "switched off once for the tag in hand")
             // A select by the same UID needs no RATS: the setting stays off.
             #expect(try await device.selectTarget(uid: TestUID.first)?.uid == TestUID.first)
             #expect(fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 1)
@@ -212,8 +237,10 @@ struct NFCDeviceEndToEndTests {
             let type4 = try #require(try await device.selectTarget())
             #expect(!type4.ats.isEmpty, "RATS after the setting came back on")
             #expect(fixture.emulator.statistics.commandsByCode[setParameters, default: 0] == parametersBefore + 2)
-            guard case .alone(let polled) = try await device.selectIfAlone(uid: TestUID.second, isoDEP: type4.isISODEP) else {
-                Issue.record("the Type 4 tag was not found alone"); return
+            guard case .alone(let polled) = try await device.selectIfAlone(uid: TestUID.second, isoDEP: type4.isISODEP)
+            else {
+                Issue.record("the Type 4 tag was not found alone")
+                return
             }
             #expect(!polled.ats.isEmpty, "the ISO-DEP tag's alone check keeps the ISO 14443-4A type and its ATS")
             await device.close()
@@ -275,7 +302,10 @@ struct NFCDeviceEndToEndTests {
                 _ = try await device.transceive([0x55], timeout: .milliseconds(300))
                 Issue.record("silence was answered")
             } catch let error as NFCDeviceError {
-                guard case .libnfc(let cause) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .libnfc(let cause) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
                 #expect(cause.code == .rfTransmission)
                 #expect(cause.operation == "nfc_initiator_transceive_bytes")
             }

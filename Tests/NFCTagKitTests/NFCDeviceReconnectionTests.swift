@@ -6,7 +6,9 @@ import TestSupport
 
 @Suite("Losing the reader and getting it back, through the emulated PN532")
 struct NFCDeviceReconnectionTests {
-    @Test("unplugged mid-session then plugged back at the same link: the call fails with connectionLost, reconnection succeeds, events in order")
+    @Test(
+        "unplugged mid-session then plugged back at the same link: the call fails with connectionLost, reconnection succeeds, events in order"
+    )
     func unplugThenPlugBack() async throws {
         let fixture = try EmulatorFixture()
         defer { fixture.stop() }
@@ -20,7 +22,10 @@ struct NFCDeviceReconnectionTests {
                 _ = try await device.transceive([0x30, 0x00])
                 Issue.record("a transceive on an unplugged reader succeeded")
             } catch let error as NFCDeviceError {
-                guard case .connectionLost(let reason) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .connectionLost(let reason) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
                 #expect(reason == .unplugged)
             }
             #expect(await device.status == .connecting)
@@ -46,7 +51,8 @@ struct NFCDeviceReconnectionTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
+            try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
             fixture.emulator.unplug()
             try await log.wait(for: "reconnectStarted")
             try fixture.emulator.plug()
@@ -85,11 +91,15 @@ struct NFCDeviceReconnectionTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(attempts: 1000, liveness: nil))
+            try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(attempts: 1000, liveness: nil))
             fixture.emulator.unplug()
             _ = try? await device.listTargets()
             try await log.wait(for: "reconnectStarted")
-            guard case .reconnectStarted(_, let cancel) = log.all[1] else { Issue.record("no handle"); return }
+            guard case .reconnectStarted(_, let cancel) = log.all[1] else {
+                Issue.record("no handle")
+                return
+            }
             cancel.cancel()
             try await log.wait(for: "disconnected")
             // Plugging back after the cancel must not reconnect.
@@ -150,7 +160,8 @@ struct NFCDeviceReconnectionTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
             try await device.reset()
             try await log.wait(for: "connected", count: 2)
             #expect(log.names == ["connected", "disconnected", "connected"])
@@ -168,8 +179,9 @@ struct NFCDeviceReconnectionTests {
             let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream()
             let handled = EventLog(stream)
             let device = NFCDevice()
-            try await device.connect(to: fixture.reader,
-                                     configuration: fixture.configuration(liveness: nil, events: { continuation.yield($0) }))
+            try await device.connect(
+                to: fixture.reader,
+                configuration: fixture.configuration(liveness: nil, events: { continuation.yield($0) }))
             fixture.emulator.unplug()
             _ = try? await device.listTargets()
             try fixture.emulator.plug()

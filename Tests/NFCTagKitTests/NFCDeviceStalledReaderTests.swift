@@ -23,7 +23,8 @@ struct NFCDeviceStalledReaderTests {
         }
         try await withTimeLimit(seconds: 15) {
             let device = NFCDevice()
-            try await device.connect(toConnectionString: reader.connectionString, configuration: configuration(directory))
+            try await device.connect(
+                toConnectionString: reader.connectionString, configuration: configuration(directory))
             reader.mode = .stallSelect
             let poll = Task { try await device.waitForTarget(timeout: nil) }
             // libnfc now waits without a timeout for the InListPassiveTarget answer.
@@ -51,7 +52,8 @@ struct NFCDeviceStalledReaderTests {
         try await withTimeLimit(seconds: 20) {
             let device = NFCDevice()
             let log = EventLog(device)
-            try await device.connect(toConnectionString: reader.connectionString, configuration: configuration(directory))
+            try await device.connect(
+                toConnectionString: reader.connectionString, configuration: configuration(directory))
             reader.mode = .mute
             await #expect(throws: NFCDeviceError.connectionLost(.notResponding)) {
                 try await device.transceive([0x30, 0x00], timeout: .milliseconds(200))

@@ -74,8 +74,11 @@ struct LibNFCWrapperTests {
     @Test("a missing reader is NFC_ENOTSUCHDEV from nfc_open")
     func openMissing() throws {
         #expect(LibNFC.version.hasPrefix("1."))
-        #expect(throws: LibNFCError(code: .noSuchDevice, operation: "nfc_open",
-                                    message: "libnfc could not open pn532_uart:/dev/no-such-reader")) {
+        #expect(
+            throws: LibNFCError(
+                code: .noSuchDevice, operation: "nfc_open",
+                message: "libnfc could not open pn532_uart:/dev/no-such-reader")
+        ) {
             try LibNFC.open(connectionString: "pn532_uart:/dev/no-such-reader")
         }
         // The scan must come back (empty here: no reader, no auto-scan) without crashing.

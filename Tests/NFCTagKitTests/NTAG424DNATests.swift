@@ -33,18 +33,24 @@ struct NTAG424DNATests {
     /// message, with plain ISO APDUs; the URL of its URI record.
     static func phoneRead(_ session: TagSession) async throws -> String {
         let tag = try session.isoDEPTag()
-        #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])).isSuccess)
+        #expect(
+            try await tag.sendCommand(
+                APDU(bytes: [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])
+            ).isSuccess)
         #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04])).isSuccess)
         let nlen = try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x02]))
         #expect(nlen.isSuccess && nlen.data.count == 2)
         let length = Int(nlen.data[0]) << 8 | Int(nlen.data[1])
-        let body = try await tag.sendCommand(APDU(cla: 0x00, ins: 0xB0, p1: 0x00, p2: 0x02, expectedResponseLength: length))
+        let body = try await tag.sendCommand(
+            APDU(cla: 0x00, ins: 0xB0, p1: 0x00, p2: 0x02, expectedResponseLength: length))
         #expect(body.isSuccess)
         let message = try NDEFMessage(bytes: body.data)
         return try NDEFURIRecord(record: message.records[0]).uri
     }
 
-    @Test("identification: an NTAG 424 DNA is told from other Type 4 tags by its native GetVersion, taken through all three parts; a Type 4 tag of another maker is not asked")
+    @Test(
+        "identification: an NTAG 424 DNA is told from other Type 4 tags by its native GetVersion, taken through all three parts; a Type 4 tag of another maker is not asked"
+    )
     func identification() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
             #expect(session.chip == .ntag424dna)
@@ -62,7 +68,9 @@ struct NTAG424DNATests {
         }
     }
 
-    @Test("GetVersion, a wrong key refused (91AE → wrongKey), the right one opens a session: GetCardUID, GetKeyVersion, settings in MAC mode")
+    @Test(
+        "GetVersion, a wrong key refused (91AE → wrongKey), the right one opens a session: GetCardUID, GetKeyVersion, settings in MAC mode"
+    )
     func authenticationAndKeys() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
             let ntag = try session.isoDEPTag().ntag424()
@@ -70,7 +78,9 @@ struct NTAG424DNATests {
             let version = try await ntag.version()
             #expect(version.hardware == NTAG424DNATable.hardwareVersion && version.uid == Self.uid)
             let wrong = try Self.key(0x11)
-            let refused = await sessionError { () throws(TagSessionError) in try await ntag.authenticate(keyNumber: 0, key: wrong) }
+            let refused = await sessionError { () throws(TagSessionError) in
+                try await ntag.authenticate(keyNumber: 0, key: wrong)
+            }
             guard case .command(_, .ntag424(.wrongKey(let number)))? = refused else {
                 Issue.record("a wrong key gave \(String(describing: refused))")
                 return
@@ -82,15 +92,19 @@ struct NTAG424DNATests {
             let settings = try await ntag.fileSettings(2)
             #expect(settings.read == .free && settings.change == .key(0) && settings.size == 256 && settings.sdm == nil)
             let proprietary = try await ntag.fileSettings(3)
-            #expect(proprietary.communicationMode == .full && proprietary.read == .key(2) && proprietary.write == .key(3))
+            #expect(
+                proprietary.communicationMode == .full && proprietary.read == .key(2) && proprietary.write == .key(3))
         }
     }
 
-    @Test("ChangeKey: key 0 with its new value; key 3 needs its old value (a wrong one gives an integrity error); files in full mode with the new keys")
+    @Test(
+        "ChangeKey: key 0 with its new value; key 3 needs its old value (a wrong one gives an integrity error); files in full mode with the new keys"
+    )
     func changeKeysAndFullModeFiles() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
             let ntag = try session.isoDEPTag().ntag424()
-            let master = try Self.key(0xA0), writeKey = try Self.key(0x33)
+            let master = try Self.key(0xA0)
+            let writeKey = try Self.key(0x33)
             try await ntag.selectApplication()
             try await ntag.authenticate(keyNumber: 0, key: .zero)
             let wrongOld = try Self.key(0x99)
@@ -117,10 +131,14 @@ struct NTAG424DNATests {
             try await ntag.authenticate(keyNumber: 2, key: .zero)
             #expect(try await ntag.readData(file: 3, offset: 10, length: 100, mode: .full) == secret)
             // Length 0: the rest of the file, its end found from the padding.
-            #expect(try await ntag.readData(file: 3, offset: 10, length: 0, mode: .full) == secret + [UInt8](repeating: 0, count: 18))
+            #expect(
+                try await ntag.readData(file: 3, offset: 10, length: 0, mode: .full) == secret
+                    + [UInt8](repeating: 0, count: 18))
             // Without the key: permission denied.
             try await ntag.selectApplication()
-            let denied = await sessionError { () throws(TagSessionError) in _ = try await ntag.readData(file: 3, length: 16, mode: .plain) }
+            let denied = await sessionError { () throws(TagSessionError) in
+                _ = try await ntag.readData(file: 3, length: 16, mode: .plain)
+            }
             guard case .command(_, .ntag424(.permissionDenied))? = denied else {
                 Issue.record("file 3 without its key gave \(String(describing: denied))")
                 return
@@ -138,13 +156,17 @@ struct NTAG424DNATests {
             #expect(try await ntag.verifyOriginality().verification == .invalid)
             // Inside a session the signature comes encrypted, and still verifies.
             try await ntag.authenticate(keyNumber: 0, key: .zero)
-            #expect(try await ntag.verifyOriginality(publicKey: EmulatorSigningKey.ntag424PublicKey).verification.isValid)
+            #expect(
+                try await ntag.verifyOriginality(publicKey: EmulatorSigningKey.ntag424PublicKey).verification.isValid)
         }
     }
 
-    @Test("SUN, encrypted: set up with a meta-read key and a MAC key diversified from a master key; two phone reads give two URLs that verify with counters n and n+1; a replay and an altered character are rejected")
+    @Test(
+        "SUN, encrypted: set up with a meta-read key and a MAC key diversified from a master key; two phone reads give two URLs that verify with counters n and n+1; a replay and an altered character are rejected"
+    )
     func sunEncrypted() async throws {
-        let meta = try Self.key(0x42), master = try Self.key(0x5C)
+        let meta = try Self.key(0x42)
+        let master = try Self.key(0x5C)
         let macKey = try KeyDiversification.sunMACKey(masterKey: master, uid: Self.uid)
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
             let ntag = try session.isoDEPTag().ntag424()
@@ -171,7 +193,8 @@ struct NTAG424DNATests {
         }
     }
 
-    @Test("SUN, plain: {uid}, {counter} and {cmac} mirrored in clear; the counter counts reads, and the SDMMAC verifies")
+    @Test(
+        "SUN, plain: {uid}, {counter} and {cmac} mirrored in clear; the counter counts reads, and the SDMMAC verifies")
     func sunPlain() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
             let ntag = try session.isoDEPTag().ntag424()
@@ -185,17 +208,24 @@ struct NTAG424DNATests {
         }
     }
 
-    @Test("a SUN setup runs again on a tag set up before with the same keys (the slots that hold them are left alone), and with a new MAC key given its current one")
+    @Test(
+        "a SUN setup runs again on a tag set up before with the same keys (the slots that hold them are left alone), and with a new MAC key given its current one"
+    )
     func sunSetupAgain() async throws {
-        let meta = try Self.key(0x42), mac = try Self.key(0x17), newMAC = try Self.key(0x18)
+        let meta = try Self.key(0x42)
+        let mac = try Self.key(0x17)
+        let newMAC = try Self.key(0x18)
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
             let ntag = try session.isoDEPTag().ntag424()
             let template = try NTAG424SUNTemplate("https://example.com/t?picc_data={picc}&cmac={cmac}")
             try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: mac))
             try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: mac))
             #expect(Self.model(fixture)?.keyVersions[1] == 1)
-            try await ntag.setUpSUN(template, keys: NTAG424SUNKeys(metaReadKey: meta, fileReadKey: newMAC, currentMetaReadKey: meta,
-                                                                   currentFileReadKey: mac))
+            try await ntag.setUpSUN(
+                template,
+                keys: NTAG424SUNKeys(
+                    metaReadKey: meta, fileReadKey: newMAC, currentMetaReadKey: meta,
+                    currentFileReadKey: mac))
             #expect(Self.model(fixture)?.keys[1] == newMAC && Self.model(fixture)?.keyVersions[1] == 2)
             let url = try await Self.phoneRead(session)
             #expect(try SUNVerifier(metaReadKey: meta, macKey: .key(newMAC)).verify(url: url).isValid)
@@ -205,13 +235,17 @@ struct NTAG424DNATests {
     /// The offset of `marker`'s end in `file`.
     static func offset(after marker: String, in file: [UInt8]) throws -> Int {
         let needle = Array(marker.utf8)
-        let start = try #require((0...(file.count - needle.count)).first { Array(file[$0..<($0 + needle.count)]) == needle }, "\(marker)")
+        let start = try #require(
+            (0...(file.count - needle.count)).first { Array(file[$0..<($0 + needle.count)]) == needle }, "\(marker)")
         return start + needle.count
     }
 
-    @Test("SDM with encrypted file data and the MAC input from its start (AN12196's layout), set up by hand after an EV2NonFirst; a MAC-mode file written and read back")
+    @Test(
+        "SDM with encrypted file data and the MAC input from its start (AN12196's layout), set up by hand after an EV2NonFirst; a MAC-mode file written and read back"
+    )
     func encryptedFileDataAndNonFirst() async throws {
-        let meta = try Self.key(0x42), mac = try Self.key(0x24)
+        let meta = try Self.key(0x42)
+        let mac = try Self.key(0x24)
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, fixture in
             let ntag = try session.isoDEPTag().ntag424()
             try await ntag.selectApplication()
@@ -221,7 +255,8 @@ struct NTAG424DNATests {
             // NonFirst keeps TI and the command counter: the session goes on.
             try await ntag.authenticate(keyNumber: 0, key: .zero, nonFirst: true)
             let secret = "secret-data-0001"
-            let url = "https://example.com/e?picc_data=" + String(repeating: "0", count: 32) + "&enc=" + secret
+            let url =
+                "https://example.com/e?picc_data=" + String(repeating: "0", count: 32) + "&enc=" + secret
                 + String(repeating: "0", count: 16) + "&cmac=" + String(repeating: "0", count: 16)
             let message = try NDEFMessage(records: [NDEFURIRecord(uri: url).record]).encoded()
             let file = [UInt8(message.count >> 8), UInt8(message.count & 0xFF)] + message
@@ -235,7 +270,8 @@ struct NTAG424DNATests {
             sdm.encryptedDataOffset = enc
             sdm.encryptedDataLength = 32
             sdm.macOffset = try Self.offset(after: "&cmac=", in: file)
-            let settings = NTAG424FileSettings(communicationMode: .plain, read: .free, write: .key(0), readWrite: .key(0), change: .key(0), sdm: sdm)
+            let settings = NTAG424FileSettings(
+                communicationMode: .plain, read: .free, write: .key(0), readWrite: .key(0), change: .key(0), sdm: sdm)
             try await ntag.changeFileSettings(2, to: settings)
             var readBack = try await ntag.fileSettings(2)
             readBack.size = 0
@@ -253,14 +289,17 @@ struct NTAG424DNATests {
 
             let tapped = try await Self.phoneRead(session)
             #expect(!tapped.contains(secret), "the file data should be encrypted: \(tapped)")
-            let verifier = SUNVerifier(metaReadKey: meta, macKey: .key(mac), parameters: .init(encryptedFileData: "enc"))
+            let verifier = SUNVerifier(
+                metaReadKey: meta, macKey: .key(mac), parameters: .init(encryptedFileData: "enc"))
             let verdict = try verifier.verify(url: tapped)
             #expect(verdict.isValid, "\(verdict)")
             #expect(verdict.fileData == Array(secret.utf8) && verdict.counter == 1)
         }
     }
 
-    @Test("another session's turn in between: the tag is selected again, the handle forgets its authentication and says so; authenticating again works")
+    @Test(
+        "another session's turn in between: the tag is selected again, the handle forgets its authentication and says so; authenticating again works"
+    )
     func anotherSessionInBetween() async throws {
         try await withTagSession([NTAG424DNATag(uid: Self.uid)]) { session, _ in
             let ntag = try session.isoDEPTag().ntag424()
@@ -294,7 +333,10 @@ struct NTAG424DNATests {
             _ = try await Self.phoneRead(session)
             _ = try await Self.phoneRead(session)
             let tag = try session.isoDEPTag()
-            #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])).isSuccess)
+            #expect(
+                try await tag.sendCommand(
+                    APDU(bytes: [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])
+                ).isSuccess)
             #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04])).isSuccess)
             #expect(try await tag.sendCommand(APDU(bytes: [0x00, 0xB0, 0x00, 0x00, 0x02])).statusWord == 0x6982)
         }
@@ -306,14 +348,16 @@ struct NTAG424DNATests {
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 60) {
             let device = NFCDevice()
-            _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            _ = try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
             let first = try await TagSession.connect(on: device, timeout: .seconds(5))
             let ntag = try first.isoDEPTag().ntag424()
             try await ntag.selectApplication()
             try await ntag.authenticate(keyNumber: 0, key: .zero)
             try await ntag.enableRandomID()
             await device.close()
-            _ = try await device.connect(to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            _ = try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
             let second = try await TagSession.connect(on: device, timeout: .seconds(5))
             #expect(second.uid.count == 4 && second.uid.first == NTAG424DNATable.randomIDFirstByte)
             // A random ID names no maker: the tag is not asked for its GetVersion, and is a Type 4 tag.
@@ -323,7 +367,9 @@ struct NTAG424DNATests {
             try await again.authenticate(keyNumber: 0, key: .zero)
             let real = try await again.cardUID()
             #expect(real == Self.uid)
-            #expect(try await again.verifyOriginality(uid: real, publicKey: EmulatorSigningKey.ntag424PublicKey).verification.isValid)
+            #expect(
+                try await again.verifyOriginality(uid: real, publicKey: EmulatorSigningKey.ntag424PublicKey)
+                    .verification.isValid)
             await device.close()
         }
     }

@@ -21,8 +21,10 @@ struct PublicAPITests {
         #expect(surface.extendedModules.isEmpty, "members added to other modules' types: \(surface.extendedModules)")
 
         // Internals that once leaked into autocompletion (issue 23).
-        let internals = ["PN532RegisterBitName", "ACR122USlotStateName", "USBEndpointSpec", "Type2NDEFDriver",
-                         "PasswordFlowMachine", "DatasheetCatalog", "swiftLiteral", "absentValue", "hexText"]
+        let internals = [
+            "PN532RegisterBitName", "ACR122USlotStateName", "USBEndpointSpec", "Type2NDEFDriver",
+            "PasswordFlowMachine", "DatasheetCatalog", "swiftLiteral", "absentValue", "hexText",
+        ]
         for name in internals {
             #expect(!surface.lines.contains { $0.contains(name) }, "\(name) is public")
         }
@@ -70,18 +72,25 @@ struct PublicSurface {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
         // The test binary sits in the build directory, beside Modules/.
-        let buildDirectory = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            .deletingLastPathComponent()
+        let buildDirectory = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        )
+        .deletingLastPathComponent()
         let includes = try run("/usr/bin/env", ["pkg-config", "--cflags-only-I", "libnfc", "libusb-1.0", "libcrypto"])
             .split(separator: " ").map(String.init).filter { !$0.isEmpty }
-        var common = ["-target", "x86_64-unknown-linux-gnu", "-I", buildDirectory.appendingPathComponent("Modules").path,
-                      "-minimum-access-level", "public", "-output-dir", output.path]
+        var common = [
+            "-target", "x86_64-unknown-linux-gnu", "-I", buildDirectory.appendingPathComponent("Modules").path,
+            "-minimum-access-level", "public", "-output-dir", output.path,
+        ]
         for library in ["CLibNFC", "CLibUSB", "CLibCrypto"] {
-            common += ["-Xcc", "-fmodule-map-file=" + packageRoot.appendingPathComponent("Sources/\(library)/module.modulemap").path]
+            common += [
+                "-Xcc",
+                "-fmodule-map-file=" + packageRoot.appendingPathComponent("Sources/\(library)/module.modulemap").path,
+            ]
         }
         common += includes.flatMap { ["-Xcc", $0] }
         #if arch(arm64)
-            common[1] = "aarch64-unknown-linux-gnu"
+        common[1] = "aarch64-unknown-linux-gnu"
         #endif
         for module in modules {
             _ = try run("/usr/bin/env", ["swift-symbolgraph-extract", "-module-name", module] + common)
@@ -102,8 +111,9 @@ struct PublicSurface {
                 guard !symbol.identifier.precise.contains("::SYNTHESIZED::") else { continue }
                 let declaration = symbol.declarationFragments?.map(\.spelling).joined() ?? ""
                 let kind = symbol.kind.identifier.replacingOccurrences(of: "swift.", with: "")
-                surface.lines.append("\(parts[0]) \(kind) \(symbol.pathComponents.joined(separator: ".")): "
-                    + declaration.split(whereSeparator: \.isNewline).joined(separator: " "))
+                surface.lines.append(
+                    "\(parts[0]) \(kind) \(symbol.pathComponents.joined(separator: ".")): "
+                        + declaration.split(whereSeparator: \.isNewline).joined(separator: " "))
             }
         }
         surface.lines.sort()
@@ -123,8 +133,9 @@ struct PublicSurface {
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ExtractionFailed(command: ([executable] + arguments).joined(separator: " "),
-                                   output: String(decoding: errorData, as: UTF8.self))
+            throw ExtractionFailed(
+                command: ([executable] + arguments).joined(separator: " "),
+                output: String(decoding: errorData, as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -33,13 +33,15 @@ struct RawTransceiveFrameCountTests {
             let ack = try await device.transceive(write + crcA(write), framing: .raw(crc: .byHost))
             #expect(ack.bitCount == 4 && ack.shortFrameValue == PageTag.ackCode)
 
-            let badWrite: [UInt8] = [0xA2, 0x40, 0x00, 0x00, 0x00, 0x00]   // past the PageTag's 16 pages
+            let badWrite: [UInt8] = [0xA2, 0x40, 0x00, 0x00, 0x00, 0x00]  // past the PageTag's 16 pages
             let nak = try await device.transceive(badWrite + crcA(badWrite), framing: .raw(crc: .byHost))
             #expect(nak.bitCount == 4 && nak.shortFrameValue == 0x0)
 
             let after = fixture.emulator.statistics
             #expect(after.commands - before.commands == 3)
-            #expect((after.commandsByCode[Self.communicateThru] ?? 0) - (before.commandsByCode[Self.communicateThru] ?? 0) == 3)
+            #expect(
+                (after.commandsByCode[Self.communicateThru] ?? 0) - (before.commandsByCode[Self.communicateThru] ?? 0)
+                    == 3)
             #expect(after.commandsByCode[Self.readRegister] == before.commandsByCode[Self.readRegister])
             await device.close()
         }

@@ -37,12 +37,17 @@ struct ReaderDescriptionTests {
 
     @Test("firmware is read from the end of libnfc's device name")
     func firmware() {
-        #expect(ReaderFirmware(libnfcDeviceName: "pn532_uart:/dev/pts/3 - PN532 v1.6") == ReaderFirmware(ic: "PN532", version: "1.6"))
-        #expect(ReaderFirmware(libnfcDeviceName: "ACS / ACR122U PICC Interface - PN532 v1.4") == ReaderFirmware(ic: "PN532", version: "1.4"))
+        #expect(
+            ReaderFirmware(libnfcDeviceName: "pn532_uart:/dev/pts/3 - PN532 v1.6")
+                == ReaderFirmware(ic: "PN532", version: "1.6"))
+        #expect(
+            ReaderFirmware(libnfcDeviceName: "ACS / ACR122U PICC Interface - PN532 v1.4")
+                == ReaderFirmware(ic: "PN532", version: "1.4"))
         #expect(ReaderFirmware(libnfcDeviceName: "pn532_uart:/dev/pts/3") == nil)
         #expect(ReaderFirmware(libnfcDeviceName: "x - y") == nil)
-        #expect(ReaderFirmware(libnfcInformation: "name: x\nchip: PN533 v2.7\ninitator mode modulations: ISO/IEC 14443A")
-            == ReaderFirmware(ic: "PN533", version: "2.7"))
+        #expect(
+            ReaderFirmware(libnfcInformation: "name: x\nchip: PN533 v2.7\ninitator mode modulations: ISO/IEC 14443A")
+                == ReaderFirmware(ic: "PN533", version: "2.7"))
         #expect(ReaderFirmware(libnfcInformation: "no chip line") == nil)
     }
 }
@@ -55,8 +60,10 @@ struct ReaderInUseTests {
 
     @Test("a USB reader with pn533 modules loaded is held by the kernel; the fix unloads and blacklists them")
     func kernelModules() throws {
-        let inUse = try #require(ReaderInUse.diagnose(connectionString: "pn53x_usb:001:004",
-                                                      facts: facts(modules: ["nfc", "pn533", "pn533_usb", "ext4"])))
+        let inUse = try #require(
+            ReaderInUse.diagnose(
+                connectionString: "pn53x_usb:001:004",
+                facts: facts(modules: ["nfc", "pn533", "pn533_usb", "ext4"])))
         #expect(inUse.holder == .kernelModules(["pn533_usb", "pn533", "nfc"]))
         #expect(inUse.fix.contains("modprobe -r pn533_usb pn533 nfc"))
         #expect(inUse.fix.contains("blacklist"))
@@ -65,8 +72,10 @@ struct ReaderInUseTests {
 
     @Test("a USB reader with pcscd running is held by pcscd")
     func pcscd() throws {
-        let inUse = try #require(ReaderInUse.diagnose(connectionString: "acr122_usb:001:004",
-                                                      facts: facts(processes: ["systemd", "pcscd"])))
+        let inUse = try #require(
+            ReaderInUse.diagnose(
+                connectionString: "acr122_usb:001:004",
+                facts: facts(processes: ["systemd", "pcscd"])))
         #expect(inUse.holder == .pcscd)
         #expect(inUse.fix.contains("systemctl stop pcscd"))
     }
@@ -79,7 +88,8 @@ struct ReaderInUseTests {
 
     @Test("a serial port claimed by another libnfc program is reported with fuser")
     func claimedPort() throws {
-        let inUse = try #require(ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts(claimed: true)))
+        let inUse = try #require(
+            ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts(claimed: true)))
         #expect(inUse.holder == .otherProgram)
         #expect(inUse.fix.contains("fuser -v /dev/null"))
     }

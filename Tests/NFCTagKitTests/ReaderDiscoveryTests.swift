@@ -15,7 +15,8 @@ struct ReaderDiscoveryTests {
         return options
     }
 
-    static let noHolders = ReaderInUse.SystemFacts(loadedModules: { [] }, processNames: { [] }, portClaimed: { _ in false })
+    static let noHolders = ReaderInUse.SystemFacts(
+        loadedModules: { [] }, processNames: { [] }, portClaimed: { _ in false })
 
     @Test("a named emulator link is found by opening it, with firmware; unplug and plug update the list")
     func namedEmulatorLink() async throws {
@@ -37,7 +38,8 @@ struct ReaderDiscoveryTests {
             }
             return lists
         }
-        #expect(lists.map { $0.map(\.connectionString) } == [[fixture.connectionString], [], [fixture.connectionString]])
+        #expect(
+            lists.map { $0.map(\.connectionString) } == [[fixture.connectionString], [], [fixture.connectionString]])
         let reader = try #require(lists.first?.first)
         #expect(reader.kind == .pn532UART)
         #expect(reader.info?.firmware == ReaderFirmware(ic: "PN532", version: "1.6"))
@@ -52,7 +54,9 @@ struct ReaderDiscoveryTests {
             let device = NFCDevice()
             let info = try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
             var first: [NFCReader] = []
-            for await readers in NFCDevice.discoverReaders(timeout: .seconds(5), options: Self.options([fixture.connectionString])) {
+            for await readers in NFCDevice.discoverReaders(
+                timeout: .seconds(5), options: Self.options([fixture.connectionString]))
+            {
                 first = readers
                 break
             }
@@ -66,12 +70,14 @@ struct ReaderDiscoveryTests {
     @Test("USB readers from hot-plug are listed with serial; one held by the kernel says so, with the fix")
     func usbReaders() async throws {
         let backend = RecordedHotPlug(presentAtStart: [RecordedUSB.acr122])
-        let heldByKernel = ReaderInUse.SystemFacts(loadedModules: { ["pn533_usb", "pn533", "nfc"] },
-                                                   processNames: { [] }, portClaimed: { _ in false })
+        let heldByKernel = ReaderInUse.SystemFacts(
+            loadedModules: { ["pn533_usb", "pn533", "nfc"] },
+            processNames: { [] }, portClaimed: { _ in false })
         let lists = try await withTimeLimit(seconds: 20) {
             var lists: [[NFCReader]] = []
-            let stream = NFCDevice.discoverReaders(timeout: .seconds(10), options: Self.options([], usb: backend),
-                                                   facts: heldByKernel)
+            let stream = NFCDevice.discoverReaders(
+                timeout: .seconds(10), options: Self.options([], usb: backend),
+                facts: heldByKernel)
             for await readers in stream {
                 lists.append(readers)
                 if lists.count == 1 { backend.fire(.arrived(RecordedUSB.pn533)) }
@@ -80,9 +86,10 @@ struct ReaderDiscoveryTests {
             }
             return lists
         }
-        #expect(lists.map { $0.map(\.connectionString) } == [
-            ["acr122_usb:001:004"], ["acr122_usb:001:004", "pn53x_usb:002:009"], ["pn53x_usb:002:009"],
-        ])
+        #expect(
+            lists.map { $0.map(\.connectionString) } == [
+                ["acr122_usb:001:004"], ["acr122_usb:001:004", "pn53x_usb:002:009"], ["pn53x_usb:002:009"],
+            ])
         let pn533 = try #require(lists.last?.first)
         #expect(pn533.serialNumber == "PN533-7")
         #expect(pn533.name == "NXP / PN533")
@@ -101,7 +108,9 @@ struct ReaderDiscoveryTests {
     func endsAtTimeoutAndCancel() async throws {
         try await withTimeLimit(seconds: 20) {
             var count = 0
-            for await _ in NFCDevice.discoverReaders(timeout: .milliseconds(300), options: Self.options([])) { count += 1 }
+            for await _ in NFCDevice.discoverReaders(timeout: .milliseconds(300), options: Self.options([])) {
+                count += 1
+            }
             #expect(count == 1, "one (empty) list, then the end")
             let backend = RecordedHotPlug()
             let task = Task {

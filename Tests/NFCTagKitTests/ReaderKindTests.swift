@@ -14,11 +14,12 @@ struct ReaderKindTests {
         let fixture = try EmulatorFixture()
         defer { fixture.stop() }
         let kind = ReaderUnderTest.current
-        let driver = switch kind {
-        case .pn532: "pn532_uart"
-        case .acr122u: "acr122_usb"
-        case .pn533: "pn53x_usb"
-        }
+        let driver =
+            switch kind {
+            case .pn532: "pn532_uart"
+            case .acr122u: "acr122_usb"
+            case .pn533: "pn53x_usb"
+            }
         #expect(fixture.connectionString.hasPrefix(driver + ":"), "\(fixture.connectionString)")
         try await withTimeLimit(seconds: 20) {
             let device = try await fixture.connectedDevice()

@@ -55,15 +55,24 @@ struct ReconnectStateMachineTests {
         _ = machine.attemptFailed(elapsed: .zero)
         _ = machine.attemptFailed(elapsed: .zero)
         let last = machine.attemptFailed(elapsed: .zero)
-        #expect(last.outputs == [.reconnectFailed, .disconnected(.ioError(LibNFCError(code: .io, operation: "op", message: "m")))])
+        #expect(
+            last.outputs == [
+                .reconnectFailed, .disconnected(.ioError(LibNFCError(code: .io, operation: "op", message: "m"))),
+            ])
         #expect(last.status == .notConnected)
         #expect(last.next == .stopAttempts)
         #expect(machine.state == .idle)
     }
 
-    @Test("attempts that find no reader node do not use up the attempts: a slow return within the time limit is waited for")
+    @Test(
+        "attempts that find no reader node do not use up the attempts: a slow return within the time limit is waited for"
+    )
     func absentReaderWaitsForTimeLimit() {
-        var machine = connectedMachine { $0.maximumAttempts = 3; $0.timeout = .seconds(10); $0.maximumDelay = .milliseconds(200) }
+        var machine = connectedMachine {
+            $0.maximumAttempts = 3
+            $0.timeout = .seconds(10)
+            $0.maximumDelay = .milliseconds(200)
+        }
         _ = machine.lost(.unplugged)
         for attempt in 1...40 {
             let step = machine.attemptFailed(elapsed: .milliseconds(Int64(attempt) * 200), readerPresent: false)
@@ -76,15 +85,24 @@ struct ReconnectStateMachineTests {
         let last = machine.attemptFailed(elapsed: .milliseconds(8_700))
         #expect(last.outputs == [.reconnectFailed, .disconnected(.unplugged)])
         // The time limit still ends a wait for a reader that never comes back.
-        var gone = connectedMachine { $0.maximumAttempts = 3; $0.timeout = .seconds(1) }
+        var gone = connectedMachine {
+            $0.maximumAttempts = 3
+            $0.timeout = .seconds(1)
+        }
         _ = gone.lost(.unplugged)
         #expect(gone.attemptFailed(elapsed: .milliseconds(100), readerPresent: false).outputs.isEmpty)
-        #expect(gone.attemptFailed(elapsed: .milliseconds(900), readerPresent: false).outputs == [.reconnectFailed, .disconnected(.unplugged)])
+        #expect(
+            gone.attemptFailed(elapsed: .milliseconds(900), readerPresent: false).outputs == [
+                .reconnectFailed, .disconnected(.unplugged),
+            ])
     }
 
     @Test("the time limit ends reconnection even with attempts left")
     func timeLimit() {
-        var machine = connectedMachine { $0.timeout = .seconds(1); $0.maximumAttempts = 100 }
+        var machine = connectedMachine {
+            $0.timeout = .seconds(1)
+            $0.maximumAttempts = 100
+        }
         _ = machine.lost(.unplugged)
         let step = machine.attemptFailed(elapsed: .milliseconds(900))
         #expect(step.outputs == [.reconnectFailed, .disconnected(.unplugged)])

@@ -10,7 +10,9 @@ import TestSupport
 /// session or device the app drops without its closing call stops and closes by itself.
 @Suite("Scoped lifetimes: withReader, withTag, and what a dropped session leaves")
 struct ScopedLifetimeTests {
-    @Test("a begun session and its device dropped without invalidate() or close(): polling stops and the reader is closed")
+    @Test(
+        "a begun session and its device dropped without invalidate() or close(): polling stops and the reader is closed"
+    )
     func droppedSessionClosesReader() async throws {
         let fixture = try EmulatorFixture()
         defer { fixture.stop() }
@@ -29,7 +31,8 @@ struct ScopedLifetimeTests {
                 // Up at connect, back to 115 200 at the close (the chip answers before the
                 // switch returns, so the count is final here).
                 let setSerialBaudRate = ChipTables.pn532.code(.setSerialBaudRate)
-                #expect(fixture.uart.statistics.commandsByCode[setSerialBaudRate] == 2, "the chip was not switched back")
+                #expect(
+                    fixture.uart.statistics.commandsByCode[setSerialBaudRate] == 2, "the chip was not switched back")
             }
             // Nothing holds the port: the reader opens again at once.
             let again = try await fixture.connectedDevice()
@@ -40,7 +43,8 @@ struct ScopedLifetimeTests {
     /// Connects, begins a session, waits for its first round to see the tag, and returns
     /// only streams: the session and the device are dropped on return.
     private static func beginPollingAndDrop(_ fixture: EmulatorFixture) async throws
-        -> (AsyncStream<NDEFSessionEvent>, AsyncStream<ConnectionStatus>) {
+        -> (AsyncStream<NDEFSessionEvent>, AsyncStream<ConnectionStatus>)
+    {
         let device = try await fixture.connectedDevice()
         let session = NDEFSession(device: device)
         let events = session.events
@@ -94,8 +98,10 @@ struct ScopedLifetimeTests {
 
     @Test("withTag waits while two tags are in the field and names them when the time runs out")
     func severalTags() async throws {
-        let fixture = try EmulatorFixture(tags: [try Type2Tag(chip: .ntag215, uid: TestUID.first),
-                                                 try Type2Tag(chip: .ntag215, uid: TestUID.second)])
+        let fixture = try EmulatorFixture(tags: [
+            try Type2Tag(chip: .ntag215, uid: TestUID.first),
+            try Type2Tag(chip: .ntag215, uid: TestUID.second),
+        ])
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 60) {
             let device = try await fixture.connectedDevice()

@@ -13,7 +13,8 @@ import TestSupport
 /// authentication, a Type 2 tag drops out of ACTIVE) and the dump fails.
 @Suite("One user of the tag at a time on a device", .serialized, .timeLimit(.minutes(3)))
 struct TagAccessGateTests {
-    @Test("a Classic dump (authenticate, then four reads per sector) stays whole while an NDEF session polls every 50 ms")
+    @Test(
+        "a Classic dump (authenticate, then four reads per sector) stays whole while an NDEF session polls every 50 ms")
     func classicDumpWhilePolling() async throws {
         let uid: [UInt8] = [0x3E, 0xE0, 0x5A, 0x11]
         let harness = try await SessionHarness.start(tags: [try ClassicTag(chip: .classic1k, uid: uid)])
@@ -25,19 +26,25 @@ struct TagAccessGateTests {
             for round in 0..<3 {
                 let dump = try await tagSession.dump()
                 let blocks = try #require(dump.blocks)
-                for block in blocks.indices where ChipTables.spec(for: .classic1k).classicGeometry?.isTrailer(block: block) == false {
+                for block in blocks.indices
+                where ChipTables.spec(for: .classic1k).classicGeometry?.isTrailer(block: block) == false {
                     #expect(blocks[block] == emulated.block(block), "round \(round), block \(block)")
                 }
             }
             // The NDEF session kept polling between the dumps and still sees the one tag,
             // with no loss reported in between.
             #expect(await harness.session.detectedTags.map(\.uid) == [uid])
-            #expect(!harness.log.all[start...].contains { if case .tagsDetected(let tags) = $0 { tags.isEmpty } else { false } })
+            #expect(
+                !harness.log.all[start...].contains {
+                    if case .tagsDetected(let tags) = $0 { tags.isEmpty } else { false }
+                })
             await harness.stop()
         }
     }
 
-    @Test("an NDEF session writing and reading while a tag session dumps the same NTAG215: every message and every dump is whole")
+    @Test(
+        "an NDEF session writing and reading while a tag session dumps the same NTAG215: every message and every dump is whole"
+    )
     func ndefWritesWhileDumping() async throws {
         let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag215, uid: SessionUID.first)])
         defer { harness.fixture.stop() }

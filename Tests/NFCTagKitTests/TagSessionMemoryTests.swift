@@ -59,18 +59,26 @@ struct TagSessionMemoryTests {
         try await withTagSession([try Type2Tag(chip: .ultralight, uid: Self.uid)]) { session, _ in
             let ntag = try session.type2Tag()
             let error = await sessionError { () throws(TagSessionError) in _ = try await ntag.verifyOriginality() }
-            guard case .notSupported(.readSignature, .ultralight, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+            guard case .notSupported(.readSignature, .ultralight, _)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
         }
     }
 
-    @Test("Classic: keys open sectors, wrong keys are refused, values count, trailers change keys and unusable ones are refused")
+    @Test(
+        "Classic: keys open sectors, wrong keys are refused, values count, trailers change keys and unusable ones are refused"
+    )
     func classic() async throws {
         try await withTagSession([try ClassicTag(chip: .classic1k, uid: Self.classicUID)]) { session, fixture in
             let classic = try session.miFareClassicTag()
             let wrong = await sessionError { () throws(TagSessionError) in
                 try await classic.authenticate(sector: 1, keyType: .a, key: ClassicKey(bytes: [1, 2, 3, 4, 5, 6])!)
             }
-            guard case .command(.classicAuthenticate, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
+            guard case .command(.classicAuthenticate, .authenticationFailed)? = wrong else {
+                Issue.record("got \(String(describing: wrong))")
+                return
+            }
 
             try await classic.authenticate(sector: 1, keyType: .a, key: Self.transportKey)
             let data = (0..<16).map { UInt8($0 + 0x40) }
@@ -85,11 +93,17 @@ struct TagSessionMemoryTests {
 
             var trailer = try ClassicSectorTrailer(bytes: ChipTables.classic.factoryTrailer)
             let never = AccessBits(c1: true, c2: true, c3: true)
-            let unusable = ClassicSectorTrailer(keyA: Self.transportKey.bytes,
-                                                access: AccessConditions(groups: [never, never, never], trailer: never),
-                                                generalPurposeByte: 0x69, keyB: Self.transportKey.bytes)
-            let refused = await sessionError { () throws(TagSessionError) in try await classic.writeSectorTrailer(unusable, sector: 1) }
-            guard case .command(.writeSectorTrailer, .unusableTrailer)? = refused else { Issue.record("got \(String(describing: refused))"); return }
+            let unusable = ClassicSectorTrailer(
+                keyA: Self.transportKey.bytes,
+                access: AccessConditions(groups: [never, never, never], trailer: never),
+                generalPurposeByte: 0x69, keyB: Self.transportKey.bytes)
+            let refused = await sessionError { () throws(TagSessionError) in
+                try await classic.writeSectorTrailer(unusable, sector: 1)
+            }
+            guard case .command(.writeSectorTrailer, .unusableTrailer)? = refused else {
+                Issue.record("got \(String(describing: refused))")
+                return
+            }
             let emulated = try #require(fixture.emulator.tags.first as? ClassicTag)
             #expect(emulated.block(7) == ChipTables.classic.factoryTrailer, "a refused trailer reached the card")
 
@@ -97,7 +111,9 @@ struct TagSessionMemoryTests {
             trailer.keyA = newKey
             try await classic.writeSectorTrailer(trailer, sector: 1)
             try await session.reselect()
-            let old = await sessionError { () throws(TagSessionError) in try await classic.authenticate(sector: 1, keyType: .a, key: Self.transportKey) }
+            let old = await sessionError { () throws(TagSessionError) in
+                try await classic.authenticate(sector: 1, keyType: .a, key: Self.transportKey)
+            }
             #expect(old != nil)
             try await classic.authenticate(sector: 1, keyType: .a, key: ClassicKey(bytes: newKey)!)
             #expect(try await classic.readBlock(4) == data)
@@ -119,18 +135,29 @@ struct TagSessionMemoryTests {
             #expect(seen.last?.isFinished == true)
             #expect(try TagMemoryDump(jsonBytes: try dump.jsonBytes()) == dump)
 
-            for page in memory.firstUserPage..<(memory.firstUserPage + 8) { try await ntag.write(page: page, bytes: [0, 0, 0, 0]) }
+            for page in memory.firstUserPage..<(memory.firstUserPage + 8) {
+                try await ntag.write(page: page, bytes: [0, 0, 0, 0])
+            }
             var altered = dump
-            altered.pages?[memory.staticLock.page] = [0xFF, 0xFF, 0xFF, 0xFF]    // would lock the tag
+            altered.pages?[memory.staticLock.page] = [0xFF, 0xFF, 0xFF, 0xFF]  // would lock the tag
             let written = try await ntag.restore(altered)
             #expect(written == Array(memory.firstUserPage..<(memory.firstUserPage + 8)))
-            #expect(try await ntag.readPages(memory.firstUserPage...(memory.firstUserPage + 7))
-                    == (memory.firstUserPage..<(memory.firstUserPage + 8)).flatMap { [UInt8($0), 0xA5, 0x5A, UInt8($0)] })
+            #expect(
+                try await ntag.readPages(memory.firstUserPage...(memory.firstUserPage + 7))
+                    == (memory.firstUserPage..<(memory.firstUserPage + 8)).flatMap {
+                        [UInt8($0), 0xA5, 0x5A, UInt8($0)]
+                    })
             let emulated = try #require(fixture.emulator.tags.first as? Type2Tag)
-            #expect(emulated.page(memory.staticLock.page) == dump.pages?[memory.staticLock.page], "lock bytes were written")
+            #expect(
+                emulated.page(memory.staticLock.page) == dump.pages?[memory.staticLock.page], "lock bytes were written")
 
-            let locks = await sessionError { () throws(TagSessionError) in _ = try await ntag.restore(altered, options: [.lockPages]) }
-            guard case .command(.restore, .irreversibleNotConsented)? = locks else { Issue.record("got \(String(describing: locks))"); return }
+            let locks = await sessionError { () throws(TagSessionError) in
+                _ = try await ntag.restore(altered, options: [.lockPages])
+            }
+            guard case .command(.restore, .irreversibleNotConsented)? = locks else {
+                Issue.record("got \(String(describing: locks))")
+                return
+            }
         }
     }
 
@@ -149,7 +176,9 @@ struct TagSessionMemoryTests {
             try await classic.writeBlock(8, bytes: [UInt8](repeating: 0, count: 16))
             let written = try await classic.restore(dump)
             #expect(!written.contains(0))
-            #expect(written.allSatisfy { block in !ChipTables.spec(for: .classic1k).classicGeometry!.isTrailer(block: block) })
+            #expect(
+                written.allSatisfy { block in !ChipTables.spec(for: .classic1k).classicGeometry!.isTrailer(block: block)
+                })
             try await session.reselect()
             try await classic.authenticate(sector: 2, keyType: .a, key: Self.transportKey)
             #expect(try await classic.readBlock(8) == data)

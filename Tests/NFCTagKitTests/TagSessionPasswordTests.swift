@@ -20,12 +20,14 @@ struct TagSessionPasswordTests {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, fixture in
             let ntag = try session.type2Tag()
             let first = Self.memory.firstUserPage
-            let plan = try await ntag.planProtection(password: Self.password, pack: Self.pack, from: first, readProtected: true)
+            let plan = try await ntag.planProtection(
+                password: Self.password, pack: Self.pack, from: first, readProtected: true)
             #expect(plan.irreversibleChanges.isEmpty)
             #expect(plan.finalState.requirements == [.password(Self.password.bytes)])
             #expect(try await ntag.readConfiguration().isProtectionActive == false, "the dry run changed the tag")
 
-            let state = try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: true)
+            let state = try await ntag.protect(
+                password: Self.password, pack: Self.pack, from: first, readProtected: true)
             #expect(state.requirements == [.password(Self.password.bytes)])
             let tag = try #require(fixture.emulator.tags.first as? Type2Tag)
             #expect(tag.page(try #require(Self.memory.configuration?.password?.pwdPage)) == Self.password.bytes)
@@ -45,11 +47,18 @@ struct TagSessionPasswordTests {
             let first = Self.memory.firstUserPage
             try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false)
             try await session.reselect()
-            let refused = await sessionError { () throws(TagSessionError) in try await ntag.write(page: first, bytes: [1, 2, 3, 4]) }
+            let refused = await sessionError { () throws(TagSessionError) in
+                try await ntag.write(page: first, bytes: [1, 2, 3, 4])
+            }
             #expect(refused?.nakCode != nil, "\(String(describing: refused))")
 
-            let wrong = await sessionError { () throws(TagSessionError) in _ = try await ntag.removePassword(current: TagPassword(bytes: [0, 0, 0, 1])!) }
-            guard case .command(.removePassword, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
+            let wrong = await sessionError { () throws(TagSessionError) in
+                _ = try await ntag.removePassword(current: TagPassword(bytes: [0, 0, 0, 1])!)
+            }
+            guard case .command(.removePassword, .authenticationFailed)? = wrong else {
+                Issue.record("got \(String(describing: wrong))")
+                return
+            }
 
             let state = try await ntag.removePassword(current: Self.password, expectedPACK: Self.pack)
             #expect(state.requirements == [.noPassword])
@@ -66,27 +75,35 @@ struct TagSessionPasswordTests {
             let ntag = try session.type2Tag()
             let first = Self.memory.firstUserPage
             let refused = await sessionError { () throws(TagSessionError) in
-                _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false, authLimit: 2)
+                _ = try await ntag.protect(
+                    password: Self.password, pack: Self.pack, from: first, readProtected: false, authLimit: 2)
             }
             guard case .command(.protect, .irreversibleNotConsented(let changes))? = refused else {
-                Issue.record("got \(String(describing: refused))"); return
+                Issue.record("got \(String(describing: refused))")
+                return
             }
             #expect(changes == [.authenticationLimit(2)])
             #expect(try await ntag.readConfiguration().isProtectionActive == false)
 
-            try await ntag.protect(password: Self.password, pack: Self.pack, from: first, readProtected: false,
-                                      authLimit: 2, consent: [.authenticationLimit])
+            try await ntag.protect(
+                password: Self.password, pack: Self.pack, from: first, readProtected: false,
+                authLimit: 2, consent: [.authenticationLimit])
             var remaining: [RemainingAttempts] = []
             for _ in 0..<3 {
-                let error = await sessionError { () throws(TagSessionError) in _ = try await ntag.authenticate(password: TagPassword(bytes: [9, 9, 9, 9])!) }
+                let error = await sessionError { () throws(TagSessionError) in
+                    _ = try await ntag.authenticate(password: TagPassword(bytes: [9, 9, 9, 9])!)
+                }
                 guard case .command(.authenticate, .authenticationFailed(let left))? = error else {
-                    Issue.record("got \(String(describing: error))"); return
+                    Issue.record("got \(String(describing: error))")
+                    return
                 }
                 remaining.append(left)
             }
             #expect(remaining.first == .atMost(1), "\(remaining)")
             #expect(remaining.last == .exhausted, "\(remaining)")
-            let locked = await sessionError { () throws(TagSessionError) in _ = try await ntag.authenticate(password: Self.password) }
+            let locked = await sessionError { () throws(TagSessionError) in
+                _ = try await ntag.authenticate(password: Self.password)
+            }
             #expect(locked == .command(operation: .authenticate, .authenticationFailed(remainingAttempts: .exhausted)))
             #expect(locked?.description.contains("none") == true, "\(String(describing: locked))")
         }
@@ -100,18 +117,26 @@ struct TagSessionPasswordTests {
             let emulator = fixture.emulator
             emulator.observeTagChanges { tags in
                 guard let tag = tags.first as? Type2Tag, let value = auth0.value(in: tag.page(auth0.page)),
-                      Int(value) <= Self.memory.lastPage else { return }
+                    Int(value) <= Self.memory.lastPage
+                else { return }
                 Thread.detachNewThread { emulator.unplug() }
                 // Hold the emulator's thread until the unplug has woken it, so the next frame is never answered.
                 Thread.sleep(forTimeInterval: 0.3)
             }
             let error = await sessionError { () throws(TagSessionError) in
-                _ = try await ntag.protect(password: Self.password, pack: Self.pack, from: Self.memory.firstUserPage, readProtected: false)
+                _ = try await ntag.protect(
+                    password: Self.password, pack: Self.pack, from: Self.memory.firstUserPage, readProtected: false)
             }
-            guard case .interrupted(.protect, let state, let cause)? = error else { Issue.record("got \(String(describing: error))"); return }
+            guard case .interrupted(.protect, let state, let cause)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(state.requirements.first == .password(Self.password.bytes), "\(state)")
             #expect(state.isKnownToCaller)
-            guard case .readerLost = cause else { Issue.record("cause \(cause)"); return }
+            guard case .readerLost = cause else {
+                Issue.record("cause \(cause)")
+                return
+            }
             #expect(error?.description.contains("password 12 34 56 78") == true, "\(String(describing: error))")
         }
     }
@@ -126,14 +151,20 @@ struct TagSessionPasswordTests {
             let ulc = try session.ultralightCTag()
             try await ulc.authenticate(key: .factoryDefault)
             let wrong = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: newKey) }
-            guard case .command(.ultralightCAuthenticate, .authenticationFailed)? = wrong else { Issue.record("got \(String(describing: wrong))"); return }
+            guard case .command(.ultralightCAuthenticate, .authenticationFailed)? = wrong else {
+                Issue.record("got \(String(describing: wrong))")
+                return
+            }
             let state = try await ulc.changeKey(from: .factoryDefault, to: newKey)
             #expect(state.requirements.contains(.password(newBytes)) || state.requirements == [.noPassword], "\(state)")
             try await session.reselect()
             try await ulc.authenticate(key: newKey)
-            let old = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: .factoryDefault) }
+            let old = await sessionError { () throws(TagSessionError) in
+                try await ulc.authenticate(key: .factoryDefault)
+            }
             #expect(old != nil)
-            let protected = try await ulc.setProtection(from: Self.firstUserPage(.ultralightC), readProtected: false, key: newKey)
+            let protected = try await ulc.setProtection(
+                from: Self.firstUserPage(.ultralightC), readProtected: false, key: newKey)
             #expect(protected.requirements == [.password(newBytes)], "\(protected)")
         }
     }

@@ -45,7 +45,11 @@ struct UARTSpeedTests {
             #expect(try await Self.chipReaches(Self.standard, fixture.uart))
             #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == 2)
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            guard path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/nfc-list") }) else { return }
+            guard
+                path.split(separator: ":").contains(where: {
+                    FileManager.default.isExecutableFile(atPath: "\($0)/nfc-list")
+                })
+            else { return }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["nfc-list"]
@@ -72,10 +76,11 @@ struct UARTSpeedTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
+            try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
             fixture.uart.unplug()
             try await Task.sleep(for: .milliseconds(150))
-            try fixture.uart.plug()   // a new chip: 115 200 baud again
+            try fixture.uart.plug()  // a new chip: 115 200 baud again
             try await log.wait(for: "reconnectSucceeded")
             #expect(fixture.uart.statistics.uartBaud == Self.fastest)
             #expect(await device.readerInfo?.serialSpeed == Self.fastest)
@@ -89,8 +94,9 @@ struct UARTSpeedTests {
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
-            try await device.connect(toConnectionString: fixture.connectionString + ":115200",
-                                     configuration: fixture.configuration(liveness: nil))
+            try await device.connect(
+                toConnectionString: fixture.connectionString + ":115200",
+                configuration: fixture.configuration(liveness: nil))
             #expect(await device.readerInfo?.serialSpeed == Self.standard)
             await device.close()
             #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == nil)

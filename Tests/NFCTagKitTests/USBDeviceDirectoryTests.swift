@@ -11,7 +11,8 @@ struct USBDeviceDirectoryTests {
     final class Bus: Sendable {
         let root: String
         init() throws {
-            root = FileManager.default.temporaryDirectory
+            root =
+                FileManager.default.temporaryDirectory
                 .appendingPathComponent("nfctagkit-usb-\(getpid())-\(UInt32.random(in: 0 ... .max))").path
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         }
@@ -37,7 +38,7 @@ struct USBDeviceDirectoryTests {
 
         /// Waits up to 5 s for the list to become `expected`.
         func wait(for expected: [String]) async -> Bool {
-            for _ in 0 ..< 100 {
+            for _ in 0..<100 {
                 if last == expected { return true }
                 try? await Task.sleep(for: .milliseconds(50))
             }
@@ -57,10 +58,15 @@ struct USBDeviceDirectoryTests {
         try bus.plug(bus: 1, address: 9, "vendor=zz\nproduct=2200\n")
         try "vendor=072f\nproduct=2200\n".write(toFile: bus.root + "/001/.042.tmp", atomically: false, encoding: .utf8)
         let devices = bus.directory.scan().values.sorted { $0.address < $1.address }
-        #expect(devices == [
-            USBDeviceDescriptor(bus: 1, address: 7, id: USBProductID(vendor: 0x04E6, product: 0x5591), serialNumber: "0A1B2C3D", portPath: "1-3"),
-            USBDeviceDescriptor(bus: 1, address: 42, id: USBProductID(vendor: 0x072F, product: 0x2200), serialNumber: nil, portPath: "1-2"),
-        ])
+        #expect(
+            devices == [
+                USBDeviceDescriptor(
+                    bus: 1, address: 7, id: USBProductID(vendor: 0x04E6, product: 0x5591), serialNumber: "0A1B2C3D",
+                    portPath: "1-3"),
+                USBDeviceDescriptor(
+                    bus: 1, address: 42, id: USBProductID(vendor: 0x072F, product: 0x2200), serialNumber: nil,
+                    portPath: "1-2"),
+            ])
     }
 
     @Test("the liveness check looks for the node on the process's bus")
@@ -118,23 +124,32 @@ struct USBDeviceDirectoryTests {
 @Suite("An ACR122U (no serial number) is found again after a replug")
 struct ACR122URelocationTests {
     static func acr122(address: UInt8, port: String?) throws -> NFCReader {
-        try #require(USBReaderWatcher.reader(USBDeviceDescriptor(bus: 1, address: address,
-                                                                 id: USBProductID(vendor: 0x072F, product: 0x2200), portPath: port)))
+        try #require(
+            USBReaderWatcher.reader(
+                USBDeviceDescriptor(
+                    bus: 1, address: address,
+                    id: USBProductID(vendor: 0x072F, product: 0x2200), portPath: port)))
     }
 
     @Test("the only ACR122U, plugged in again anywhere")
     func onlyOne() throws {
         let lost = try Self.acr122(address: 4, port: "1-2")
         let scl3711 = try #require(USBReaderWatcher.reader(RecordedUSB.pn533))
-        #expect(lost.relocated(among: [scl3711, try Self.acr122(address: 9, port: "1-5")])?.connectionString == "acr122_usb:001:009")
+        #expect(
+            lost.relocated(among: [scl3711, try Self.acr122(address: 9, port: "1-5")])?.connectionString
+                == "acr122_usb:001:009")
     }
 
     @Test("of two ACR122Us, the one plugged back into the lost reader's port; none when the port does not tell")
     func byPort() throws {
         let lost = try Self.acr122(address: 4, port: "1-2")
         let other = try Self.acr122(address: 6, port: "1-3")
-        #expect(lost.relocated(among: [other, try Self.acr122(address: 8, port: "1-2")])?.connectionString == "acr122_usb:001:008")
-        #expect(lost.relocated(among: [other, try Self.acr122(address: 8, port: "1-4")]) == nil, "moved to another port, beside a twin: no guess")
+        #expect(
+            lost.relocated(among: [other, try Self.acr122(address: 8, port: "1-2")])?.connectionString
+                == "acr122_usb:001:008")
+        #expect(
+            lost.relocated(among: [other, try Self.acr122(address: 8, port: "1-4")]) == nil,
+            "moved to another port, beside a twin: no guess")
         var portless = lost
         portless.usbPortPath = nil
         #expect(portless.relocated(among: [other, try Self.acr122(address: 8, port: "1-2")]) == nil)
@@ -148,7 +163,10 @@ struct ACR122URelocationTests {
         #expect(identified.usbPortPath == "1-2")
         #expect(identified.serialNumber == nil)
         #expect(identified.name == "ACS ACR122")
-        #expect(identified.relocated(among: [try Self.acr122(address: 6, port: "1-3"), try Self.acr122(address: 5, port: "1-2")])?
+        #expect(
+            identified.relocated(among: [
+                try Self.acr122(address: 6, port: "1-3"), try Self.acr122(address: 5, port: "1-2"),
+            ])?
             .connectionString == "acr122_usb:001:005")
     }
 }

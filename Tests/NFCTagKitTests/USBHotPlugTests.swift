@@ -43,13 +43,14 @@ struct USBHotPlugTests {
         backend.fire(.left(RecordedUSB.acr122))
         moved.address = 5
         backend.fire(.arrived(moved))
-        #expect(changes.all == [
-            ["pn53x_usb:002:009"],
-            ["acr122_usb:001:004", "pn53x_usb:002:009"],
-            ["acr122_usb:001:004"],
-            [],
-            ["acr122_usb:001:005"],
-        ])
+        #expect(
+            changes.all == [
+                ["pn53x_usb:002:009"],
+                ["acr122_usb:001:004", "pn53x_usb:002:009"],
+                ["acr122_usb:001:004"],
+                [],
+                ["acr122_usb:001:005"],
+            ])
         #expect(watcher.readers.map(\.serialNumber) == ["ACR-0001"])
         watcher.stop()
     }
@@ -80,7 +81,8 @@ struct USBReaderRelocationTests {
         let found = try #require(lost.relocated(among: present))
         #expect(found.connectionString == "acr122_usb:001:007")
         #expect(found.serialNumber == "ACR-0001")
-        #expect(lost.relocated(among: try [other, RecordedUSB.pn533].map(Self.reader)) == nil, "its serial is not there")
+        #expect(
+            lost.relocated(among: try [other, RecordedUSB.pn533].map(Self.reader)) == nil, "its serial is not there")
     }
 
     @Test("without a serial number only a single reader of the same product is taken")
@@ -90,7 +92,9 @@ struct USBReaderRelocationTests {
         let lost = try Self.reader(device)
         var moved = device
         moved.address = 10
-        #expect(lost.relocated(among: try [moved, RecordedUSB.acr122].map(Self.reader))?.connectionString == "pn53x_usb:002:010")
+        #expect(
+            lost.relocated(among: try [moved, RecordedUSB.acr122].map(Self.reader))?.connectionString
+                == "pn53x_usb:002:010")
         var twin = device
         twin.address = 11
         #expect(lost.relocated(among: try [moved, twin].map(Self.reader)) == nil, "two alike: no guess")

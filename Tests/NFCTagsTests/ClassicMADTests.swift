@@ -13,11 +13,15 @@ struct ClassicMADTests {
 
     /// MAD1 naming `sectors` as NFC sectors.
     func mad1(_ sectors: [Int], info: UInt8 = 0x01) -> [UInt8] {
-        MADTable.directoryBytes(mad.mad1, infoByte: info, applications: Dictionary(uniqueKeysWithValues: sectors.map { ($0, nfc) }), spec: mad)
+        MADTable.directoryBytes(
+            mad.mad1, infoByte: info, applications: Dictionary(uniqueKeysWithValues: sectors.map { ($0, nfc) }),
+            spec: mad)
     }
 
     func mad2(_ sectors: [Int], info: UInt8 = 0x00) -> [UInt8] {
-        MADTable.directoryBytes(mad.mad2, infoByte: info, applications: Dictionary(uniqueKeysWithValues: sectors.map { ($0, nfc) }), spec: mad)
+        MADTable.directoryBytes(
+            mad.mad2, infoByte: info, applications: Dictionary(uniqueKeysWithValues: sectors.map { ($0, nfc) }),
+            spec: mad)
     }
 
     /// `bytes` with the CRC recomputed (to test a later check in isolation).
@@ -41,7 +45,10 @@ struct ClassicMADTests {
         var bytes = mad1(Array(1...15))
         bytes[5] ^= 0x01
         let expected = mad.crc(Array(bytes[1...]))
-        #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 16, reason: .crcMismatch(expected: expected, found: 0x14))) {
+        #expect(
+            throws: NDEFTagError.invalidApplicationDirectory(
+                offset: 16, reason: .crcMismatch(expected: expected, found: 0x14))
+        ) {
             try MADTable(mad1: bytes, mad2: nil, spec: mad, blockSize: 16)
         }
     }
@@ -50,13 +57,17 @@ struct ClassicMADTests {
     func badMAD2CRC() throws {
         var second = mad2(Array(17...39))
         second[0] ^= 0xFF
-        #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 1024, reason: .crcMismatch(expected: second[0] ^ 0xFF, found: second[0]))) {
+        #expect(
+            throws: NDEFTagError.invalidApplicationDirectory(
+                offset: 1024, reason: .crcMismatch(expected: second[0] ^ 0xFF, found: second[0]))
+        ) {
             try MADTable(mad1: mad1(Array(1...15)), mad2: second, spec: mad, blockSize: 16)
         }
     }
 
-    @Test("invalid info bytes are reported at byte 17 (MAD1) or 1025 (MAD2)",
-          arguments: [(false, UInt8(0x0F)), (false, 0x3F), (false, 0xCF), (true, 0x10), (true, 0x28), (true, 0x3F)])
+    @Test(
+        "invalid info bytes are reported at byte 17 (MAD1) or 1025 (MAD2)",
+        arguments: [(false, UInt8(0x0F)), (false, 0x3F), (false, 0xCF), (true, 0x10), (true, 0x28), (true, 0x3F)])
     func badInfoByte(isMAD2: Bool, info: UInt8) throws {
         if isMAD2 {
             #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 1025, reason: .invalidInfoByte(info))) {
@@ -69,9 +80,12 @@ struct ClassicMADTests {
         }
     }
 
-    @Test("valid info bytes pass: the RFU bits are masked, MAD2 may point past sector 16", arguments: [UInt8(0x00), 0x0E, 0xC1])
+    @Test(
+        "valid info bytes pass: the RFU bits are masked, MAD2 may point past sector 16",
+        arguments: [UInt8(0x00), 0x0E, 0xC1])
     func goodInfoByte(info: UInt8) throws {
-        #expect(try MADTable(mad1: mad1([1], info: info), mad2: mad2([17], info: 0x27), spec: mad, blockSize: 16).hasMAD2)
+        #expect(
+            try MADTable(mad1: mad1([1], info: info), mad2: mad2([17], info: 0x27), spec: mad, blockSize: 16).hasMAD2)
     }
 
     @Test("non-contiguous NFC sectors are reported at the AID entry of the first sector out of the run")
@@ -134,13 +148,16 @@ struct ClassicMADTests {
         var bad = mad1(Array(1...15))
         bad[0] = 0x00
         let tag = try await card(mad1: bad)
-        let error = NDEFTagError.invalidApplicationDirectory(offset: 16, reason: .crcMismatch(expected: 0x14, found: 0x00))
+        let error = NDEFTagError.invalidApplicationDirectory(
+            offset: 16, reason: .crcMismatch(expected: 0x14, found: 0x00))
         await #expect(throws: error) { try await driver(tag).queryStatus() }
         await #expect(throws: error) { try await driver(tag).readMessage() }
         await #expect(throws: error) { try await driver(tag).writeMessage(Type2Fixtures.message(encodedSize: 20)) }
         await #expect(throws: error) { try await driver(tag).makeReadOnly(force: true) }
         let infoError = NDEFTagError.invalidApplicationDirectory(offset: 17, reason: .invalidInfoByte(0x20))
-        await #expect(throws: infoError) { try await driver(try await card(mad1: mad1(Array(1...15), info: 0x20))).readMessage() }
+        await #expect(throws: infoError) {
+            try await driver(try await card(mad1: mad1(Array(1...15), info: 0x20))).readMessage()
+        }
         let gapError = NDEFTagError.invalidApplicationDirectory(offset: 24, reason: .nonContiguousNDEFSectors)
         await #expect(throws: gapError) { try await driver(try await card(mad1: mad1([1, 2, 4]))).queryStatus() }
     }
@@ -149,10 +166,14 @@ struct ClassicMADTests {
     func notFormatted() async throws {
         let noDA = try await card(mad1: mad1(Array(1...15)), gpb: 0x41)
         #expect(try await driver(noDA).queryStatus() == NDEFStatus(availability: .notSupported, capacity: 0, length: 0))
-        await #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 57, reason: .missing)) { try await driver(noDA).readMessage() }
+        await #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 57, reason: .missing)) {
+            try await driver(noDA).readMessage()
+        }
         let noNFC = try await card(mad1: mad1([]))
         #expect(try await driver(noNFC).queryStatus().availability == .notSupported)
-        await #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 18, reason: .noNDEFSectors)) { try await driver(noNFC).readMessage() }
+        await #expect(throws: NDEFTagError.invalidApplicationDirectory(offset: 18, reason: .noNDEFSectors)) {
+            try await driver(noNFC).readMessage()
+        }
         let blank = try ClassicFixtures.tag(.classic1k)
         #expect(try await driver(blank).queryStatus().availability == .notSupported)
     }

@@ -9,8 +9,9 @@ import Testing
 /// Format → write → read on emulated Classic 1K and 4K cards.
 @Suite("Classic NDEF round trips on emulated 1K and 4K cards")
 struct ClassicRoundTripTests {
-    @Test("a formatted card is read-write and empty, with the NFC sectors' data bytes minus the TLV header",
-          arguments: [(Chip.classic1k, 720 - 4), (.classic4k, 3360 - 4)])
+    @Test(
+        "a formatted card is read-write and empty, with the NFC sectors' data bytes minus the TLV header",
+        arguments: [(Chip.classic1k, 720 - 4), (.classic4k, 3360 - 4)])
     func formattedStatus(chip: Chip, capacity: Int) async throws {
         let transport = ClassicTagTransport(tag: try await ClassicFixtures.formattedTag(chip))
         let driver = try ClassicFixtures.driver(chip, transport)
@@ -26,7 +27,8 @@ struct ClassicRoundTripTests {
         #expect(try await driver.queryStatus().availability == .readWrite)
     }
 
-    @Test("random messages of random sizes read back as written, through fresh drivers", arguments: ClassicFixtures.chips)
+    @Test(
+        "random messages of random sizes read back as written, through fresh drivers", arguments: ClassicFixtures.chips)
     func randomMessages(chip: Chip) async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         var rng = SplitMix64(seed: seed)
@@ -43,8 +45,9 @@ struct ClassicRoundTripTests {
         }
     }
 
-    @Test("the largest message fills the NFC sectors exactly, skipping trailers (and sector 16 on a 4K)",
-          arguments: ClassicFixtures.chips)
+    @Test(
+        "the largest message fills the NFC sectors exactly, skipping trailers (and sector 16 on a 4K)",
+        arguments: ClassicFixtures.chips)
     func fullCard(chip: Chip) async throws {
         let transport = ClassicTagTransport(tag: try await ClassicFixtures.formattedTag(chip))
         let driver = try ClassicFixtures.driver(chip, transport)

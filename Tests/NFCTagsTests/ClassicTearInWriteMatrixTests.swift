@@ -31,11 +31,15 @@ struct ClassicTearInWriteMatrixTests {
     }
 
     /// The blocks `operation` writes on a copy of `prepared`, in order.
-    static func writtenBlocks(_ prepared: ClassicTag, _ operation: (ClassicTagTransport) async throws -> Void) async throws -> [Int] {
+    static func writtenBlocks(_ prepared: ClassicTag, _ operation: (ClassicTagTransport) async throws -> Void)
+        async throws -> [Int]
+    {
         let probe = ClassicTagTransport(tag: prepared)
         try await operation(probe)
         let write = ClassicTagTransport.hex([try #require(ChipTables.spec(for: .classic1k).command(.write)).code])
-        return await probe.log.filter { $0.hasPrefix(write + " ") }.compactMap { Int($0.dropFirst(3).prefix(2), radix: 16) }
+        return await probe.log.filter { $0.hasPrefix(write + " ") }.compactMap {
+            Int($0.dropFirst(3).prefix(2), radix: 16)
+        }
     }
 
     /// Tears block write k of `operation` for every k with `seeds(k)`; `check` gets the
@@ -50,7 +54,8 @@ struct ClassicTearInWriteMatrixTests {
             for seed in seeds(block) {
                 let transport = ClassicTagTransport(tag: prepared)
                 await transport.tear(WriteTear(write: index + 1, seed: seed))
-                let label = "\(context), block write \(index + 1) of \(blocks.count) (block \(block)) torn with seed \(seed)"
+                let label =
+                    "\(context), block write \(index + 1) of \(blocks.count) (block \(block)) torn with seed \(seed)"
                 var state: NDEFTagContentState?
                 do {
                     try await operation(transport)
@@ -90,12 +95,17 @@ struct ClassicTearInWriteMatrixTests {
             let oldIsEmpty = old.records.isEmpty
             runs += try await Self.forEveryTornWrite(
                 of: prepared, blocks: blocks, seeds: { $0 == lengthBlock ? 0..<48 : 0..<2 },
-                context: "\(chip) \((try? old.encoded().count) ?? 0)→\((try? new.encoded().count) ?? 0) bytes", operation: operation
+                context: "\(chip) \((try? old.encoded().count) ?? 0)→\((try? new.encoded().count) ?? 0) bytes",
+                operation: operation
             ) { label, _, state, tag in
                 let reading = await Self.reading(tag, chip: chip, old: old, new: new)
-                #expect([oldIsEmpty ? .empty : .old, .new, .empty].contains(reading) || reading.isCorrupt, "\(label): reads \(reading)")
+                #expect(
+                    [oldIsEmpty ? .empty : .old, .new, .empty].contains(reading) || reading.isCorrupt,
+                    "\(label): reads \(reading)")
                 if let state {
-                    #expect(Type2TearInWriteMatrixTests.agrees(state, with: reading, oldIsEmpty: oldIsEmpty), "\(label): said \(state), reads \(reading)")
+                    #expect(
+                        Type2TearInWriteMatrixTests.agrees(state, with: reading, oldIsEmpty: oldIsEmpty),
+                        "\(label): said \(state), reads \(reading)")
                 }
                 let repair = ClassicTagTransport(tag: tag)
                 try await ClassicFixtures.driver(chip, repair).writeMessage(new)
@@ -105,7 +115,9 @@ struct ClassicTearInWriteMatrixTests {
         #expect(runs > 200)
     }
 
-    @Test("lock on a 1K: a trailer torn mid-cycle is reported unknown; the card never reads a wrong message or writable while partly locked")
+    @Test(
+        "lock on a 1K: a trailer torn mid-cycle is reported unknown; the card never reads a wrong message or writable while partly locked"
+    )
     func lock() async throws {
         let message = Type2Fixtures.message(encodedSize: 150)
         let prepared = try await ClassicFixtures.tag(.classic1k, holding: message)
@@ -116,15 +128,20 @@ struct ClassicTearInWriteMatrixTests {
             try await driver.makeReadOnly(force: false)
         }
         let blocks = try await Self.writtenBlocks(prepared, lock)
-        _ = try await Self.forEveryTornWrite(of: prepared, blocks: blocks, seeds: { _ in 0..<3 }, context: "lock",
-                                             operation: lock) { label, _, state, tag in
+        _ = try await Self.forEveryTornWrite(
+            of: prepared, blocks: blocks, seeds: { _ in 0..<3 }, context: "lock",
+            operation: lock
+        ) { label, _, state, tag in
             #expect(state == .unknown, "\(label): \(String(describing: state))")
             // The message, or nothing readable (a sector the torn trailer blocked).
-            if let read = try? await ClassicFixtures.read(tag, chip: .classic1k) { #expect(read == message, "\(label)") }
+            if let read = try? await ClassicFixtures.read(tag, chip: .classic1k) {
+                #expect(read == message, "\(label)")
+            }
             let status = try? await ClassicFixtures.driver(.classic1k, ClassicTagTransport(tag: tag)).queryStatus()
             if status?.availability == .readWrite {
                 let lockedSectors = (1..<geometry.sectorCount).filter { sector in
-                    geometry.trailerBlock(ofSector: sector).map { Array(tag.block($0)[6...8]) == [0x07, 0x8F, 0x0F] } == true
+                    geometry.trailerBlock(ofSector: sector).map { Array(tag.block($0)[6...8]) == [0x07, 0x8F, 0x0F] }
+                        == true
                 }
                 #expect(lockedSectors.isEmpty, "\(label): reads writable, locked \(lockedSectors)")
             }
@@ -145,15 +162,22 @@ struct ClassicTearInWriteMatrixTests {
         }
         let blocks = try await Self.writtenBlocks(blank, format)
         let geometry = try ClassicFixtures.geometry(.classic1k)
-        _ = try await Self.forEveryTornWrite(of: blank, blocks: blocks, seeds: { _ in 0..<2 }, context: "format",
-                                             operation: format) { label, block, state, tag in
+        _ = try await Self.forEveryTornWrite(
+            of: blank, blocks: blocks, seeds: { _ in 0..<2 }, context: "format",
+            operation: format
+        ) { label, block, state, tag in
             let status = try? await ClassicFixtures.driver(.classic1k, ClassicTagTransport(tag: tag)).queryStatus()
-            let reading: Reading = switch status?.availability {
-            case .notSupported: .old
-            case .readWrite where status?.length == 0: .empty
-            default: .corrupt("\(String(describing: status))")
+            let reading: Reading =
+                switch status?.availability {
+                case .notSupported: .old
+                case .readWrite where status?.length == 0: .empty
+                default: .corrupt("\(String(describing: status))")
+                }
+            if let state {
+                #expect(
+                    Type2TearInWriteMatrixTests.agrees(state, with: reading, oldIsEmpty: false),
+                    "\(label): said \(state), reads \(reading)")
             }
-            if let state { #expect(Type2TearInWriteMatrixTests.agrees(state, with: reading, oldIsEmpty: false), "\(label): said \(state), reads \(reading)") }
             if geometry.isTrailer(block: block) { #expect(state == .unknown, "\(label)") }
         }
     }

@@ -51,13 +51,15 @@ struct ClassicTearMatrixTests {
                     outcome = .failure(error)
                 }
                 await transport.bringBack()
-                try await check("\(context) \(mode), cut after \(k) of \(total)", k, total, outcome, await transport.tag)
+                try await check(
+                    "\(context) \(mode), cut after \(k) of \(total)", k, total, outcome, await transport.tag)
             }
         }
     }
 
-    @Test("write: every cut point, growing, shrinking, from empty, across a sector boundary",
-          arguments: [(Chip.classic1k, 1), (.classic4k, 4)])
+    @Test(
+        "write: every cut point, growing, shrinking, from empty, across a sector boundary",
+        arguments: [(Chip.classic1k, 1), (.classic4k, 4)])
     func write(chip: Chip, stride step: Int) async throws {
         let fresh = try await ClassicFixtures.formattedTag(chip)
         // 300 bytes: a 3-byte length; 700 on the 4K crosses the MAD2 sector 16.
@@ -67,7 +69,8 @@ struct ClassicTearMatrixTests {
             let new = Self.message(size: newSize, fill: 0x80)
             let prepared = oldSize == 0 ? fresh : try await ClassicFixtures.tag(chip, holding: old)
             let oldReading: Reading = oldSize == 0 ? .empty : .old
-            try await Self.forEveryCut(of: prepared, stride: step, context: "\(chip) \(oldSize)→\(newSize)") { transport in
+            try await Self.forEveryCut(of: prepared, stride: step, context: "\(chip) \(oldSize)→\(newSize)") {
+                transport in
                 try await ClassicFixtures.driver(chip, transport).writeMessage(new)
             } check: { context, k, total, outcome, tag in
                 let reading = await Self.reading(of: tag, chip: chip, old: old, new: new)
@@ -80,39 +83,49 @@ struct ClassicTearMatrixTests {
                     let state = Type2TearMatrixTests.state(of: error)
                     #expect(state != nil, "\(context): \(error) carries no state")
                     if let state {
-                        #expect(Type2TearMatrixTests.agrees(state, with: reading, old: oldReading), "\(context): said \(state), reads \(reading)")
+                        #expect(
+                            Type2TearMatrixTests.agrees(state, with: reading, old: oldReading),
+                            "\(context): said \(state), reads \(reading)")
                     }
                 }
             }
         }
     }
 
-    @Test("format of a blank card: every cut point reads as blank or empty, never a MAD over unformatted sectors",
-          arguments: [(Chip.classic1k, 1), (.classic4k, 3)])
+    @Test(
+        "format of a blank card: every cut point reads as blank or empty, never a MAD over unformatted sectors",
+        arguments: [(Chip.classic1k, 1), (.classic4k, 3)])
     func formatBlank(chip: Chip, stride step: Int) async throws {
         let blank = try ClassicFixtures.tag(chip)
         try await Self.forEveryCut(of: blank, stride: step, context: "\(chip) format") { transport in
             try await ClassicFixtures.driver(chip, transport).format(force: false)
         } check: { context, k, total, outcome, tag in
             let status = try? await ClassicFixtures.driver(chip, ClassicTagTransport(tag: tag)).queryStatus()
-            let reading: Reading = switch status?.availability {
-            case .notSupported: .old
-            case .readWrite where status?.length == 0: .empty
-            default: .other("\(String(describing: status))")
-            }
+            let reading: Reading =
+                switch status?.availability {
+                case .notSupported: .old
+                case .readWrite where status?.length == 0: .empty
+                default: .other("\(String(describing: status))")
+                }
             #expect(reading == .old || reading == .empty, "\(context): \(reading)")
             switch outcome {
             case .success: #expect(reading == .empty && k >= total, "\(context)")
             case .failure(let error):
                 let state = Type2TearMatrixTests.state(of: error)
                 #expect(state != nil, "\(context): \(error)")
-                if let state { #expect(Type2TearMatrixTests.agrees(state, with: reading), "\(context): said \(state), reads \(reading)") }
+                if let state {
+                    #expect(
+                        Type2TearMatrixTests.agrees(state, with: reading), "\(context): said \(state), reads \(reading)"
+                    )
+                }
             }
             // A torn format is finished by formatting again.
             if reading == .old {
                 let again = ClassicTagTransport(tag: tag)
                 try await ClassicFixtures.driver(chip, again).format(force: false)
-                #expect(try await ClassicFixtures.driver(chip, again).queryStatus().availability == .readWrite, "\(context)")
+                #expect(
+                    try await ClassicFixtures.driver(chip, again).queryStatus().availability == .readWrite, "\(context)"
+                )
             }
         }
     }
@@ -129,7 +142,11 @@ struct ClassicTearMatrixTests {
             if case .failure(let error) = outcome {
                 let state = Type2TearMatrixTests.state(of: error)
                 #expect(state != nil, "\(context): \(error)")
-                if let state { #expect(Type2TearMatrixTests.agrees(state, with: reading), "\(context): said \(state), reads \(reading)") }
+                if let state {
+                    #expect(
+                        Type2TearMatrixTests.agrees(state, with: reading), "\(context): said \(state), reads \(reading)"
+                    )
+                }
             }
         }
     }
@@ -146,16 +163,21 @@ struct ClassicTearMatrixTests {
         } check: { context, _, _, outcome, tag in
             if case .failure(let error) = outcome {
                 // Unknown when a trailer write went unanswered: it may have been torn mid-cycle.
-                #expect([.previousMessageIntact, .unknown].contains(Type2TearMatrixTests.state(of: error)), "\(context): \(error)")
+                #expect(
+                    [.previousMessageIntact, .unknown].contains(Type2TearMatrixTests.state(of: error)),
+                    "\(context): \(error)")
             }
             let transport = ClassicTagTransport(tag: tag)
             let again = try ClassicFixtures.driver(.classic1k, transport)
             #expect(try await again.readMessage() == message, "\(context)")
             let status = try await again.queryStatus()
             let lockedSectors = (1..<geometry.sectorCount).filter { sector in
-                geometry.trailerBlock(ofSector: sector).map { Array(tag.block($0)[6...8]) == [0x07, 0x8F, 0x0F] } == true
+                geometry.trailerBlock(ofSector: sector).map { Array(tag.block($0)[6...8]) == [0x07, 0x8F, 0x0F] }
+                    == true
             }
-            if status.availability == .readWrite { #expect(lockedSectors.isEmpty, "\(context): reads writable, locked \(lockedSectors)") }
+            if status.availability == .readWrite {
+                #expect(lockedSectors.isEmpty, "\(context): reads writable, locked \(lockedSectors)")
+            }
             // A torn lock is finished by locking again.
             try await again.makeReadOnly(force: false)
             #expect(try await again.queryStatus().availability == .readOnly, "\(context)")

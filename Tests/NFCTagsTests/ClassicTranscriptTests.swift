@@ -25,7 +25,9 @@ struct ClassicTranscriptTests {
         #expect(await transport.log == expected)
     }
 
-    @Test("status of a formatted 4K: MAD2 in sector 16 is read and skipped; a large sector is read block by block to its trailer")
+    @Test(
+        "status of a formatted 4K: MAD2 in sector 16 is read and skipped; a large sector is read block by block to its trailer"
+    )
     func status4K() async throws {
         let transport = ClassicTagTransport(tag: try await ClassicFixtures.formattedTag(.classic4k))
         #expect(try await ClassicFixtures.driver(.classic4k, transport).queryStatus().capacity == 3356)
@@ -39,32 +41,44 @@ struct ClassicTranscriptTests {
         #expect(!log.contains("AUTH A 43 D3F7D3F7D3F7 ok"), "sector 16 is not an NFC sector")
     }
 
-    @Test("a blank card: the MAD key is refused, the card is selected again, the transport key opens it; DA is clear: no NFC sector is read")
+    @Test(
+        "a blank card: the MAD key is refused, the card is selected again, the transport key opens it; DA is clear: no NFC sector is read"
+    )
     func blankCard() async throws {
         let transport = ClassicTagTransport(tag: try ClassicFixtures.tag(.classic1k))
         #expect(try await ClassicFixtures.driver(.classic1k, transport).queryStatus().availability == .notSupported)
         let log = await transport.log
-        #expect(log == ["AUTH A 03 A0A1A2A3A4A5 refused", "RESELECT", "AUTH A 03 FFFFFFFFFFFF ok", "30 03", "30 01", "30 02"], "\(log)")
+        #expect(
+            log == [
+                "AUTH A 03 A0A1A2A3A4A5 refused", "RESELECT", "AUTH A 03 FFFFFFFFFFFF ok", "30 03", "30 01", "30 02",
+            ], "\(log)")
     }
 
-    @Test("write of an 8-byte URI message on an empty card: the block with length 0, then the length alone, then its read-back")
+    @Test(
+        "write of an 8-byte URI message on an empty card: the block with length 0, then the length alone, then its read-back"
+    )
     func write() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         let transport = ClassicTagTransport(tag: try await ClassicFixtures.formattedTag(.classic1k))
         let progress = ClassicRoundTripTests.Counter()
-        try await ClassicFixtures.driver(.classic1k, transport).writeMessage(message, options: NDEFWriteOptions()) { progress.set($0.written) }
+        try await ClassicFixtures.driver(.classic1k, transport).writeMessage(message, options: NDEFWriteOptions()) {
+            progress.set($0.written)
+        }
         let log = await transport.log
         let afterSnapshot = Array(log.dropFirst(4 + 15 * 5))
-        #expect(afterSnapshot == [
-            "AUTH A 07 D3F7D3F7D3F7 ok",
-            "A0 04 03 00 D1 01 04 55 04 61 2E 62 FE 00 00 00 00 00",
-            "A0 04 03 08 D1 01 04 55 04 61 2E 62 FE 00 00 00 00 00",
-            "30 04",
-        ])
+        #expect(
+            afterSnapshot == [
+                "AUTH A 07 D3F7D3F7D3F7 ok",
+                "A0 04 03 00 D1 01 04 55 04 61 2E 62 FE 00 00 00 00 00",
+                "A0 04 03 08 D1 01 04 55 04 61 2E 62 FE 00 00 00 00 00",
+                "30 04",
+            ])
         #expect(progress.value == 2)
     }
 
-    @Test("write across a trailer: clear the length in block 4, body blocks 4 (length 0), 5, 6, 8 (block 7 is skipped), commit block 4")
+    @Test(
+        "write across a trailer: clear the length in block 4, body blocks 4 (length 0), 5, 6, 8 (block 7 is skipped), commit block 4"
+    )
     func writeAcrossTrailer() async throws {
         let old = Type2Fixtures.message(encodedSize: 20, fill: 0x10)
         let new = Type2Fixtures.message(encodedSize: 60, fill: 0x80)
@@ -78,7 +92,9 @@ struct ClassicTranscriptTests {
         #expect(try await ClassicFixtures.read(await transport.tag, chip: .classic1k) == new)
     }
 
-    @Test("format of a blank 1K: the TLV, every NFC trailer, then MAD block 2, block 1 (CRC), and the sector 0 trailer last")
+    @Test(
+        "format of a blank 1K: the TLV, every NFC trailer, then MAD block 2, block 1 (CRC), and the sector 0 trailer last"
+    )
     func formatOrder() async throws {
         let transport = ClassicTagTransport(tag: try ClassicFixtures.tag(.classic1k))
         try await ClassicFixtures.driver(.classic1k, transport).format(force: false)
@@ -108,6 +124,8 @@ struct ClassicTranscriptTests {
         let tag = await transport.tag
         #expect(tag.block(3)[9] == 0xC2)
         #expect(tag.block(64)[2...3] == [0x03, 0xE1])
-        #expect(tag.block(64)[0] == ChipTables.classic.mad.crc(Array((tag.block(64) + tag.block(65) + tag.block(66))[1...])))
+        #expect(
+            tag.block(64)[0] == ChipTables.classic.mad.crc(Array((tag.block(64) + tag.block(65) + tag.block(66))[1...]))
+        )
     }
 }

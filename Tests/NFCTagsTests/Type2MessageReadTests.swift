@@ -8,8 +8,9 @@ import Testing
 /// the message length, never from the size of the data area.
 @Suite("Type 2 message read: only the pages the message needs")
 struct Type2MessageReadTests {
-    @Test("NTAG216: 100 bytes in two FAST_READs, 800 bytes in five; no READ, no configuration pages",
-          arguments: [(100, 2), (800, 5)])
+    @Test(
+        "NTAG216: 100 bytes in two FAST_READs, 800 bytes in five; no READ, no configuration pages",
+        arguments: [(100, 2), (800, 5)])
     func commandCount(size: Int, expected: Int) async throws {
         let message = Type2Fixtures.message(encodedSize: size)
         let writer = EmulatedTagTransport(tag: try await Type2Fixtures.formattedTag(.ntag216), maximumFrameLength: 240)
@@ -28,8 +29,9 @@ struct Type2MessageReadTests {
         #expect(Int(lastPage) == (tlvEnd - 1) / 4)
     }
 
-    @Test("a message after a Lock Control TLV (NTAG213 factory layout) and an empty message read as before",
-          arguments: [0, 30, 120])
+    @Test(
+        "a message after a Lock Control TLV (NTAG213 factory layout) and an empty message read as before",
+        arguments: [0, 30, 120])
     func layouts(size: Int) async throws {
         let message = size == 0 ? NDEFMessage(records: []) : Type2Fixtures.message(encodedSize: size)
         let transport = EmulatedTagTransport(tag: try await Type2Fixtures.formattedTag(.ntag213))
@@ -43,9 +45,11 @@ struct Type2MessageReadTests {
     @Test("a truncated NDEF TLV is the same invalidTLV error as the full read gives")
     func truncated() async throws {
         var tag = try await Type2Fixtures.formattedTag(.ntag216)
-        tag.setPage(4, to: [0x03, 0xFF, 0x40, 0x00])   // 16 384 bytes declared
+        tag.setPage(4, to: [0x03, 0xFF, 0x40, 0x00])  // 16 384 bytes declared
         let transport = EmulatedTagTransport(tag: tag)
-        await #expect(throws: NDEFTagError.self) { _ = try await Type2Fixtures.driver(.ntag216, transport).readMessage() }
+        await #expect(throws: NDEFTagError.self) {
+            _ = try await Type2Fixtures.driver(.ntag216, transport).readMessage()
+        }
         let status = try? await Type2Fixtures.driver(.ntag216, EmulatedTagTransport(tag: tag)).queryStatus()
         #expect(status == nil, "the status query refuses it too")
     }

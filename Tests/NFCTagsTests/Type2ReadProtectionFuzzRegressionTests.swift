@@ -32,7 +32,7 @@ struct Type2ReadProtectionFuzzRegressionTests {
         var (tag, _) = try await Type2Fixtures.readProtectedTag(chip, from: protectedPage)
         tag.setPage(4, to: [0x00, 0x00, 0x00, 0x00])
         tag.setPage(5, to: [0x00, 0x00, 0x00, 0x00])
-        tag.setPage(6, to: [0x03, 0x00, 0xFE, 0x00])   // an empty NDEF message
+        tag.setPage(6, to: [0x03, 0x00, 0xFE, 0x00])  // an empty NDEF message
 
         let transport = EmulatedTagTransport(tag: tag)
         let driver = try Type2Fixtures.driver(chip, transport)
@@ -43,6 +43,8 @@ struct Type2ReadProtectionFuzzRegressionTests {
         let fastRead = try #require(ChipTables.spec(for: chip).command(.fastRead)).code
         let data = await transport.frames.filter { $0.first == fastRead && Int($0[1]) < 0xE2 }
         #expect(data.allSatisfy { Int($0[2]) < protectedPage || Int($0[1]) == Int($0[2]) }, "\(data)")
-        #expect(data.filter { Int($0[2]) >= protectedPage }.count <= 1, "at most the status query's one-page probe: \(data)")
+        #expect(
+            data.filter { Int($0[2]) >= protectedPage }.count <= 1, "at most the status query's one-page probe: \(data)"
+        )
     }
 }

@@ -30,7 +30,8 @@ struct Type2RoundTripPropertyTests {
         let transport = EmulatedTagTransport(tag: try await Type2Fixtures.formattedTag(chip))
         let driver = try Type2Fixtures.driver(chip, transport)
         let capacity = try await driver.queryStatus().capacity
-        let largest = Type2Fixtures.message(encodedSize: capacity == 269 || capacity == 270 || capacity == 271 ? 268 : capacity)
+        let largest = Type2Fixtures.message(
+            encodedSize: capacity == 269 || capacity == 270 || capacity == 271 ? 268 : capacity)
         try await driver.writeMessage(largest)
         #expect(try await driver.readMessage() == largest)
         try await driver.writeMessage(NDEFMessage(records: []))

@@ -6,16 +6,20 @@ import Testing
 
 @Suite("Type 2 NDEF status: CC, lock bits, password, capacity")
 struct Type2StatusTests {
-    @Test("factory NTAG21x report read-write with nfcpy's capacities", arguments: [
-        (Chip.ntag213, 137), (.ntag215, 492), (.ntag216, 868),
-    ])
+    @Test(
+        "factory NTAG21x report read-write with nfcpy's capacities",
+        arguments: [
+            (Chip.ntag213, 137), (.ntag215, 492), (.ntag216, 868),
+        ])
     func factoryCapacity(chip: Chip, capacity: Int) async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(chip))
         let status = try await Type2Fixtures.driver(chip, transport).queryStatus()
         #expect(status == NDEFStatus(availability: .readWrite, capacity: capacity, length: 0))
     }
 
-    @Test("a blank Ultralight (CC all zero) is not supported until formatted", arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
+    @Test(
+        "a blank Ultralight (CC all zero) is not supported until formatted",
+        arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
     func blankUltralight(chip: Chip) async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(chip))
         let driver = try Type2Fixtures.driver(chip, transport)
@@ -48,7 +52,9 @@ struct Type2StatusTests {
         #expect(try await Type2Fixtures.driver(.ntag213, transport).queryStatus().availability == .readOnly)
     }
 
-    @Test("a dynamic lock bit from the chip table's lock page makes the tag read-only", arguments: [Chip.ntag215, .ntag216])
+    @Test(
+        "a dynamic lock bit from the chip table's lock page makes the tag read-only",
+        arguments: [Chip.ntag215, .ntag216])
     func dynamicLock(chip: Chip) async throws {
         let dynamicLock = try #require(ChipTables.spec(for: chip).memory?.dynamicLock)
         var tag = try Type2Fixtures.tag(chip)
@@ -57,7 +63,9 @@ struct Type2StatusTests {
         #expect(try await Type2Fixtures.driver(chip, transport).queryStatus().availability == .readOnly)
     }
 
-    @Test("AUTH0 inside the NDEF area without PROT: read-only; with PROT behind the message: read-only; with PROT over it: authentication required")
+    @Test(
+        "AUTH0 inside the NDEF area without PROT: read-only; with PROT behind the message: read-only; with PROT over it: authentication required"
+    )
     func password() async throws {
         let configuration = try #require(ChipTables.spec(for: .ntag213).memory?.configuration)
         let auth0Page = try #require(configuration.auth0Page)
@@ -125,7 +133,8 @@ struct Type2StatusTests {
         let transport = EmulatedTagTransport(tag: tag)
         let driver = try Type2Fixtures.driver(.ntag215, transport)
         #expect(try await driver.queryStatus().length == 8)
-        await #expect(throws: NDEFTagError.invalidNDEF(offset: 20, reason: .lengthPastEnd(declared: 20, remaining: 4))) {
+        await #expect(throws: NDEFTagError.invalidNDEF(offset: 20, reason: .lengthPastEnd(declared: 20, remaining: 4)))
+        {
             _ = try await driver.readMessage()
         }
     }
@@ -135,7 +144,8 @@ struct Type2StatusTests {
         var tag = try Type2Fixtures.tag(.ntag213)
         tag.setPage(5, to: [0x34, 0x03, 0xF0, 0xFE])
         let transport = EmulatedTagTransport(tag: tag)
-        await #expect(throws: NDEFTagError.invalidTLV(offset: 21, reason: .valuePastEnd(declared: 240, available: 137))) {
+        await #expect(throws: NDEFTagError.invalidTLV(offset: 21, reason: .valuePastEnd(declared: 240, available: 137)))
+        {
             _ = try await Type2Fixtures.driver(.ntag213, transport).queryStatus()
         }
     }

@@ -13,7 +13,8 @@ struct Type2TLVScanTests {
     func scan(_ tlvs: [UInt8], areaEnd: Int = 64) -> Type2TLVScan {
         var memory = [UInt8](repeating: 0, count: 256)
         memory.replaceSubrange(16..<(16 + tlvs.count), with: tlvs)
-        return Type2TLVScan(memory: memory, area: Type2DataArea(start: 16, end: areaEnd), memorySize: 256, mapping: mapping)
+        return Type2TLVScan(
+            memory: memory, area: Type2DataArea(start: 16, end: areaEnd), memorySize: 256, mapping: mapping)
     }
 
     @Test("NULLs are skipped; the NDEF TLV is found with a 1-byte length")
@@ -23,8 +24,9 @@ struct Type2TLVScanTests {
         #expect(result.problem == nil)
     }
 
-    @Test("a walk that reaches bytes not read yet says so; one that ends inside what was read does not",
-          arguments: [
+    @Test(
+        "a walk that reaches bytes not read yet says so; one that ends inside what was read does not",
+        arguments: [
             // NULLs up to the end of what was read: the type byte after them is unread.
             ([0x00, 0x00, 0x00, 0x00], false),
             // A type byte read, its length not.
@@ -35,11 +37,12 @@ struct Type2TLVScanTests {
             ([0x00, 0x01, 0x03, 0xA0], false),
             // The NDEF TLV's header read: the walk ends there (its value is the caller's).
             ([0x00, 0x00, 0x03, 0x10], true),
-          ] as [([UInt8], Bool)])
+        ] as [([UInt8], Bool)])
     func readPastMemory(tlvs: [UInt8], complete: Bool) {
         var memory = [UInt8](repeating: 0, count: 16)
         memory += tlvs
-        let partial = Type2TLVScan(memory: memory, area: Type2DataArea(start: 16, end: 64), memorySize: 256, mapping: mapping)
+        let partial = Type2TLVScan(
+            memory: memory, area: Type2DataArea(start: 16, end: 64), memorySize: 256, mapping: mapping)
         #expect(partial.readPastMemory == !complete, "\(tlvs)")
         // Read in full (zeros after), no walk runs past its memory.
         #expect(!scan(tlvs).readPastMemory)
@@ -56,7 +59,8 @@ struct Type2TLVScanTests {
     func longLength() {
         var memory = [UInt8](repeating: 0, count: 600)
         memory.replaceSubrange(16..<20, with: [0x03, 0xFF, 0x01, 0x00])
-        let result = Type2TLVScan(memory: memory, area: Type2DataArea(start: 16, end: 600), memorySize: 600, mapping: mapping)
+        let result = Type2TLVScan(
+            memory: memory, area: Type2DataArea(start: 16, end: 600), memorySize: 600, mapping: mapping)
         #expect(result.ndef == .init(typeAddress: 16, lengthAddresses: [17, 18, 19], length: 256))
         #expect(result.problem == nil)
     }
@@ -99,14 +103,16 @@ struct Type2TLVScanTests {
         #expect(result.insertionAddress == 16)
     }
 
-    @Test("malformed corpus: each error names the TLV's address", arguments: [
-        ([0x03, 0x40] as [UInt8], 16, NDEFTLVProblem.valuePastEnd(declared: 64, available: 46)),
-        ([0x00, 0x03, 0xFF, 0x00, 0x40], 17, .valuePastEnd(declared: 64, available: 43)),
-        ([0x01, 0x02, 0xA0, 0x0C], 16, .invalidControlLength(2)),
-        ([0x02, 0x03, 0xF0, 0x20, 0x04], 16, .controlAreaOutOfRange(address: 240, size: 32)),
-        ([0xFD, 0x30], 16, .valuePastEnd(declared: 48, available: 46)),
-        ([0x00, 0x00, 0x05, 0x31], 18, .valuePastEnd(declared: 49, available: 44)),
-    ])
+    @Test(
+        "malformed corpus: each error names the TLV's address",
+        arguments: [
+            ([0x03, 0x40] as [UInt8], 16, NDEFTLVProblem.valuePastEnd(declared: 64, available: 46)),
+            ([0x00, 0x03, 0xFF, 0x00, 0x40], 17, .valuePastEnd(declared: 64, available: 43)),
+            ([0x01, 0x02, 0xA0, 0x0C], 16, .invalidControlLength(2)),
+            ([0x02, 0x03, 0xF0, 0x20, 0x04], 16, .controlAreaOutOfRange(address: 240, size: 32)),
+            ([0xFD, 0x30], 16, .valuePastEnd(declared: 48, available: 46)),
+            ([0x00, 0x00, 0x05, 0x31], 18, .valuePastEnd(declared: 49, available: 44)),
+        ])
     func malformed(tlvs: [UInt8], offset: Int, reason: NDEFTLVProblem) {
         let result = scan(tlvs)
         #expect(result.problem?.offset == offset)

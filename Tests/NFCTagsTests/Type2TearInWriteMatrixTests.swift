@@ -64,8 +64,10 @@ struct Type2TearInWriteMatrixTests {
     static func seeds(focus: Bool) -> Range<UInt64> { focus ? 0..<48 : 0..<2 }
 
     /// The pages `operation` writes on a copy of `prepared`, in order.
-    static func writtenPages(_ prepared: Type2Tag, chip: Chip, before: Int = 0,
-                             _ operation: (EmulatedTagTransport<Type2Tag>) async throws -> Void) async throws -> [Int] {
+    static func writtenPages(
+        _ prepared: Type2Tag, chip: Chip, before: Int = 0,
+        _ operation: (EmulatedTagTransport<Type2Tag>) async throws -> Void
+    ) async throws -> [Int] {
         let probe = EmulatedTagTransport(tag: prepared)
         try await operation(probe)
         let write = try #require(ChipTables.spec(for: chip).command(.write)).code
@@ -84,7 +86,8 @@ struct Type2TearInWriteMatrixTests {
             for seed in seeds(focus: focusPages.contains(page)) {
                 let transport = EmulatedTagTransport(tag: prepared)
                 await transport.tear(WriteTear(write: index + 1, seed: seed))
-                let label = "\(context), page write \(index + 1) of \(pages.count) (page \(page)) torn with seed \(seed)"
+                let label =
+                    "\(context), page write \(index + 1) of \(pages.count) (page \(page)) torn with seed \(seed)"
                 var state: NDEFTagContentState?
                 do {
                     try await operation(transport)
@@ -107,14 +110,17 @@ struct Type2TearInWriteMatrixTests {
     static func messagePairs(capacity: Int) -> [(NDEFMessage, NDEFMessage)] {
         let large = min(capacity, 300)
         let uri = NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/old").record])
-        return [(Type2Fixtures.message(encodedSize: 20, fill: 0x10), Type2Fixtures.message(encodedSize: large, fill: 0x80)),
-                (Type2Fixtures.message(encodedSize: large, fill: 0x10), Type2Fixtures.message(encodedSize: 30, fill: 0x80)),
-                (NDEFMessage(records: []), Type2Fixtures.message(encodedSize: 40, fill: 0x80)),
-                (uri, Type2Fixtures.message(encodedSize: 40, fill: 0x80))]
+        return [
+            (Type2Fixtures.message(encodedSize: 20, fill: 0x10), Type2Fixtures.message(encodedSize: large, fill: 0x80)),
+            (Type2Fixtures.message(encodedSize: large, fill: 0x10), Type2Fixtures.message(encodedSize: 30, fill: 0x80)),
+            (NDEFMessage(records: []), Type2Fixtures.message(encodedSize: 40, fill: 0x80)),
+            (uri, Type2Fixtures.message(encodedSize: 40, fill: 0x80)),
+        ]
     }
 
-    @Test("write: every page write torn, the length page with 48 seeds; a later write repairs it",
-          arguments: [Chip.ntag215, .ntag213, .ultralight])
+    @Test(
+        "write: every page write torn, the length page with 48 seeds; a later write repairs it",
+        arguments: [Chip.ntag215, .ntag213, .ultralight])
     func write(chip: Chip) async throws {
         let fresh = try await Type2Fixtures.formattedTag(chip)
         let capacity = try await Type2Fixtures.driver(chip, EmulatedTagTransport(tag: fresh)).queryStatus().capacity
@@ -130,12 +136,19 @@ struct Type2TearInWriteMatrixTests {
             let oldIsEmpty = old.records.isEmpty
             runs += try await Self.forEveryTornWrite(
                 of: prepared, pages: pages, focusPages: Set([pages.first, pages.last].compactMap { $0 }),
-                context: "\(chip) \(old.records.first?.typeNameFormat ?? .empty)→\(new.records.first?.typeNameFormat ?? .empty)",
+                context:
+                    "\(chip) \(old.records.first?.typeNameFormat ?? .empty)→\(new.records.first?.typeNameFormat ?? .empty)",
                 operation: operation
             ) { label, state, tag in
                 let reading = try await Self.reading(tag, chip: chip, old: old, new: new)
-                #expect([oldIsEmpty ? .empty : .old, .new, .empty].contains(reading) || reading.isCorrupt, "\(label): reads \(reading)")
-                if let state { #expect(Self.agrees(state, with: reading, oldIsEmpty: oldIsEmpty), "\(label): said \(state), reads \(reading)") }
+                #expect(
+                    [oldIsEmpty ? .empty : .old, .new, .empty].contains(reading) || reading.isCorrupt,
+                    "\(label): reads \(reading)")
+                if let state {
+                    #expect(
+                        Self.agrees(state, with: reading, oldIsEmpty: oldIsEmpty),
+                        "\(label): said \(state), reads \(reading)")
+                }
                 // Writing again repairs the length and data pages.
                 let repair = EmulatedTagTransport(tag: tag)
                 try await Type2Fixtures.driver(chip, repair).writeMessage(new)
@@ -145,8 +158,9 @@ struct Type2TearInWriteMatrixTests {
         #expect(runs > 100)
     }
 
-    @Test("lock: every lock page write torn; the message stays, a half-locked tag never reads writable, locking again finishes",
-          arguments: Type2Fixtures.chips)
+    @Test(
+        "lock: every lock page write torn; the message stays, a half-locked tag never reads writable, locking again finishes",
+        arguments: Type2Fixtures.chips)
     func lock(chip: Chip) async throws {
         let message = Type2Fixtures.message(encodedSize: 40)
         let setup = EmulatedTagTransport(tag: try await Type2Fixtures.formattedTag(chip))
@@ -159,22 +173,27 @@ struct Type2TearInWriteMatrixTests {
             try await driver.makeReadOnly(force: false)
         }
         let pages = try await Self.writtenPages(prepared, chip: chip, lock)
-        _ = try await Self.forEveryTornWrite(of: prepared, pages: pages, focusPages: Set(pages), context: "\(chip) lock",
-                                             operation: lock) { label, state, tag in
+        _ = try await Self.forEveryTornWrite(
+            of: prepared, pages: pages, focusPages: Set(pages), context: "\(chip) lock",
+            operation: lock
+        ) { label, state, tag in
             #expect(state == .previousMessageIntact, "\(label): \(String(describing: state))")
             let transport = EmulatedTagTransport(tag: tag)
             let again = try Type2Fixtures.driver(chip, transport)
             #expect(try await again.readMessage() == message, "\(label)")
             if try await again.queryStatus().availability == .readWrite {
-                #expect(!Type2TearMatrixTests.anyDataLockBitSet(tag, profile: profile), "\(label): reads as writable with lock bits set")
+                #expect(
+                    !Type2TearMatrixTests.anyDataLockBitSet(tag, profile: profile),
+                    "\(label): reads as writable with lock bits set")
             }
             try await again.makeReadOnly(force: false)
             #expect(try await again.queryStatus().availability == .readOnly, "\(label)")
         }
     }
 
-    @Test("forced format over a message: every page write torn reads as the old message, empty or corrupt; formatting again repairs",
-          arguments: [Chip.ntag215, .ntag213])
+    @Test(
+        "forced format over a message: every page write torn reads as the old message, empty or corrupt; formatting again repairs",
+        arguments: [Chip.ntag215, .ntag213])
     func formatOverMessage(chip: Chip) async throws {
         let old = Type2Fixtures.message(encodedSize: 100)
         let setup = EmulatedTagTransport(tag: try Type2Fixtures.tag(chip))
@@ -184,20 +203,27 @@ struct Type2TearInWriteMatrixTests {
             try await Type2Fixtures.driver(chip, transport).format(force: true)
         }
         let pages = try await Self.writtenPages(prepared, chip: chip, format)
-        let factory = try await Type2Fixtures.driver(chip, EmulatedTagTransport(tag: try Type2Fixtures.tag(chip))).queryStatus()
-        _ = try await Self.forEveryTornWrite(of: prepared, pages: pages, focusPages: Set(pages), context: "\(chip) forced format",
-                                             operation: format) { label, state, tag in
+        let factory = try await Type2Fixtures.driver(chip, EmulatedTagTransport(tag: try Type2Fixtures.tag(chip)))
+            .queryStatus()
+        _ = try await Self.forEveryTornWrite(
+            of: prepared, pages: pages, focusPages: Set(pages), context: "\(chip) forced format",
+            operation: format
+        ) { label, state, tag in
             let reading = try await Self.reading(tag, chip: chip, old: old, new: NDEFMessage(records: []))
             #expect([.old, .empty].contains(reading) || reading.isCorrupt, "\(label): reads \(reading)")
-            if let state { #expect(Self.agrees(state, with: reading, oldIsEmpty: false), "\(label): said \(state), reads \(reading)") }
+            if let state {
+                #expect(
+                    Self.agrees(state, with: reading, oldIsEmpty: false), "\(label): said \(state), reads \(reading)")
+            }
             let repair = EmulatedTagTransport(tag: tag)
             try await Type2Fixtures.driver(chip, repair).format(force: true)
             #expect(try await Type2Fixtures.driver(chip, repair).queryStatus() == factory, "\(label)")
         }
     }
 
-    @Test("format of a blank tag: a torn CC or TLV page reads as blank, empty or corrupt; formatting again repairs",
-          arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21, .ultralightC])
+    @Test(
+        "format of a blank tag: a torn CC or TLV page reads as blank, empty or corrupt; formatting again repairs",
+        arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21, .ultralightC])
     func formatBlank(chip: Chip) async throws {
         let blank = try Type2Fixtures.tag(chip)
         let format: (EmulatedTagTransport<Type2Tag>) async throws -> Void = { transport in
@@ -206,18 +232,24 @@ struct Type2TearInWriteMatrixTests {
         let pages = try await Self.writtenPages(blank, chip: chip, format)
         let formatted = try await Type2Fixtures.formattedTag(chip)
         let target = try await Type2Fixtures.driver(chip, EmulatedTagTransport(tag: formatted)).queryStatus()
-        _ = try await Self.forEveryTornWrite(of: blank, pages: pages, focusPages: Set(pages), context: "\(chip) format",
-                                             operation: format) { label, state, tag in
+        _ = try await Self.forEveryTornWrite(
+            of: blank, pages: pages, focusPages: Set(pages), context: "\(chip) format",
+            operation: format
+        ) { label, state, tag in
             let driver = try Type2Fixtures.driver(chip, EmulatedTagTransport(tag: tag))
             let status = try? await driver.queryStatus()
-            let reading: Reading = switch status?.availability {
-            case .notSupported: .old
-            case .readWrite where status?.length == 0: .empty
-            case nil: .corrupt("no status")
-            default: .wrong("\(String(describing: status))")
-            }
+            let reading: Reading =
+                switch status?.availability {
+                case .notSupported: .old
+                case .readWrite where status?.length == 0: .empty
+                case nil: .corrupt("no status")
+                default: .wrong("\(String(describing: status))")
+                }
             if case .wrong = reading { Issue.record("\(label): \(reading)") }
-            if let state { #expect(Self.agrees(state, with: reading, oldIsEmpty: false), "\(label): said \(state), reads \(reading)") }
+            if let state {
+                #expect(
+                    Self.agrees(state, with: reading, oldIsEmpty: false), "\(label): said \(state), reads \(reading)")
+            }
             let repair = EmulatedTagTransport(tag: tag)
             try await Type2Fixtures.driver(chip, repair).format(force: true)
             #expect(try await Type2Fixtures.driver(chip, repair).queryStatus() == target, "\(label)")

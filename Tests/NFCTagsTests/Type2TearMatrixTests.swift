@@ -101,14 +101,17 @@ struct Type2TearMatrixTests {
                     #expect(k >= frameCount, "\(context): succeeded before all frames passed")
                     #expect(reading == .new, "\(context)")
                 } else if let reported {
-                    #expect(Self.agrees(reported, with: reading, old: oldReading), "\(context): said \(reported), reads \(reading)")
+                    #expect(
+                        Self.agrees(reported, with: reading, old: oldReading),
+                        "\(context): said \(reported), reads \(reading)")
                 }
             }
         }
     }
 
-    @Test("lock: every cut point leaves the message intact and never a half-locked tag that reads as writable",
-          arguments: Type2Fixtures.chips, TagCutMode.allCases)
+    @Test(
+        "lock: every cut point leaves the message intact and never a half-locked tag that reads as writable",
+        arguments: Type2Fixtures.chips, TagCutMode.allCases)
     func lock(chip: Chip, mode: TagCutMode) async throws {
         let message = Type2Fixtures.message(encodedSize: 40)
         let setup = EmulatedTagTransport(tag: try await Type2Fixtures.formattedTag(chip))
@@ -141,7 +144,8 @@ struct Type2TearMatrixTests {
             let status = try await again.queryStatus()
             let tag = try #require(await transport.model(as: Type2Tag.self))
             if status.availability == .readWrite {
-                #expect(!Self.anyDataLockBitSet(tag, profile: profile), "\(context): reads as writable with lock bits set")
+                #expect(
+                    !Self.anyDataLockBitSet(tag, profile: profile), "\(context): reads as writable with lock bits set")
             }
             // A torn lock is finished by running it again.
             try await again.makeReadOnly(force: false)
@@ -153,14 +157,18 @@ struct Type2TearMatrixTests {
         let page2 = tag.page(profile.staticLockPage)
         let word = Int(page2[profile.staticLockByte]) | Int(page2[profile.staticLockByte + 1]) << 8
         if word & ~0b111 & 0xFFF0 != 0 { return true }
-        if let dynamic = profile.dynamicLock, tag.page(dynamic.page).prefix(dynamic.byteCount).contains(where: { $0 != 0 }) {
+        if let dynamic = profile.dynamicLock,
+            tag.page(dynamic.page).prefix(dynamic.byteCount).contains(where: { $0 != 0 })
+        {
             return true
         }
         return false
     }
 
-    @Test("format of a blank tag: every cut point reads as blank or empty", arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21],
-          TagCutMode.allCases)
+    @Test(
+        "format of a blank tag: every cut point reads as blank or empty",
+        arguments: [Chip.ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21],
+        TagCutMode.allCases)
     func formatBlank(chip: Chip, mode: TagCutMode) async throws {
         let blank = try Type2Fixtures.tag(chip)
         let probe = EmulatedTagTransport(tag: blank)
@@ -180,15 +188,21 @@ struct Type2TearMatrixTests {
             }
             await transport.bringBack()
             let status = try await Type2Fixtures.driver(chip, transport).queryStatus()
-            let reading: Reading = status.availability == .notSupported ? .old
-                : (status == NDEFStatus(availability: .readWrite, capacity: status.capacity, length: 0) ? .empty : .other("\(status)"))
+            let reading: Reading =
+                status.availability == .notSupported
+                ? .old
+                : (status == NDEFStatus(availability: .readWrite, capacity: status.capacity, length: 0)
+                    ? .empty : .other("\(status)"))
             #expect(reading == .old || reading == .empty, "\(context): \(reading)")
-            if let reported { #expect(Self.agrees(reported, with: reading), "\(context): said \(reported), reads \(reading)") }
+            if let reported {
+                #expect(Self.agrees(reported, with: reading), "\(context): said \(reported), reads \(reading)")
+            }
         }
     }
 
-    @Test("forced format over a message: every cut point reads as the old message or empty",
-          arguments: [Chip.ntag213, .ntag215], TagCutMode.allCases)
+    @Test(
+        "forced format over a message: every cut point reads as the old message or empty",
+        arguments: [Chip.ntag213, .ntag215], TagCutMode.allCases)
     func formatOverMessage(chip: Chip, mode: TagCutMode) async throws {
         let old = Type2Fixtures.message(encodedSize: 100)
         let setup = EmulatedTagTransport(tag: try Type2Fixtures.tag(chip))
@@ -212,12 +226,15 @@ struct Type2TearMatrixTests {
             let tag = try #require(await transport.model(as: Type2Tag.self))
             let reading = try await Self.reading(of: tag, chip: chip, old: old, new: NDEFMessage(records: []))
             #expect(reading == .old || reading == .empty, "\(context): \(reading)")
-            if let reported { #expect(Self.agrees(reported, with: reading), "\(context): said \(reported), reads \(reading)") }
+            if let reported {
+                #expect(Self.agrees(reported, with: reading), "\(context): said \(reported), reads \(reading)")
+            }
         }
     }
 
-    @Test("write with a Lock Control TLV first: a 3-byte length split over two pages and a reserved area in the data",
-          arguments: TagCutMode.allCases)
+    @Test(
+        "write with a Lock Control TLV first: a 3-byte length split over two pages and a reserved area in the data",
+        arguments: TagCutMode.allCases)
     func unalignedLayout(mode: TagCutMode) async throws {
         var fresh = try Type2Fixtures.tag(.ntag215)
         // Lock Control TLV reserving 2 bytes at byte 160 (inside NTAG215's data area), then an
@@ -250,7 +267,11 @@ struct Type2TearMatrixTests {
                 let reading = try await Self.reading(of: tag, chip: chip, old: old, new: new)
                 let oldReading: Reading = oldSize == 0 ? .empty : .old
                 #expect([oldReading, .new, .empty].contains(reading), "\(context): reads as \(reading)")
-                if let reported { #expect(Self.agrees(reported, with: reading, old: oldReading), "\(context): said \(reported), reads \(reading)") }
+                if let reported {
+                    #expect(
+                        Self.agrees(reported, with: reading, old: oldReading),
+                        "\(context): said \(reported), reads \(reading)")
+                }
             }
         }
     }

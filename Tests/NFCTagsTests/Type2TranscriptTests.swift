@@ -42,17 +42,22 @@ struct Type2TranscriptTests {
         #expect(await transport.remaining == 0)
     }
 
-    @Test("write of an 8-byte URI message: reads as far as the empty TLV, body pages (the length page's message byte with length 0), then the length alone, then the read-back")
+    @Test(
+        "write of an 8-byte URI message: reads as far as the empty TLV, body pages (the length page's message byte with length 0), then the length alone, then the read-back"
+    )
     func write() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         #expect(try message.encoded() == [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62])
-        let transport = TranscriptTransport(partialReadSteps(ntag213) + [
-            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
-            .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
-            .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
-            .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
-            .send([0x3A, 0x05, 0x07], answer: .bytes([0x34, 0x03, 0x08, 0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62, 0xFE])),
-        ])
+        let transport = TranscriptTransport(
+            partialReadSteps(ntag213) + [
+                .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
+                .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
+                .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
+                .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
+                .send(
+                    [0x3A, 0x05, 0x07],
+                    answer: .bytes([0x34, 0x03, 0x08, 0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62, 0xFE])),
+            ])
         try await Type2Fixtures.driver(.ntag213, transport).writeMessage(message)
         #expect(await transport.mismatches.isEmpty)
         #expect(await transport.remaining == 0)
@@ -61,14 +66,18 @@ struct Type2TranscriptTests {
     @Test("a NAK on the commit write: tagUpdateFailure with the NAK code, the tag left empty, reselected")
     func nakOnCommit() async throws {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
-        let transport = TranscriptTransport(partialReadSteps(ntag213) + [
-            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
-            .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
-            .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
-            .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
-            .reselect,
-        ])
-        await #expect(throws: NDEFTagError.tagUpdateFailure(step: .commitLength(page: 5), state: .emptyMessage, reason: .nak(0x05))) {
+        let transport = TranscriptTransport(
+            partialReadSteps(ntag213) + [
+                .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
+                .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
+                .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
+                .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .nak(0x05)),
+                .reselect,
+            ])
+        await #expect(
+            throws: NDEFTagError.tagUpdateFailure(
+                step: .commitLength(page: 5), state: .emptyMessage, reason: .nak(0x05))
+        ) {
             try await Type2Fixtures.driver(.ntag213, transport).writeMessage(message)
         }
         #expect(await transport.remaining == 0)
@@ -83,14 +92,17 @@ struct Type2TranscriptTests {
         let message = NDEFMessage(records: [.wellKnown("U", payload: [0x04] + Array("a.b".utf8))])
         // readMessage: one FAST_READ from the CC reaches past the short message; the write
         // reads from page 2 to the byte after the old message (page 6).
-        let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + partialReadSteps(tag, dataEnd: 6) + [
-            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
-            .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
-            .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
-            .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
-            .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
-            .send([0x3A, 0x05, 0x07], answer: .bytes([0x34, 0x03, 0x08, 0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62, 0xFE])),
-        ])
+        let transport = TranscriptTransport(
+            [.send([0x3A, 0x03, 0x06], answer: pages(tag, 3...6))] + partialReadSteps(tag, dataEnd: 6) + [
+                .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD0], answer: .ack),
+                .send([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1], answer: .ack),
+                .send([0xA2, 0x06, 0x01, 0x04, 0x55, 0x04], answer: .ack),
+                .send([0xA2, 0x07, 0x61, 0x2E, 0x62, 0xFE], answer: .ack),
+                .send([0xA2, 0x05, 0x34, 0x03, 0x08, 0xD1], answer: .ack),
+                .send(
+                    [0x3A, 0x05, 0x07],
+                    answer: .bytes([0x34, 0x03, 0x08, 0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62, 0xFE])),
+            ])
         let driver = try Type2Fixtures.driver(.ntag213, transport)
         #expect(try await driver.readMessage() == .empty)
         try await driver.writeMessage(message)
@@ -99,16 +111,18 @@ struct Type2TranscriptTests {
 
     @Test("lock: CC write nibble first, then static lock bytes, then dynamic lock bytes, then read-back")
     func lock() async throws {
-        let bcc1 = ntag213.page(2)[0], internalByte = ntag213.page(2)[1]
-        let rfui = ntag213.page(0x28)[3]   // the dynamic lock page's RFUI byte (BD as delivered) is kept
-        let transport = TranscriptTransport(statusSteps(ntag213) + [
-            .send([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F], answer: .ack),
-            .send([0xA2, 0x02, bcc1, internalByte, 0xFF, 0xFF], answer: .ack),
-            .send([0xA2, 0x28, 0xFF, 0xFF, 0xFF, rfui], answer: .ack),
-            .send([0x3A, 0x02, 0x02], answer: .bytes([bcc1, internalByte, 0xFF, 0xFF])),
-            .send([0x3A, 0x03, 0x03], answer: .bytes([0xE1, 0x10, 0x12, 0x0F])),
-            .send([0x3A, 0x28, 0x28], answer: .bytes([0xFF, 0xFF, 0xFF, rfui])),
-        ])
+        let bcc1 = ntag213.page(2)[0]
+        let internalByte = ntag213.page(2)[1]
+        let rfui = ntag213.page(0x28)[3]  // the dynamic lock page's RFUI byte (BD as delivered) is kept
+        let transport = TranscriptTransport(
+            statusSteps(ntag213) + [
+                .send([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F], answer: .ack),
+                .send([0xA2, 0x02, bcc1, internalByte, 0xFF, 0xFF], answer: .ack),
+                .send([0xA2, 0x28, 0xFF, 0xFF, 0xFF, rfui], answer: .ack),
+                .send([0x3A, 0x02, 0x02], answer: .bytes([bcc1, internalByte, 0xFF, 0xFF])),
+                .send([0x3A, 0x03, 0x03], answer: .bytes([0xE1, 0x10, 0x12, 0x0F])),
+                .send([0x3A, 0x28, 0x28], answer: .bytes([0xFF, 0xFF, 0xFF, rfui])),
+            ])
         let driver = try Type2Fixtures.driver(.ntag213, transport)
         try await driver.makeReadOnly(force: true)
         #expect(await transport.mismatches.isEmpty)
@@ -136,7 +150,9 @@ struct Type2TranscriptTests {
             .send([0x30, 0x00], answer: pages(blank, 0...3)),
             .send([0xA2, 0x04, 0x03, 0x00, 0xFE, 0x00], answer: .ack),
             .send([0xA2, 0x03, 0xE1, 0x10, 0x06, 0x00], answer: .ack),
-            .send([0x30, 0x03], answer: .bytes([0xE1, 0x10, 0x06, 0x00, 0x03, 0x00, 0xFE, 0x00] + Array(repeating: 0, count: 8))),
+            .send(
+                [0x30, 0x03],
+                answer: .bytes([0xE1, 0x10, 0x06, 0x00, 0x03, 0x00, 0xFE, 0x00] + Array(repeating: 0, count: 8))),
         ])
         try await Type2Fixtures.driver(.ultralight, transport).format(force: false)
         #expect(await transport.mismatches.isEmpty)
@@ -160,7 +176,9 @@ struct Type2TranscriptTests {
     func lostWhileReading() async throws {
         // readNDEF starts with a FAST_READ from the CC page (FAST_READ NAKs a protected range, READ would roll over).
         let transport = TranscriptTransport([.send([0x3A, 0x03, 0x06], error: .tagLost)])
-        await #expect(throws: NDEFTagError.connectionLost(step: .readCapabilityContainer, state: .previousMessageIntact)) {
+        await #expect(
+            throws: NDEFTagError.connectionLost(step: .readCapabilityContainer, state: .previousMessageIntact)
+        ) {
             _ = try await Type2Fixtures.driver(.ntag213, transport).readMessage()
         }
     }

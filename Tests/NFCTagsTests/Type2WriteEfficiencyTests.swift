@@ -14,7 +14,8 @@ struct Type2WriteEfficiencyTests {
     func onePageChanges() async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag215))
         let driver = try Type2Fixtures.driver(.ntag215, transport)
-        var record = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 100))
+        var record = NDEFRecord(
+            typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 100))
         try await driver.writeMessage(NDEFMessage(records: [record]))
         let before = await transport.frames(withCode: writeCode).count
         record.payload[80] = 0x42
@@ -40,7 +41,9 @@ struct Type2WriteEfficiencyTests {
         #expect(frames.filter { $0.first == fastReadCode }.count == 2)
     }
 
-    @Test("fullWrite writes every page of the TLV even when nothing changes (the length page three times: clear, body, length)")
+    @Test(
+        "fullWrite writes every page of the TLV even when nothing changes (the length page three times: clear, body, length)"
+    )
     func fullWrite() async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag215))
         let driver = try Type2Fixtures.driver(.ntag215, transport)
@@ -58,13 +61,13 @@ struct Type2WriteEfficiencyTests {
         let driver = try Type2Fixtures.driver(.ntag215, transport)
         try await driver.writeMessage(NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/old").record]))
         let before = await transport.frames(withCode: writeCode).count
-        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 40))   // D2 0A … where D1 01 … was
+        try await driver.writeMessage(Type2Fixtures.message(encodedSize: 40))  // D2 0A … where D1 01 … was
         let writes = Array(await transport.frames(withCode: writeCode).dropFirst(before))
         let pages = writes.map { Int($0[1]) }
         #expect(pages.first == 4 && pages.dropFirst().first == 4 && pages.last == 4, "\(pages)")
-        #expect(writes.first?[2...5] == [0x03, 0x00, 0xD1, 0x01])   // clear: only the length changes
-        #expect(writes.dropFirst().first?[2...5] == [0x03, 0x00, 0xD2, 0x0A])   // body: the message start, length 0
-        #expect(writes.last?[2...5] == [0x03, 40, 0xD2, 0x0A])   // commit: only the length changes
+        #expect(writes.first?[2...5] == [0x03, 0x00, 0xD1, 0x01])  // clear: only the length changes
+        #expect(writes.dropFirst().first?[2...5] == [0x03, 0x00, 0xD2, 0x0A])  // body: the message start, length 0
+        #expect(writes.last?[2...5] == [0x03, 40, 0xD2, 0x0A])  // commit: only the length changes
     }
 
     @Test("progress counts every acknowledged write up to the total")

@@ -17,20 +17,22 @@ struct Type2WriteSnapshotTests {
     func readBackOnlyWrittenPages() async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216))
         let driver = try Type2Fixtures.driver(.ntag216, transport)
-        var record = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 200))
+        var record = NDEFRecord(
+            typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 200))
         try await driver.writeMessage(NDEFMessage(records: [record]))
         let before = await transport.frames.count
-        record.payload[150] = 0x42   // stream offset 2 + 13 + 150 = 165 → address 181 → page 45
+        record.payload[150] = 0x42  // stream offset 2 + 13 + 150 = 165 → address 181 → page 45
         try await driver.writeMessage(NDEFMessage(records: [record]))
         let frames = Array(await transport.frames.dropFirst(before))
         #expect(frames.filter { $0.first == writeCode }.map { $0[1] } == [4, 45, 4])
         // From page 2 to one byte past the message (address 16 + 2 + 213 = 231 → page 57),
         // then the read-back of page 4 and of page 45. The configuration pages were read by
         // the first write on this connection: not again.
-        #expect(frames.filter { $0.first == fastReadCode } == [
-            [fastReadCode, 2, 5], [fastReadCode, 6, 57],
-            [fastReadCode, 4, 4], [fastReadCode, 45, 45],
-        ])
+        #expect(
+            frames.filter { $0.first == fastReadCode } == [
+                [fastReadCode, 2, 5], [fastReadCode, 6, 57],
+                [fastReadCode, 4, 4], [fastReadCode, 45, 45],
+            ])
     }
 
     @Test("written pages a few apart are read back in one run")
@@ -46,7 +48,8 @@ struct Type2WriteSnapshotTests {
             for (left, right) in zip(runs, runs.dropFirst()) {
                 #expect(right.lowerBound - left.upperBound - 1 > 4, "round \(round): \(runs)")
             }
-            #expect(runs.allSatisfy { pages.contains($0.lowerBound) && pages.contains($0.upperBound) }, "round \(round)")
+            #expect(
+                runs.allSatisfy { pages.contains($0.lowerBound) && pages.contains($0.upperBound) }, "round \(round)")
         }
     }
 
@@ -56,19 +59,25 @@ struct Type2WriteSnapshotTests {
         for round in 0..<25 {
             var tag = try Type2Fixtures.tag(chip)
             let profile = try #require(Type2TagProfile(spec: ChipTables.spec(for: chip), mapping: .standard))
-            let emptyTLVPage = chip == .ntag213 ? 5 : 4   // NTAG213 ships a Lock Control TLV first
+            let emptyTLVPage = chip == .ntag213 ? 5 : 4  // NTAG213 ships a Lock Control TLV first
             // Random bytes (zeros among them) from the page after the empty TLV on.
             for page in (emptyTLVPage + 1)...profile.lastUserPage {
-                tag.setPage(page, to: (0..<4).map { _ in Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng) })
+                tag.setPage(
+                    page, to: (0..<4).map { _ in Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng) }
+                )
             }
             let transport = EmulatedTagTransport(tag: tag)
             let driver = try Type2Fixtures.driver(chip, transport)
             let capacity = try await driver.queryStatus().capacity
             // Payload bytes that are often zero, like the garbage.
             let size = Int.random(in: 13...min(capacity, 268), using: &rng)
-            let message = NDEFMessage(records: [NDEFRecord(
-                typeNameFormat: .media, type: Array("text/plain".utf8),
-                payload: (0..<(size - 13)).map { _ in Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng) })])
+            let message = NDEFMessage(records: [
+                NDEFRecord(
+                    typeNameFormat: .media, type: Array("text/plain".utf8),
+                    payload: (0..<(size - 13)).map { _ in
+                        Bool.random(using: &rng) ? 0 : UInt8.random(in: 0...255, using: &rng)
+                    })
+            ])
             try await driver.writeMessage(message)
             #expect(try await driver.readMessage() == message, "round \(round) on \(chip)")
             let written = try #require(await transport.model(as: Type2Tag.self))
@@ -86,7 +95,7 @@ struct Type2WriteSnapshotTests {
         tag.setPage(16, to: [0xAA, 0xBB, 0x11, 0x22])
         let transport = EmulatedTagTransport(tag: tag)
         let driver = try Type2Fixtures.driver(.ntag216, transport)
-        let message = Type2Fixtures.message(encodedSize: 80)   // TLV from address 21 to 103: pages 5…25
+        let message = Type2Fixtures.message(encodedSize: 80)  // TLV from address 21 to 103: pages 5…25
         try await driver.writeMessage(message)
         #expect(try await driver.readMessage() == message)
         let written = try #require(await transport.model(as: Type2Tag.self))
@@ -103,16 +112,19 @@ struct Type2WriteSnapshotTests {
         let status = try await driver.queryStatus()
         #expect(status == NDEFStatus(availability: .readWrite, capacity: 868, length: 20))
         // 16 + 2 + 20 = 38, one byte more: pages 2…5, then 6…9; no data page after.
-        #expect(await transport.frames == [
-            [fastReadCode, 2, 5], [fastReadCode, 6, 9], [fastReadCode, 0xE2, 0xE4],
-        ])
+        #expect(
+            await transport.frames == [
+                [fastReadCode, 2, 5], [fastReadCode, 6, 9], [fastReadCode, 0xE2, 0xE4],
+            ])
         // The same connection again: the configuration pages as it read them.
         let before = await transport.frames.count
         #expect(try await driver.queryStatus() == status)
         #expect(Array(await transport.frames.dropFirst(before)) == [[fastReadCode, 2, 5], [fastReadCode, 6, 9]])
     }
 
-    @Test("the configuration read once a connection: a lock reads it afresh and again after it; forgetting it reads it again")
+    @Test(
+        "the configuration read once a connection: a lock reads it afresh and again after it; forgetting it reads it again"
+    )
     func configurationOnceAConnection() async throws {
         let transport = EmulatedTagTransport(tag: try Type2Fixtures.tag(.ntag216))
         let driver = try #require(try Type2Fixtures.driver(.ntag216, transport) as? Type2NDEFDriver)
@@ -130,7 +142,9 @@ struct Type2WriteSnapshotTests {
         #expect(await transport.frames(withCode: fastReadCode).filter { $0 == configuration }.count == 4)
     }
 
-    @Test("PROT behind the message, the configuration hidden: a write reaching AUTH0 is refused before any page is written")
+    @Test(
+        "PROT behind the message, the configuration hidden: a write reaching AUTH0 is refused before any page is written"
+    )
     func writeIntoHiddenProtection() async throws {
         let (tag, old) = try await Type2Fixtures.readProtectedTag(.ntag216, from: 0x10)
         let transport = EmulatedTagTransport(tag: tag)
@@ -148,7 +162,7 @@ struct Type2WriteSnapshotTests {
         let (tag, _) = try await Type2Fixtures.readProtectedTag(.ntag216, from: 0x10)
         let transport = EmulatedTagTransport(tag: tag)
         let driver = try Type2Fixtures.driver(.ntag216, transport)
-        let message = Type2Fixtures.message(encodedSize: 30)   // TLV 16…47, Terminator 48: page 12
+        let message = Type2Fixtures.message(encodedSize: 30)  // TLV 16…47, Terminator 48: page 12
         try await driver.writeMessage(message)
         #expect(try await driver.readMessage() == message)
         #expect(try await driver.queryStatus().availability == .readOnly, "the rest of the area is protected")

@@ -24,7 +24,8 @@ struct Type4NDEFDriverTests {
             .send([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04], .standard, answer: .bytes(ok)),
             .send([0x00, 0xB0, 0x00, 0x00, 0x02], .standard, answer: .bytes([0x00, 0x03] + ok)),
         ])
-        #expect(try await driver(transport).queryStatus() == NDEFStatus(availability: .readWrite, capacity: 510, length: 3))
+        #expect(
+            try await driver(transport).queryStatus() == NDEFStatus(availability: .readWrite, capacity: 510, length: 3))
         #expect(await transport.mismatches.isEmpty)
         #expect(await transport.remaining == 0)
     }
@@ -41,12 +42,13 @@ struct Type4NDEFDriverTests {
             .send([0x00, 0xB0, 0x00, 0x00, 0x02], .standard, answer: .bytes([0x00, 0x03] + ok)),
             .send([0x00, 0xB0, 0x00, 0x02, 0x03], .standard, answer: .bytes([0xD0, 0x00, 0x00] + ok)),
         ]
-        let transport = TranscriptTransport(open + [
-            .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x00], .standard, answer: .bytes(ok)),
-            .send([0x00, 0xD6, 0x00, 0x02, 0x08] + body, .standard, answer: .bytes(ok)),
-            .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x08], .standard, answer: .bytes(ok)),
-            .send([0x00, 0xB0, 0x00, 0x00, 0x0A], .standard, answer: .bytes([0x00, 0x08] + body + ok)),
-        ])
+        let transport = TranscriptTransport(
+            open + [
+                .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x00], .standard, answer: .bytes(ok)),
+                .send([0x00, 0xD6, 0x00, 0x02, 0x08] + body, .standard, answer: .bytes(ok)),
+                .send([0x00, 0xD6, 0x00, 0x00, 0x02, 0x00, 0x08], .standard, answer: .bytes(ok)),
+                .send([0x00, 0xB0, 0x00, 0x00, 0x0A], .standard, answer: .bytes([0x00, 0x08] + body + ok)),
+            ])
         try await driver(transport).writeMessage(message)
         #expect(await transport.mismatches.isEmpty)
         #expect(await transport.remaining == 0)
@@ -69,7 +71,9 @@ struct Type4NDEFDriverTests {
         var tag = MiniType4Tag()
         tag.aid = [0xA0, 0x00]
         let transport = EmulatedTagTransport(tag: tag)
-        #expect(try await driver(transport).queryStatus() == NDEFStatus(availability: .notSupported, capacity: 0, length: 0))
+        #expect(
+            try await driver(transport).queryStatus() == NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
+        )
     }
 
     @Test("write access FF: read-only, writes refused before any UPDATE BINARY; lock reports it done")
@@ -121,7 +125,8 @@ struct Type4NDEFDriverTests {
     func changedChunksOnly() async throws {
         let transport = EmulatedTagTransport(tag: MiniType4Tag(mlc: 0x10))
         let driver = try driver(transport)
-        var record = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 100))
+        var record = NDEFRecord(
+            typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x41, count: 100))
         try await driver.writeMessage(NDEFMessage(records: [record]))
         let before = await transport.frames.count
         record.payload[50] = 0x42
@@ -131,8 +136,9 @@ struct Type4NDEFDriverTests {
         #expect(updates.map { Int($0[2]) << 8 | Int($0[3]) } == [0, 50, 0])
     }
 
-    @Test("tear matrix: every cut point reads as old, new or empty, and the error agrees",
-          arguments: TagCutMode.allCases)
+    @Test(
+        "tear matrix: every cut point reads as old, new or empty, and the error agrees",
+        arguments: TagCutMode.allCases)
     func tearMatrix(mode: TagCutMode) async throws {
         for (oldSize, newSize) in [(20, 300), (300, 40), (0, 100)] {
             let old = Type2TearMatrixTests.message(size: oldSize, fill: 0x10)
@@ -147,16 +153,23 @@ struct Type4NDEFDriverTests {
                 let transport = EmulatedTagTransport(tag: prepared)
                 await transport.cut(after: k, mode: mode)
                 var reported: NDEFTagContentState?
-                do { try await driver(transport).writeMessage(new) } catch { reported = Type2TearMatrixTests.state(of: error) }
+                do { try await driver(transport).writeMessage(new) } catch {
+                    reported = Type2TearMatrixTests.state(of: error)
+                }
                 await transport.bringBack()
                 let message = try? await driver(transport).readMessage()
-                let reading: Type2TearMatrixTests.Reading = message == nil ? .other("unreadable")
-                    : message!.records.isEmpty ? .empty : message == old ? .old : message == new ? .new : .other("different")
+                let reading: Type2TearMatrixTests.Reading =
+                    message == nil
+                    ? .other("unreadable")
+                    : message!.records.isEmpty
+                        ? .empty : message == old ? .old : message == new ? .new : .other("different")
                 let oldReading: Type2TearMatrixTests.Reading = oldSize == 0 ? .empty : .old
                 let context = "\(mode) \(oldSize)→\(newSize) cut after \(k) of \(frameCount)"
                 #expect([oldReading, .new, .empty].contains(reading), "\(context): \(reading)")
                 if let reported {
-                    #expect(Type2TearMatrixTests.agrees(reported, with: reading, old: oldReading), "\(context): said \(reported), reads \(reading)")
+                    #expect(
+                        Type2TearMatrixTests.agrees(reported, with: reading, old: oldReading),
+                        "\(context): said \(reported), reads \(reading)")
                 }
             }
         }

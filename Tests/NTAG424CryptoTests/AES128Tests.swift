@@ -26,9 +26,14 @@ struct AES128Tests {
     @Test(arguments: [
         ("", "BB1D6929E95937287FA37D129B756746"),
         ("6BC1BEE22E409F96E93D7E117393172A", "070A16B46B4D4144F79BDD9DD04A287C"),
-        ("6BC1BEE22E409F96E93D7E117393172AAE2D8A571E03AC9C9EB76FAC45AF8E5130C81C46A35CE411", "DFA66747DE9AE63030CA32611497C827"),
-        ("6BC1BEE22E409F96E93D7E117393172AAE2D8A571E03AC9C9EB76FAC45AF8E5130C81C46A35CE411E5FBC1191A0A52EFF69F2445DF4F9B17AD2B417BE66C3710",
-         "51F0BEBF7E3B9D92FC49741779363CFE"),
+        (
+            "6BC1BEE22E409F96E93D7E117393172AAE2D8A571E03AC9C9EB76FAC45AF8E5130C81C46A35CE411",
+            "DFA66747DE9AE63030CA32611497C827"
+        ),
+        (
+            "6BC1BEE22E409F96E93D7E117393172AAE2D8A571E03AC9C9EB76FAC45AF8E5130C81C46A35CE411E5FBC1191A0A52EFF69F2445DF4F9B17AD2B417BE66C3710",
+            "51F0BEBF7E3B9D92FC49741779363CFE"
+        ),
     ])
     func cmacMatchesRFC4493(message: String, mac: String) throws {
         #expect(try AES128.cmac(key: key("2B7E151628AED2A6ABF7158809CF4F3C"), hex(message)) == hex(mac))
@@ -55,7 +60,9 @@ struct AES128Tests {
     @Test func wrongLengthsAreMalformedNotCrashes() {
         #expect(throws: NTAG424CryptoError.self) { try AES128Key([1, 2, 3]) }
         #expect(throws: NTAG424CryptoError.self) { try AES128.encryptECB(key: .zero, [1, 2, 3]) }
-        #expect(throws: NTAG424CryptoError.self) { try AES128.encryptCBC(key: .zero, iv: [0], [UInt8](repeating: 0, count: 16)) }
+        #expect(throws: NTAG424CryptoError.self) {
+            try AES128.encryptCBC(key: .zero, iv: [0], [UInt8](repeating: 0, count: 16))
+        }
     }
 
     @Test func aKeyNeverPrintsItsBytes() {

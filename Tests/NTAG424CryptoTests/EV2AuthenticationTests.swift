@@ -11,7 +11,8 @@ import Testing
 struct EV2AuthenticationTests {
     /// AN12196 §5.6 Table 14: key 0 = all zero.
     @Test func authenticateEV2FirstTable14() throws {
-        var auth = try EV2Authentication(kind: .first, keyNumber: 0, key: .zero, rndA: hex("13C5DB8A5930439FC3DEF9A4C675360F"))
+        var auth = try EV2Authentication(
+            kind: .first, keyNumber: 0, key: .zero, rndA: hex("13C5DB8A5930439FC3DEF9A4C675360F"))
         // Step 1: C-APDU 90 71 00 00 02 [00 00] 00 — the data field is KeyNo ‖ LenCap.
         #expect(auth.initialCommandData() == hex("0000"))
         // Steps 2–10: E(K, RndB) from the tag → E(K, RndA ‖ RndB′).
@@ -30,16 +31,20 @@ struct EV2AuthenticationTests {
 
     /// The session vectors of Table 14 (SV1 / SV2, steps 21–22).
     @Test func sessionVectorsTable14() throws {
-        let rndA = hex("13C5DB8A5930439FC3DEF9A4C675360F"), rndB = hex("B9E2FC789B64BF237CCCAA20EC7E6E48")
-        #expect(try EV2Session.sessionVector(label: EV2Session.sv1Label, rndA: rndA, rndB: rndB)
-            == hex("A55A0001008013C56268A548D8FBBF237CCCAA20EC7E6E48C3DEF9A4C675360F"))
-        #expect(try EV2Session.sessionVector(label: EV2Session.sv2Label, rndA: rndA, rndB: rndB)
-            == hex("5AA50001008013C56268A548D8FBBF237CCCAA20EC7E6E48C3DEF9A4C675360F"))
+        let rndA = hex("13C5DB8A5930439FC3DEF9A4C675360F")
+        let rndB = hex("B9E2FC789B64BF237CCCAA20EC7E6E48")
+        #expect(
+            try EV2Session.sessionVector(label: EV2Session.sv1Label, rndA: rndA, rndB: rndB)
+                == hex("A55A0001008013C56268A548D8FBBF237CCCAA20EC7E6E48C3DEF9A4C675360F"))
+        #expect(
+            try EV2Session.sessionVector(label: EV2Session.sv2Label, rndA: rndA, rndB: rndB)
+                == hex("5AA50001008013C56268A548D8FBBF237CCCAA20EC7E6E48C3DEF9A4C675360F"))
     }
 
     /// AN12196 Table 19 (Rev. 1.x §6.10): AuthenticateEV2First with key 3 (all zero).
     @Test func authenticateEV2FirstTable19() throws {
-        var auth = try EV2Authentication(kind: .first, keyNumber: 3, key: .zero, rndA: hex("B98F4C50CF1C2E084FD150E33992B048"))
+        var auth = try EV2Authentication(
+            kind: .first, keyNumber: 3, key: .zero, rndA: hex("B98F4C50CF1C2E084FD150E33992B048"))
         #expect(auth.initialCommandData() == hex("0300"))
         let part2 = try auth.respond(toChallenge: hex("B875CEB0E66A6C5CD00898DC371F92D1"))
         #expect(part2 == hex("FF0306E47DFBC50087C4D8A78E88E62DE1E8BE457AA477C707E2F0874916A8B1"))
@@ -52,8 +57,9 @@ struct EV2AuthenticationTests {
     /// AN12196 Table 23: AuthenticateEV2NonFirst with key 0 — new session keys from RndA and
     /// RndB; TI and CmdCtr stay those of the session it continues.
     @Test func authenticateEV2NonFirstTable23Keys() throws {
-        let keys = try EV2Session.sessionKeys(key: .zero, rndA: hex("60BE759EDA560250AC57CDDC11743CF6"),
-                                              rndB: hex("6924E8D09722659A2E7DEC68E66312B8"))
+        let keys = try EV2Session.sessionKeys(
+            key: .zero, rndA: hex("60BE759EDA560250AC57CDDC11743CF6"),
+            rndB: hex("6924E8D09722659A2E7DEC68E66312B8"))
         #expect(keys.encryption == key("4CF3CB41A22583A61E89B158D252FC53"))
         #expect(keys.mac == key("5529860B2FC5FB6154B7F28361D30BF9"))
     }
@@ -61,12 +67,15 @@ struct EV2AuthenticationTests {
     /// NonFirst through both ends: the tag's responder and the reader agree, the TI and CmdCtr
     /// carry over, and the keys are Table 23's.
     @Test func nonFirstKeepsTheTransaction() throws {
-        var previous = try EV2Session(encryptionKey: key("7A93D6571E4B180FCA6AC90C9A7488D4"), macKey: key("FC4AF159B62E549B5812394CAB1918CC"),
-                                      transactionIdentifier: hex("7614281A"))
-        _ = try previous.protectResponse(data: [], mode: .mac) // one command done: CmdCtr 1
-        var reader = try EV2Authentication(kind: .nonFirst, keyNumber: 0, key: .zero, rndA: hex("60BE759EDA560250AC57CDDC11743CF6"))
+        var previous = try EV2Session(
+            encryptionKey: key("7A93D6571E4B180FCA6AC90C9A7488D4"), macKey: key("FC4AF159B62E549B5812394CAB1918CC"),
+            transactionIdentifier: hex("7614281A"))
+        _ = try previous.protectResponse(data: [], mode: .mac)  // one command done: CmdCtr 1
+        var reader = try EV2Authentication(
+            kind: .nonFirst, keyNumber: 0, key: .zero, rndA: hex("60BE759EDA560250AC57CDDC11743CF6"))
         #expect(reader.initialCommandData() == hex("00"))
-        var tag = try EV2AuthenticationResponder(kind: .nonFirst, key: .zero, rndB: hex("6924E8D09722659A2E7DEC68E66312B8"))
+        var tag = try EV2AuthenticationResponder(
+            kind: .nonFirst, key: .zero, rndB: hex("6924E8D09722659A2E7DEC68E66312B8"))
         let part2 = try reader.respond(toChallenge: tag.challenge())
         let answer = try tag.answer(readerResponse: part2, transactionIdentifier: hex("00000000"))
         #expect(answer.count == 16)
@@ -81,10 +90,12 @@ struct EV2AuthenticationTests {
 
     /// The tag's responder reproduces Table 14 from the tag's side.
     @Test func responderReproducesTable14() throws {
-        var tag = try EV2AuthenticationResponder(kind: .first, key: .zero, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
+        var tag = try EV2AuthenticationResponder(
+            kind: .first, key: .zero, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
         #expect(try tag.challenge() == hex("A04C124213C186F22399D33AC2A30215"))
-        let answer = try tag.answer(readerResponse: hex("35C3E05A752E0144BAC0DE51C1F22C56B34408A23D8AEA266CAB947EA8E0118D"),
-                                    transactionIdentifier: hex("9D00C4DF"))
+        let answer = try tag.answer(
+            readerResponse: hex("35C3E05A752E0144BAC0DE51C1F22C56B34408A23D8AEA266CAB947EA8E0118D"),
+            transactionIdentifier: hex("9D00C4DF"))
         #expect(answer == hex("3FA64DB5446D1F34CD6EA311167F5E4985B89690C04A05F17FA7AB2F08120663"))
         #expect(tag.rndA == hex("13C5DB8A5930439FC3DEF9A4C675360F"))
         #expect(try tag.session().macKey == key("4C6626F5E72EA694202139295C7A7FC7"))
@@ -95,7 +106,8 @@ struct EV2AuthenticationTests {
     @Test func aWrongKeyIsAnAuthenticationFailure() throws {
         let other = key("00000000000000000000000000000001")
         var reader = EV2Authentication(kind: .first, keyNumber: 0, key: other)
-        var tag = try EV2AuthenticationResponder(kind: .first, key: .zero, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
+        var tag = try EV2AuthenticationResponder(
+            kind: .first, key: .zero, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
         let part2 = try reader.respond(toChallenge: tag.challenge())
         #expect {
             try tag.answer(readerResponse: part2, transactionIdentifier: hex("01020304"))
@@ -104,7 +116,8 @@ struct EV2AuthenticationTests {
             return true
         }
 
-        var genuine = try EV2Authentication(kind: .first, keyNumber: 0, key: .zero, rndA: hex("13C5DB8A5930439FC3DEF9A4C675360F"))
+        var genuine = try EV2Authentication(
+            kind: .first, keyNumber: 0, key: .zero, rndA: hex("13C5DB8A5930439FC3DEF9A4C675360F"))
         _ = try genuine.respond(toChallenge: hex("A04C124213C186F22399D33AC2A30215"))
         var forged = hex("3FA64DB5446D1F34CD6EA311167F5E4985B89690C04A05F17FA7AB2F08120663")
         forged[5] ^= 0x01

@@ -13,8 +13,12 @@ struct SDMTests {
     /// AN12196 §3.3 Table 1: K_SDMFileRead 5ACE7E50…, UID 04C767F2066180, SDMReadCtr 1.
     @Test func sessionKeysTable1() throws {
         let uid = hex("04C767F2066180")
-        #expect(try SDM.sessionVector(label: SDM.sv1Label, uid: uid, readCounter: 1) == hex("C33C0001008004C767F2066180010000"))
-        #expect(try SDM.sessionVector(label: SDM.sv2Label, uid: uid, readCounter: 1) == hex("3CC30001008004C767F2066180010000"))
+        #expect(
+            try SDM.sessionVector(label: SDM.sv1Label, uid: uid, readCounter: 1)
+                == hex("C33C0001008004C767F2066180010000"))
+        #expect(
+            try SDM.sessionVector(label: SDM.sv2Label, uid: uid, readCounter: 1)
+                == hex("3CC30001008004C767F2066180010000"))
         let keys = try SDM.sessionKeys(fileReadKey: key("5ACE7E50AB65D5D51FD5BF5A16B8205B"), uid: uid, readCounter: 1)
         #expect(keys.encryption == key("66DA61797E23DECA5D8ECA13BBADF7A9"))
         #expect(keys.mac == key("3A3E8110E05311F7A3FCF0D969BF2B48"))
@@ -28,15 +32,20 @@ struct SDMTests {
         #expect(picc.readCounter == 61)
         #expect(SDM.counterBytes(61) == hex("3D0000"))
         // The decrypted block is C7 ‖ UID ‖ 3D0000 ‖ DA5CF60941 (the tag's random padding).
-        #expect(try SDM.encryptPICCData(uid: picc.uid, readCounter: 61, metaReadKey: .zero, padding: hex("DA5CF60941"))
-            == hex("EF963FF7828658A599F3041510671E88"))
+        #expect(
+            try SDM.encryptPICCData(uid: picc.uid, readCounter: 61, metaReadKey: .zero, padding: hex("DA5CF60941"))
+                == hex("EF963FF7828658A599F3041510671E88"))
     }
 
     /// AN12196 §3.4.4.2.1 Table 4: SV2, the session MAC key and SDMMAC over the empty input.
     @Test func sdmmacTable4() throws {
         let uid = hex("04DE5F1EACC040")
-        #expect(try SDM.sessionVector(label: SDM.sv2Label, uid: uid, readCounter: 61) == hex("3CC30001008004DE5F1EACC0403D0000"))
-        #expect(try SDM.sessionKeys(fileReadKey: .zero, uid: uid, readCounter: 61).mac == key("3FB5F6E3A807A03D5E3570ACE393776F"))
+        #expect(
+            try SDM.sessionVector(label: SDM.sv2Label, uid: uid, readCounter: 61)
+                == hex("3CC30001008004DE5F1EACC0403D0000"))
+        #expect(
+            try SDM.sessionKeys(fileReadKey: .zero, uid: uid, readCounter: 61).mac
+                == key("3FB5F6E3A807A03D5E3570ACE393776F"))
         #expect(try SDM.mac(fileReadKey: .zero, uid: uid, readCounter: 61, input: []) == hex("94EED9EE65337086"))
     }
 
@@ -46,28 +55,43 @@ struct SDMTests {
         let picc = try SDM.decryptPICCData(hex("FD91EC264309878BE6345CBE53BADF40"), metaReadKey: .zero)
         #expect(picc.uid == hex("04958CAA5C5E80"))
         #expect(picc.readCounter == 8)
-        let fileData = try SDM.decryptFileData(hex("CEE9A53E3E463EF1F459635736738962"), fileReadKey: .zero, uid: picc.uid, readCounter: 8)
+        let fileData = try SDM.decryptFileData(
+            hex("CEE9A53E3E463EF1F459635736738962"), fileReadKey: .zero, uid: picc.uid, readCounter: 8)
         #expect(fileData == Array("xxxxxxxxxxxxxxxx".utf8))
-        #expect(try SDM.encryptFileData(fileData, fileReadKey: .zero, uid: picc.uid, readCounter: 8) == hex("CEE9A53E3E463EF1F459635736738962"))
-        #expect(try SDM.mac(fileReadKey: .zero, uid: picc.uid, readCounter: 8, input: Array("CEE9A53E3E463EF1F459635736738962&cmac=".utf8))
-            == hex("ECC1E7F6C6C73BF6"))
+        #expect(
+            try SDM.encryptFileData(fileData, fileReadKey: .zero, uid: picc.uid, readCounter: 8)
+                == hex("CEE9A53E3E463EF1F459635736738962"))
+        #expect(
+            try SDM.mac(
+                fileReadKey: .zero, uid: picc.uid, readCounter: 8,
+                input: Array("CEE9A53E3E463EF1F459635736738962&cmac=".utf8))
+                == hex("ECC1E7F6C6C73BF6"))
     }
 
     /// A wrong meta-read key does not give a PICCDataTag a tag writes.
     @Test func aWrongMetaReadKeyIsRefused() {
         #expect(throws: NTAG424CryptoError.self) {
-            try SDM.decryptPICCData(hex("EF963FF7828658A599F3041510671E88"), metaReadKey: key("00000000000000000000000000000001"))
+            try SDM.decryptPICCData(
+                hex("EF963FF7828658A599F3041510671E88"), metaReadKey: key("00000000000000000000000000000001"))
         }
     }
 
     /// Only the UID or only the counter mirrored: tag 87 / 40 and a shorter, zero-padded SV.
     @Test func partialMirrors() throws {
         let k = key("0F0E0D0C0B0A09080706050403020100")
-        let uidOnly = try SDM.encryptPICCData(uid: hex("04112233445566"), readCounter: nil, metaReadKey: k, padding: hex("0102030405060708"))
-        #expect(try SDM.decryptPICCData(uidOnly, metaReadKey: k) == PICCData(tag: 0x87, uid: hex("04112233445566"), readCounter: nil))
-        let counterOnly = try SDM.encryptPICCData(uid: nil, readCounter: 0x0A0B0C, metaReadKey: k, padding: hex("0102030405060708090A0B0C"))
-        #expect(try SDM.decryptPICCData(counterOnly, metaReadKey: k) == PICCData(tag: 0x40, uid: nil, readCounter: 0x0A0B0C))
-        #expect(try SDM.sessionVector(label: SDM.sv2Label, uid: nil, readCounter: 0x0A0B0C) == hex("3CC300010080 0C0B0A 00000000000000"))
+        let uidOnly = try SDM.encryptPICCData(
+            uid: hex("04112233445566"), readCounter: nil, metaReadKey: k, padding: hex("0102030405060708"))
+        #expect(
+            try SDM.decryptPICCData(uidOnly, metaReadKey: k)
+                == PICCData(tag: 0x87, uid: hex("04112233445566"), readCounter: nil))
+        let counterOnly = try SDM.encryptPICCData(
+            uid: nil, readCounter: 0x0A0B0C, metaReadKey: k, padding: hex("0102030405060708090A0B0C"))
+        #expect(
+            try SDM.decryptPICCData(counterOnly, metaReadKey: k) == PICCData(tag: 0x40, uid: nil, readCounter: 0x0A0B0C)
+        )
+        #expect(
+            try SDM.sessionVector(label: SDM.sv2Label, uid: nil, readCounter: 0x0A0B0C)
+                == hex("3CC300010080 0C0B0A 00000000000000"))
     }
 }
 
@@ -81,9 +105,12 @@ struct KeyDiversificationTests {
         let master = key("00112233445566778899AABBCCDDEEFF")
         let input = hex("04782E21801D80") + hex("3042F5") + Array("NXP Abu".utf8)
         #expect(input == hex("04782E21801D803042F54E585020416275"))
-        #expect(try KeyDiversification.aes128(masterKey: master, input: input) == key("A8DD63A3B89D54B37CA802473FDA9175"))
-        #expect(try KeyDiversification.sunMACKey(masterKey: master, uid: hex("04782E21801D80"), systemIdentifier: hex("3042F5") + Array("NXP Abu".utf8))
-            == key("A8DD63A3B89D54B37CA802473FDA9175"))
+        #expect(
+            try KeyDiversification.aes128(masterKey: master, input: input) == key("A8DD63A3B89D54B37CA802473FDA9175"))
+        #expect(
+            try KeyDiversification.sunMACKey(
+                masterKey: master, uid: hex("04782E21801D80"), systemIdentifier: hex("3042F5") + Array("NXP Abu".utf8))
+                == key("A8DD63A3B89D54B37CA802473FDA9175"))
     }
 
     /// Where AN10922's padding coincides with CMAC's (D of 17 to 32 bytes), the result is
@@ -102,7 +129,9 @@ struct KeyDiversificationTests {
             }
         }
         #expect(throws: NTAG424CryptoError.self) { try KeyDiversification.aes128(masterKey: master, input: []) }
-        #expect(throws: NTAG424CryptoError.self) { try KeyDiversification.aes128(masterKey: master, input: [UInt8](repeating: 1, count: 32)) }
+        #expect(throws: NTAG424CryptoError.self) {
+            try KeyDiversification.aes128(masterKey: master, input: [UInt8](repeating: 1, count: 32))
+        }
     }
 
     @Test func everyTagGetsItsOwnKey() throws {

@@ -18,7 +18,8 @@ struct SUNVerifierTests {
     }
 
     @Test func acceptsAN12196ExampleWithEncryptedFileData() throws {
-        let url = "https://www.my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40&enc=CEE9A53E3E463EF1F459635736738962&cmac=ECC1E7F6C6C73BF6"
+        let url =
+            "https://www.my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40&enc=CEE9A53E3E463EF1F459635736738962&cmac=ECC1E7F6C6C73BF6"
         let verifier = SUNVerifier(parameters: .init(encryptedFileData: "enc"))
         let result = try verifier.verify(url: url)
         #expect(result.isValid)
@@ -50,8 +51,12 @@ struct SUNVerifierTests {
 
     @Test func rejectsAnotherKey() throws {
         let other = key("00000000000000000000000000000001")
-        #expect(try SUNVerifier(metaReadKey: other, parameters: Self.nxpNames).verify(url: Self.nxpExample).rejection == .undecryptablePICCData)
-        #expect(try SUNVerifier(macKey: .key(other), parameters: Self.nxpNames).verify(url: Self.nxpExample).rejection == .macMismatch)
+        #expect(
+            try SUNVerifier(metaReadKey: other, parameters: Self.nxpNames).verify(url: Self.nxpExample).rejection
+                == .undecryptablePICCData)
+        #expect(
+            try SUNVerifier(macKey: .key(other), parameters: Self.nxpNames).verify(url: Self.nxpExample).rejection
+                == .macMismatch)
     }
 
     /// The plain layout: UID and counter (most significant digit first) in the clear.
@@ -65,7 +70,8 @@ struct SUNVerifierTests {
         #expect(result.mode == .plain)
         #expect(result.uid == hex("041E3C8A2D6B80"))
         #expect(result.counter == 6)
-        #expect(try SUNVerifier().verify(url: url.replacing("ctr=000006", with: "ctr=000007")).rejection == .macMismatch)
+        #expect(
+            try SUNVerifier().verify(url: url.replacing("ctr=000006", with: "ctr=000007")).rejection == .macMismatch)
         #expect(try SUNVerifier().verify(url: url, lastCounter: 6).rejection == .replay(lastCounter: 6))
     }
 
@@ -85,17 +91,19 @@ struct SUNVerifierTests {
         #expect(result.counter == 300)
         #expect(try SUNVerifier(metaReadKey: meta, macKey: .key(master)).verify(url: url).rejection == .macMismatch)
         // Lower-case hex from a URL rewriter is still the same message.
-        #expect(try SUNVerifier(metaReadKey: meta, macKey: .diversified(masterKey: master)).verify(url: url.lowercased()).isValid)
+        #expect(
+            try SUNVerifier(metaReadKey: meta, macKey: .diversified(masterKey: master)).verify(url: url.lowercased())
+                .isValid)
     }
 
     @Test(arguments: [
-        "https://example.com/t",                                                       // no query
-        "https://example.com/t?picc_data=EF963FF7828658A599F3041510671E88",            // no MAC
-        "https://example.com/t?cmac=94EED9EE65337086",                                 // neither layout
-        "https://example.com/t?picc_data=EF963FF7828658A599F3041510671E&cmac=94EED9EE65337086",   // short PICC data
+        "https://example.com/t",  // no query
+        "https://example.com/t?picc_data=EF963FF7828658A599F3041510671E88",  // no MAC
+        "https://example.com/t?cmac=94EED9EE65337086",  // neither layout
+        "https://example.com/t?picc_data=EF963FF7828658A599F3041510671E&cmac=94EED9EE65337086",  // short PICC data
         "https://example.com/t?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE6533708",  // short MAC
-        "https://example.com/t?picc_data=XX963FF7828658A599F3041510671E88&cmac=94EED9EE65337086", // not hex
-        "https://example.com/t?uid=041E3C8A2D6B&ctr=000006&cmac=4B00064004B0B3D3",    // short UID
+        "https://example.com/t?picc_data=XX963FF7828658A599F3041510671E88&cmac=94EED9EE65337086",  // not hex
+        "https://example.com/t?uid=041E3C8A2D6B&ctr=000006&cmac=4B00064004B0B3D3",  // short UID
     ])
     func malformedURLsThrow(url: String) {
         #expect(throws: NTAG424CryptoError.self) { try SUNVerifier().verify(url: url) }

@@ -45,7 +45,9 @@ public enum ReaderUnderTest: String, CaseIterable, Sendable {
     public var isUSB: Bool { usbKind != nil }
 
     /// Whether the USB stand-in is loaded into this process (it acts only when preloaded).
-    public static var standInIsLoaded: Bool { dlsym(UnsafeMutableRawPointer(bitPattern: 0), "nfctag_usb_emulation_device_count") != nil }
+    public static var standInIsLoaded: Bool {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "nfctag_usb_emulation_device_count") != nil
+    }
 }
 
 /// One emulated reader of the kind under test, with tags in its field, that libnfc in this
@@ -64,8 +66,10 @@ public final class EmulatedReader: Sendable {
 
     /// A reader of `kind` (the process's kind by default) with `tags` in the field. `link` is
     /// the UART PN532's stable path (a USB reader's socket goes to the process's directory).
-    public init(kind: ReaderUnderTest = .current, tags: [any EmulatedTag], link: String? = nil,
-                faults: FaultPlan = FaultPlan()) throws {
+    public init(
+        kind: ReaderUnderTest = .current, tags: [any EmulatedTag], link: String? = nil,
+        faults: FaultPlan = FaultPlan()
+    ) throws {
         self.kind = kind
         guard let usbKind = kind.usbKind else {
             let emulator = try PN532Emulator(tags: tags, link: link, faults: faults)
@@ -94,15 +98,19 @@ public final class EmulatedReader: Sendable {
         let environment = ProcessInfo.processInfo.environment
         var isDirectory: ObjCBool = false
         guard ReaderUnderTest.standInIsLoaded,
-              let sockets = environment[USBReaderEmulator.socketVariable]?.split(separator: ":").map(String.init)
-                .first(where: { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue }),
-              let devices = environment[USBReaderEmulator.deviceDirectoryVariable]?.split(separator: ":").first.map(String.init)
+            let sockets = environment[USBReaderEmulator.socketVariable]?.split(separator: ":").map(String.init)
+                .first(where: {
+                    FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue
+                }),
+            let devices = environment[USBReaderEmulator.deviceDirectoryVariable]?.split(separator: ":").first.map(
+                String.init)
         else {
-            throw EmulatedReaderError(description: """
-                \(ReaderUnderTest.variable)=\(ReaderUnderTest.current.rawValue) needs the USB stand-in preloaded, with \
-                \(USBReaderEmulator.socketVariable) and \(USBReaderEmulator.deviceDirectoryVariable) naming directories: \
-                run the suites through scripts/test-reader-kinds (make test)
-                """)
+            throw EmulatedReaderError(
+                description: """
+                    \(ReaderUnderTest.variable)=\(ReaderUnderTest.current.rawValue) needs the USB stand-in preloaded, with \
+                    \(USBReaderEmulator.socketVariable) and \(USBReaderEmulator.deviceDirectoryVariable) naming directories: \
+                    run the suites through scripts/test-reader-kinds (make test)
+                    """)
         }
         return (sockets, devices)
     }
@@ -130,7 +138,10 @@ public final class EmulatedReader: Sendable {
     /// Plugs the reader in again: a chip at power-on, the same tags; a USB reader at the next
     /// device number, with the same serial, in the same port.
     public func plug() throws {
-        if let uart { try uart.plug(); return }
+        if let uart {
+            try uart.plug()
+            return
+        }
         guard let usbKind = kind.usbKind, let usbLink, let old = usb.withLock({ $0 }) else { return }
         old.stop()
         let (_, devices) = try Self.usbDirectories()
@@ -140,7 +151,9 @@ public final class EmulatedReader: Sendable {
     }
 
     /// Counters and modelled time of the PN53x since the last plug-in.
-    public var statistics: EmulatorStatistics { uart?.statistics ?? usb.withLock { $0?.statistics } ?? EmulatorStatistics() }
+    public var statistics: EmulatorStatistics {
+        uart?.statistics ?? usb.withLock { $0?.statistics } ?? EmulatorStatistics()
+    }
 
     /// Runs `body` on the field under the reader's lock (inspect or change tags).
     public func withField<Result>(_ body: (inout Field) -> Result) -> Result {

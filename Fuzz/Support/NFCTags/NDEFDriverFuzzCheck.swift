@@ -14,7 +14,8 @@ struct NDEFDriverRun: Sendable {
 
 /// Runs `queryStatus()` then `readMessage()` on the driver `makeDriver` returns, blocking
 /// until both finish (see ``fuzzRunBlocking(_:)``).
-func fuzzRunNDEFDriver(_ makeDriver: @escaping @Sendable () throws(NDEFTagError) -> any NDEFTagDriver) -> NDEFDriverRun {
+func fuzzRunNDEFDriver(_ makeDriver: @escaping @Sendable () throws(NDEFTagError) -> any NDEFTagDriver) -> NDEFDriverRun
+{
     fuzzRunBlocking {
         let driver: any NDEFTagDriver
         do throws(NDEFTagError) {
@@ -25,7 +26,9 @@ func fuzzRunNDEFDriver(_ makeDriver: @escaping @Sendable () throws(NDEFTagError)
         let status: Result<NDEFStatus, NDEFTagError>
         do throws(NDEFTagError) { status = .success(try await driver.queryStatus()) } catch { status = .failure(error) }
         let message: Result<NDEFMessage, NDEFTagError>
-        do throws(NDEFTagError) { message = .success(try await driver.readMessage()) } catch { message = .failure(error) }
+        do throws(NDEFTagError) { message = .success(try await driver.readMessage()) } catch {
+            message = .failure(error)
+        }
         return NDEFDriverRun(status: status, message: message)
     }
 }
@@ -49,7 +52,9 @@ func fuzzCheckNDEFDriverRun(
         guard case .failure(let error) = result else { continue }
         fuzzCheck(isExpected(error), "unexpected error \(error) for \(fuzzHex(input))")
         if let offset = error.tagOffset {
-            fuzzCheck((0...offsetLimit(error)).contains(offset), "offset \(offset) outside the tag in \(error) for \(fuzzHex(input))")
+            fuzzCheck(
+                (0...offsetLimit(error)).contains(offset),
+                "offset \(offset) outside the tag in \(error) for \(fuzzHex(input))")
         }
     }
     if case .success(let status) = run.status {
@@ -81,7 +86,7 @@ extension NDEFTagError {
     var tagOffset: Int? {
         switch self {
         case .invalidNDEF(let offset, _), .invalidTLV(let offset, _),
-             .invalidCapabilityContainer(let offset, _), .invalidApplicationDirectory(let offset, _):
+            .invalidCapabilityContainer(let offset, _), .invalidApplicationDirectory(let offset, _):
             offset
         default:
             nil

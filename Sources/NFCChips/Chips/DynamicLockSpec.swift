@@ -38,7 +38,8 @@ package struct DynamicLockSpec: Codable, Equatable, Sendable {
     /// first lock byte), as (byte index, bit mask); `nil` when the tables give no BL layout.
     package func blockLockBit(freezingLockBit lockBit: Int) -> (byte: Int, mask: UInt8)? {
         guard let byte = blockLockByte, let span = lockBitsPerBlockLockBit, span > 0,
-              lockBit >= 0, lockBit < lockBitCount else { return nil }
+            lockBit >= 0, lockBit < lockBitCount
+        else { return nil }
         let bit = lockBit / span
         guard bit < 8 else { return nil }
         return (byte, UInt8(1) << UInt8(bit))

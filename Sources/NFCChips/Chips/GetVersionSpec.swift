@@ -56,8 +56,14 @@ package struct GetVersionInfo: Equatable, Sendable {
     /// Splits an 8-byte answer; any other length throws.
     package init(bytes: [UInt8]) throws(LengthError) {
         guard bytes.count == 8 else { throw LengthError(length: bytes.count) }
-        header = bytes[0]; vendor = bytes[1]; productType = bytes[2]; productSubtype = bytes[3]
-        majorVersion = bytes[4]; minorVersion = bytes[5]; storageSize = bytes[6]; protocolType = bytes[7]
+        header = bytes[0]
+        vendor = bytes[1]
+        productType = bytes[2]
+        productSubtype = bytes[3]
+        majorVersion = bytes[4]
+        minorVersion = bytes[5]
+        storageSize = bytes[6]
+        protocolType = bytes[7]
     }
 
     /// The user memory size the storage byte announces: upper 7 bits give n; if bit 0 is 0

@@ -9,7 +9,9 @@ public struct AccessBits: Hashable, Sendable {
 
     /// Creates the bits.
     public init(c1: Bool, c2: Bool, c3: Bool) {
-        self.c1 = c1; self.c2 = c2; self.c3 = c3
+        self.c1 = c1
+        self.c2 = c2
+        self.c3 = c3
     }
 
     /// `C1C2C3` as the tables write it, e.g. `"011"`.
@@ -60,8 +62,12 @@ public struct AccessConditions: Hashable, Sendable {
     /// Decodes the 3 access-bit bytes, checking every inverted copy.
     public init(accessBytes bytes: [UInt8]) throws(DecodeError) {
         guard bytes.count == 3 else { throw .wrongLength(bytes.count) }
-        let c1 = bytes[1] >> 4, c2 = bytes[2] & 0x0F, c3 = bytes[2] >> 4
-        let notC1 = bytes[0] & 0x0F, notC2 = bytes[0] >> 4, notC3 = bytes[1] & 0x0F
+        let c1 = bytes[1] >> 4
+        let c2 = bytes[2] & 0x0F
+        let c3 = bytes[2] >> 4
+        let notC1 = bytes[0] & 0x0F
+        let notC2 = bytes[0] >> 4
+        let notC3 = bytes[1] & 0x0F
         for n in 0..<4 {
             let bit = UInt8(1) << UInt8(n)
             if (c1 & bit == 0) == (notC1 & bit == 0) { throw .inversionMismatch(byte: 0, bit: n) }
@@ -77,7 +83,9 @@ public struct AccessConditions: Hashable, Sendable {
 
     /// The 3 access-bit bytes with their inverted copies.
     public var accessBytes: [UInt8] {
-        var c1: UInt8 = 0, c2: UInt8 = 0, c3: UInt8 = 0
+        var c1: UInt8 = 0
+        var c2: UInt8 = 0
+        var c3: UInt8 = 0
         for (n, bits) in (groups + [trailer]).enumerated() {
             let bit = UInt8(1) << UInt8(n)
             if bits.c1 { c1 |= bit }

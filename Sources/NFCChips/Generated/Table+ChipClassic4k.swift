@@ -69,7 +69,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.always,
-                notes: "Answer Nt (4 bytes, plain); the reader sends {Nr}{Ar} (8 bytes) and the card answers {At} (4 bytes).",
+                notes:
+                    "Answer Nt (4 bytes, plain); the reader sends {Nr}{Ar} (8 bytes) and the card answers {At} (4 bytes).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Classic command timeouts not read; all traffic after authentication is Crypto1-encrypted."
@@ -233,7 +234,8 @@ extension GeneratedTables {
             writeEnduranceCycles: nil,
             caveat: DatasheetCaveat(
                 verified: false,
-                note: "The MF1S50 write timing was not read; the NTAG203 figure (4.1 ms per page) is used as a stand-in for one block."
+                note:
+                    "The MF1S50 write timing was not read; the NTAG203 figure (4.1 ms per page) is used as a stand-in for one block."
             ),
             source: DatasheetSource(
                 document: "NXP NTAG203 data sheet (doc 213830)",

@@ -19,7 +19,8 @@ extension GeneratedTables {
                 "libnfc utils/nfc-mfultralight.c",
             ],
             verified: true,
-            note: "Behaviour rules were read in the NTAG213F/216F Rev. 3.1 text, which the project reference uses as the family reference (nfc-reference.md §2)."
+            note:
+                "Behaviour rules were read in the NTAG213F/216F Rev. 3.1 text, which the project reference uses as the family reference (nfc-reference.md §2)."
         ),
         activation: ActivationSpec(
             atqa: 0x0044,
@@ -104,7 +105,8 @@ extension GeneratedTables {
                     factoryValue: [0x48],
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "48 is what dumps of real NTAG21x show (coderapp NTAG213 dump, TagInfo reports); the data sheet does not document the byte (nfc-reference.md §2.1, §11 item 13)."
+                        note:
+                            "48 is what dumps of real NTAG21x show (coderapp NTAG213 dump, TagInfo reports); the data sheet does not document the byte (nfc-reference.md §2.1, §11 item 13)."
                     )
                 ),
             ],
@@ -132,7 +134,8 @@ extension GeneratedTables {
                 lockAllValue: [0xFF, 0xFF, 0xFF, 0x00],
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "16 pages per lock bit taken from Flipper Zero mf_ultralight_listener_i.c; the data sheet table was not read (nfc-reference.md §11 item 3). Byte 2 holds block-lock bits. Block-lock bits: byte 2 bit k freezes lock bits 2k and 2k+1 (Flipper Zero mf_ultralight_listener_i.c; unverified, nfc-reference.md §2.3)."
+                    note:
+                        "16 pages per lock bit taken from Flipper Zero mf_ultralight_listener_i.c; the data sheet table was not read (nfc-reference.md §11 item 3). Byte 2 holds block-lock bits. Block-lock bits: byte 2 bit k freezes lock bits 2k and 2k+1 (Flipper Zero mf_ultralight_listener_i.c; unverified, nfc-reference.md §2.3)."
                 ),
                 blockLockByte: 2,
                 lockBitsPerBlockLockBit: 2
@@ -168,7 +171,8 @@ extension GeneratedTables {
                         meaning: "strong modulation enabled",
                         caveat: DatasheetCaveat(
                             verified: false,
-                            note: "Factory MIRROR byte 04 (STRG_MOD_EN = 1) observed on real NTAG216; Proxmark magic-card defaults write 00 (nfc-reference.md §11 item 4)."
+                            note:
+                                "Factory MIRROR byte 04 (STRG_MOD_EN = 1) observed on real NTAG216; Proxmark magic-card defaults write 00 (nfc-reference.md §11 item 4)."
                         )
                     ),
                     ConfigurationField(
@@ -216,7 +220,8 @@ extension GeneratedTables {
                         meaning: "NFC counter enabled",
                         caveat: DatasheetCaveat(
                             verified: true,
-                            note: "libfreefare freefare.h uses 0x20 (one-bit shift); Flipper, Proxmark and two other tools agree on 0x10 (nfc-reference.md §10)."
+                            note:
+                                "libfreefare freefare.h uses 0x20 (one-bit shift); Flipper, Proxmark and two other tools agree on 0x10 (nfc-reference.md §10)."
                         )
                     ),
                     ConfigurationField(
@@ -265,7 +270,8 @@ extension GeneratedTables {
                     counterNeedsCounterEnabled: true,
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "Whether the first read after power-up shows the counter before or after its increment, and whether NFC_CNT_PWD_PROT hides the counter mirror without authentication, are not settled (nfc-reference.md §11 item 6); the emulator shows the incremented value and hides it."
+                        note:
+                            "Whether the first read after power-up shows the counter before or after its increment, and whether NFC_CNT_PWD_PROT hides the counter mirror without authentication, are not settled (nfc-reference.md §11 item 6); the emulator shows the incremented value and hides it."
                     ),
                     source: DatasheetSource(
                         document: "NXP NTAG213F/216F data sheet (doc 262231)",
@@ -276,7 +282,8 @@ extension GeneratedTables {
                             "gototags mirroring help page",
                         ],
                         verified: true,
-                        note: "UID mirror = 14 hex characters, counter mirror = 6, both = UID + 'x' + counter (nfc-reference.md §2.9)."
+                        note:
+                            "UID mirror = 14 hex characters, counter mirror = 6, both = UID + 'x' + counter (nfc-reference.md §2.9)."
                     )
                 )
             ),
@@ -288,7 +295,8 @@ extension GeneratedTables {
                     meaning: "dynamic lock bytes 0-2 clear; byte 3 (RFUI) BDh as delivered",
                     caveat: DatasheetCaveat(
                         verified: true,
-                        note: "NTAG213/215/216 data sheet Rev. 3.2 §8.5, memory content at delivery: the dynamic lock page reads 00 00 00 BD. A real NTAG216 reads E2h as 00 00 00 BD (Tests/Transcripts/nxpnfclinux-issue-63-ntag216.json, READ E0h answer byte 11)."
+                        note:
+                            "NTAG213/215/216 data sheet Rev. 3.2 §8.5, memory content at delivery: the dynamic lock page reads 00 00 00 BD. A real NTAG216 reads E2h as 00 00 00 BD (Tests/Transcripts/nxpnfclinux-issue-63-ntag216.json, READ E0h answer byte 11)."
                     )
                 ),
                 PageContent(
@@ -387,7 +395,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "AA past the last page: NAK 0. Reading rolls over to page 00 past the end; with PROT=1 and no authentication it rolls over just before AUTH0.",
+                notes:
+                    "AA past the last page: NAK 0. Reading rolls over to page 00 past the end; with PROT=1 and no authentication it rolls over just before AUTH0.",
                 caveat: nil
             ),
             CommandSpec(
@@ -403,10 +412,12 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: 0.5,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "answerLength is per page: the answer is 4 × (EE − SS + 1) bytes. NAK if SS > EE or EE is past the end.",
+                notes:
+                    "answerLength is per page: the answer is 4 × (EE − SS + 1) bytes. NAK if SS > EE or EE is past the end.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5). Without a datasheet timeout the client waits the ISO/IEC 14443-A fallback plus 0.5 ms per page (about 4 bytes × 9 bits × 9.44 µs on air, rounded up)."
+                    note:
+                        "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5). Without a datasheet timeout the client waits the ISO/IEC 14443-A fallback plus 0.5 ms per page (about 4 bytes × 9 bits × 9.44 µs on air, rounded up)."
                 )
             ),
             CommandSpec(
@@ -422,7 +433,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
+                notes:
+                    "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
                 caveat: nil
             ),
             CommandSpec(
@@ -454,7 +466,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.authenticatedIfConfigured,
-                notes: "02 is the only counter address; answer is the 24-bit NFC counter LSB first. NAK when NFC_CNT_PWD_PROT=1 and not authenticated.",
+                notes:
+                    "02 is the only counter address; answer is the 24-bit NFC counter LSB first. NAK when NFC_CNT_PWD_PROT=1 and not authenticated.",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "NAK when NFC_CNT_EN = 0 is Flipper-only (nfc-reference.md §11 item 6)."
@@ -473,10 +486,12 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.always,
-                notes: "Answers PACK on success; otherwise NAK, the tag leaves ACTIVE and a failure is counted when AUTHLIM ≠ 0.",
+                notes:
+                    "Answers PACK on success; otherwise NAK, the tag leaves ACTIVE and a failure is counted when AUTHLIM ≠ 0.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "The NAK code for a wrong password is 0 in emulators; not read in the data sheet (nfc-reference.md §11 item 7)."
+                    note:
+                        "The NAK code for a wrong password is 0 in emulators; not read in the data sheet (nfc-reference.md §11 item 7)."
                 )
             ),
             CommandSpec(
@@ -492,7 +507,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: [0x00],
                 access: CommandAccess.always,
-                notes: "32-byte ECC originality signature; not affected by AUTH0. The argument 00 is the signature address (NTAG213F/216F §10.8; nfcpy, libfreefare send 3C 00).",
+                notes:
+                    "32-byte ECC originality signature; not affected by AUTH0. The argument 00 is the signature address (NTAG213F/216F §10.8; nfcpy, libfreefare send 3C 00).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeout not read in the data sheet (nfc-reference.md §11 item 5)."
@@ -522,12 +538,14 @@ extension GeneratedTables {
                 widthBits: 24,
                 tearingFlagValid: nil,
                 page: nil,
-                behaviour: "Increments once on the first valid READ or FAST_READ after power-up when NFC_CNT_EN = 1; saturates at FFFFFF.",
+                behaviour:
+                    "Increments once on the first valid READ or FAST_READ after power-up when NFC_CNT_EN = 1; saturates at FFFFFF.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Mirror shows pre- or post-increment value on the first read: not settled (nfc-reference.md §11 item 6)."
+                    note:
+                        "Mirror shows pre- or post-increment value on the first read: not settled (nfc-reference.md §11 item 6)."
                 )
-            ),
+            )
         ],
         originalitySignatureKey: OriginalitySignatureKeyName.ntag21x,
         ultralightCAuthentication: nil,
@@ -536,14 +554,15 @@ extension GeneratedTables {
             writeEnduranceCycles: 100000,
             caveat: DatasheetCaveat(
                 verified: false,
-                note: "4.1 ms comes from the NTAG203 WRITE diagram (NTAG203 data sheet p. 20); NTAG21x only guarantees the ACK within 10 ms. Endurance from a secondary source (nfc-reference.md §11 items 1 and 15)."
+                note:
+                    "4.1 ms comes from the NTAG203 WRITE diagram (NTAG203 data sheet p. 20); NTAG21x only guarantees the ACK within 10 ms. Endurance from a secondary source (nfc-reference.md §11 items 1 and 15)."
             ),
             source: DatasheetSource(
                 document: "NXP NTAG203 data sheet (doc 213830)",
                 revision: "Rev. 3.0",
                 section: "p. 20 WRITE timing",
                 checkedAgainst: [
-                    "NTAG213F/216F Rev. 3.1 §10.4 (10 ms limit)",
+                    "NTAG213F/216F Rev. 3.1 §10.4 (10 ms limit)"
                 ],
                 verified: false,
                 note: nil

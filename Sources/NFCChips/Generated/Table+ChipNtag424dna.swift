@@ -12,10 +12,11 @@ extension GeneratedTables {
             revision: "Rev. 3.0",
             section: "§8 memory organisation, §9 security, §10 commands",
             checkedAgainst: [
-                "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints Rev. 2.0",
+                "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints Rev. 2.0"
             ],
             verified: false,
-            note: "Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
+            note:
+                "Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
         ),
         activation: ActivationSpec(
             atqa: 0x0344,
@@ -28,10 +29,11 @@ extension GeneratedTables {
                 revision: "Rev. 3.0",
                 section: "§8.1 / ISO/IEC 14443-3 and -4 activation",
                 checkedAgainst: [
-                    "proxmark3 hf 14a info of NTAG 424 DNA tags",
+                    "proxmark3 hf 14a info of NTAG 424 DNA tags"
                 ],
                 verified: false,
-                note: "ATQA 0344 and SAK 20 as for MIFARE DESFire; ATS 06 77 77 71 02 80 (FSCI 7 = 128 bytes) as readers report it; a random-ID tag answers a 4-byte UID starting 08 instead."
+                note:
+                    "ATQA 0344 and SAK 20 as for MIFARE DESFire; ATS 06 77 77 71 02 80 (FSCI 7 = 128 bytes) as readers report it; a random-ID tag answers a 4-byte UID starting 08 instead."
             )
         ),
         getVersion: nil,
@@ -43,7 +45,10 @@ extension GeneratedTables {
         ultralightCAuthentication: nil,
         timing: nil,
         type4Files: Type4FilesSpec(
-            capabilityContainer: [0x00, 0x17, 0x20, 0x01, 0x00, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x01, 0x00, 0x00, 0x00, 0x05, 0x06, 0xE1, 0x05, 0x00, 0x80, 0x82, 0x83],
+            capabilityContainer: [
+                0x00, 0x17, 0x20, 0x01, 0x00, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x01, 0x00, 0x00, 0x00, 0x05, 0x06,
+                0xE1, 0x05, 0x00, 0x80, 0x82, 0x83,
+            ],
             ndefFileSize: 256,
             ndefFileFactoryContent: [0x00, 0x00],
             source: DatasheetSource(
@@ -51,10 +56,11 @@ extension GeneratedTables {
                 revision: "Rev. 3.0",
                 section: "§8.2.2 files of the NDEF application",
                 checkedAgainst: [
-                    "NXP AN12196 Rev. 2.0 Table 24 (rewrites the CC from offset 0E)",
+                    "NXP AN12196 Rev. 2.0 Table 24 (rewrites the CC from offset 0E)"
                 ],
                 verified: false,
-                note: "The CC file (E103, 32 bytes, the rest zero) and the NDEF file (E104, 256 bytes) as an NFC Forum Type 4 reader sees them; the same facts as ntag424.files."
+                note:
+                    "The CC file (E103, 32 bytes, the rest zero) and the NDEF file (E104, 256 bytes) as an NFC Forum Type 4 reader sees them; the same facts as ntag424.files."
             )
         ),
         ntag424: NTAG424Spec(
@@ -184,7 +190,8 @@ extension GeneratedTables {
                         section: "§10.10.1; AN12196 §7.2",
                         caveat: DatasheetCaveat(
                             verified: false,
-                            note: "The header is the address byte 00; CommMode.Full when authenticated, plain otherwise (AN12196's example reads it in plain)."
+                            note:
+                                "The header is the address byte 00; CommMode.Full when authenticated, plain otherwise (AN12196's example reads it in plain)."
                         )
                     ),
                     NTAG424CommandSpec(
@@ -239,10 +246,14 @@ extension GeneratedTables {
                             change: 0x00
                         ),
                         communicationMode: "plain",
-                        factoryContent: [0x00, 0x17, 0x20, 0x01, 0x00, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x01, 0x00, 0x00, 0x00, 0x05, 0x06, 0xE1, 0x05, 0x00, 0x80, 0x82, 0x83],
+                        factoryContent: [
+                            0x00, 0x17, 0x20, 0x01, 0x00, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x01, 0x00, 0x00, 0x00,
+                            0x05, 0x06, 0xE1, 0x05, 0x00, 0x80, 0x82, 0x83,
+                        ],
                         caveat: DatasheetCaveat(
                             verified: false,
-                            note: "The factory CC as AN12196 Table 24 implies it (it rewrites bytes 0E.. from 00 05 06 E1 05 00 80 82 83 to FF 05 06 …): mapping 2.0, MLe 0100, MLc 00FF, NDEF file E104 of 0100 bytes read/write free, proprietary file E105 of 0080 bytes with read 82, write 83."
+                            note:
+                                "The factory CC as AN12196 Table 24 implies it (it rewrites bytes 0E.. from 00 05 06 E1 05 00 80 82 83 to FF 05 06 …): mapping 2.0, MLe 0100, MLc 00FF, NDEF file E104 of 0100 bytes read/write free, proprietary file E105 of 0080 bytes with read 82, write 83."
                         )
                     ),
                     NTAG424FileSpec(
@@ -281,9 +292,12 @@ extension GeneratedTables {
                 numbers: [0x00, 0x01, 0x02, 0x03, 0x04],
                 masterKeyNumber: 0x00,
                 keyLength: 16,
-                factoryKey: [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+                factoryKey: [
+                    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                ],
                 factoryVersion: 0x00,
-                note: "Five AES-128 application keys, all zero with version 00 as shipped. Key 0, the application master key, changes keys (ChangeKey of another key needs its old value) and file settings. NT4H2421Gx §8.2.1; AN12196 §5.16."
+                note:
+                    "Five AES-128 application keys, all zero with version 00 as shipped. Key 0, the application master key, changes keys (ChangeKey of another key needs its old value) and file settings. NT4H2421Gx §8.2.1; AN12196 §5.16."
             ),
             statusWords: NamedTable<NTAG424StatusWordSpec>(
                 entries: [
@@ -350,7 +364,8 @@ extension GeneratedTables {
                         meaning: "failed authentications: wait before the next attempt",
                         caveat: DatasheetCaveat(
                             verified: false,
-                            note: "The delay and the failed-authentication counter (TotFailCtr, limit set with SetConfiguration) are as open-source implementations describe §10.4; the limits were not read from the datasheet."
+                            note:
+                                "The delay and the failed-authentication counter (TotFailCtr, limit set with SetConfiguration) are as open-source implementations describe §10.4; the limits were not read from the datasheet."
                         )
                     ),
                     NTAG424StatusWordSpec(
@@ -471,7 +486,8 @@ extension GeneratedTables {
                 readCounterLimitBit: 0x20,
                 encryptedFileDataBit: 0x10,
                 asciiEncodingBit: 0x01,
-                sdmAccessRights: "two bytes: RFU (F) ‖ SDMCtrRet, then SDMMetaRead ‖ SDMFileRead (key numbers, E free/plain mirrors, F none)",
+                sdmAccessRights:
+                    "two bytes: RFU (F) ‖ SDMCtrRet, then SDMMetaRead ‖ SDMFileRead (key numbers, E free/plain mirrors, F none)",
                 sdmOffsets: [
                     NTAG424SDMOffsetSpec(
                         field: "UIDOffset",
@@ -517,10 +533,11 @@ extension GeneratedTables {
                     revision: "Rev. 3.0",
                     section: "§8.2.3 file settings, §9.3 SDM, §10.7.1 ChangeFileSettings",
                     checkedAgainst: [
-                        "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints §5.9 Table 18 (40 00E0 C1 F121 200000 430000 430000)",
+                        "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints §5.9 Table 18 (40 00E0 C1 F121 200000 430000 430000)"
                     ],
                     verified: false,
-                    note: "The layout reproduces AN12196 Table 18 byte for byte (FileOption 40, AR 00E0, SDMOptions C1, SDM AR F121, PICCDataOffset 20, SDMMACInputOffset 43, SDMMACOffset 43); Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
+                    note:
+                        "The layout reproduces AN12196 Table 18 byte for byte (FileOption 40, AR 00E0, SDMOptions C1, SDM AR F121, PICCDataOffset 20, SDMMACInputOffset 43, SDMMACOffset 43); Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
                 )
             ),
             secureMessaging: NTAG424SecureMessagingSpec(
@@ -542,7 +559,7 @@ extension GeneratedTables {
                     revision: "Rev. 3.0",
                     section: "§9.1.2–§9.1.10 secure messaging, §9.3.4–§9.3.6 SDM",
                     checkedAgainst: [
-                        "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints Tables 1, 2, 4, 14 (reproduced byte for byte by Tests/NTAG424CryptoTests)",
+                        "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints Tables 1, 2, 4, 14 (reproduced byte for byte by Tests/NTAG424CryptoTests)"
                     ],
                     verified: true,
                     note: nil
@@ -550,14 +567,24 @@ extension GeneratedTables {
             ),
             originalitySignature: NTAG424SignatureSpec(
                 curve: "secp224r1",
-                publicKey: [0x04, 0x8A, 0x9B, 0x38, 0x0A, 0xF2, 0xEE, 0x1B, 0x98, 0xDC, 0x41, 0x7F, 0xEC, 0xC2, 0x63, 0xF8, 0x44, 0x9C, 0x76, 0x25, 0xCE, 0xCE, 0x82, 0xD9, 0xB9, 0x16, 0xC9, 0x92, 0xDA, 0x20, 0x9D, 0x68, 0x42, 0x2B, 0x81, 0xEC, 0x20, 0xB6, 0x5A, 0x66, 0xB5, 0x10, 0x2A, 0x61, 0x59, 0x6A, 0xF3, 0x37, 0x92, 0x00, 0x59, 0x93, 0x16, 0xA0, 0x0A, 0x14, 0x10],
+                publicKey: [
+                    0x04, 0x8A, 0x9B, 0x38, 0x0A, 0xF2, 0xEE, 0x1B, 0x98, 0xDC, 0x41, 0x7F, 0xEC, 0xC2, 0x63, 0xF8,
+                    0x44, 0x9C, 0x76, 0x25, 0xCE, 0xCE, 0x82, 0xD9, 0xB9, 0x16, 0xC9, 0x92, 0xDA, 0x20, 0x9D, 0x68,
+                    0x42, 0x2B, 0x81, 0xEC, 0x20, 0xB6, 0x5A, 0x66, 0xB5, 0x10, 0x2A, 0x61, 0x59, 0x6A, 0xF3, 0x37,
+                    0x92, 0x00, 0x59, 0x93, 0x16, 0xA0, 0x0A, 0x14, 0x10,
+                ],
                 signatureLength: 56,
                 message: "the 7-byte UID, unhashed",
                 testVectors: [
                     NTAG424SignatureVector(
                         uid: [0x04, 0x51, 0x8D, 0xFA, 0xA9, 0x61, 0x80],
-                        signature: [0xD1, 0x94, 0x0D, 0x17, 0xCF, 0xED, 0xA4, 0xBF, 0xF8, 0x03, 0x59, 0xAB, 0x97, 0x5F, 0x9F, 0x65, 0x14, 0x31, 0x3E, 0x8F, 0x90, 0xC1, 0xD3, 0xCA, 0xAF, 0x59, 0x41, 0xAD, 0x74, 0x4A, 0x1C, 0xDF, 0x9A, 0x83, 0xF8, 0x83, 0xCA, 0xFE, 0x0F, 0xE9, 0x5D, 0x19, 0x39, 0xB1, 0xB7, 0xE4, 0x71, 0x13, 0x99, 0x33, 0x24, 0x47, 0x3B, 0x78, 0x5D, 0x21]
-                    ),
+                        signature: [
+                            0xD1, 0x94, 0x0D, 0x17, 0xCF, 0xED, 0xA4, 0xBF, 0xF8, 0x03, 0x59, 0xAB, 0x97, 0x5F, 0x9F,
+                            0x65, 0x14, 0x31, 0x3E, 0x8F, 0x90, 0xC1, 0xD3, 0xCA, 0xAF, 0x59, 0x41, 0xAD, 0x74, 0x4A,
+                            0x1C, 0xDF, 0x9A, 0x83, 0xF8, 0x83, 0xCA, 0xFE, 0x0F, 0xE9, 0x5D, 0x19, 0x39, 0xB1, 0xB7,
+                            0xE4, 0x71, 0x13, 0x99, 0x33, 0x24, 0x47, 0x3B, 0x78, 0x5D, 0x21,
+                        ]
+                    )
                 ],
                 source: DatasheetSource(
                     document: "NXP AN12196 NTAG 424 DNA and NTAG 424 DNA TagTamper features and hints",
@@ -581,7 +608,8 @@ extension GeneratedTables {
                     section: "§10.5.2 GetVersion",
                     checkedAgainst: [],
                     verified: false,
-                    note: "Vendor 04 (NXP), type 04 (NTAG), subtype 02, HW major 30 / SW major 01, storage 11, protocol 05 (ISO/IEC 14443-4), as open-source readers print them; not read from the datasheet. The third part is UID (7), batch (4), batch/fab key (1), week (1), year (1)."
+                    note:
+                        "Vendor 04 (NXP), type 04 (NTAG), subtype 02, HW major 30 / SW major 01, storage 11, protocol 05 (ISO/IEC 14443-4), as open-source readers print them; not read from the datasheet. The third part is UID (7), batch (4), batch/fab key (1), week (1), year (1)."
                 )
             ),
             source: DatasheetSource(
@@ -594,7 +622,8 @@ extension GeneratedTables {
                     "proxmark3 client/src/cmdhfntag424.c",
                 ],
                 verified: false,
-                note: "Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
+                note:
+                    "Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
             )
         )
     )

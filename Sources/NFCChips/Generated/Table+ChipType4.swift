@@ -34,7 +34,8 @@ extension GeneratedTables {
                     "IB Technology ATQA/SAK table",
                 ],
                 verified: true,
-                note: "SAK bit 0x20 = ISO/IEC 14443-4 compliant; nfc-reference.md §1.2. ATS 06 75 77 81 02 80 (TL, T0 with FSCI 5, TA, TB, TC, one historical byte) is the DESFire-like ATS Proxmark's simulator answers (proxmark3 armsrc/iso14443a.c); a real Type 4 tag answers its own."
+                note:
+                    "SAK bit 0x20 = ISO/IEC 14443-4 compliant; nfc-reference.md §1.2. ATS 06 75 77 81 02 80 (TL, T0 with FSCI 5, TA, TB, TC, one historical byte) is the DESFire-like ATS Proxmark's simulator answers (proxmark3 armsrc/iso14443a.c); a real Type 4 tag answers its own."
             )
         ),
         getVersion: nil,
@@ -46,7 +47,9 @@ extension GeneratedTables {
         ultralightCAuthentication: nil,
         timing: nil,
         type4Files: Type4FilesSpec(
-            capabilityContainer: [0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x08, 0x00, 0x00, 0x00],
+            capabilityContainer: [
+                0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0x08, 0x00, 0x00, 0x00,
+            ],
             ndefFileSize: 2048,
             ndefFileFactoryContent: [0x00, 0x00],
             source: DatasheetSource(
@@ -58,7 +61,8 @@ extension GeneratedTables {
                     "libnfc utils/nfc-emulate-forum-tag4.c",
                 ],
                 verified: true,
-                note: "Mapping 2.0, MLe = MLc = 00FF, NDEF file E104 of 0800 bytes (NLEN included), read and write granted; the file size is this project's choice for an emulated tag, any size up to 7FFF is valid."
+                note:
+                    "Mapping 2.0, MLe = MLc = 00FF, NDEF file E104 of 0800 bytes (NLEN included), read and write granted; the file size is this project's choice for an emulated tag, any size up to 7FFF is valid."
             )
         ),
         ntag424: nil

@@ -87,7 +87,8 @@ extension GeneratedTables {
                     factoryValue: [0x48],
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "48 is read from page 02h byte 1 of real tags: a MIFARE Ultralight read by a PN532 (microBuilder MifareUltralight_MemDump readme, READ 02h = 65 48 FF 7F) and a genuine Ultralight EV1 MF0UL11 (proxmark3 issue 836 dump, READ 00h answer byte 9); the data sheet calls the byte 'internal' and gives no value (nfc-reference.md §11 item 13). Tests/Transcripts: microbuilder-pn532-ultralight-memdump, proxmark-issue-836-ultralight-ev1-dump."
+                        note:
+                            "48 is read from page 02h byte 1 of real tags: a MIFARE Ultralight read by a PN532 (microBuilder MifareUltralight_MemDump readme, READ 02h = 65 48 FF 7F) and a genuine Ultralight EV1 MF0UL11 (proxmark3 issue 836 dump, READ 00h answer byte 9); the data sheet calls the byte 'internal' and gives no value (nfc-reference.md §11 item 13). Tests/Transcripts: microbuilder-pn532-ultralight-memdump, proxmark-issue-836-ultralight-ev1-dump."
                     )
                 ),
             ],
@@ -105,7 +106,8 @@ extension GeneratedTables {
                 dataAreaBytes: 0,
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Page 3 is a 32-bit OTP area; NXP ships it blank. NDEF-formatted tags carry E1 10 06 00 written by the converter."
+                    note:
+                        "Page 3 is a 32-bit OTP area; NXP ships it blank. NDEF-formatted tags carry E1 10 06 00 written by the converter."
                 )
             ),
             dynamicLock: nil,
@@ -141,7 +143,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.always,
-                notes: "AA past the last page: NAK 0. Reading rolls over to page 00 past page 0F (0E answers 0E 0F 00 01).",
+                notes:
+                    "AA past the last page: NAK 0. Reading rolls over to page 00 past page 0F (0E answers 0E 0F 00 01).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeouts taken from NTAG21x; the MF0ICU1 timing table was not read."

@@ -112,7 +112,8 @@ extension GeneratedTables {
                 lockAllValue: [0xFF, 0xFF, 0x00, 0x00],
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "LOCK2/LOCK3 in page 28 bytes 0–1; lock-all value FF FF 00 00 from nfcpy. The exact bit map (4-page groups, block-lock bits, the bits for pages 28–2F) was not read."
+                    note:
+                        "LOCK2/LOCK3 in page 28 bytes 0–1; lock-all value FF FF 00 00 from nfcpy. The exact bit map (4-page groups, block-lock bits, the bits for pages 28–2F) was not read."
                 ),
                 blockLockByte: nil,
                 lockBitsPerBlockLockBit: nil
@@ -224,7 +225,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "READ accepts 00–2B (keys are never readable); rolls over to 00 past 2B, or just before AUTH0 when reads are protected.",
+                notes:
+                    "READ accepts 00–2B (keys are never readable); rolls over to 00 past 2B, or just before AUTH0 when reads are protected.",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeouts taken from NTAG21x; the MF0ICU2 timing table was not read."
@@ -243,7 +245,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
+                notes:
+                    "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeouts taken from NTAG21x; the MF0ICU2 timing table was not read."
@@ -281,7 +284,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: [0x00],
                 access: CommandAccess.always,
-                notes: "Answer AF + ek(RndB); second frame AF + ek(RndA ‖ RndB′) (17 bytes) is answered 00 + ek(RndA′) (9 bytes).",
+                notes:
+                    "Answer AF + ek(RndB); second frame AF + ek(RndA ‖ RndB′) (17 bytes) is answered 00 + ek(RndA′) (9 bytes).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeout not read in the data sheet."
@@ -311,17 +315,23 @@ extension GeneratedTables {
                 widthBits: 16,
                 tearingFlagValid: nil,
                 page: 0x29,
-                behaviour: "First write sets any value 0001–FFFF; later writes add only the low nibble of byte 0 (1–F), applied after an RF reset; overflow is refused with NAK.",
+                behaviour:
+                    "First write sets any value 0001–FFFF; later writes add only the low nibble of byte 0 (1–F), applied after an RF reset; overflow is refused with NAK.",
                 caveat: nil
-            ),
+            )
         ],
         originalitySignatureKey: nil,
         ultralightCAuthentication: UltralightCAuthenticationSpec(
             firstKeyPage: 0x2C,
             lastKeyPage: 0x2F,
-            defaultKeyPages: [0x42, 0x52, 0x45, 0x41, 0x4B, 0x4D, 0x45, 0x49, 0x46, 0x59, 0x4F, 0x55, 0x43, 0x41, 0x4E, 0x21],
-            defaultKey: [0x49, 0x45, 0x4D, 0x4B, 0x41, 0x45, 0x52, 0x42, 0x21, 0x4E, 0x41, 0x43, 0x55, 0x4F, 0x59, 0x46],
-            keyByteOrder: "Key1 = K0..K7 is stored reversed: page 2C = K7 K6 K5 K4, page 2D = K3..K0; Key2 = K8..K15 likewise in pages 2E/2F. A new key takes effect after RF reset.",
+            defaultKeyPages: [
+                0x42, 0x52, 0x45, 0x41, 0x4B, 0x4D, 0x45, 0x49, 0x46, 0x59, 0x4F, 0x55, 0x43, 0x41, 0x4E, 0x21,
+            ],
+            defaultKey: [
+                0x49, 0x45, 0x4D, 0x4B, 0x41, 0x45, 0x52, 0x42, 0x21, 0x4E, 0x41, 0x43, 0x55, 0x4F, 0x59, 0x46,
+            ],
+            keyByteOrder:
+                "Key1 = K0..K7 is stored reversed: page 2C = K7 K6 K5 K4, page 2D = K3..K0; Key2 = K8..K15 likewise in pages 2E/2F. A new key takes effect after RF reset.",
             continuationByte: 0xAF,
             successByte: 0x00,
             cipher: "DES-EDE-CBC",
@@ -330,7 +340,9 @@ extension GeneratedTables {
                 rndB: [0x51, 0xE7, 0x64, 0x60, 0x26, 0x78, 0xDF, 0x2B],
                 encryptedRndB: [0x57, 0x72, 0x93, 0xFD, 0x2F, 0x34, 0xCA, 0x51],
                 rndA: [0xA8, 0xAF, 0x3B, 0x25, 0x6C, 0x75, 0xED, 0x40],
-                encryptedRndARndBPrime: [0x0A, 0x63, 0x85, 0x59, 0xFC, 0x77, 0x37, 0xF9, 0xF1, 0x5D, 0x78, 0x62, 0xEB, 0xBE, 0x96, 0x7A],
+                encryptedRndARndBPrime: [
+                    0x0A, 0x63, 0x85, 0x59, 0xFC, 0x77, 0x37, 0xF9, 0xF1, 0x5D, 0x78, 0x62, 0xEB, 0xBE, 0x96, 0x7A,
+                ],
                 encryptedRndAPrime: [0x3B, 0x88, 0x4F, 0xA0, 0x7C, 0x13, 0x7C, 0xE1]
             ),
             source: DatasheetSource(

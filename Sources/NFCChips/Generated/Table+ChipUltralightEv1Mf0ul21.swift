@@ -18,7 +18,8 @@ extension GeneratedTables {
                 "libnfc utils/nfc-mfultralight.c",
             ],
             verified: true,
-            note: "The data sheet text itself was not read; every fact here is agreed by at least two implementations (nfc-reference.md §3.1)."
+            note:
+                "The data sheet text itself was not read; every fact here is agreed by at least two implementations (nfc-reference.md §3.1)."
         ),
         activation: ActivationSpec(
             atqa: 0x0044,
@@ -44,7 +45,7 @@ extension GeneratedTables {
                 GetVersionVariant(
                     name: "MF0ULH21 (50 pF)",
                     response: [0x00, 0x04, 0x03, 0x02, 0x01, 0x00, 0x0E, 0x03]
-                ),
+                )
             ],
             source: DatasheetSource(
                 document: "NXP MF0ULX1 MIFARE Ultralight EV1 data sheet",
@@ -107,7 +108,8 @@ extension GeneratedTables {
                     factoryValue: [0x48],
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "48 is read from page 02h byte 1 of a genuine Ultralight EV1 MF0UL11 (its originality signature verifies): proxmark3 issue 836 dump, READ 00h answer byte 9 (Tests/Transcripts/proxmark-issue-836-ultralight-ev1-dump.json); the same byte reads 48 on MF0ICU1 and NTAG21x. The data sheet calls the byte 'internal' and gives no value (nfc-reference.md §11 item 13)."
+                        note:
+                            "48 is read from page 02h byte 1 of a genuine Ultralight EV1 MF0UL11 (its originality signature verifies): proxmark3 issue 836 dump, READ 00h answer byte 9 (Tests/Transcripts/proxmark-issue-836-ultralight-ev1-dump.json); the same byte reads 48 on MF0ICU1 and NTAG21x. The data sheet calls the byte 'internal' and gives no value (nfc-reference.md §11 item 13)."
                     )
                 ),
             ],
@@ -125,7 +127,8 @@ extension GeneratedTables {
                 dataAreaBytes: 0,
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Factory content of the OTP/CC page of EV1 not read in the data sheet; assumed blank (all zeros)."
+                    note:
+                        "Factory content of the OTP/CC page of EV1 not read in the data sheet; assumed blank (all zeros)."
                 )
             ),
             dynamicLock: DynamicLockSpec(
@@ -138,7 +141,8 @@ extension GeneratedTables {
                 lockAllValue: [0xFF, 0xFF, 0xFF, 0x00],
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Page 24 holds LOCK2–LOCK4 (nfcpy, libnfc); lock-all value FF FF FF 00 from nfcpy; the per-bit granularity (2 pages) is not from the data sheet."
+                    note:
+                        "Page 24 holds LOCK2–LOCK4 (nfcpy, libnfc); lock-all value FF FF FF 00 from nfcpy; the per-bit granularity (2 pages) is not from the data sheet."
                 ),
                 blockLockByte: nil,
                 lockBitsPerBlockLockBit: nil
@@ -222,7 +226,8 @@ extension GeneratedTables {
                             "libnfc utils/nfc-mfultralight.c",
                         ],
                         verified: true,
-                        note: "The data sheet text itself was not read; every fact here is agreed by at least two implementations (nfc-reference.md §3.1)."
+                        note:
+                            "The data sheet text itself was not read; every fact here is agreed by at least two implementations (nfc-reference.md §3.1)."
                     )
                 ),
                 mirror: nil
@@ -287,7 +292,8 @@ extension GeneratedTables {
                 notes: nil,
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
+                    note:
+                        "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
                 )
             ),
             CommandSpec(
@@ -303,10 +309,12 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "AA past the last page: NAK 0. Reading rolls over to page 00 past the end; with PROT=1 and no authentication it rolls over just before AUTH0.",
+                notes:
+                    "AA past the last page: NAK 0. Reading rolls over to page 00 past the end; with PROT=1 and no authentication it rolls over just before AUTH0.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
+                    note:
+                        "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
                 )
             ),
             CommandSpec(
@@ -322,10 +330,12 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: 0.5,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "answerLength is per page: the answer is 4 × (EE − SS + 1) bytes. NAK if SS > EE or EE is past the end.",
+                notes:
+                    "answerLength is per page: the answer is 4 × (EE − SS + 1) bytes. NAK if SS > EE or EE is past the end.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5). Without a datasheet timeout the client waits the ISO/IEC 14443-A fallback plus 0.5 ms per page (about 4 bytes × 9 bits × 9.44 µs on air, rounded up)."
+                    note:
+                        "Timeout and behaviour when the range crosses AUTH0 not read in the data sheet (nfc-reference.md §11 item 5). Without a datasheet timeout the client waits the ISO/IEC 14443-A fallback plus 0.5 ms per page (about 4 bytes × 9 bits × 9.44 µs on air, rounded up)."
                 )
             ),
             CommandSpec(
@@ -341,10 +351,12 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: nil,
                 access: CommandAccess.protectedFromAuth0,
-                notes: "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
+                notes:
+                    "NAK when AA < 2 or past the last page, the page is locked, CFGLCK covers it, or AA ≥ AUTH0 without authentication. Pages 2, 3 and the dynamic lock page OR their bits.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
+                    note:
+                        "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
                 )
             ),
             CommandSpec(
@@ -363,7 +375,8 @@ extension GeneratedTables {
                 notes: "Same checks as WRITE; only the first 4 of the 16 data bytes are written.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
+                    note:
+                        "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
                 )
             ),
             CommandSpec(
@@ -382,7 +395,8 @@ extension GeneratedTables {
                 notes: "nn = 0..2; 24-bit counter LSB first.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
+                    note:
+                        "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
                 )
             ),
             CommandSpec(
@@ -401,7 +415,8 @@ extension GeneratedTables {
                 notes: "Adds the 24-bit LSB-first value V0..V2 (V3 ignored). NAK if the result would pass FFFFFF.",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Overflow NAK code: Proxmark sends 4, Flipper 0 (nfc-reference.md §11 item 7); timeout taken from NTAG21x WRITE."
+                    note:
+                        "Overflow NAK code: Proxmark sends 4, Flipper 0 (nfc-reference.md §11 item 7); timeout taken from NTAG21x WRITE."
                 )
             ),
             CommandSpec(
@@ -420,7 +435,8 @@ extension GeneratedTables {
                 notes: "BD = counter valid (no tearing).",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
+                    note:
+                        "Timeouts taken from NTAG21x (same NXP Type 2 command set); the EV1 data sheet timing table was not read."
                 )
             ),
             CommandSpec(
@@ -455,7 +471,8 @@ extension GeneratedTables {
                 timeoutMsPerAnswerPage: nil,
                 fixedArguments: [0x00],
                 access: CommandAccess.always,
-                notes: " The argument 00 is the signature address (NTAG213F/216F §10.8; nfcpy, libfreefare send 3C 00).",
+                notes:
+                    " The argument 00 is the signature address (NTAG213F/216F §10.8; nfcpy, libfreefare send 3C 00).",
                 caveat: DatasheetCaveat(
                     verified: false,
                     note: "Timeout not read in the data sheet."
@@ -504,9 +521,10 @@ extension GeneratedTables {
                 widthBits: 24,
                 tearingFlagValid: 0xBD,
                 page: nil,
-                behaviour: "INCR_CNT adds to a counter; it never decreases and the increment is refused past FFFFFF. CHECK_TEARING_EVENT answers BD while the counter is valid.",
+                behaviour:
+                    "INCR_CNT adds to a counter; it never decreases and the increment is refused past FFFFFF. CHECK_TEARING_EVENT answers BD while the counter is valid.",
                 caveat: nil
-            ),
+            )
         ],
         originalitySignatureKey: OriginalitySignatureKeyName.ultralightEV1,
         ultralightCAuthentication: nil,
@@ -522,7 +540,7 @@ extension GeneratedTables {
                 revision: "Rev. 3.0",
                 section: "p. 20 WRITE timing",
                 checkedAgainst: [
-                    "NTAG213F/216F Rev. 3.1 §10.4 (10 ms limit)",
+                    "NTAG213F/216F Rev. 3.1 §10.4 (10 ms limit)"
                 ],
                 verified: false,
                 note: nil

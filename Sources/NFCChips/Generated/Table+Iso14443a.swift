@@ -163,7 +163,8 @@ extension GeneratedTables {
         fallbackTimeoutMs: 50.0,
         fallbackTimeoutCaveat: DatasheetCaveat(
             verified: false,
-            note: "A project choice, not a datasheet value: the wait for a raw frame or a command whose table gives no timeout (FAST_READ, READ_SIG, AUTHENTICATE, MIFARE Classic). NTAG213F/216F §10 gives 5 ms for single-page commands and 10 ms for WRITE; 50 ms also covers a long FAST_READ answer and a busy host link (nfc-reference.md §2.11, §11 item 5)."
+            note:
+                "A project choice, not a datasheet value: the wait for a raw frame or a command whose table gives no timeout (FAST_READ, READ_SIG, AUTHENTICATE, MIFARE Classic). NTAG213F/216F §10 gives 5 ms for single-page commands and 10 ms for WRITE; 50 ms also covers a long FAST_READ answer and a busy host link (nfc-reference.md §2.11, §11 item 5)."
         )
     )
 }

@@ -6,14 +6,16 @@ extension GeneratedTables {
         source: DatasheetSource(
             document: "ISO/IEC 7816-4 Identification cards — Organization, security and commands for interchange",
             revision: "2013 / 2020",
-            section: "§5.1 command-response pairs (cases 1, 2S/2E, 3S/3E, 4S/4E; Nc, Ne and their short and extended encodings), §5.6 status bytes (tables 5 and 6), §11.3.1 GET RESPONSE",
+            section:
+                "§5.1 command-response pairs (cases 1, 2S/2E, 3S/3E, 4S/4E; Nc, Ne and their short and extended encodings), §5.6 status bytes (tables 5 and 6), §11.3.1 GET RESPONSE",
             checkedAgainst: [
                 "nfcpy src/nfc/tag/tt4.py (IsoDep exchange, 61xx / 6Cxx handling)",
                 "Apple Core NFC NFCISO7816APDU / NFCISO7816Tag.sendCommand(apdu:) documentation",
                 "pyscard smartcard/sw/ISO7816_4ErrorChecker.py (status word meanings)",
             ],
             verified: true,
-            note: "A short Le of 00 means Ne = 256 and an extended Le of 00 00 means Ne = 65536. An extended APDU marks its length fields with a leading 00; in case 4E the Le field is two bytes without the marker. SW1 61 and 6C carry a count in SW2 (00 = 256); 62 and 63 are warnings qualified by SW2, so those entries match SW1 only (mask FF00)."
+            note:
+                "A short Le of 00 means Ne = 256 and an extended Le of 00 00 means Ne = 65536. An extended APDU marks its length fields with a leading 00; in case 4E the Le field is two bytes without the marker. SW1 61 and 6C carry a count in SW2 (00 = 256); 62 and 63 are warnings qualified by SW2, so those entries match SW1 only (mask FF00)."
         ),
         headerLength: 4,
         shortMaximumNc: 255,
@@ -28,7 +30,7 @@ extension GeneratedTables {
                     name: ISO7816CommandName.getResponse,
                     header: [0x00, 0xC0, 0x00, 0x00],
                     layout: "00 C0 00 00 <Le = SW2 of the 61xx answer>"
-                ),
+                )
             ]
         ),
         statusWords: NamedTable<ISO7816StatusWordSpec>(
@@ -49,7 +51,8 @@ extension GeneratedTables {
                     meaning: "operation OK (DESFire native command wrapped in an APDU)",
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "Not ISO/IEC 7816-4: NXP MIFARE DESFire EV1/EV2 data sheets wrap native commands with SW1 = 91 and SW2 = the native status (00 = OPERATION_OK). Known from the project brief and common DESFire traces, not read in the NXP data sheet here; reading the DESFire EV1 data sheet's ISO 7816-4 wrapping section would settle it."
+                        note:
+                            "Not ISO/IEC 7816-4: NXP MIFARE DESFire EV1/EV2 data sheets wrap native commands with SW1 = 91 and SW2 = the native status (00 = OPERATION_OK). Known from the project brief and common DESFire traces, not read in the NXP data sheet here; reading the DESFire EV1 data sheet's ISO 7816-4 wrapping section would settle it."
                     )
                 ),
                 ISO7816StatusWordSpec(
@@ -65,7 +68,8 @@ extension GeneratedTables {
                     code: 0x6200,
                     mask: 0xFF00,
                     kind: ISO7816StatusKind.warning,
-                    meaning: "warning, non-volatile memory unchanged (6282: end of file reached before reading Ne bytes)",
+                    meaning:
+                        "warning, non-volatile memory unchanged (6282: end of file reached before reading Ne bytes)",
                     caveat: nil
                 ),
                 ISO7816StatusWordSpec(

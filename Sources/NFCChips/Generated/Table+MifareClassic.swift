@@ -6,7 +6,8 @@ extension GeneratedTables {
         source: DatasheetSource(
             document: "NXP MF1S50YYX MIFARE Classic 1K data sheet (doc 196330)",
             revision: "Rev. 3.0",
-            section: "§8.6.1 manufacturer block, §8.6.3 sector trailer, §8.7 access conditions (Table 7 trailer, Table 8 data blocks), §8.6.2.1 value blocks",
+            section:
+                "§8.6.1 manufacturer block, §8.6.3 sector trailer, §8.7 access conditions (Table 7 trailer, Table 8 data blocks), §8.6.2.1 value blocks",
             checkedAgainst: [
                 "libfreefare libfreefare/mifare_classic.c (access bits, tables)",
                 "proxmark3 client/src/mifare/mifare4.c",
@@ -71,7 +72,8 @@ extension GeneratedTables {
                 ),
             ]
         ),
-        accessBitLayout: "Cx_n = bit n of Cx (n = block 0–2, 3 = trailer). Byte 6: high nibble ¬C2₃..¬C2₀, low nibble ¬C1₃..¬C1₀. Byte 7: high nibble C1₃..C1₀, low nibble ¬C3₃..¬C3₀. Byte 8: high nibble C3₃..C3₀, low nibble C2₃..C2₀. If the inverted copies disagree the sector is blocked.",
+        accessBitLayout:
+            "Cx_n = bit n of Cx (n = block 0–2, 3 = trailer). Byte 6: high nibble ¬C2₃..¬C2₀, low nibble ¬C1₃..¬C1₀. Byte 7: high nibble C1₃..C1₀, low nibble ¬C3₃..¬C3₀. Byte 8: high nibble C3₃..C3₀, low nibble C2₃..C2₀. If the inverted copies disagree the sector is blocked.",
         largeSectorAccessGroups: [
             ClassicAccessGroup(
                 group: 0,
@@ -282,8 +284,11 @@ extension GeneratedTables {
                 ),
             ]
         ),
-        factoryTrailer: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x80, 0x69, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
-        valueBlock: "bytes 0–3 value (little-endian int32), 4–7 ¬value, 8–11 value, 12 address, 13 ¬address, 14 address, 15 ¬address",
+        factoryTrailer: [
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x80, 0x69, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        ],
+        valueBlock:
+            "bytes 0–3 value (little-endian int32), 4–7 ¬value, 8–11 value, 12 address, 13 ¬address, 14 address, 15 ¬address",
         valueBlockCaveat: DatasheetCaveat(
             verified: false,
             note: "Two's complement signedness not read in the data sheet (nfc-reference.md §11 item 12)."
@@ -320,7 +325,8 @@ extension GeneratedTables {
                     isACK: false,
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "Classic NAK meanings were not read in the MF1S50 data sheet; Proxmark's simulator sends 4 for a refused operation (nfc-reference.md §6.3, §11 item 12)."
+                        note:
+                            "Classic NAK meanings were not read in the MF1S50 data sheet; Proxmark's simulator sends 4 for a refused operation (nfc-reference.md §6.3, §11 item 12)."
                     )
                 ),
                 AcknowledgementSpec<ClassicAcknowledgementName>(
@@ -349,7 +355,8 @@ extension GeneratedTables {
             meaning: "NFC sector, read-only: data 010, trailer 110",
             caveat: DatasheetCaveat(
                 verified: false,
-                note: "From memory of AN1304; consistent with the MF1S50 tables, but the AN1304 text was not read (nfc-reference.md §6.6, §11 item 12)."
+                note:
+                    "From memory of AN1304; consistent with the MF1S50 tables, but the AN1304 text was not read (nfc-reference.md §6.6, §11 item 12)."
             )
         ),
         nfcSectorGPBLayout: "bits 7–6 major version, 5–4 minor version, 3–2 read access, 1–0 write access (AN1304)",
@@ -387,7 +394,8 @@ extension GeneratedTables {
                 formatInfoByte: 0x01,
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Info-byte limits from proxmark3 client/src/mifare/mad.c MADInfoByteDecode (MAD1: masked value ≥ 0F invalid), not read in AN10787 (nfc-reference.md §6.5). The format value 01 is what NDEF-formatted dumps carry (block 1 = 14 01 03 E1 …)."
+                    note:
+                        "Info-byte limits from proxmark3 client/src/mifare/mad.c MADInfoByteDecode (MAD1: masked value ≥ 0F invalid), not read in AN10787 (nfc-reference.md §6.5). The format value 01 is what NDEF-formatted dumps carry (block 1 = 14 01 03 E1 …)."
                 )
             ),
             mad2: MADDirectory(
@@ -400,7 +408,8 @@ extension GeneratedTables {
                 formatInfoByte: 0x00,
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "Info-byte limits from proxmark3 client/src/mifare/mad.c MADInfoByteDecode (MAD2: ≥ 28 or 10, the MAD2 sector itself, invalid), not read in AN10787. 00 written by a formatter: no card-publisher sector."
+                    note:
+                        "Info-byte limits from proxmark3 client/src/mifare/mad.c MADInfoByteDecode (MAD2: ≥ 28 or 10, the MAD2 sector itself, invalid), not read in AN10787. 00 written by a formatter: no card-publisher sector."
                 )
             ),
             crcByte: 0,
@@ -415,9 +424,13 @@ extension GeneratedTables {
                 byteOrder: nil,
                 testVectors: [
                     CRCTestVector(
-                        data: [0x01, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1],
+                        data: [
+                            0x01, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1,
+                            0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03, 0xE1, 0x03,
+                            0xE1,
+                        ],
                         crc: [0x14]
-                    ),
+                    )
                 ]
             ),
             infoBytePublisherMask: 0x3F,
@@ -450,7 +463,8 @@ extension GeneratedTables {
                     ),
                 ]
             ),
-            aidByteOrder: "2 bytes little-endian: byte 0 = application code, byte 1 = function-cluster code (AID 0x03E1 is stored 03 E1; admin AID 0x0001 is stored 01 00)",
+            aidByteOrder:
+                "2 bytes little-endian: byte 0 = application code, byte 1 = function-cluster code (AID 0x03E1 is stored 03 E1; admin AID 0x0001 is stored 01 00)",
             gpbMAD1: 0xC1,
             gpbMAD2: 0xC2,
             gpbBits: NamedTable<MADGPBBit>(
@@ -476,17 +490,20 @@ extension GeneratedTables {
                 keyA: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
                 accessBits: [0x78, 0x77, 0x88],
                 generalPurposeByte: 0xC1,
-                meaning: "recommended MAD trailer: data read A|B write B (100), trailer 011; libfreefare writes 79 67 88 (block 0 at 000), equivalent in practice",
+                meaning:
+                    "recommended MAD trailer: data read A|B write B (100), trailer 011; libfreefare writes 79 67 88 (block 0 at 000), equivalent in practice",
                 caveat: nil
             ),
             madSectorReadOnlyTrailer: ClassicTrailerTemplate(
                 keyA: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5],
                 accessBits: [0x07, 0x8F, 0x0F],
                 generalPurposeByte: 0xC1,
-                meaning: "read-only MAD sector: data 010 (read A|B, no write), trailer 110 (nothing writable); the GPB written is the sector's own (C1 / C2), kept as found",
+                meaning:
+                    "read-only MAD sector: data 010 (read A|B, no write), trailer 110 (nothing writable); the GPB written is the sector's own (C1 / C2), kept as found",
                 caveat: DatasheetCaveat(
                     verified: false,
-                    note: "The same 07 8F 0F as the read-only NFC trailer, from memory of AN1304; consistent with MF1S50 Tables 7 and 8, AN1304 text not read (nfc-reference.md §6.6, §11 item 12)."
+                    note:
+                        "The same 07 8F 0F as the read-only NFC trailer, from memory of AN1304; consistent with MF1S50 Tables 7 and 8, AN1304 text not read (nfc-reference.md §6.6, §11 item 12)."
                 )
             )
         )

@@ -392,7 +392,8 @@ extension GeneratedTables {
                 PN532StatusSpec(
                     code: 0x27,
                     name: PN532StatusName.commandNotAcceptable,
-                    meaning: "command not acceptable in the current context (initiator vs target, unknown target number, target in the wrong state)",
+                    meaning:
+                        "command not acceptable in the current context (initiator vs target, unknown target number, target in the wrong state)",
                     libnfcError: "NFC_EINVARG",
                     libnfcErrorCode: -2
                 ),
@@ -525,7 +526,8 @@ extension GeneratedTables {
                             PN532RegisterBit<PN532RegisterBitName>(
                                 name: PN532RegisterBitName.caOn,
                                 mask: 0x08,
-                                meaning: "RF collision avoidance on; the firmware clears it when it transmits to a target (nfcpy issue 131: written 4b, read back 43 after InCommunicateThru)"
+                                meaning:
+                                    "RF collision avoidance on; the firmware clears it when it transmits to a target (nfcpy issue 131: written 4b, read back 43 after InCommunicateThru)"
                             ),
                             PN532RegisterBit<PN532RegisterBitName>(
                                 name: PN532RegisterBitName.initialRFOn,
@@ -547,7 +549,7 @@ extension GeneratedTables {
                                 name: PN532RegisterBitName.parityDisable,
                                 mask: 0x10,
                                 meaning: "parity generation and check off (libnfc refuses it for transceive)"
-                            ),
+                            )
                         ]
                     )
                 ),
@@ -563,7 +565,7 @@ extension GeneratedTables {
                                 name: PN532RegisterBitName.mfCrypto1On,
                                 mask: 0x08,
                                 meaning: "MIFARE Crypto1 is on (after a successful Classic authentication)"
-                            ),
+                            )
                         ]
                     )
                 ),
@@ -583,7 +585,8 @@ extension GeneratedTables {
                             PN532RegisterBit<PN532RegisterBitName>(
                                 name: PN532RegisterBitName.rxLastBits,
                                 mask: 0x07,
-                                meaning: "valid bits in the last received byte (0 = all 8); 4 after a 4-bit ACK/NAK in raw mode"
+                                meaning:
+                                    "valid bits in the last received byte (0 = all 8); 4 after a 4-bit ACK/NAK in raw mode"
                             ),
                         ]
                     )
@@ -619,13 +622,15 @@ extension GeneratedTables {
         registerValuesSource: DatasheetSource(
             document: "Real PN532 v1.6 transcript, nfcpy issue 131 (Tests/Transcripts/nfcpy-issue-131.json)",
             revision: nil,
-            section: "ReadRegister 6303 right after InListPassiveTarget 106A reads 80; ReadRegister 6302 6303 6305 reads 80 00 43 after nfcpy wrote 80 00 4b and sent InCommunicateThru",
+            section:
+                "ReadRegister 6303 right after InListPassiveTarget 106A reads 80; ReadRegister 6302 6303 6305 reads 80 00 43 after nfcpy wrote 80 00 4b and sent InCommunicateThru",
             checkedAgainst: [
                 "nfcpy clf/pn53x.py (reads RxMode after activation and only ever clears RxCRCEn)",
                 "UM0701-02 §7.3.5 (the firmware configures the CIU for the target it activates)",
             ],
             verified: false,
-            note: "powerUp / afterTypeAActivation: what the firmware leaves in the register. After a 106 kbit/s type A activation TxMode and RxMode read 80 (CRC on, 106 kbit/s, type A framing) on the real chip. At power-up the same values are assumed (the firmware starts as a 106 kbit/s type A initiator); no transcript reads them before the first activation. TxAuto bit 3 (CAOn) is cleared by the firmware: which command clears it (InCommunicateThru is the one in the transcript) is assumed to be any transmission to a target."
+            note:
+                "powerUp / afterTypeAActivation: what the firmware leaves in the register. After a 106 kbit/s type A activation TxMode and RxMode read 80 (CRC on, 106 kbit/s, type A framing) on the real chip. At power-up the same values are assumed (the firmware starts as a 106 kbit/s type A initiator); no transcript reads them before the first activation. TxAuto bit 3 (CAOn) is cleared by the firmware: which command clears it (InCommunicateThru is the one in the transcript) is assumed to be any transmission to a target."
         ),
         registerCache: PN532RegisterRange(
             first: 0x6301,
@@ -997,18 +1002,21 @@ extension GeneratedTables {
             source: DatasheetSource(
                 document: "ISO/IEC 14443-3 as quoted by NXP NTAG213F/216F data sheet (doc 262231)",
                 revision: "Rev. 3.1",
-                section: "§1.1 (106 kbit/s), §8.2 (frame sizes), §9.2 (FDT n = 9); UART 8N1 per UM0701-02 §6.1; InAutoPoll Period unit per UM0701-02 §7.3.13 (and libnfc examples/nfc-poll.c, which announces PollNr × Period × 150 ms per modulation)",
+                section:
+                    "§1.1 (106 kbit/s), §8.2 (frame sizes), §9.2 (FDT n = 9); UART 8N1 per UM0701-02 §6.1; InAutoPoll Period unit per UM0701-02 §7.3.13 (and libnfc examples/nfc-poll.c, which announces PollNr × Period × 150 ms per modulation)",
                 checkedAgainst: [
-                    "project reference nfc-reference.md §2.5, §2.11",
+                    "project reference nfc-reference.md §2.5, §2.11"
                 ],
                 verified: true,
-                note: "Air time of a frame = (bytes x 9 + S + E) x 128 / fc; PN532 internal processing time is not modelled."
+                note:
+                    "Air time of a frame = (bytes x 9 + S + E) x 128 / fc; PN532 internal processing time is not modelled."
             )
         ),
         source: DatasheetSource(
             document: "NXP UM0701-02 PN532 User Manual",
             revision: "Rev. 02",
-            section: "§6.2 host link frames, §7 command set (§7.2 miscellaneous, §7.3 RF / initiator / target), §7.1 error codes",
+            section:
+                "§6.2 host link frames, §7 command set (§7.2 miscellaneous, §7.3 RF / initiator / target), §7.1 error codes",
             checkedAgainst: [
                 "libnfc 1.8.0 libnfc/chips/pn53x-internal.h (command codes, register addresses, error codes)",
                 "libnfc 1.8.0 libnfc/chips/pn53x.c pn53x_transceive (status byte -> libnfc error)",
@@ -1016,7 +1024,8 @@ extension GeneratedTables {
                 "project note pn532-emulation.md",
             ],
             verified: true,
-            note: "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02. frame.maximumDataLength is 263: a frame carries at most 265 bytes after LEN (TFI, command code, 263 data bytes), both ways: AN10449 PN532 application note §1 (\"up to 265 bytes sent in one frame from the host controller to the PN532\"), UM0701-02 §6.2.1.3 extended information frame, libnfc pn53x-internal.h PN53x_EXTENDED_FRAME__DATA_MAX_LEN 264 (command code + data), nfcpy clf/pn532.py host_command_frame_max_size 265, whose Diagnose line test at every open sends 263 data bytes and requires the same 263 back (clf/pn53x.py diagnose)."
+            note:
+                "InAutoPoll types, SetSerialBaudRate codes, the RFConfiguration field bits and the WriteGPIO validate bit follow UM0701-02 §7.3.13, §7.2.8, §7.3.1 and §7.2.7 and libnfc pn53x.h (pn53x_target_type, PTT_*). InJumpForDEP is 0x56 and InJumpForPSL 0x46 (libnfc pn53x-internal.h); 0x48 is the PN533-only InActivateDeactivatePaypass and is not listed. Section numbers follow UM0701-02. frame.maximumDataLength is 263: a frame carries at most 265 bytes after LEN (TFI, command code, 263 data bytes), both ways: AN10449 PN532 application note §1 (\"up to 265 bytes sent in one frame from the host controller to the PN532\"), UM0701-02 §6.2.1.3 extended information frame, libnfc pn53x-internal.h PN53x_EXTENDED_FRAME__DATA_MAX_LEN 264 (command code + data), nfcpy clf/pn532.py host_command_frame_max_size 265, whose Diagnose line test at every open sends 263 data bytes and requires the same 263 back (clf/pn53x.py diagnose)."
         )
     )
 }

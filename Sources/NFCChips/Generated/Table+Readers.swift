@@ -17,7 +17,8 @@ extension GeneratedTables {
                     passesUSBErrorsThrough: false,
                     usbErrorEvidence: nil,
                     countsTagsInOnePoll: true,
-                    pollEvidence: "UM0701-02 §7.3.13 InAutoPoll answers NbTg for up to two targets; libnfc's nfc_initiator_poll_target sends it to a PN532; the emulated PN532 and the HardwareTests scenarios on a real PN532 module run it",
+                    pollEvidence:
+                        "UM0701-02 §7.3.13 InAutoPoll answers NbTg for up to two targets; libnfc's nfc_initiator_poll_target sends it to a PN532; the emulated PN532 and the HardwareTests scenarios on a real PN532 module run it",
                     caveat: nil,
                     usb: nil
                 ),
@@ -29,14 +30,17 @@ extension GeneratedTables {
                     maximumAnswerData: 252,
                     hostWaitPassMs: 200,
                     silenceMayReadAsIOError: true,
-                    silenceEvidence: "when the PN532 inside stays silent the firmware answers an empty DataBlock, bError FE (ICC mute); upstream libnfc 1.8.0 acr122_usb_receive reports any answer shorter than 12 bytes as NFC_EIO ('Invalid RDR_to_PC_DataBlock frame'), Debian's fix_timeout_message_with_ACR122U.patch (bug #759355) and libnfc PR #678 as NFC_ETIMEOUT",
+                    silenceEvidence:
+                        "when the PN532 inside stays silent the firmware answers an empty DataBlock, bError FE (ICC mute); upstream libnfc 1.8.0 acr122_usb_receive reports any answer shorter than 12 bytes as NFC_EIO ('Invalid RDR_to_PC_DataBlock frame'), Debian's fix_timeout_message_with_ACR122U.patch (bug #759355) and libnfc PR #678 as NFC_ETIMEOUT",
                     passesUSBErrorsThrough: false,
                     usbErrorEvidence: nil,
                     countsTagsInOnePoll: false,
-                    pollEvidence: "no source shows InAutoPoll working behind the ACS firmware: nfc-poll on an ACR122U ends in 'Invalid RDR_to_PC_DataBlock frame' (the ICC-mute answer while the PN532 inside polls, libnfc #284, #570) and polling troubles are reported (#224); the alone check lists the field instead",
+                    pollEvidence:
+                        "no source shows InAutoPoll working behind the ACS firmware: nfc-poll on an ACR122U ends in 'Invalid RDR_to_PC_DataBlock frame' (the ICC-mute answer while the PN532 inside polls, libnfc #284, #570) and polling troubles are reported (#224); the alone check lists the field instead",
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "a real ACR122U answering InAutoPoll with a second tag in the field would settle it (HardwareTests)"
+                        note:
+                            "a real ACR122U answering InAutoPoll with a second tag in the field would settle it (HardwareTests)"
                     ),
                     usb: USBIdentitySpec(
                         vendorID: 0x072F,
@@ -65,7 +69,8 @@ extension GeneratedTables {
                         ],
                         caveat: DatasheetCaveat(
                             verified: false,
-                            note: "the endpoint addresses and sizes are assumed (libnfc only needs one bulk IN and one bulk OUT); a lsusb -v of a real unit would settle them"
+                            note:
+                                "the endpoint addresses and sizes are assumed (libnfc only needs one bulk IN and one bulk OUT); a lsusb -v of a real unit would settle them"
                         )
                     )
                 ),
@@ -79,9 +84,11 @@ extension GeneratedTables {
                     silenceMayReadAsIOError: false,
                     silenceEvidence: nil,
                     passesUSBErrorsThrough: true,
-                    usbErrorEvidence: "libnfc 1.8.0 pn53x_usb_bulk_write and pn53x_usb_bulk_read return usb_bulk_write / usb_bulk_read's result unchanged, and pn53x_usb_send / pn53x_usb_receive pass it up as the device's error: a reader unplugged mid-call is -ENODEV (-19), not NFC_EIO (acr122_usb maps the same failures to NFC_EIO)",
+                    usbErrorEvidence:
+                        "libnfc 1.8.0 pn53x_usb_bulk_write and pn53x_usb_bulk_read return usb_bulk_write / usb_bulk_read's result unchanged, and pn53x_usb_send / pn53x_usb_receive pass it up as the device's error: a reader unplugged mid-call is -ENODEV (-19), not NFC_EIO (acr122_usb maps the same failures to NFC_EIO)",
                     countsTagsInOnePoll: false,
-                    pollEvidence: "the PN533 has no InAutoPoll (libnfc pn53x.c: 'not supported by pn531 neither pn533'; PN533 user manual command set); libnfc loops on InListPassiveTarget",
+                    pollEvidence:
+                        "the PN533 has no InAutoPoll (libnfc pn53x.c: 'not supported by pn531 neither pn533'; PN533 user manual command set); libnfc loops on InListPassiveTarget",
                     caveat: nil,
                     usb: USBIdentitySpec(
                         vendorID: 0x04E6,
@@ -105,7 +112,8 @@ extension GeneratedTables {
                         ],
                         caveat: DatasheetCaveat(
                             verified: false,
-                            note: "bcdDevice 1.00 and the serial string are assumed (no source at hand gives the SCL3711's); the endpoints come from btXramUsbDesc_scl3711 in libnfc pn53x_usb.c"
+                            note:
+                                "bcdDevice 1.00 and the serial string are assumed (no source at hand gives the SCL3711's); the endpoints come from btXramUsbDesc_scl3711 in libnfc pn53x_usb.c"
                         )
                     )
                 ),
@@ -166,7 +174,8 @@ extension GeneratedTables {
                         name: ACR122USlotStateName.iccMute,
                         status: 0x40,
                         error: 0xFE,
-                        meaning: "command failed, ICC_MUTE: the PN532 inside gave no answer (CCID 1.1 §6.2.6); the DataBlock is empty",
+                        meaning:
+                            "command failed, ICC_MUTE: the PN532 inside gave no answer (CCID 1.1 §6.2.6); the DataBlock is empty",
                         caveat: nil
                     ),
                     ACR122USlotState(
@@ -192,7 +201,8 @@ extension GeneratedTables {
                     ReaderCode<ACR122UPseudoAPDUName>(
                         name: ACR122UPseudoAPDUName.ledAndBuzzer,
                         code: 0x40,
-                        meaning: "FF 00 40 P2 04 T1 T2 reps link: bi-colour LED and buzzer (API manual §6.2); libnfc 1.8.0 never sends it (commented out in acr122_usb_init)"
+                        meaning:
+                            "FF 00 40 P2 04 T1 T2 reps link: bi-colour LED and buzzer (API manual §6.2); libnfc 1.8.0 never sends it (commented out in acr122_usb_init)"
                     ),
                     ReaderCode<ACR122UPseudoAPDUName>(
                         name: ACR122UPseudoAPDUName.firmwareVersion,
@@ -221,7 +231,8 @@ extension GeneratedTables {
                     ACR122UStatusWord(
                         name: ACR122UStatusWordName.pn532Error,
                         code: 0x637F,
-                        meaning: "the PN532 inside answered its error frame (libnfc: 'PN532 has detected an error at the application level')"
+                        meaning:
+                            "the PN532 inside answered its error frame (libnfc: 'PN532 has detected an error at the application level')"
                     ),
                     ACR122UStatusWord(
                         name: ACR122UStatusWordName.failed,
@@ -237,7 +248,8 @@ extension GeneratedTables {
         usbFullSpeed: USBBusSpec(
             bitsPerSecond: 12000000,
             bulkTransactionOverheadBytes: 13,
-            source: "USB 2.0 §7.1.11 (full speed, 12 Mb/s) and §5.8.4 Table 5-9 (a full-speed bulk transaction carries 13 bytes of protocol overhead: SYNC, PID, endpoint and CRC fields, handshake, inter-packet delay); the packet size is each bulk endpoint's maximumPacketSize (§5.8.3)"
+            source:
+                "USB 2.0 §7.1.11 (full speed, 12 Mb/s) and §5.8.4 Table 5-9 (a full-speed bulk transaction carries 13 bytes of protocol overhead: SYNC, PID, endpoint and CRC fields, handshake, inter-packet delay); the packet size is each bulk endpoint's maximumPacketSize (§5.8.3)"
         ),
         pn533: PN533Spec(
             firmwareVersion: [0x33, 0x02, 0x07, 0x07],
@@ -248,9 +260,11 @@ extension GeneratedTables {
             ]
         ),
         source: DatasheetSource(
-            document: "libnfc 1.8.0 driver source (libnfc/drivers/acr122_usb.c, pn53x_usb.c, pn532_uart.c; libnfc/chips/pn53x.c, pn53x-internal.h)",
+            document:
+                "libnfc 1.8.0 driver source (libnfc/drivers/acr122_usb.c, pn53x_usb.c, pn532_uart.c; libnfc/chips/pn53x.c, pn53x-internal.h)",
             revision: "libnfc-1.8.0",
-            section: "acr122_usb: struct acr122_usb_tama_frame, acr122_usb_receive, acr122_usb_init; pn53x_usb: PN53X_USB_BUFFER_LEN, pn53x_usb_receive; pn53x.c: pn53x_initiator_transceive_bytes, pn53x_initiator_poll_target",
+            section:
+                "acr122_usb: struct acr122_usb_tama_frame, acr122_usb_receive, acr122_usb_init; pn53x_usb: PN53X_USB_BUFFER_LEN, pn53x_usb_receive; pn53x.c: pn53x_initiator_transceive_bytes, pn53x_initiator_poll_target",
             checkedAgainst: [
                 "ACS ACR122U API manual (pseudo-APDUs §6, status words, PICC operating parameter, LED and buzzer)",
                 "USB CCID specification 1.1 §6.1-6.2 (message types, bStatus / bError, ICC_MUTE = FE)",
@@ -259,7 +273,8 @@ extension GeneratedTables {
                 "datasheets/readers/acr122u.md and datasheets/readers/pn533-scl3711.md (each fact with its source)",
             ],
             verified: true,
-            note: "Frame limits count the bytes after the frame identifier (D4 / D5): the PN53x command or answer code and its data. PN532 and PN533 through libnfc: PN53x_EXTENDED_FRAME__DATA_MAX_LEN 264 both ways. ACR122U: libnfc's tama_payload[254] holds the command code and data after D4 (Lc is one byte: D4 + 254); the answer's length is read as one byte (255 at most: D5, code, data, SW1 SW2), so 252 bytes after D5. hostWaitPassMs: acr122_usb_receive and pn53x_usb_receive take one pass of 200 ms (USB_TIMEOUT_PER_PASS) off the caller's timeout before reading, and return NFC_ETIMEOUT at once when nothing is left."
+            note:
+                "Frame limits count the bytes after the frame identifier (D4 / D5): the PN53x command or answer code and its data. PN532 and PN533 through libnfc: PN53x_EXTENDED_FRAME__DATA_MAX_LEN 264 both ways. ACR122U: libnfc's tama_payload[254] holds the command code and data after D4 (Lc is one byte: D4 + 254); the answer's length is read as one byte (255 at most: D5, code, data, SW1 SW2), so 252 bytes after D5. hostWaitPassMs: acr122_usb_receive and pn53x_usb_receive take one pass of 200 ms (USB_TIMEOUT_PER_PASS) off the caller's timeout before reading, and return NFC_ETIMEOUT at once when nothing is left."
         )
     )
 }

@@ -14,7 +14,8 @@ extension GeneratedTables {
                 "NXP community memory explanation",
             ],
             verified: true,
-            note: "The T2TOP text itself was not read; the rules here are agreed by nfcpy, Proxmark and TI's summary (nfc-reference.md §4). Proxmark's 2-bit CC decoding is wrong for T2T."
+            note:
+                "The T2TOP text itself was not read; the rules here are agreed by nfcpy, Proxmark and TI's summary (nfc-reference.md §4). Proxmark's 2-bit CC decoding is wrong for T2T."
         ),
         capabilityContainer: Type2CapabilityContainer(
             magic: 0xE1,
@@ -83,15 +84,18 @@ extension GeneratedTables {
             shortMaximum: 254,
             longMaximum: 65534
         ),
-        controlTLVLayout: "Lock / Memory Control value: byte 0 = PageAddr (high nibble) ByteOffset (low nibble); byte 1 = size in bits (lock) or bytes (memory), 0 means 256; byte 2 = BLPLB exponent (high nibble: bytes locked per bit = 2^n) and BytesPerPage exponent (low nibble). Byte address = PageAddr × 2^BytesPerPage + ByteOffset.",
+        controlTLVLayout:
+            "Lock / Memory Control value: byte 0 = PageAddr (high nibble) ByteOffset (low nibble); byte 1 = size in bits (lock) or bytes (memory), 0 means 256; byte 2 = BLPLB exponent (high nibble: bytes locked per bit = 2^n) and BytesPerPage exponent (low nibble). Byte address = PageAddr × 2^BytesPerPage + ByteOffset.",
         emptyNDEF: [0x03, 0x00, 0xFE],
         defaultDynamicLock: DefaultDynamicLockRule(
             appliesAboveSizeByte: 0x06,
             bytesLockedPerBit: 8,
-            rule: "Without a Lock Control TLV and with CC2 > 06: lock bits start at byte 16 + CC2 × 8, count = ⌈(CC2 × 8 − 48) / 8⌉ bits, each locking 8 bytes.",
+            rule:
+                "Without a Lock Control TLV and with CC2 > 06: lock bits start at byte 16 + CC2 × 8, count = ⌈(CC2 × 8 − 48) / 8⌉ bits, each locking 8 bytes.",
             caveat: DatasheetCaveat(
                 verified: false,
-                note: "From nfcpy and a vendor forum post, not the spec text. On NTAG215/216 it points into user memory (pages 80/DE); use the chip's dynamic lock page instead (nfc-reference.md §4.2, §11 item 11)."
+                note:
+                    "From nfcpy and a vendor forum post, not the spec text. On NTAG215/216 it points into user memory (pages 80/DE); use the chip's dynamic lock page instead (nfc-reference.md §4.2, §11 item 11)."
             )
         ),
         acknowledgements: NamedTable<AcknowledgementSpec<Type2AcknowledgementName>>(
@@ -106,7 +110,8 @@ extension GeneratedTables {
                 AcknowledgementSpec<Type2AcknowledgementName>(
                     code: 0x00,
                     name: Type2AcknowledgementName.invalidArgument,
-                    meaning: "NAK: invalid argument (bad page address); emulators also use it for access denied and wrong password",
+                    meaning:
+                        "NAK: invalid argument (bad page address); emulators also use it for access denied and wrong password",
                     isACK: false,
                     caveat: nil
                 ),
@@ -124,7 +129,8 @@ extension GeneratedTables {
                     isACK: false,
                     caveat: DatasheetCaveat(
                         verified: false,
-                        note: "Sent by the Flipper emulator when AUTHLIM is reached; Proxmark calls 4 \"not allowed\"; the NTAG213F Rev 3.1 table lists only A/0/1/5 (nfc-reference.md §11 item 2)."
+                        note:
+                            "Sent by the Flipper emulator when AUTHLIM is reached; Proxmark calls 4 \"not allowed\"; the NTAG213F Rev 3.1 table lists only A/0/1/5 (nfc-reference.md §11 item 2)."
                     )
                 ),
                 AcknowledgementSpec<Type2AcknowledgementName>(
@@ -182,7 +188,8 @@ extension GeneratedTables {
                     "proxmark3 cmdhfmfu.c lock printing",
                 ],
                 verified: true,
-                note: "Lock byte 0: bit 0 BL-CC, bit 1 BL 9-4, bit 2 BL 15-10, bit 3 L-CC, bits 4-7 L4-L7; lock byte 1: L8-L15 (nfc-reference.md §2.2). Writes OR the bits in."
+                note:
+                    "Lock byte 0: bit 0 BL-CC, bit 1 BL 9-4, bit 2 BL 15-10, bit 3 L-CC, bits 4-7 L4-L7; lock byte 1: L8-L15 (nfc-reference.md §2.2). Writes OR the bits in."
             )
         )
     )

@@ -6,7 +6,8 @@ extension GeneratedTables {
         source: DatasheetSource(
             document: "NFC Forum Type 4 Tag Technical Specification",
             revision: "2.0",
-            section: "§5.1 NDEF Tag Application, §5.1.2 CC file, §5.4 commands; ENLEN and the extended NDEF File Control TLV from T4T 3.0 §4.2 / §5.1.2.2; offsets, Lc/Le and the APDU layout from ISO/IEC 7816-4 §5.1, §11.2",
+            section:
+                "§5.1 NDEF Tag Application, §5.1.2 CC file, §5.4 commands; ENLEN and the extended NDEF File Control TLV from T4T 3.0 §4.2 / §5.1.2.2; offsets, Lc/Le and the APDU layout from ISO/IEC 7816-4 §5.1, §11.2",
             checkedAgainst: [
                 "nfcpy src/nfc/tag/tt4.py",
                 "libnfc utils/nfc-emulate-forum-tag4.c",
@@ -115,7 +116,8 @@ extension GeneratedTables {
         commandTimeoutMs: 500.0,
         commandTimeoutCaveat: DatasheetCaveat(
             verified: false,
-            note: "A project choice: the T4T specification leaves the frame waiting time to the tag (FWI in the ATS, ISO/IEC 14443-4 §7.2, up to about 5 s); 500 ms covers the DESFire-like tags and the emulator. Reading FWI per tag would settle it."
+            note:
+                "A project choice: the T4T specification leaves the frame waiting time to the tag (FWI in the ATS, ISO/IEC 14443-4 §7.2, up to about 5 s); 500 ms covers the DESFire-like tags and the emulator. Reading FWI per tag would settle it."
         ),
         exampleCC: [0x00, 0x0F, 0x20, 0x00, 0xFF, 0x00, 0xFF, 0x04, 0x06, 0xE1, 0x04, 0xFF, 0xFE, 0x00, 0x00],
         statusWords: NamedTable<StatusWordSpec>(
@@ -148,7 +150,8 @@ extension GeneratedTables {
                 StatusWordSpec(
                     code: 0x6A00,
                     name: Type4StatusWordName.noInformation,
-                    meaning: "wrong parameters P1-P2, no further information (libnfc's emulator uses it for an unknown file)"
+                    meaning:
+                        "wrong parameters P1-P2, no further information (libnfc's emulator uses it for an unknown file)"
                 ),
                 StatusWordSpec(
                     code: 0x6D00,
@@ -213,7 +216,8 @@ extension GeneratedTables {
             readerFSDI: 8,
             readerFSDICaveat: DatasheetCaveat(
                 verified: false,
-                note: "ISO/IEC 14443-4 §5.1 (RATS parameter byte, FSDI in the high nibble; table FSDI/FSCI 0-8 = 16…256 bytes) and §5.2.4 (T0, FSCI in the low nibble). FSDI 8 (RATS E0 80, FSD 256) is what PN532 readers are seen to send in public sniff traces, not a value UM0701-02 states; a RATS captured from a real PN532 would settle it."
+                note:
+                    "ISO/IEC 14443-4 §5.1 (RATS parameter byte, FSDI in the high nibble; table FSDI/FSCI 0-8 = 16…256 bytes) and §5.2.4 (T0, FSCI in the low nibble). FSDI 8 (RATS E0 80, FSD 256) is what PN532 readers are seen to send in public sniff traces, not a value UM0701-02 states; a RATS captured from a real PN532 would settle it."
             )
         )
     )

@@ -38,7 +38,8 @@ package enum ChipIdentifier {
             return .identified(classic.chip)
         }
         if sak & ChipTables.iso14443a.sakISO14443_4Bit != 0 {
-            if let isoDEPVersion, let chip = isoDEPChips.first(where: { Self.sameProduct($0.hardware, isoDEPVersion) }) {
+            if let isoDEPVersion, let chip = isoDEPChips.first(where: { Self.sameProduct($0.hardware, isoDEPVersion) })
+            {
                 return .identified(chip.chip)
             }
             if let type4 = chips.first(where: { $0.family == .type4 }) { return .identified(type4.chip) }
@@ -101,7 +102,8 @@ package enum ChipIdentifier {
     /// (`AF` followed by 8 bytes).
     package static func isUltralightCAuthenticateAnswer(_ answer: [UInt8]) -> Bool {
         guard let auth = ChipTables.spec(for: .ultralightC).ultralightCAuthentication,
-              let command = ChipTables.spec(for: .ultralightC).command(.authenticate) else { return false }
+            let command = ChipTables.spec(for: .ultralightC).command(.authenticate)
+        else { return false }
         return answer.count == command.answerLength && answer.first == auth.continuationByte
     }
 }

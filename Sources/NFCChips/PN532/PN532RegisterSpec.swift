@@ -33,8 +33,9 @@ extension PN532RegisterSpec {
         _powerUp = try container.decode(Hex<UInt8?>.self, forKey: .powerUp)
         _afterTypeAActivation = try container.decode(Hex<UInt8?>.self, forKey: .afterTypeAActivation)
         let bitsDecoder = try container.superDecoder(forKey: .bits)
-        bits = try NamedTable(checking: [PN532RegisterBit<PN532RegisterBitName>](from: bitsDecoder),
-                              against: name.bits, at: bitsDecoder.codingPath)
+        bits = try NamedTable(
+            checking: [PN532RegisterBit<PN532RegisterBitName>](from: bitsDecoder),
+            against: name.bits, at: bitsDecoder.codingPath)
     }
 }
 

@@ -19,7 +19,9 @@ package enum NTAG424DNATable {
     }
 
     package static var spec: NTAG424Spec {
-        guard let spec = ChipTables.spec(for: .ntag424dna).ntag424 else { preconditionFailure("datasheets/chips/ntag424dna.json lacks ntag424") }
+        guard let spec = ChipTables.spec(for: .ntag424dna).ntag424 else {
+            preconditionFailure("datasheets/chips/ntag424dna.json lacks ntag424")
+        }
         return spec
     }
     static var activation: ActivationSpec { ChipTables.spec(for: .ntag424dna).activation }
@@ -61,15 +63,17 @@ package enum NTAG424DNATable {
     /// proprietary file TLV (E105, 0080 bytes, read 82, write 83 = limited).
     package static var files: [File] {
         spec.files.map { file in
-            let mode: UInt8 = switch file.communicationMode {
-            case "full": commFull
-            case "mac": commMAC
-            default: commPlain
-            }
+            let mode: UInt8 =
+                switch file.communicationMode {
+                case "full": commFull
+                case "mac": commMAC
+                default: commPlain
+                }
             let rights = file.accessRights
-            return File(number: file.fileNumber, isoID: file.isoFileID, size: file.size, communicationMode: mode,
-                        read: rights.read, write: rights.write, readWrite: rights.readWrite, change: rights.change,
-                        content: file.factoryContent)
+            return File(
+                number: file.fileNumber, isoID: file.isoFileID, size: file.size, communicationMode: mode,
+                read: rights.read, write: rights.write, readWrite: rights.readWrite, change: rights.change,
+                content: file.factoryContent)
         }
     }
     /// The NDEF file's number.

@@ -47,8 +47,9 @@ package struct Type2Spec: DatasheetValue {
         let size = value[1] == 0 ? 256 : Int(value[1])
         let bytesPerLockBit = 1 << Int(value[2] >> 4)
         let bytesPerPage = 1 << Int(value[2] & 0x0F)
-        return ControlTLVArea(byteAddress: pageAddress * bytesPerPage + byteOffset, size: size,
-                              bytesLockedPerBit: bytesPerLockBit, bytesPerPage: bytesPerPage)
+        return ControlTLVArea(
+            byteAddress: pageAddress * bytesPerPage + byteOffset, size: size,
+            bytesLockedPerBit: bytesPerLockBit, bytesPerPage: bytesPerPage)
     }
 }
 
@@ -110,7 +111,10 @@ package struct Type2CapabilityContainer: Codable, Equatable, Sendable {
 
     /// A CC for a data area of `dataAreaBytes`, read / write.
     package func formatted(dataAreaBytes: Int) -> [UInt8] {
-        [magic, version, UInt8(clamping: dataAreaBytes / dataAreaUnitBytes), (readAccessGranted << 4) | writeAccessGranted]
+        [
+            magic, version, UInt8(clamping: dataAreaBytes / dataAreaUnitBytes),
+            (readAccessGranted << 4) | writeAccessGranted,
+        ]
     }
 }
 

@@ -136,7 +136,8 @@ package struct USBBusSpec: Codable, Equatable, Sendable {
     /// Seconds one bulk transfer of `bytes` spends on the bus: its data and the overhead of
     /// each of its transactions.
     package func bulkTransferSeconds(bytes: Int, maximumPacketSize: Int) -> Double {
-        let overhead = bulkTransactions(bytes: bytes, maximumPacketSize: maximumPacketSize) * bulkTransactionOverheadBytes
+        let overhead =
+            bulkTransactions(bytes: bytes, maximumPacketSize: maximumPacketSize) * bulkTransactionOverheadBytes
         return Double((bytes + overhead) * 8) / Double(bitsPerSecond)
     }
 }

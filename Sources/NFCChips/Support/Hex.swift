@@ -57,7 +57,8 @@ package protocol HexWrapper {
 
 extension KeyedDecodingContainer {
     /// A missing key decodes an optional ``Hex`` value as `nil`.
-    package func decode<Wrapped: HexRepresentable>(_ type: Hex<Wrapped?>.Type, forKey key: Key) throws -> Hex<Wrapped?> {
+    package func decode<Wrapped: HexRepresentable>(_ type: Hex<Wrapped?>.Type, forKey key: Key) throws -> Hex<Wrapped?>
+    {
         try decodeIfPresent(type, forKey: key) ?? Hex(wrappedValue: nil)
     }
 }

@@ -50,7 +50,8 @@ package struct NamedTable<Entry: NamedEntry>: Codable, Equatable, Sendable, Rand
             }
         }
         if let missing = cases.first(where: { !seen.contains($0) }) {
-            throw NamedTableError(path: path, problem: "lacks the entry \"\(missing.rawValue)\" (\(Entry.Name.self).\(missing))")
+            throw NamedTableError(
+                path: path, problem: "lacks the entry \"\(missing.rawValue)\" (\(Entry.Name.self).\(missing))")
         }
         self.init(entries: entries)
     }

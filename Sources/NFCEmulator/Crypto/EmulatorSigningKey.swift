@@ -28,8 +28,10 @@ public enum EmulatorSigningKey {
     /// Signs `uid` with the secp224r1 test key (56 bytes r ‖ s); see ``sign(uid:)``.
     public static func signNTAG424(uid: [UInt8]) -> [UInt8] { key224.sign(uid) }
 
-    private static let key = ECDSASigningKey(sec1DER: TestKeys.secp128r1, signatureLength: ChipTables.originalitySignatures.signatureLength)
-    private static let key224 = ECDSASigningKey(sec1DER: TestKeys.secp224r1, signatureLength: NTAG424DNATable.signatureLength)
+    private static let key = ECDSASigningKey(
+        sec1DER: TestKeys.secp128r1, signatureLength: ChipTables.originalitySignatures.signatureLength)
+    private static let key224 = ECDSASigningKey(
+        sec1DER: TestKeys.secp224r1, signatureLength: NTAG424DNATable.signatureLength)
 }
 
 /// The emulator's published test keys, as SEC1 DER.

@@ -19,7 +19,9 @@ struct UltralightCCipher: Sendable {
     func decrypt(_ data: [UInt8], iv: [UInt8]) -> [UInt8] { run(data, iv: iv, encrypting: false) }
 
     private func run(_ data: [UInt8], iv: [UInt8], encrypting: Bool) -> [UInt8] {
-        precondition(key.count == 16 && iv.count == 8 && data.count % 8 == 0, "2-key 3DES-CBC takes a 16-byte key, an 8-byte IV and whole blocks")
+        precondition(
+            key.count == 16 && iv.count == 8 && data.count % 8 == 0,
+            "2-key 3DES-CBC takes a 16-byte key, an 8-byte IV and whole blocks")
         guard let output = LibCrypto.cbc("DES-EDE-CBC", encrypt: encrypting, key: key, iv: iv, data: data) else {
             preconditionFailure("libcrypto 2-key 3DES-CBC failed")
         }

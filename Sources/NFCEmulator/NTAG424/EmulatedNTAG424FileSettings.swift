@@ -19,7 +19,10 @@ public struct EmulatedNTAG424FileSettings: Equatable, Sendable {
     public var sdm: EmulatedNTAG424SDMSettings?
 
     /// Settings from their parts.
-    public init(communicationMode: UInt8, read: UInt8, write: UInt8, readWrite: UInt8, change: UInt8, sdm: EmulatedNTAG424SDMSettings? = nil) {
+    public init(
+        communicationMode: UInt8, read: UInt8, write: UInt8, readWrite: UInt8, change: UInt8,
+        sdm: EmulatedNTAG424SDMSettings? = nil
+    ) {
         self.communicationMode = communicationMode
         self.read = read
         self.write = write

@@ -47,12 +47,15 @@ extension NTAG424DNATag {
         let option = data[0]
         let communicationMode = option & 0x03
         guard [Facts.commPlain, Facts.commMAC, Facts.commFull].contains(communicationMode),
-              option & ~(0x03 | Facts.sdmEnabledBit) == 0 else { return nil }
-        var settings = EmulatedNTAG424FileSettings(communicationMode: communicationMode, read: data[2] >> 4, write: data[2] & 0x0F,
-                                           readWrite: data[1] >> 4, change: data[1] & 0x0F)
+            option & ~(0x03 | Facts.sdmEnabledBit) == 0
+        else { return nil }
+        var settings = EmulatedNTAG424FileSettings(
+            communicationMode: communicationMode, read: data[2] >> 4, write: data[2] & 0x0F,
+            readWrite: data[1] >> 4, change: data[1] & 0x0F)
         guard option & Facts.sdmEnabledBit != 0 else { return data.count == 3 ? settings : nil }
         guard data.count >= 6 else { return nil }
-        var sdm = EmulatedNTAG424SDMSettings(options: data[3], counterRetrieval: data[4] & 0x0F, metaRead: data[5] >> 4, fileRead: data[5] & 0x0F)
+        var sdm = EmulatedNTAG424SDMSettings(
+            options: data[3], counterRetrieval: data[4] & 0x0F, metaRead: data[5] >> 4, fileRead: data[5] & 0x0F)
         guard sdm.options & Facts.sdmASCIIBit != 0, sdm.options & 0x0E == 0 else { return nil }
         var cursor = 6
         func next() -> Int? {
@@ -61,10 +64,17 @@ extension NTAG424DNATag {
             return Int(data[cursor]) | Int(data[cursor + 1]) << 8 | Int(data[cursor + 2]) << 16
         }
         func fits(_ offset: Int?, _ length: Int) -> Bool { offset.map { $0 + length <= size } ?? false }
-        let mirrorsUID = sdm.options & Facts.sdmUIDBit != 0, mirrorsCounter = sdm.options & Facts.sdmReadCounterBit != 0
+        let mirrorsUID = sdm.options & Facts.sdmUIDBit != 0
+        let mirrorsCounter = sdm.options & Facts.sdmReadCounterBit != 0
         if sdm.metaRead == Facts.free {
-            if mirrorsUID { sdm.uidOffset = next(); guard fits(sdm.uidOffset, Facts.uidMirrorLength) else { return nil } }
-            if mirrorsCounter { sdm.readCounterOffset = next(); guard fits(sdm.readCounterOffset, Facts.counterMirrorLength) else { return nil } }
+            if mirrorsUID {
+                sdm.uidOffset = next()
+                guard fits(sdm.uidOffset, Facts.uidMirrorLength) else { return nil }
+            }
+            if mirrorsCounter {
+                sdm.readCounterOffset = next()
+                guard fits(sdm.readCounterOffset, Facts.counterMirrorLength) else { return nil }
+            }
         } else if sdm.metaRead != Facts.never {
             guard Int(sdm.metaRead) < Facts.keyCount, mirrorsUID || mirrorsCounter else { return nil }
             sdm.piccDataOffset = next()
@@ -78,10 +88,13 @@ extension NTAG424DNATag {
                 sdm.encryptedDataOffset = next()
                 sdm.encryptedDataLength = next()
                 guard let length = sdm.encryptedDataLength, length > 0, length.isMultiple(of: 32),
-                      fits(sdm.encryptedDataOffset, length) else { return nil }
+                    fits(sdm.encryptedDataOffset, length)
+                else { return nil }
             }
             sdm.macOffset = next()
-            guard let input = sdm.macInputOffset, let mac = sdm.macOffset, input <= mac, fits(mac, Facts.macMirrorLength) else { return nil }
+            guard let input = sdm.macInputOffset, let mac = sdm.macOffset, input <= mac,
+                fits(mac, Facts.macMirrorLength)
+            else { return nil }
             if let offset = sdm.encryptedDataOffset, let length = sdm.encryptedDataLength {
                 guard offset >= input, offset + length <= mac else { return nil }
             }
@@ -97,5 +110,7 @@ extension NTAG424DNATag {
         return settings
     }
 
-    static func le3(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
+    static func le3(_ value: Int) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
+    }
 }

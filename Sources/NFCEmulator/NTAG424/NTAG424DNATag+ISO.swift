@@ -4,7 +4,8 @@ import NFCChips
 extension NTAG424DNATag {
     mutating func iso(_ bytes: [UInt8]) -> [UInt8] {
         guard let apdu = ReceivedAPDU(bytes) else { return NTAG424Facts.isoWrongLength }
-        let p1 = apdu.header[2], p2 = apdu.header[3]
+        let p1 = apdu.header[2]
+        let p2 = apdu.header[3]
         switch NTAG424Facts.ISOCommand(rawValue: apdu.header[1]) {
         case .select: return select(p1: p1, data: apdu.data)
         case .readBinary:
@@ -30,7 +31,9 @@ extension NTAG424DNATag {
                 selectApplication()
                 return NTAG424Facts.isoOK
             }
-            guard applicationSelected, let file = files.first(where: { $0.isoID == id }) else { return NTAG424Facts.isoFileNotFound }
+            guard applicationSelected, let file = files.first(where: { $0.isoID == id }) else {
+                return NTAG424Facts.isoFileNotFound
+            }
             selectedFile = file.number
             // A new selection starts a new SDM read session (N424-2).
             dynamicContent[file.number] = nil
@@ -67,13 +70,17 @@ extension NTAG424DNATag {
     /// plain file — N424-3).
     private func isoAllows(_ conditions: [UInt8], index: Int) -> Bool {
         if conditions.contains(NTAG424Facts.free) { return true }
-        guard let authenticatedKey, files[index].settings.communicationMode == NTAG424Facts.commPlain else { return false }
+        guard let authenticatedKey, files[index].settings.communicationMode == NTAG424Facts.commPlain else {
+            return false
+        }
         return conditions.contains(authenticatedKey)
     }
 
     private mutating func readBinary(index: Int, offset: Int, length: Int) -> [UInt8] {
         let settings = files[index].settings
-        guard isoAllows([settings.read, settings.readWrite], index: index) else { return NTAG424Facts.isoSecurityNotSatisfied }
+        guard isoAllows([settings.read, settings.readWrite], index: index) else {
+            return NTAG424Facts.isoSecurityNotSatisfied
+        }
         let size = files[index].content.count
         guard offset < size else { return NTAG424Facts.isoWrongOffset }
         guard let content = readableContent(index: index) else { return NTAG424Facts.isoSecurityNotSatisfied }
@@ -83,8 +90,12 @@ extension NTAG424DNATag {
 
     private mutating func updateBinary(index: Int, offset: Int, data: [UInt8]) -> [UInt8] {
         let settings = files[index].settings
-        guard isoAllows([settings.write, settings.readWrite], index: index) else { return NTAG424Facts.isoSecurityNotSatisfied }
-        guard !data.isEmpty, offset + data.count <= files[index].content.count else { return NTAG424Facts.isoWrongLength }
+        guard isoAllows([settings.write, settings.readWrite], index: index) else {
+            return NTAG424Facts.isoSecurityNotSatisfied
+        }
+        guard !data.isEmpty, offset + data.count <= files[index].content.count else {
+            return NTAG424Facts.isoWrongLength
+        }
         files[index].content.replaceSubrange(offset..<(offset + data.count), with: data)
         dynamicContent[files[index].number] = nil
         return NTAG424Facts.isoOK

@@ -15,7 +15,9 @@ extension NTAG424DNATag {
     }
 
     mutating func native(_ bytes: [UInt8]) -> [UInt8] {
-        guard let apdu = ReceivedAPDU(bytes), apdu.header[2] == 0, apdu.header[3] == 0 else { return refuse(.lengthError) }
+        guard let apdu = ReceivedAPDU(bytes), apdu.header[2] == 0, apdu.header[3] == 0 else {
+            return refuse(.lengthError)
+        }
         guard let command = Facts.Command(rawValue: apdu.header[1]) else { return refuse(.illegalCommand) }
         let data = apdu.data
         if command == .additionalFrame {
@@ -23,7 +25,8 @@ extension NTAG424DNATag {
             pending = nil
             switch waiting {
             case .getVersion(let part): return getVersion(part: part)
-            case let .authenticate(responder, keyNumber): return finishAuthentication(responder, keyNumber: keyNumber, data: data)
+            case let .authenticate(responder, keyNumber):
+                return finishAuthentication(responder, keyNumber: keyNumber, data: data)
             }
         }
         pending = nil
@@ -48,18 +51,23 @@ extension NTAG424DNATag {
 
     /// The command's header and plaintext data in `mode` (MAC checked, data decrypted); a
     /// plain command outside a session. `nil` after a refusal (the status is in `refusal`).
-    mutating func open(_ command: Facts.Command, headerLength: Int, field: [UInt8],
-                       mode: CommunicationMode) -> Result<(header: [UInt8], data: [UInt8]), RefusalStatus> {
+    mutating func open(
+        _ command: Facts.Command, headerLength: Int, field: [UInt8],
+        mode: CommunicationMode
+    ) -> Result<(header: [UInt8], data: [UInt8]), RefusalStatus> {
         guard let session, mode != .plain else {
             guard mode == .plain else { return .failure(RefusalStatus(.permissionDenied)) }
             guard field.count >= headerLength else { return .failure(RefusalStatus(.lengthError)) }
             // Commands without data (GetFileSettings, GetKeyVersion, …) take none in plain:
             // a MAC sent to a tag that has no session is a length error (N424-11).
-            if Self.takesNoData.contains(command), field.count > headerLength { return .failure(RefusalStatus(.lengthError)) }
+            if Self.takesNoData.contains(command), field.count > headerLength {
+                return .failure(RefusalStatus(.lengthError))
+            }
             return .success((Array(field.prefix(headerLength)), Array(field.dropFirst(headerLength))))
         }
         do {
-            let opened = try session.openCommand(command: command.rawValue, headerLength: headerLength, field: field, mode: mode)
+            let opened = try session.openCommand(
+                command: command.rawValue, headerLength: headerLength, field: field, mode: mode)
             return .success(opened)
         } catch .integrityError {
             return .failure(RefusalStatus(.integrityError))
@@ -71,12 +79,16 @@ extension NTAG424DNATag {
     }
 
     /// Commands whose data field is their header alone.
-    static let takesNoData: Set<Facts.Command> = [.getKeyVersion, .getFileSettings, .getFileCounters, .readSignature, .getCardUID, .readData]
+    static let takesNoData: Set<Facts.Command> = [
+        .getKeyVersion, .getFileSettings, .getFileCounters, .readSignature, .getCardUID, .readData,
+    ]
 
     /// Success with `data` in `mode` (plain outside a session); CmdCtr advances.
     mutating func answer(_ data: [UInt8], mode: CommunicationMode, status: Facts.Status = .ok) -> [UInt8] {
         guard var current = session, mode != .plain else {
-            if var current = session, let advanced = try? current.protectResponse(status: status.rawValue, data: data, mode: .plain) {
+            if var current = session,
+                let advanced = try? current.protectResponse(status: status.rawValue, data: data, mode: .plain)
+            {
                 session = current
                 return self.status(status, advanced)
             }
@@ -155,18 +167,22 @@ extension NTAG424DNATag {
         if kind == .nonFirst { guard session != nil else { return refuse(.permissionDenied) } }
         let rndB = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         guard let responder = try? EV2AuthenticationResponder(kind: kind, key: keys[Int(keyNumber)], rndB: rndB),
-              let challenge = try? responder.challenge() else { return refuse(.commandAborted) }
+            let challenge = try? responder.challenge()
+        else { return refuse(.commandAborted) }
         pending = .authenticate(responder, keyNumber: keyNumber)
         return status(.additionalFrame, challenge)
     }
 
-    mutating func finishAuthentication(_ responder: EV2AuthenticationResponder, keyNumber: UInt8, data: [UInt8]) -> [UInt8] {
+    mutating func finishAuthentication(_ responder: EV2AuthenticationResponder, keyNumber: UInt8, data: [UInt8])
+        -> [UInt8]
+    {
         var responder = responder
         let ti = (0..<4).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let previous = session
         do {
-            let answer = try responder.answer(readerResponse: data, transactionIdentifier: ti,
-                                              deviceCapabilities: Facts.deviceCapabilities)
+            let answer = try responder.answer(
+                readerResponse: data, transactionIdentifier: ti,
+                deviceCapabilities: Facts.deviceCapabilities)
             session = try responder.session(continuing: previous)
             authenticatedKey = keyNumber
             return status(.ok, answer)
@@ -186,7 +202,8 @@ extension NTAG424DNATag {
             guard number < keys.count else { return refuse(.noSuchKey) }
             let data = opened.data
             if number == 0 {
-                guard data.count == Facts.keyLength + 1, let key = try? AES128Key(Array(data.prefix(Facts.keyLength))) else {
+                guard data.count == Facts.keyLength + 1, let key = try? AES128Key(Array(data.prefix(Facts.keyLength)))
+                else {
                     return refuse(.lengthError)
                 }
                 keys[0] = key
@@ -225,7 +242,9 @@ extension NTAG424DNATag {
         case .failure(let refusal): return refuse(refusal.status)
         case .success(let opened):
             // Only option 00 (PICC configuration, the random ID) is modelled (N424-9).
-            guard opened.header[0] == Facts.configurationPICC, opened.data.count == 1 else { return refuse(.parameterError) }
+            guard opened.header[0] == Facts.configurationPICC, opened.data.count == 1 else {
+                return refuse(.parameterError)
+            }
             if opened.data[0] & Facts.randomIDBit != 0 { usesRandomID = true }
             return answer([], mode: .mac)
         }
@@ -247,13 +266,19 @@ extension NTAG424DNATag {
         guard let number = field.first, let index = file(number) else { return refuse(.fileNotFound) }
         let change = files[index].settings.change
         let mode: CommunicationMode
-        if let authenticatedKey, authenticatedKey == change { mode = .full }
-        else if change == Facts.free, session == nil { mode = .plain }
-        else { return refuse(.permissionDenied) }
+        if let authenticatedKey, authenticatedKey == change {
+            mode = .full
+        } else if change == Facts.free, session == nil {
+            mode = .plain
+        } else {
+            return refuse(.permissionDenied)
+        }
         switch open(.changeFileSettings, headerLength: 1, field: field, mode: mode) {
         case .failure(let refusal): return refuse(refusal.status)
         case .success(let opened):
-            guard let settings = Self.decode(opened.data, size: files[index].content.count) else { return refuse(.parameterError) }
+            guard let settings = Self.decode(opened.data, size: files[index].content.count) else {
+                return refuse(.parameterError)
+            }
             files[index].settings = settings
             dynamicContent[number] = nil
             return answer([], mode: mode == .full ? .mac : .plain)
@@ -273,13 +298,19 @@ extension NTAG424DNATag {
 
     /// FileNo ‖ Offset (3, LSB first) ‖ Length (3) of ReadData and WriteData.
     static func fileRange(_ header: [UInt8]) -> (offset: Int, length: Int) {
-        (Int(header[1]) | Int(header[2]) << 8 | Int(header[3]) << 16, Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16)
+        (
+            Int(header[1]) | Int(header[2]) << 8 | Int(header[3]) << 16,
+            Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16
+        )
     }
 
     mutating func readData(_ field: [UInt8]) -> [UInt8] {
-        guard field.count >= 7, let index = file(field[0]) else { return refuse(field.count < 7 ? .lengthError : .fileNotFound) }
+        guard field.count >= 7, let index = file(field[0]) else {
+            return refuse(field.count < 7 ? .lengthError : .fileNotFound)
+        }
         let settings = files[index].settings
-        guard let mode = access([settings.read, settings.readWrite], fileMode: Self.mode(settings.communicationMode)) else {
+        guard let mode = access([settings.read, settings.readWrite], fileMode: Self.mode(settings.communicationMode))
+        else {
             return refuse(.permissionDenied)
         }
         switch open(.readData, headerLength: 7, field: field, mode: mode == .full ? .mac : mode) {
@@ -295,9 +326,12 @@ extension NTAG424DNATag {
     }
 
     mutating func writeData(_ field: [UInt8]) -> [UInt8] {
-        guard field.count >= 7, let index = file(field[0]) else { return refuse(field.count < 7 ? .lengthError : .fileNotFound) }
+        guard field.count >= 7, let index = file(field[0]) else {
+            return refuse(field.count < 7 ? .lengthError : .fileNotFound)
+        }
         let settings = files[index].settings
-        guard let mode = access([settings.write, settings.readWrite], fileMode: Self.mode(settings.communicationMode)) else {
+        guard let mode = access([settings.write, settings.readWrite], fileMode: Self.mode(settings.communicationMode))
+        else {
             return refuse(.permissionDenied)
         }
         switch open(.writeData, headerLength: 7, field: field, mode: mode) {

@@ -14,7 +14,9 @@ extension NTAG424DNATag {
         guard let sdm = file.settings.sdm, session == nil else { return file.content }
         if let content = dynamicContent[file.number] { return content }
         let counter = readCounters[file.number, default: 0]
-        if let limit = sdm.readCounterLimit, sdm.options & NTAG424Facts.sdmReadCounterLimitBit != 0, counter >= limit { return nil }
+        if let limit = sdm.readCounterLimit, sdm.options & NTAG424Facts.sdmReadCounterLimitBit != 0, counter >= limit {
+            return nil
+        }
         guard counter < NTAG424Facts.readCounterMaximum else { return nil }
         readCounters[file.number] = counter + 1
         let content = mirrored(file.content, sdm: sdm, counter: counter + 1)
@@ -35,30 +37,40 @@ extension NTAG424DNATag {
         switch sdm.metaRead {
         case NTAG424Facts.free:
             if mirrorsUID { put(Self.ascii(uid), at: sdm.uidOffset) }
-            if mirrorsCounter { put(Self.ascii(Array(SDM.counterBytes(counter).reversed())), at: sdm.readCounterOffset) }
+            if mirrorsCounter {
+                put(Self.ascii(Array(SDM.counterBytes(counter).reversed())), at: sdm.readCounterOffset)
+            }
         case NTAG424Facts.never:
             break
         default:
             let padding = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            if let encrypted = try? SDM.encryptPICCData(uid: uidValue, readCounter: counterValue,
-                                                        metaReadKey: keys[Int(sdm.metaRead)], padding: padding) {
+            if let encrypted = try? SDM.encryptPICCData(
+                uid: uidValue, readCounter: counterValue,
+                metaReadKey: keys[Int(sdm.metaRead)], padding: padding)
+            {
                 put(Self.ascii(encrypted), at: sdm.piccDataOffset)
             }
         }
-        guard sdm.fileRead != NTAG424Facts.never, let macOffset = sdm.macOffset, let inputOffset = sdm.macInputOffset else {
+        guard sdm.fileRead != NTAG424Facts.never, let macOffset = sdm.macOffset, let inputOffset = sdm.macInputOffset
+        else {
             return content
         }
         let fileReadKey = keys[Int(sdm.fileRead)]
         if sdm.options & NTAG424Facts.sdmEncryptedFileDataBit != 0, let offset = sdm.encryptedDataOffset,
-           let length = sdm.encryptedDataLength, offset + length <= content.count {
+            let length = sdm.encryptedDataLength, offset + length <= content.count
+        {
             let plain = Array(content[offset..<(offset + length / 2)])
-            if let encrypted = try? SDM.encryptFileData(plain, fileReadKey: fileReadKey, uid: uidValue, readCounter: counter) {
+            if let encrypted = try? SDM.encryptFileData(
+                plain, fileReadKey: fileReadKey, uid: uidValue, readCounter: counter)
+            {
                 put(Self.ascii(encrypted), at: offset)
             }
         }
         if inputOffset <= macOffset, macOffset <= content.count,
-           let mac = try? SDM.mac(fileReadKey: fileReadKey, uid: uidValue, readCounter: counterValue,
-                                  input: Array(content[inputOffset..<macOffset])) {
+            let mac = try? SDM.mac(
+                fileReadKey: fileReadKey, uid: uidValue, readCounter: counterValue,
+                input: Array(content[inputOffset..<macOffset]))
+        {
             put(Self.ascii(mac), at: macOffset)
         }
         return content

@@ -69,7 +69,9 @@ public struct NTAG424DNATag: EmulatedTag {
     /// NDEF file, and a Read_Sig answer made by ``EmulatorSigningKey`` unless `signature` is given.
     public init(uid: [UInt8], signature: [UInt8]? = nil, seed: UInt64 = 0x424D_4E41) {
         self.uid = uid
-        self.files = NTAG424Facts.files.map { File(number: $0.number, isoID: $0.isoID, content: $0.paddedContent, settings: $0.emulatedSettings) }
+        self.files = NTAG424Facts.files.map {
+            File(number: $0.number, isoID: $0.isoID, content: $0.paddedContent, settings: $0.emulatedSettings)
+        }
         self.keys = Array(repeating: AES128Key.zero, count: NTAG424Facts.keyCount)
         self.keyVersions = Array(repeating: 0, count: NTAG424Facts.keyCount)
         self.signature = signature ?? EmulatorSigningKey.signNTAG424(uid: uid)
@@ -99,7 +101,8 @@ public struct NTAG424DNATag: EmulatedTag {
         if usesRandomID {
             var id = [NTAG424Facts.randomIDFirstByte]
             for _ in 0..<3 { id.append(UInt8(truncatingIfNeeded: random.next())) }
-            identity = TagIdentity(uid: id, atqa: NTAG424Facts.randomIDATQA, sak: NTAG424Facts.sak, ats: NTAG424Facts.ats)
+            identity = TagIdentity(
+                uid: id, atqa: NTAG424Facts.randomIDATQA, sak: NTAG424Facts.sak, ats: NTAG424Facts.ats)
         }
     }
 
@@ -124,7 +127,8 @@ public struct NTAG424DNATag: EmulatedTag {
     public mutating func setNDEFMessage(_ message: [UInt8]) {
         guard let index = files.firstIndex(where: { $0.number == 2 }) else { return }
         let length = min(message.count, files[index].content.count - 2)
-        files[index].content.replaceSubrange(0..<(2 + length), with: [UInt8(length >> 8), UInt8(length & 0xFF)] + message.prefix(length))
+        files[index].content.replaceSubrange(
+            0..<(2 + length), with: [UInt8(length >> 8), UInt8(length & 0xFF)] + message.prefix(length))
     }
 
     // MARK: APDUs

@@ -6,7 +6,8 @@ typealias NTAG424Facts = NTAG424DNATable
 extension NTAG424DNATable.File {
     /// The file's settings as the emulated tag keeps them.
     var emulatedSettings: EmulatedNTAG424FileSettings {
-        EmulatedNTAG424FileSettings(communicationMode: communicationMode, read: read, write: write, readWrite: readWrite, change: change)
+        EmulatedNTAG424FileSettings(
+            communicationMode: communicationMode, read: read, write: write, readWrite: readWrite, change: change)
     }
 
     /// The content padded with zeros to the file size.

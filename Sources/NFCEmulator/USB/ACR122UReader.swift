@@ -34,21 +34,26 @@ struct ACR122UReader: USBReaderModel {
 
     init(controller: PN532Controller) {
         self.controller = controller
-        self.controller.priceHostLinkExternally()   // the bus is USB: ``transfer(_:)`` prices it
+        self.controller.priceHostLinkExternally()  // the bus is USB: ``transfer(_:)`` prices it
         // 072f:2200, bcdDevice 2.14, "ACS" / "ACR122U PICC Interface", no serial string
         // (kernel log in libnfc #658); CCID class; endpoints are an assumption (see the table's caveat).
         descriptor = USBDeviceDescriptor(ChipTables.readers.readers[.acr122u].usb!, serialNumber: "")
     }
 
     mutating func bulkOut(_ transfer: [UInt8]) -> [[UInt8]] {
-        guard transfer.count >= Self.spec.ccidHeaderLength else { return [] }   // not a CCID message: ignored
-        let slot = transfer[5], sequence = transfer[6]
+        guard transfer.count >= Self.spec.ccidHeaderLength else { return [] }  // not a CCID message: ignored
+        let slot = transfer[5]
+        let sequence = transfer[6]
         let length = Int(transfer[1]) | Int(transfer[2]) << 8 | Int(transfer[3]) << 16 | Int(transfer[4]) << 24
         let body = Array(transfer.dropFirst(Self.spec.ccidHeaderLength).prefix(length))
-        func message(_ type: UInt8, _ data: [UInt8], _ code: (status: UInt8, error: UInt8) = Self.slotState(.ok)) -> [UInt8] {
+        func message(_ type: UInt8, _ data: [UInt8], _ code: (status: UInt8, error: UInt8) = Self.slotState(.ok))
+            -> [UInt8]
+        {
             let count = UInt32(data.count)
-            return [type, UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24),
-                    slot, sequence, code.status, code.error, 0] + data
+            return [
+                type, UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24),
+                slot, sequence, code.status, code.error, 0,
+            ] + data
         }
         switch transfer[0] {
         case Self.message(.iccPowerOn):
@@ -56,7 +61,8 @@ struct ACR122UReader: USBReaderModel {
         case Self.message(.iccPowerOff):
             return [message(Self.message(.slotStatus), [])]
         case Self.message(.xfrBlock), Self.message(.escape):
-            let answerType = transfer[0] == Self.message(.xfrBlock) ? Self.message(.dataBlock) : Self.message(.escapeAnswer)
+            let answerType =
+                transfer[0] == Self.message(.xfrBlock) ? Self.message(.dataBlock) : Self.message(.escapeAnswer)
             guard let answer = pseudoAPDU(body) else { return [message(answerType, [], Self.slotState(.iccMute))] }
             return [message(answerType, answer)]
         default:
@@ -68,13 +74,15 @@ struct ACR122UReader: USBReaderModel {
     /// The firmware's answer to one pseudo-APDU, or nil when the PN532 inside stays silent.
     private mutating func pseudoAPDU(_ apdu: [UInt8]) -> [UInt8]? {
         guard apdu.count >= 5, apdu[0] == Self.spec.pseudoAPDUClass else { return Self.swFailed }
-        let instruction = apdu[1], p1 = apdu[2], p2 = apdu[3]
+        let instruction = apdu[1]
+        let p1 = apdu[2]
+        let p2 = apdu[3]
         guard instruction == Self.pseudoInstruction else { return Self.swFailed }
         switch p1 {
         case Self.spec.pseudoAPDUs[.directTransmit].code:
             let lc = Int(apdu[4])
             guard lc >= 2, apdu.count >= 5 + lc else { return Self.swFailed }
-            return directTransmit(Array(apdu[5 ..< 5 + lc]))
+            return directTransmit(Array(apdu[5..<5 + lc]))
         case Self.spec.pseudoAPDUs[.firmwareVersion].code:
             return Self.firmware
         case Self.spec.pseudoAPDUs[.getPICCParameter].code:

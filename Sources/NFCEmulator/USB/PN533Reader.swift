@@ -22,7 +22,7 @@ struct PN533Reader: USBReaderModel {
 
     init(controller: PN532Controller, serialNumber: String) {
         self.controller = controller
-        self.controller.priceHostLinkExternally()   // the bus is USB: ``transfer(_:)`` prices it
+        self.controller.priceHostLinkExternally()  // the bus is USB: ``transfer(_:)`` prices it
         // SCL3711: 04e6:5591, vendor class interface, bulk OUT and IN of 64 bytes
         // (libnfc pn53x_usb.c: the supported-device table and btXramUsbDesc_scl3711).
         descriptor = USBDeviceDescriptor(ChipTables.readers.readers[.pn533].usb!, serialNumber: serialNumber)
@@ -34,11 +34,12 @@ struct PN533Reader: USBReaderModel {
         var output: [UInt8]
         let frames = PN53xChipFrame.split(transfer, spec: spec.frame)
         if frames.count == 1, case .information(let body) = frames[0].frame, body.count >= 2,
-           body[0] == spec.frame.hostToChipTFI {
+            body[0] == spec.frame.hostToChipTFI
+        {
             let code = body[1]
             switch code {
             case spec.code(.getFirmwareVersion):
-                _ = controller.receive(transfer)   // counted as a command; the PN532 answer is replaced
+                _ = controller.receive(transfer)  // counted as a command; the PN532 answer is replaced
                 output = encoder.ack + encoder.answer(toCommand: code, data: Self.firmwareVersion)
             case _ where Self.missingCommands.contains(code):
                 // Not in the PN533's command set: the syntax-error frame.

@@ -72,10 +72,14 @@ public final class USBReaderEmulator: Sendable {
     ///
     /// `devices` is the directory standing for `/dev/bus/usb` (default `link + ".usb"`); readers
     /// that share one take device numbers not in use there, as on one bus.
-    public init(kind: Kind, tags: [any EmulatedTag], link: String? = nil, devices: String? = nil,
-                faults: FaultPlan = FaultPlan()) throws(USBEmulatorError) {
+    public init(
+        kind: Kind, tags: [any EmulatedTag], link: String? = nil, devices: String? = nil,
+        faults: FaultPlan = FaultPlan()
+    ) throws(USBEmulatorError) {
         self.kind = kind
-        let path = link ?? FileManager.default.temporaryDirectory
+        let path =
+            link
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nfctag-usb-\(getpid())-\(UInt32.random(in: 0 ... .max)).sock").path
         socketPath = path
         self.link = link
@@ -84,17 +88,22 @@ public final class USBReaderEmulator: Sendable {
         let directory = devices ?? path + ".usb"
         deviceDirectory = directory
         ownsDeviceDirectory = link == nil && devices == nil
-        address = Self.nextAddress(link: link, inUse: { number in
-            FileManager.default.fileExists(atPath: directory + String(format: "/%03u/%03u", 1, UInt32(number)))
-        })
+        address = Self.nextAddress(
+            link: link,
+            inUse: { number in
+                FileManager.default.fileExists(atPath: directory + String(format: "/%03u/%03u", 1, UInt32(number)))
+            })
         portPath = "1-\(1 + Self.fnv1a(path) % 4)"
         let controller = PN532Controller(field: Field(tags: tags), faults: faults)
-        let model: any USBReaderModel = switch kind {
-        case .acr122u: ACR122UReader(controller: controller)
-        case .pn533: PN533Reader(controller: controller, serialNumber: Self.serialNumber(for: path))
-        }
+        let model: any USBReaderModel =
+            switch kind {
+            case .acr122u: ACR122UReader(controller: controller)
+            case .pn533: PN533Reader(controller: controller, serialNumber: Self.serialNumber(for: path))
+            }
         state = Locked(State(model: model))
-        do { listener = try UnixPacketSocket.listen(at: path) } catch { throw USBEmulatorError(description: "\(error)") }
+        do { listener = try UnixPacketSocket.listen(at: path) } catch {
+            throw USBEmulatorError(description: "\(error)")
+        }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             close(listener)
@@ -130,7 +139,8 @@ public final class USBReaderEmulator: Sendable {
     /// identity libusb would read: vendor, product, serial string, port.
     private func publishNode() {
         let descriptor = descriptor
-        let text = String(format: "vendor=%04x\nproduct=%04x\n", UInt32(descriptor.vendorID), UInt32(descriptor.productID))
+        let text =
+            String(format: "vendor=%04x\nproduct=%04x\n", UInt32(descriptor.vendorID), UInt32(descriptor.productID))
             + "serial=\(descriptor.serialNumber)\nport=\(portPath)\n"
         let busDirectory = (nodePath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: busDirectory, withIntermediateDirectories: true)
@@ -220,7 +230,10 @@ public final class USBReaderEmulator: Sendable {
     /// Unplugs the reader: the thread stops, clients see the device gone, the socket goes.
     public func stop() {
         let (wasStopped, clients) = state.withLock { state -> (Bool, [Int32]) in
-            defer { state.stopped = true; state.clients = [] }
+            defer {
+                state.stopped = true
+                state.clients = []
+            }
             return (state.stopped, state.clients)
         }
         guard !wasStopped else { return }
@@ -249,7 +262,10 @@ public final class USBReaderEmulator: Sendable {
                 state.withLock { $0.clients.append(client) }
             }
             for client in ready where client != wake.read && client != listener {
-                guard let message = UnixPacketSocket.receive(client) else { disconnect(client); continue }
+                guard let message = UnixPacketSocket.receive(client) else {
+                    disconnect(client)
+                    continue
+                }
                 for answer in handle(message, from: client) { UnixPacketSocket.send(client, answer) }
             }
         }
@@ -266,7 +282,8 @@ public final class USBReaderEmulator: Sendable {
     /// One message of the stand-in's protocol (Sources/CUSBEmulation/include).
     private func handle(_ message: [UInt8], from client: Int32) -> [[UInt8]] {
         guard let kind = message.first else { return [] }
-        var touched = false, unplug = false
+        var touched = false
+        var unplug = false
         defer {
             if touched { reportTagChanges() }
             // FaultPlan.unplugAfterFrames: the cable is pulled (from another thread: this
@@ -291,12 +308,13 @@ public final class USBReaderEmulator: Sendable {
                 state.model.portReset()
                 return []
             case UInt8(ascii: "O"):
-                guard state.claimer == client else { return [] }   // not claimed: the transfer fails silently
+                guard state.claimer == client else { return [] }  // not claimed: the transfer fails silently
                 let framesBefore = state.model.controller.statistics.framesToTags
                 let tagsBefore = state.model.controller.field.handles.count
                 let answers = state.model.transfer(Array(message.dropFirst())).map { [UInt8(ascii: "I")] + $0 }
                 // A frame reached a tag, or a tag left the field (a fault tore it away).
-                touched = state.model.controller.statistics.framesToTags != framesBefore
+                touched =
+                    state.model.controller.statistics.framesToTags != framesBefore
                     || state.model.controller.field.handles.count != tagsBefore
                 unplug = state.model.controller.unplugRequested
                 return answers
@@ -317,7 +335,7 @@ public final class USBReaderEmulator: Sendable {
         let previous = file.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         var next = previous.map { $0 >= 127 ? 2 : $0 + 1 } ?? first
-        for _ in 0 ..< 126 where inUse(next) { next = next >= 127 ? 2 : next + 1 }
+        for _ in 0..<126 where inUse(next) { next = next >= 127 ? 2 : next + 1 }
         if let file { try? "\(next)\n".write(toFile: file, atomically: true, encoding: .utf8) }
         return UInt8(next)
     }

@@ -22,7 +22,7 @@ extension USBReaderModel {
     mutating func portReset() {
         var field = controller.field
         field.setPower(false)
-        let faultState = controller.faultState   // a fault fires once per emulator
+        let faultState = controller.faultState  // a fault fires once per emulator
         let faults = controller.faults
         let statistics = controller.statistics
         controller = PN532Controller(field: field, spec: controller.spec, faults: faults)
@@ -51,7 +51,8 @@ extension USBReaderModel {
     /// libnfc's waits add is not the reader's and not counted.
     func usbTransferTime(out: [UInt8], answers: [[UInt8]]) -> Duration {
         let bus = ChipTables.readers.usbFullSpeed
-        let outPacket = descriptor.bulkPacketSize(input: false), inPacket = descriptor.bulkPacketSize(input: true)
+        let outPacket = descriptor.bulkPacketSize(input: false)
+        let inPacket = descriptor.bulkPacketSize(input: true)
         var seconds = bus.bulkTransferSeconds(bytes: out.count, maximumPacketSize: outPacket)
         for answer in answers { seconds += bus.bulkTransferSeconds(bytes: answer.count, maximumPacketSize: inPacket) }
         return .seconds(seconds)
@@ -80,8 +81,9 @@ public struct USBDeviceDescriptor: Sendable, Equatable {
 
     /// wMaxPacketSize of the bulk endpoint IN (`input`) or OUT; 0 when there is none.
     func bulkPacketSize(input: Bool) -> Int {
-        Int(endpoints.first { $0.attributes == USBTransferType.bulk.attributes && ($0.address & 0x80 != 0) == input }?
-            .maximumPacketSize ?? 0)
+        Int(
+            endpoints.first { $0.attributes == USBTransferType.bulk.attributes && ($0.address & 0x80 != 0) == input }?
+                .maximumPacketSize ?? 0)
     }
 
     /// The 'D' message of the stand-in's protocol (Sources/CUSBEmulation/include).
@@ -89,7 +91,9 @@ public struct USBDeviceDescriptor: Sendable, Equatable {
         func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
         var bytes: [UInt8] = [UInt8(ascii: "D")] + le16(vendorID) + le16(productID) + le16(deviceRelease)
         bytes += [bus, address, interfaceClass, UInt8(endpoints.count)]
-        for endpoint in endpoints { bytes += [endpoint.address, endpoint.attributes] + le16(endpoint.maximumPacketSize) }
+        for endpoint in endpoints {
+            bytes += [endpoint.address, endpoint.attributes] + le16(endpoint.maximumPacketSize)
+        }
         for text in [manufacturer, product, serialNumber] { bytes += Array(text.utf8) + [0] }
         return bytes
     }
@@ -99,12 +103,16 @@ extension USBDeviceDescriptor {
     /// The descriptor of a reader in the table (`datasheets/readers.json`), with
     /// `serialNumber` (empty when the device has none).
     init(_ usb: USBIdentitySpec, serialNumber: String) {
-        self.init(vendorID: usb.vendorID, productID: usb.productID, deviceRelease: usb.deviceRelease,
-                  interfaceClass: usb.interfaceClass,
-                  endpoints: usb.endpoints.map { Endpoint(address: $0.address, attributes: $0.transfer.attributes,
-                                                          maximumPacketSize: UInt16($0.maximumPacketSize)) },
-                  manufacturer: usb.manufacturer, product: usb.product,
-                  serialNumber: usb.hasSerialNumber ? serialNumber : "")
+        self.init(
+            vendorID: usb.vendorID, productID: usb.productID, deviceRelease: usb.deviceRelease,
+            interfaceClass: usb.interfaceClass,
+            endpoints: usb.endpoints.map {
+                Endpoint(
+                    address: $0.address, attributes: $0.transfer.attributes,
+                    maximumPacketSize: UInt16($0.maximumPacketSize))
+            },
+            manufacturer: usb.manufacturer, product: usb.product,
+            serialNumber: usb.hasSerialNumber ? serialNumber : "")
     }
 }
 
@@ -126,12 +134,19 @@ enum PN53xChipFrame: Equatable {
         let head = spec.preamble + spec.startCode
         while !rest.isEmpty {
             if rest.starts(with: spec.ackFrame) {
-                frames.append((.ack, spec.ackFrame)); rest = rest.dropFirst(spec.ackFrame.count); continue
+                frames.append((.ack, spec.ackFrame))
+                rest = rest.dropFirst(spec.ackFrame.count)
+                continue
             }
             if rest.starts(with: spec.errorFrame) {
-                frames.append((.error, spec.errorFrame)); rest = rest.dropFirst(spec.errorFrame.count); continue
+                frames.append((.error, spec.errorFrame))
+                rest = rest.dropFirst(spec.errorFrame.count)
+                continue
             }
-            guard rest.starts(with: head), rest.count > head.count + 1 else { frames.append((.garbled(Array(rest)), Array(rest))); break }
+            guard rest.starts(with: head), rest.count > head.count + 1 else {
+                frames.append((.garbled(Array(rest)), Array(rest)))
+                break
+            }
             let afterHead = rest.dropFirst(head.count)
             var length = Int(afterHead.first!)
             var headerLength = head.count + 2
@@ -141,9 +156,12 @@ enum PN53xChipFrame: Equatable {
                 headerLength = head.count + 5
             }
             let total = headerLength + length + 1 + spec.postamble.count
-            guard rest.count >= total else { frames.append((.garbled(Array(rest)), Array(rest))); break }
+            guard rest.count >= total else {
+                frames.append((.garbled(Array(rest)), Array(rest)))
+                break
+            }
             let frameBytes = Array(rest.prefix(total))
-            frames.append((.information(Array(frameBytes[headerLength ..< headerLength + length])), frameBytes))
+            frames.append((.information(Array(frameBytes[headerLength..<headerLength + length])), frameBytes))
             rest = rest.dropFirst(total)
         }
         return frames

@@ -24,7 +24,9 @@ enum UnixPacketSocket {
         var status = stat()
         if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, Glibc.listen(descriptor, 8) == 0 else {
             let failure = Failure(call: "bind \(path)", code: errno)
@@ -53,7 +55,8 @@ enum UnixPacketSocket {
 
     @discardableResult
     static func send(_ descriptor: Int32, _ message: [UInt8]) -> Bool {
-        message.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == message.count
+        message.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            == message.count
     }
 
     /// Waits up to `milliseconds` for input on `descriptors`; returns those readable or closed.

@@ -62,8 +62,9 @@ struct ReconnectStateMachine: Sendable {
         }
         state = .reconnecting(reason: reason, attempt: 1)
         failedOpens = 0
-        return Step(outputs: [.reconnectStarted(reason)], status: .connecting,
-                    next: .attempt(after: policy.delay(beforeAttempt: 1)))
+        return Step(
+            outputs: [.reconnectStarted(reason)], status: .connecting,
+            next: .attempt(after: policy.delay(beforeAttempt: 1)))
     }
 
     /// A reopen attempt failed, `elapsed` after the loss. `readerPresent` false: the reader's

@@ -59,8 +59,9 @@ extension NFCDevice {
         case .timeout:
             return error
         case .io where reader?.silenceMayReadAsIOError == true:
-            return LibNFCError(code: .timeout, operation: error.operation,
-                               message: "the reader got no answer from its chip or the tag (\(error.message))")
+            return LibNFCError(
+                code: .timeout, operation: error.operation,
+                message: "the reader got no answer from its chip or the tag (\(error.message))")
         default:
             return nil
         }
@@ -169,8 +170,11 @@ extension NFCDevice {
     /// readers present, enumerated once through ``ConnectionConfiguration/usbHotPlug``.
     private func relocatedUSBReader(_ reader: NFCReader) -> NFCReader? {
         guard reader.kind.isUSB, let backend = configuration.usbHotPlug,
-              let present = USBReaderWatcher.presentReaders(on: backend) else { return nil }
-        guard let moved = reader.relocated(among: present), moved.connectionString != reader.connectionString else { return nil }
+            let present = USBReaderWatcher.presentReaders(on: backend)
+        else { return nil }
+        guard let moved = reader.relocated(among: present), moved.connectionString != reader.connectionString else {
+            return nil
+        }
         return moved
     }
 
@@ -179,8 +183,10 @@ extension NFCDevice {
     /// connection string alone knows none of them).
     func identifiedUSBReader(_ reader: NFCReader) -> NFCReader {
         guard reader.kind.isUSB, reader.serialNumber == nil || reader.usbID == nil || reader.usbPortPath == nil,
-              let backend = configuration.usbHotPlug,
-              let device = USBReaderWatcher.presentReaders(on: backend)?.first(where: { $0.connectionString == reader.connectionString })
+            let backend = configuration.usbHotPlug,
+            let device = USBReaderWatcher.presentReaders(on: backend)?.first(where: {
+                $0.connectionString == reader.connectionString
+            })
         else { return reader }
         return reader.identified(by: device)
     }
@@ -194,7 +200,9 @@ extension NFCDevice {
         livenessTask = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
-                guard let device = self, await device.checkLiveness(generation: expected, interval: interval) else { return }
+                guard let device = self, await device.checkLiveness(generation: expected, interval: interval) else {
+                    return
+                }
             }
         }
     }

@@ -9,7 +9,8 @@ extension NFCDevice {
     /// is emitted and the reader is saved to the configuration's ``LastReaderStore``.
     @discardableResult
     public func connect(to reader: NFCReader, configuration: ConnectionConfiguration = ConnectionConfiguration())
-        throws(NFCDeviceError) -> ReaderInfo {
+        throws(NFCDeviceError) -> ReaderInfo
+    {
         guard !connectInProgress else { throw .connectionInProgress }
         connectInProgress = true
         defer { connectInProgress = false }
@@ -39,8 +40,10 @@ extension NFCDevice {
 
     /// Opens the reader at `connectionString`; see ``connect(to:configuration:)``.
     @discardableResult
-    public func connect(toConnectionString connectionString: String,
-                        configuration: ConnectionConfiguration = ConnectionConfiguration()) throws(NFCDeviceError) -> ReaderInfo {
+    public func connect(
+        toConnectionString connectionString: String,
+        configuration: ConnectionConfiguration = ConnectionConfiguration()
+    ) throws(NFCDeviceError) -> ReaderInfo {
         try connect(to: NFCReader(connectionString: connectionString), configuration: configuration)
     }
 
@@ -105,9 +108,10 @@ extension NFCDevice {
     /// Remembers `info`'s reader in the configured store (errors are not fatal).
     func saveLastReader(_ info: ReaderInfo) {
         guard let store = configuration.lastReaderStore else { return }
-        let entry = LastReaderStore.Entry(connectionString: info.connectionString,
-                                          serialNumber: reader?.serialNumber,
-                                          name: info.name, usbID: reader?.usbID)
+        let entry = LastReaderStore.Entry(
+            connectionString: info.connectionString,
+            serialNumber: reader?.serialNumber,
+            name: info.name, usbID: reader?.usbID)
         try? store.save(entry)
     }
 }

@@ -5,10 +5,12 @@ extension NFCDevice {
     /// ``ConnectionStatus/discovering`` meanwhile. The saved connection string is probed
     /// by opening, so UART readers and emulator links are found too.
     @discardableResult
-    public func connectToLastReader(timeout: Duration = NFCDevice.defaultTimeout,
-                                    configuration: ConnectionConfiguration = ConnectionConfiguration(),
-                                    store: LastReaderStore = LastReaderStore(),
-                                    discovery: DiscoveryOptions = DiscoveryOptions()) async throws(NFCDeviceError) -> ReaderInfo {
+    public func connectToLastReader(
+        timeout: Duration = NFCDevice.defaultTimeout,
+        configuration: ConnectionConfiguration = ConnectionConfiguration(),
+        store: LastReaderStore = LastReaderStore(),
+        discovery: DiscoveryOptions = DiscoveryOptions()
+    ) async throws(NFCDeviceError) -> ReaderInfo {
         guard let entry = store.load() else { throw .readerNotFound("no reader saved in \(store.path)") }
         guard !connectInProgress else { throw .connectionInProgress }
         stopConnection()

@@ -9,7 +9,8 @@ extension NFCDevice {
     /// event's chip is `nil`. Survives automatic reconnections; ends with the connection
     /// error when the reader is gone for good.
     public func watchTags(interval: Duration = .milliseconds(200), identifyChips: Bool = true)
-        async throws(NFCDeviceError) {
+        async throws(NFCDeviceError)
+    {
         var current: ISO14443ATarget?
         while !Task.isCancelled {
             do {

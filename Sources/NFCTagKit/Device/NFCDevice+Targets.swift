@@ -52,18 +52,22 @@ extension NFCDevice {
     /// the proof), so it answers none of the commands sent to the selected tag and cannot be
     /// written by mistake; if the selected tag itself left, its next command fails (nothing
     /// is written) and the proof ends with that failure.
-    package func selectIfAlone(uid: [UInt8], isoDEP: Bool = true, reusingPoll: Bool = false) throws(NFCDeviceError) -> FieldOccupancy {
+    package func selectIfAlone(uid: [UInt8], isoDEP: Bool = true, reusingPoll: Bool = false) throws(NFCDeviceError)
+        -> FieldOccupancy
+    {
         guard [4, 7, 10].contains(uid.count) else {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
         if reusingPoll, let selected = targetAloneSincePoll, selected.uid == uid,
-           !(isoDEP && selected.isISODEP && selected.ats.isEmpty) {
+            !(isoDEP && selected.isISODEP && selected.ats.isEmpty)
+        {
             return .alone(selected)
         }
         guard pollCountsTags else {
             let targets = try listTargets(maximum: 2)
             if targets.count > 1 { return .several(count: targets.count) }
-            guard let only = targets.first, only.uid == uid || (only.hasRandomUID && ISO14443ATarget.isRandomUID(uid)) else {
+            guard let only = targets.first, only.uid == uid || (only.hasRandomUID && ISO14443ATarget.isRandomUID(uid))
+            else {
                 return .absent
             }
             return try selectListedAlone(only).map { .alone($0) } ?? .absent
@@ -183,7 +187,9 @@ extension NFCDevice {
             throw .invalidArgument("a UID has 4, 7 or 10 bytes, not \(uid.count)")
         }
         try restoreSelectionSettings(for: uid)
-        let target = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveISO14443A(device, uid: uid) }
+        let target = try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.selectPassiveISO14443A(device, uid: uid)
+        }
         selectedTarget = target
         return target
     }
@@ -200,7 +206,9 @@ extension NFCDevice {
         guard let target = selectedTarget else { return }
         if target.ats.isEmpty {
             do {
-                _ = try transceive(ChipTables.iso14443a.frames[.hlta].bytes, framing: .raw(crc: .byReader), timeout: .milliseconds(100))
+                _ = try transceive(
+                    ChipTables.iso14443a.frames[.hlta].bytes, framing: .raw(crc: .byReader), timeout: .milliseconds(100)
+                )
             } catch .libnfc(let cause) where cause.code == .rfTransmission || cause.code == .timeout {
                 // No answer is HLTA's success.
             }
@@ -240,8 +248,10 @@ extension NFCDevice {
     /// went away with ``NFCDeviceError/connectionLost(_:)``. A command longer than the
     /// reader carries in one frame (the ACR122U's is shorter than a PN532's on a UART)
     /// fails with ``NFCDeviceError/commandTooLong(length:maximum:)`` before anything is sent.
-    package func transceive(_ command: [UInt8], framing: TransceiveFraming = .easy,
-                           timeout: Duration = .seconds(1)) throws(NFCDeviceError) -> TransceiveResponse {
+    package func transceive(
+        _ command: [UInt8], framing: TransceiveFraming = .easy,
+        timeout: Duration = .seconds(1)
+    ) throws(NFCDeviceError) -> TransceiveResponse {
         // A tag that did not answer, or answered NAK (which sends a Type 2 tag back to IDLE),
         // may no longer be the selected tag of the poll that found it alone.
         do {
@@ -256,8 +266,10 @@ extension NFCDevice {
         }
     }
 
-    private func exchange(_ command: [UInt8], framing: TransceiveFraming,
-                          timeout: Duration) throws(NFCDeviceError) -> TransceiveResponse {
+    private func exchange(
+        _ command: [UInt8], framing: TransceiveFraming,
+        timeout: Duration
+    ) throws(NFCDeviceError) -> TransceiveResponse {
         guard !command.isEmpty else { throw .invalidArgument("a command has at least one byte") }
         let maximum = maximumTagCommand(easyFraming: framing == .easy)
         guard command.count <= maximum else { throw .commandTooLong(length: command.count, maximum: maximum) }
@@ -266,7 +278,8 @@ extension NFCDevice {
         case .easy:
             try applyFraming(easy: true, crcByReader: true)
             let bytes = try withDevice { (device) throws(LibNFCError) in
-                try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
+                try LibNFC.transceiveBytes(
+                    device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
             }
             return TransceiveResponse(bytes: bytes, bitCount: bytes.count * 8)
         case .raw(.byHost):
@@ -276,7 +289,8 @@ extension NFCDevice {
             // 4-bit ACK / NAK): the byte transceive tells them apart without that read.
             try applyFraming(easy: false, crcByReader: false)
             let bytes = try withDevice { (device) throws(LibNFCError) in
-                try LibNFC.transceiveBytes(device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
+                try LibNFC.transceiveBytes(
+                    device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
             }
             return TransceiveResponse(bytes: bytes, bitCount: bytes.count == 1 ? Self.shortFrameBits : bytes.count * 8)
         case .raw(.byReader):
@@ -287,7 +301,9 @@ extension NFCDevice {
             try applyFraming(easy: false, crcByReader: true)
             let answer = try withDevice { (device) throws(LibNFCError) in
                 try LibNFC.setProperty(device, .commandTimeout, milliseconds: milliseconds)
-                defer { try? LibNFC.setProperty(device, .commandTimeout, milliseconds: FramingState.defaultCommandTimeout) }
+                defer {
+                    try? LibNFC.setProperty(device, .commandTimeout, milliseconds: FramingState.defaultCommandTimeout)
+                }
                 return try LibNFC.transceiveBits(device, command, capacity: Self.answerCapacity)
             }
             return TransceiveResponse(bytes: answer.bytes, bitCount: answer.bitCount)
@@ -303,8 +319,10 @@ extension NFCDevice {
     /// - Parameters:
     ///   - timeout: give up with ``NFCDeviceError/timeout`` after this long; nil waits forever.
     ///   - pollInterval: the pause between two select attempts.
-    package func waitForTarget(timeout: Duration? = nil,
-                              pollInterval: Duration = .milliseconds(100)) async throws(NFCDeviceError) -> ISO14443ATarget {
+    package func waitForTarget(
+        timeout: Duration? = nil,
+        pollInterval: Duration = .milliseconds(100)
+    ) async throws(NFCDeviceError) -> ISO14443ATarget {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         abortSwitch.reset()
         do {
@@ -381,7 +399,9 @@ extension NFCDevice {
         let current = framing
         guard wanted != current else { return }
         try withDevice { (device) throws(LibNFCError) in
-            if wanted.easyFraming != current.easyFraming { try LibNFC.setProperty(device, .easyFraming, wanted.easyFraming) }
+            if wanted.easyFraming != current.easyFraming {
+                try LibNFC.setProperty(device, .easyFraming, wanted.easyFraming)
+            }
             if wanted.handleCRC != current.handleCRC { try LibNFC.setProperty(device, .handleCRC, wanted.handleCRC) }
         }
         framing = wanted

@@ -82,8 +82,9 @@ public actor NFCDevice {
     deinit {
         reconnectTask?.cancel()
         livenessTask?.cancel()
-        let open = OpenLibNFCDevice(handle: handle,
-                                    connectionString: readerInfo?.connectionString, switchedPort: switchedPort)
+        let open = OpenLibNFCDevice(
+            handle: handle,
+            connectionString: readerInfo?.connectionString, switchedPort: switchedPort)
         let abortSwitch = abortSwitch
         executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
         statusBroadcast.finish()
@@ -118,8 +119,10 @@ public actor NFCDevice {
     func openDevice(_ connectionString: String, patience: Duration = .zero) throws(NFCDeviceError) -> ReaderInfo {
         closeDevice()
         if OpenReaderRegistry.shared.contains(connectionString) {
-            throw .readerInUse(ReaderInUse(holder: .otherProgram,
-                                           fix: "another NFCDevice in this process has \(connectionString) open; close it first"))
+            throw .readerInUse(
+                ReaderInUse(
+                    holder: .otherProgram,
+                    fix: "another NFCDevice in this process has \(connectionString) open; close it first"))
         }
         let port = UARTConnection(connectionString: connectionString)
         var pause = Duration.milliseconds(100)
@@ -139,15 +142,21 @@ public actor NFCDevice {
     /// One attempt of ``openDevice(_:patience:)``: the speed switch (when the connection
     /// string allows it), then the libnfc open; a speed the chip took but libnfc cannot reach
     /// it at is switched back, and the next slower one is tried.
-    private func openAtFastestSpeed(_ connectionString: String, port: UARTConnection?) throws(NFCDeviceError) -> ReaderInfo {
+    private func openAtFastestSpeed(_ connectionString: String, port: UARTConnection?) throws(NFCDeviceError)
+        -> ReaderInfo
+    {
         guard let port, port.speed == nil else {
             return try openLibNFC(connectionString, libnfcConnectionString: connectionString, serialSpeed: port?.speed)
         }
         let standard = PN532SerialLink.standardSpeed
         for speed in PN532SerialLink.fasterSpeeds {
-            guard (try? PN532SerialLink.switchSpeed(path: port.path, from: standard, to: speed)) != nil else { continue }
-            if let info = try? openLibNFC(connectionString, libnfcConnectionString: port.connectionString(speed: speed),
-                                          serialSpeed: speed) {
+            guard (try? PN532SerialLink.switchSpeed(path: port.path, from: standard, to: speed)) != nil else {
+                continue
+            }
+            if let info = try? openLibNFC(
+                connectionString, libnfcConnectionString: port.connectionString(speed: speed),
+                serialSpeed: speed)
+            {
                 return info
             }
             try? PN532SerialLink.switchSpeed(path: port.path, from: speed, to: standard)
@@ -164,8 +173,10 @@ public actor NFCDevice {
 
     /// Opens the libnfc device at `libnfcConnectionString` (which may carry the speed) for
     /// the reader known as `connectionString`.
-    private func openLibNFC(_ connectionString: String, libnfcConnectionString: String,
-                            serialSpeed: Int?) throws(NFCDeviceError) -> ReaderInfo {
+    private func openLibNFC(
+        _ connectionString: String, libnfcConnectionString: String,
+        serialSpeed: Int?
+    ) throws(NFCDeviceError) -> ReaderInfo {
         let newHandle: LibNFCDeviceHandle
         let info: ReaderInfo
         do throws(LibNFCError) {
@@ -177,9 +188,10 @@ public actor NFCDevice {
                 if firmware == nil {
                     firmware = ReaderFirmware(libnfcInformation: try LibNFC.information(newHandle))
                 }
-                info = ReaderInfo(connectionString: connectionString, name: name, firmware: firmware,
-                                  supportedModulations: (try? LibNFC.supportedModulations(newHandle)) ?? [],
-                                  serialSpeed: serialSpeed)
+                info = ReaderInfo(
+                    connectionString: connectionString, name: name, firmware: firmware,
+                    supportedModulations: (try? LibNFC.supportedModulations(newHandle)) ?? [],
+                    serialSpeed: serialSpeed)
             } catch {
                 // Half-open: close before reporting.
                 LibNFC.close(newHandle)
@@ -199,7 +211,8 @@ public actor NFCDevice {
         readerInfo = info
         switchedPort = serialSpeed.flatMap { speed in
             UARTConnection(connectionString: libnfcConnectionString).flatMap { port in
-                speed == PN532SerialLink.standardSpeed || port.speed == nil ? nil : SwitchedPort(path: port.path, speed: speed)
+                speed == PN532SerialLink.standardSpeed || port.speed == nil
+                    ? nil : SwitchedPort(path: port.path, speed: speed)
             }
         }
         framing = FramingState()
@@ -219,9 +232,11 @@ public actor NFCDevice {
 
     /// Closes the libnfc device. Safe to call when nothing is open.
     func closeDevice() {
-        Self.close(OpenLibNFCDevice(handle: handle, connectionString: readerInfo?.connectionString,
-                                    switchedPort: switchedPort),
-                   abortSwitch: abortSwitch)
+        Self.close(
+            OpenLibNFCDevice(
+                handle: handle, connectionString: readerInfo?.connectionString,
+                switchedPort: switchedPort),
+            abortSwitch: abortSwitch)
         switchedPort = nil
         handle = nil
         readerInfo = nil
@@ -269,7 +284,8 @@ struct UARTConnection: Sendable, Equatable {
     init?(connectionString: String) {
         let parts = connectionString.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard ReaderKind(connectionString: connectionString) == .pn532UART, parts.count >= 2, parts.count <= 3,
-              !parts[1].isEmpty else { return nil }
+            !parts[1].isEmpty
+        else { return nil }
         path = parts[1]
         if parts.count == 3 {
             guard let speed = Int(parts[2]) else { return nil }

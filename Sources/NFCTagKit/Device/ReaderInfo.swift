@@ -17,8 +17,10 @@ public struct ReaderInfo: Sendable, Hashable, Codable, CustomStringConvertible {
     public var serialSpeed: Int?
 
     /// Creates a description.
-    public init(connectionString: String, name: String, firmware: ReaderFirmware?, supportedModulations: [Modulation],
-                serialSpeed: Int? = nil) {
+    public init(
+        connectionString: String, name: String, firmware: ReaderFirmware?, supportedModulations: [Modulation],
+        serialSpeed: Int? = nil
+    ) {
         self.connectionString = connectionString
         self.name = name
         self.firmware = firmware

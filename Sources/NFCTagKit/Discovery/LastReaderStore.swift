@@ -20,7 +20,9 @@ public struct LastReaderStore: Sendable, Hashable {
         public var usbID: USBProductID?
 
         /// Creates an entry.
-        public init(connectionString: String, serialNumber: String? = nil, name: String? = nil, usbID: USBProductID? = nil) {
+        public init(
+            connectionString: String, serialNumber: String? = nil, name: String? = nil, usbID: USBProductID? = nil
+        ) {
             self.connectionString = connectionString
             self.serialNumber = serialNumber
             self.name = name
@@ -55,7 +57,8 @@ public struct LastReaderStore: Sendable, Hashable {
             let home = environment["HOME"] ?? NSHomeDirectory()
             base = (home as NSString).appendingPathComponent(".config")
         }
-        return ((base as NSString).appendingPathComponent("nfctagkit") as NSString).appendingPathComponent("last-reader.json")
+        return ((base as NSString).appendingPathComponent("nfctagkit") as NSString).appendingPathComponent(
+            "last-reader.json")
     }
 
     /// The remembered reader, or nil when none was saved or the file is unreadable.

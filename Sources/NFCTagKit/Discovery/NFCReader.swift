@@ -26,9 +26,11 @@ public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
     public var inUse: ReaderInUse?
 
     /// A reader known by its connection string only.
-    public init(connectionString: String, name: String? = nil, kind: ReaderKind? = nil,
-                serialNumber: String? = nil, usbID: USBProductID? = nil, usbPortPath: String? = nil,
-                info: ReaderInfo? = nil, inUse: ReaderInUse? = nil) {
+    public init(
+        connectionString: String, name: String? = nil, kind: ReaderKind? = nil,
+        serialNumber: String? = nil, usbID: USBProductID? = nil, usbPortPath: String? = nil,
+        info: ReaderInfo? = nil, inUse: ReaderInUse? = nil
+    ) {
         self.connectionString = connectionString
         self.name = name ?? connectionString
         self.kind = kind ?? ReaderKind(connectionString: connectionString)
@@ -62,7 +64,9 @@ public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
             candidates = candidates.filter { $0.serialNumber == serialNumber }
         } else {
             if let usbID { candidates = candidates.filter { $0.usbID == usbID } }
-            if candidates.count > 1, let usbPortPath { candidates = candidates.filter { $0.usbPortPath == usbPortPath } }
+            if candidates.count > 1, let usbPortPath {
+                candidates = candidates.filter { $0.usbPortPath == usbPortPath }
+            }
         }
         guard candidates.count == 1, var found = candidates.first else { return nil }
         found.name = name == connectionString ? found.name : name

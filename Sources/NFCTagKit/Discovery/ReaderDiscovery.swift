@@ -117,9 +117,12 @@ actor ReaderDiscovery {
                 firmware = ReaderFirmware(libnfcInformation: text)
             }
             // A probe talks at the speed the connection string names (libnfc's 115 200 by default).
-            let speed = UARTConnection(connectionString: connectionString).map { $0.speed ?? PN532SerialLink.standardSpeed }
-            let info = ReaderInfo(connectionString: connectionString, name: name, firmware: firmware,
-                                  supportedModulations: (try? LibNFC.supportedModulations(device)) ?? [], serialSpeed: speed)
+            let speed = UARTConnection(connectionString: connectionString).map {
+                $0.speed ?? PN532SerialLink.standardSpeed
+            }
+            let info = ReaderInfo(
+                connectionString: connectionString, name: name, firmware: firmware,
+                supportedModulations: (try? LibNFC.supportedModulations(device)) ?? [], serialSpeed: speed)
             return NFCReader(connectionString: connectionString, name: name, info: info)
         } catch {
             guard let inUse = ReaderInUse.diagnose(connectionString: connectionString, facts: facts) else { return nil }
@@ -152,12 +155,15 @@ extension NFCDevice {
     /// }
     /// ```
     public static func discoverReaders(timeout: Duration?, options: DiscoveryOptions = DiscoveryOptions())
-        -> AsyncStream<[NFCReader]> {
+        -> AsyncStream<[NFCReader]>
+    {
         discoverReaders(timeout: timeout, options: options, facts: .live)
     }
 
-    static func discoverReaders(timeout: Duration?, options: DiscoveryOptions,
-                                facts: ReaderInUse.SystemFacts) -> AsyncStream<[NFCReader]> {
+    static func discoverReaders(
+        timeout: Duration?, options: DiscoveryOptions,
+        facts: ReaderInUse.SystemFacts
+    ) -> AsyncStream<[NFCReader]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [NFCReader].self, bufferingPolicy: .unbounded)
         let discovery = ReaderDiscovery(options: options, facts: facts)
         let task = Task { await discovery.run(timeout: timeout, into: continuation) }

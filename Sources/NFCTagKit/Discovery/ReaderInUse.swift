@@ -84,19 +84,23 @@ public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible 
                 return ReaderInUse(
                     holder: .kernelModules(holding),
                     fix: "sudo modprobe -r \(holding.joined(separator: " ")), then keep them out with "
-                        + "`printf 'blacklist pn533_usb\\nblacklist pn533\\nblacklist nfc\\n' | sudo tee /etc/modprobe.d/blacklist-libnfc.conf`")
+                        + "`printf 'blacklist pn533_usb\\nblacklist pn533\\nblacklist nfc\\n' | sudo tee /etc/modprobe.d/blacklist-libnfc.conf`"
+                )
             }
             if facts.processNames().contains("pcscd") {
-                return ReaderInUse(holder: .pcscd,
-                                   fix: "sudo systemctl stop pcscd.socket pcscd (or use the acr122_pcsc driver through PC/SC)")
+                return ReaderInUse(
+                    holder: .pcscd,
+                    fix: "sudo systemctl stop pcscd.socket pcscd (or use the acr122_pcsc driver through PC/SC)")
             }
             return nil
         case .pn532UART, .arygon:
             guard let node = ReaderNode(connectionString: connectionString), node.exists,
-                  !OpenReaderRegistry.shared.contains(connectionString),
-                  facts.portClaimed(node.path) else { return nil }
-            return ReaderInUse(holder: .otherProgram,
-                               fix: "close the other program using \(node.path) (`fuser -v \(node.path)` names it)")
+                !OpenReaderRegistry.shared.contains(connectionString),
+                facts.portClaimed(node.path)
+            else { return nil }
+            return ReaderInUse(
+                holder: .otherProgram,
+                fix: "close the other program using \(node.path) (`fuser -v \(node.path)` names it)")
         default:
             return nil
         }

@@ -36,7 +36,8 @@ package struct USBReaderModel: Sendable, Hashable {
         USBReaderModel(id: .init(vendor: 0x04E6, product: 0x5594), name: "SCM Micro / SCL3712-NFC&RW", kind: .pn53xUSB),
         USBReaderModel(id: .init(vendor: 0x054C, product: 0x0193), name: "Sony / PN531", kind: .pn53xUSB),
         USBReaderModel(id: .init(vendor: 0x1FD3, product: 0x0608), name: "ASK / LoGO", kind: .pn53xUSB),
-        USBReaderModel(id: .init(vendor: 0x054C, product: 0x02E1), name: "Sony / FeliCa S360 [PaSoRi]", kind: .pn53xUSB),
+        USBReaderModel(
+            id: .init(vendor: 0x054C, product: 0x02E1), name: "Sony / FeliCa S360 [PaSoRi]", kind: .pn53xUSB),
         USBReaderModel(id: .init(vendor: 0x072F, product: 0x2200), name: "ACS ACR122", kind: .acr122USB),
         USBReaderModel(id: .init(vendor: 0x072F, product: 0x90CC), name: "Touchatag", kind: .acr122USB),
     ]

@@ -168,9 +168,10 @@ package final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
         var ports = [UInt8](repeating: 0, count: 7)
         let depth = libusb_get_port_numbers(device, &ports, Int32(ports.count))
         let portPath = depth > 0 ? "\(bus)-" + ports.prefix(Int(depth)).map(String.init).joined(separator: ".") : nil
-        return USBDeviceDescriptor(bus: bus, address: libusb_get_device_address(device),
-                                   id: USBProductID(vendor: descriptor.idVendor, product: descriptor.idProduct),
-                                   portPath: portPath)
+        return USBDeviceDescriptor(
+            bus: bus, address: libusb_get_device_address(device),
+            id: USBProductID(vendor: descriptor.idVendor, product: descriptor.idProduct),
+            portPath: portPath)
     }
 
     /// Reads the serial number string (opens the device briefly; works while a kernel
@@ -178,7 +179,8 @@ package final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     private static func serialNumber(_ device: OpaquePointer) -> String? {
         var descriptor = libusb_device_descriptor()
         guard libusb_get_device_descriptor(device, &descriptor) == 0, descriptor.iSerialNumber != 0 else { return nil }
-        guard USBReaderModel.model(for: USBProductID(vendor: descriptor.idVendor, product: descriptor.idProduct)) != nil else {
+        guard USBReaderModel.model(for: USBProductID(vendor: descriptor.idVendor, product: descriptor.idProduct)) != nil
+        else {
             return nil
         }
         var handle: OpaquePointer?
@@ -191,8 +193,10 @@ package final class LibUSBHotPlug: USBHotPlugBackend, @unchecked Sendable {
     }
 }
 
-private func libUSBHotPlugCallback(context: OpaquePointer?, device: OpaquePointer?,
-                                   event: libusb_hotplug_event, userData: UnsafeMutableRawPointer?) -> Int32 {
+private func libUSBHotPlugCallback(
+    context: OpaquePointer?, device: OpaquePointer?,
+    event: libusb_hotplug_event, userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let device, let userData else { return 0 }
     let backend = Unmanaged<LibUSBHotPlug>.fromOpaque(userData).takeUnretainedValue()
     backend.received(device, arrived: event == LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED)

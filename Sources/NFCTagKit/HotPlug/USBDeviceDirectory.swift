@@ -80,7 +80,8 @@ package struct USBDeviceDirectory: Sendable, Hashable {
                     guard let address = Self.number(deviceName) else { continue }
                     let path = busPath + "/" + deviceName
                     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-                          let descriptor = Self.parseNode(text, bus: bus, address: address) else { continue }
+                        let descriptor = Self.parseNode(text, bus: bus, address: address)
+                    else { continue }
                     found[path] = descriptor
                 }
             }
@@ -103,11 +104,13 @@ package struct USBDeviceDirectory: Sendable, Hashable {
                 String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
         }
         guard let vendor = fields["vendor"].flatMap({ UInt16($0, radix: 16) }),
-              let product = fields["product"].flatMap({ UInt16($0, radix: 16) }) else { return nil }
+            let product = fields["product"].flatMap({ UInt16($0, radix: 16) })
+        else { return nil }
         let serial = fields["serial"].flatMap { $0.isEmpty ? nil : $0 }
         let port = fields["port"].flatMap { $0.isEmpty ? nil : $0 }
-        return USBDeviceDescriptor(bus: bus, address: address, id: USBProductID(vendor: vendor, product: product),
-                                   serialNumber: serial, portPath: port)
+        return USBDeviceDescriptor(
+            bus: bus, address: address, id: USBProductID(vendor: vendor, product: product),
+            serialNumber: serial, portPath: port)
     }
 }
 
@@ -181,7 +184,9 @@ package final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
                     state.known[path] = nil
                     return .report(.left(device), handler)
                 }
-                if let (path, device) = present.sorted(by: { $0.key < $1.key }).first(where: { state.known[$0.key] == nil }) {
+                if let (path, device) = present.sorted(by: { $0.key < $1.key }).first(where: {
+                    state.known[$0.key] == nil
+                }) {
                     state.known[path] = device
                     return .report(.arrived(device), handler)
                 }
@@ -189,7 +194,7 @@ package final class USBDeviceDirectoryHotPlug: USBHotPlugBackend, Sendable {
             }
             switch step {
             case .report(let event, let handler):
-                handler(event)   // outside the lock: the handler may call stop()
+                handler(event)  // outside the lock: the handler may call stop()
             case .settled:
                 return true
             case .stopped:

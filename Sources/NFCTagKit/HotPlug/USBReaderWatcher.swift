@@ -56,8 +56,9 @@ final class USBReaderWatcher: Sendable {
     /// The reader a known USB device is, with libnfc's connection string for its address.
     static func reader(_ device: USBDeviceDescriptor) -> NFCReader? {
         guard let model = USBReaderModel.model(for: device.id) else { return nil }
-        return NFCReader(connectionString: model.connectionString(bus: device.bus, address: device.address),
-                         name: model.name, kind: model.kind, serialNumber: device.serialNumber, usbID: device.id,
-                         usbPortPath: device.portPath)
+        return NFCReader(
+            connectionString: model.connectionString(bus: device.bus, address: device.address),
+            name: model.name, kind: model.kind, serialNumber: device.serialNumber, usbID: device.id,
+            usbPortPath: device.portPath)
     }
 }

@@ -12,7 +12,7 @@ internal import Locking
 /// `nfc_close`) takes the same lock: no abort ever reaches a closed device.
 final class AbortSwitch: Sendable {
     private struct State {
-        var device: UInt?            // nfc_device * as a bit pattern
+        var device: UInt?  // nfc_device * as a bit pattern
         var inCall = false
         var callID: UInt64 = 0
         var abortRequested = false
@@ -66,7 +66,8 @@ final class AbortSwitch: Sendable {
     private func abort(callID: UInt64) {
         let stillRunning = state.withLock { state -> Bool in
             guard state.inCall, state.callID == callID, let bits = state.device,
-                  let pointer = OpaquePointer(bitPattern: bits) else { return false }
+                let pointer = OpaquePointer(bitPattern: bits)
+            else { return false }
             nfc_abort_command(pointer)
             return true
         }

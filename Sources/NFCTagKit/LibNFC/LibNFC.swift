@@ -20,7 +20,7 @@ enum LibNFC {
     /// to open (`nfc_open` then finds no driver: NFC_ENOTSUCHDEV). So NFCTagKit makes one
     /// context, once (a lazy static is initialised exactly once), and never frees the list;
     /// the context reads libnfc.conf and the `LIBNFC_*` variables at that first use.
-    private struct ProcessContext: @unchecked Sendable {   // libnfc only reads it after nfc_init
+    private struct ProcessContext: @unchecked Sendable {  // libnfc only reads it after nfc_init
         let pointer: OpaquePointer?
     }
 
@@ -60,11 +60,12 @@ enum LibNFC {
     /// is closed before the error is thrown, so no half-open handle escapes.
     static func open(connectionString: String?) throws(LibNFCError) -> LibNFCDeviceHandle {
         let context = try context()
-        let pointer: OpaquePointer? = if let connectionString {
-            connectionString.withCString { nfctagkit_open(context, $0) }
-        } else {
-            nfctagkit_open(context, nil)
-        }
+        let pointer: OpaquePointer? =
+            if let connectionString {
+                connectionString.withCString { nfctagkit_open(context, $0) }
+            } else {
+                nfctagkit_open(context, nil)
+            }
         guard let pointer else {
             let what = connectionString ?? "the default reader"
             throw LibNFCError(code: .noSuchDevice, operation: "nfc_open", message: "libnfc could not open \(what)")
@@ -102,29 +103,37 @@ enum LibNFC {
     }
 
     /// `nfc_device_set_property_bool`.
-    static func setProperty(_ device: LibNFCDeviceHandle, _ property: LibNFCProperty, _ value: Bool) throws(LibNFCError) {
-        try check(nfc_device_set_property_bool(device.pointer, property.cValue, value),
-                  "nfc_device_set_property_bool(\(property.cName))", device)
+    static func setProperty(_ device: LibNFCDeviceHandle, _ property: LibNFCProperty, _ value: Bool) throws(LibNFCError)
+    {
+        try check(
+            nfc_device_set_property_bool(device.pointer, property.cValue, value),
+            "nfc_device_set_property_bool(\(property.cName))", device)
     }
 
     /// `nfc_device_set_property_int` for a timeout in milliseconds.
-    static func setProperty(_ device: LibNFCDeviceHandle, _ property: LibNFCProperty, milliseconds: Int32) throws(LibNFCError) {
-        try check(nfc_device_set_property_int(device.pointer, property.cValue, milliseconds),
-                  "nfc_device_set_property_int(\(property.cName))", device)
+    static func setProperty(_ device: LibNFCDeviceHandle, _ property: LibNFCProperty, milliseconds: Int32)
+        throws(LibNFCError)
+    {
+        try check(
+            nfc_device_set_property_int(device.pointer, property.cValue, milliseconds),
+            "nfc_device_set_property_int(\(property.cName))", device)
     }
 
     /// `nfc_initiator_select_passive_target` for ISO/IEC 14443-A at 106 kbit/s, optionally
     /// only the tag with `uid`. Returns nil when no tag answered.
-    static func selectPassiveISO14443A(_ device: LibNFCDeviceHandle, uid: [UInt8]?) throws(LibNFCError) -> ISO14443ATarget? {
+    static func selectPassiveISO14443A(_ device: LibNFCDeviceHandle, uid: [UInt8]?) throws(LibNFCError)
+        -> ISO14443ATarget?
+    {
         var target = nfc_target()
         let modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
-        let result: Int32 = if let uid, !uid.isEmpty {
-            uid.withUnsafeBufferPointer {
-                nfc_initiator_select_passive_target(device.pointer, modulation, $0.baseAddress, $0.count, &target)
+        let result: Int32 =
+            if let uid, !uid.isEmpty {
+                uid.withUnsafeBufferPointer {
+                    nfc_initiator_select_passive_target(device.pointer, modulation, $0.baseAddress, $0.count, &target)
+                }
+            } else {
+                nfc_initiator_select_passive_target(device.pointer, modulation, nil, 0, &target)
             }
-        } else {
-            nfc_initiator_select_passive_target(device.pointer, modulation, nil, 0, &target)
-        }
         let found = try check(result, "nfc_initiator_select_passive_target", device)
         return found > 0 ? iso14443A(target) : nil
     }
@@ -132,7 +141,9 @@ enum LibNFC {
     /// `nfc_initiator_list_passive_targets` for ISO/IEC 14443-A: up to `maximum` tags, each
     /// selected then deselected in turn. libnfc hides a failing select behind "no more tags",
     /// so the device's last error is checked when the list comes back short.
-    static func listPassiveISO14443A(_ device: LibNFCDeviceHandle, maximum: Int) throws(LibNFCError) -> [ISO14443ATarget] {
+    static func listPassiveISO14443A(_ device: LibNFCDeviceHandle, maximum: Int) throws(LibNFCError)
+        -> [ISO14443ATarget]
+    {
         let count = max(1, maximum)
         var targets = [nfc_target](repeating: nfc_target(), count: count)
         let modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
@@ -154,7 +165,9 @@ enum LibNFC {
     /// activates up to two tags: the count comes back with the tag left selected (the
     /// second when there are two); an empty field is a count of 0, an error is the reader's.
     /// Other chips poll by single selects and never count two.
-    static func pollPassiveISO14443A(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> (count: Int, selected: ISO14443ATarget?) {
+    static func pollPassiveISO14443A(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> (
+        count: Int, selected: ISO14443ATarget?
+    ) {
         var target = nfc_target()
         var modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
         let result = nfc_initiator_poll_target(device.pointer, &modulation, 1, 1, 1, &target)
@@ -176,12 +189,15 @@ enum LibNFC {
 
     /// `nfc_initiator_transceive_bytes`: send `command`, return the answer (at most
     /// `capacity` bytes). Easy framing decides InDataExchange or InCommunicateThru.
-    static func transceiveBytes(_ device: LibNFCDeviceHandle, _ command: [UInt8], capacity: Int,
-                                timeoutMilliseconds: Int32) throws(LibNFCError) -> [UInt8] {
+    static func transceiveBytes(
+        _ device: LibNFCDeviceHandle, _ command: [UInt8], capacity: Int,
+        timeoutMilliseconds: Int32
+    ) throws(LibNFCError) -> [UInt8] {
         var answer = [UInt8](repeating: 0, count: max(1, capacity))
         let result = command.withUnsafeBufferPointer { tx in
             answer.withUnsafeMutableBufferPointer { rx in
-                nfc_initiator_transceive_bytes(device.pointer, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds)
+                nfc_initiator_transceive_bytes(
+                    device.pointer, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds)
             }
         }
         let length = Int(try check(result, "nfc_initiator_transceive_bytes", device))
@@ -190,12 +206,15 @@ enum LibNFC {
 
     /// `nfc_initiator_transceive_bits` with whole bytes out and parity by the chip: the
     /// answer with its exact bit count, so a 4-bit ACK / NAK is told apart from a byte.
-    static func transceiveBits(_ device: LibNFCDeviceHandle, _ command: [UInt8],
-                               capacity: Int) throws(LibNFCError) -> (bytes: [UInt8], bitCount: Int) {
+    static func transceiveBits(
+        _ device: LibNFCDeviceHandle, _ command: [UInt8],
+        capacity: Int
+    ) throws(LibNFCError) -> (bytes: [UInt8], bitCount: Int) {
         var answer = [UInt8](repeating: 0, count: max(1, capacity))
         let result = command.withUnsafeBufferPointer { tx in
             answer.withUnsafeMutableBufferPointer { rx in
-                nfc_initiator_transceive_bits(device.pointer, tx.baseAddress, tx.count * 8, nil, rx.baseAddress, rx.count, nil)
+                nfc_initiator_transceive_bits(
+                    device.pointer, tx.baseAddress, tx.count * 8, nil, rx.baseAddress, rx.count, nil)
             }
         }
         let bits = Int(try check(result, "nfc_initiator_transceive_bits", device))
@@ -226,8 +245,9 @@ enum LibNFC {
     /// `nfc_device_get_supported_modulation` in initiator mode.
     static func supportedModulations(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> [Modulation] {
         var list: UnsafePointer<nfc_modulation_type>?
-        try check(nfc_device_get_supported_modulation(device.pointer, N_INITIATOR, &list),
-                  "nfc_device_get_supported_modulation", device)
+        try check(
+            nfc_device_get_supported_modulation(device.pointer, N_INITIATOR, &list),
+            "nfc_device_get_supported_modulation", device)
         guard let list else { return [] }
         var modulations: [Modulation] = []
         var index = 0

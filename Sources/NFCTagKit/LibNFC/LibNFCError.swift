@@ -138,4 +138,3 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(operation): \(message) (\(code))" }
 
 }
-

@@ -65,7 +65,8 @@ enum PN532SerialLink {
     /// onto the line before the port is closed.
     static func switchSpeed(path: String, from current: Int, to target: Int) throws(PN532SerialLinkError) {
         let spec = ChipTables.pn532
-        guard let code = spec.serialBaudRates.first(where: { $0.baud == target })?.code, libnfcSpeeds[target] != nil else {
+        guard let code = spec.serialBaudRates.first(where: { $0.baud == target })?.code, libnfcSpeeds[target] != nil
+        else {
             throw PN532SerialLinkError(path: path, reason: .speedNotDriven(target))
         }
         let port = try Port(path: path, speed: current)
@@ -123,9 +124,13 @@ enum PN532SerialLink {
         func write(_ bytes: [UInt8]) throws(PN532SerialLinkError) {
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+                let written = bytes.withUnsafeBytes {
+                    Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
+                }
                 if written < 0 {
-                    guard errno == EAGAIN || errno == EINTR else { throw PN532SerialLinkError(path: path, reason: .system("write", errno)) }
+                    guard errno == EAGAIN || errno == EINTR else {
+                        throw PN532SerialLinkError(path: path, reason: .system("write", errno))
+                    }
                     var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&entry, 1, PN532SerialLink.answerTimeoutMilliseconds)
                     continue
@@ -140,8 +145,11 @@ enum PN532SerialLink {
             let spec = ChipTables.pn532
             let code = spec.code(command)
             try write(Self.informationFrame([spec.frame.hostToChipTFI, code] + data))
-            let answer = spec.frame.ackFrame
-                + Self.informationFrame([spec.frame.chipToHostTFI, code &+ UInt8(truncatingIfNeeded: spec.frame.answerCodeIncrement)])
+            let answer =
+                spec.frame.ackFrame
+                + Self.informationFrame([
+                    spec.frame.chipToHostTFI, code &+ UInt8(truncatingIfNeeded: spec.frame.answerCodeIncrement),
+                ])
             var received: [UInt8] = []
             var clock = ContinuousClock.now
             let deadline = clock.advanced(by: .milliseconds(Int(PN532SerialLink.answerTimeoutMilliseconds)))
@@ -158,7 +166,8 @@ enum PN532SerialLink {
                 clock = .now
             }
             if received.contains(answer) { return }
-            throw PN532SerialLinkError(path: path, reason: received.contains(spec.frame.errorFrame) ? .refused : .noAnswer)
+            throw PN532SerialLinkError(
+                path: path, reason: received.contains(spec.frame.errorFrame) ? .refused : .noAnswer)
         }
 
         /// A normal information frame around `body` (TFI, command code, data).

@@ -40,14 +40,17 @@ package struct DeviceTagTransport: TagTransport {
     /// reader open on it (its frame limits from `datasheets/readers.json`).
     package init(device: NFCDevice, target: ISO14443ATarget) async {
         let frame = await device.maximumTagFrame
-        self.init(device: device, target: target, maximumFrameLength: min(Self.preferredExchangeLength, frame),
-                  maximumCommandLength: await device.maximumTagCommandFrame,
-                  maximumAnswerLength: await device.maximumTagAnswer())
+        self.init(
+            device: device, target: target, maximumFrameLength: min(Self.preferredExchangeLength, frame),
+            maximumCommandLength: await device.maximumTagCommandFrame,
+            maximumAnswerLength: await device.maximumTagAnswer())
     }
 
     /// A transport to `target` with the given limits (for tests of smaller readers).
-    package init(device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil,
-                maximumAnswerLength: Int? = nil) {
+    package init(
+        device: NFCDevice, target: ISO14443ATarget, maximumFrameLength: Int, maximumCommandLength: Int? = nil,
+        maximumAnswerLength: Int? = nil
+    ) {
         self.device = device
         self.target = TagTarget(target)
         self.maximumFrameLength = maximumFrameLength
@@ -67,7 +70,8 @@ package struct DeviceTagTransport: TagTransport {
     /// `.raw` with CRC_A added and checked here (on the host) so that 4-bit ACK / NAK
     /// answers arrive with their code. The device waits `tagTimeout` plus ``readerMargin``.
     package func transceive(_ frame: [UInt8], framing: TagFraming, timeout tagTimeout: Duration)
-        async throws(TagTransportError) -> TagResponse {
+        async throws(TagTransportError) -> TagResponse
+    {
         let timeout = tagTimeout + Self.readerMargin
         let response: TransceiveResponse
         do {
@@ -75,8 +79,9 @@ package struct DeviceTagTransport: TagTransport {
             case .standard:
                 response = try await device.transceive(frame, framing: .easy, timeout: timeout)
             case .raw:
-                response = try await device.transceive(frame + ChipTables.crcA(frame), framing: .raw(crc: .byHost),
-                                                       timeout: timeout)
+                response = try await device.transceive(
+                    frame + ChipTables.crcA(frame), framing: .raw(crc: .byHost),
+                    timeout: timeout)
             }
         } catch {
             throw TagTransportError(error)
@@ -112,7 +117,8 @@ package struct DeviceTagTransport: TagTransport {
     /// MIFARE Classic authentication of `block` with a 6-byte key: the PN53x runs Crypto1
     /// itself, and the frames that follow to that sector are encrypted by the reader.
     package func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8])
-        async throws(TagTransportError) {
+        async throws(TagTransportError)
+    {
         // The PN53x runs Crypto1 itself: InDataExchange with the MIFARE AUTH command,
         // the key and the UID's last four bytes (UM0701 §7.3.8, libnfc's mifare_cmd).
         let name: CommandName = keyType == .a ? .authenticateKeyA : .authenticateKeyB

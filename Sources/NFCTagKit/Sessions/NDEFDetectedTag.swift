@@ -39,7 +39,9 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
     /// The chip as ATQA / SAK alone tell (before any command reaches the tag).
     static func chipFromActivation(_ target: ISO14443ATarget) -> Chip? {
         let activation = TagTarget(target)
-        return ChipIdentifier.identify(atqa: activation.atqa, sak: activation.sak, getVersion: nil,
-                                       answersUltralightCAuthenticate: nil).chip
+        return ChipIdentifier.identify(
+            atqa: activation.atqa, sak: activation.sak, getVersion: nil,
+            answersUltralightCAuthenticate: nil
+        ).chip
     }
 }

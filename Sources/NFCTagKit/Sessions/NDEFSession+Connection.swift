@@ -49,14 +49,17 @@ extension NDEFSession {
     func makeHandle(for tag: NDEFDetectedTag) async -> NDEFSessionTag {
         connectionCounter += 1
         let base = await DeviceTagTransport(device: device, target: tag.target)
-        let transport = NDEFSessionTransport(base: transportDecorator?(base) ?? base, chip: tag.chip,
-                                             credentials: configuration.credentials(forUID: tag.uid),
-                                             ultralightCKey: configuration.ultralightCKey?.bytes)
+        let transport = NDEFSessionTransport(
+            base: transportDecorator?(base) ?? base, chip: tag.chip,
+            credentials: configuration.credentials(forUID: tag.uid),
+            ultralightCKey: configuration.ultralightCKey?.bytes)
         let driver: Result<any NDEFTagDriver, NDEFTagError>
         if let chip = tag.chip {
             do {
-                driver = .success(try NDEFTagDrivers.driver(for: chip, transport: transport,
-                                                            passwordAuthenticated: transport.password != nil || transport.ultralightC != nil))
+                driver = .success(
+                    try NDEFTagDrivers.driver(
+                        for: chip, transport: transport,
+                        passwordAuthenticated: transport.password != nil || transport.ultralightC != nil))
             } catch {
                 driver = .failure(error)
             }
@@ -64,7 +67,8 @@ extension NDEFSession {
             driver = .failure(.unsupportedTag(reason: "the chip is not identified (\(tag.target))"))
         }
         let commands = tag.chip.flatMap { chip in try? Type2Commands(transport: transport, chip: chip) }
-        return NDEFSessionTag(session: self, detected: tag, connectionID: connectionCounter, driver: driver, commands: commands)
+        return NDEFSessionTag(
+            session: self, detected: tag, connectionID: connectionCounter, driver: driver, commands: commands)
     }
 
     /// Makes sure `tag` is selected (and authenticated): `exclusive` first checks that it
@@ -93,8 +97,9 @@ extension NDEFSession {
     private func selectAlone(_ tag: NDEFSessionTag, reusingPoll: Bool) async throws(NDEFSessionError) {
         let occupancy: FieldOccupancy
         do {
-            occupancy = try await device.selectIfAlone(uid: tag.uid, isoDEP: tag.detected.target.isISODEP,
-                                                       reusingPoll: reusingPoll)
+            occupancy = try await device.selectIfAlone(
+                uid: tag.uid, isoDEP: tag.detected.target.isISODEP,
+                reusingPoll: reusingPoll)
         } catch {
             throw NDEFSessionError(error)
         }
@@ -137,7 +142,9 @@ extension NDEFSession {
     /// PWD_AUTH with the configured password, PACK checked; on an Ultralight C, 3DES
     /// authentication with the configured key.
     private func authenticate(_ tag: NDEFSessionTag) async throws(NDEFSessionError) {
-        if let key = configuration.ultralightCKey, let chip = tag.detected.chip, ChipTables.spec(for: chip).family == .ultralightC {
+        if let key = configuration.ultralightCKey, let chip = tag.detected.chip,
+            ChipTables.spec(for: chip).family == .ultralightC
+        {
             guard let commands = tag.commands else { return }
             do {
                 try await commands.authenticate(ultralightCKey: key.bytes)
@@ -158,8 +165,10 @@ extension NDEFSession {
     }
 
     /// Runs a driver call, mapping its error (a lost reader is told from a tag gone).
-    func runDriver<T: Sendable>(_ tag: NDEFSessionTag,
-                                _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T) async throws(NDEFSessionError) -> T {
+    func runDriver<T: Sendable>(
+        _ tag: NDEFSessionTag,
+        _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T
+    ) async throws(NDEFSessionError) -> T {
         let driver: any NDEFTagDriver
         switch tag.driver {
         case .success(let value): driver = value
@@ -173,8 +182,10 @@ extension NDEFSession {
     }
 
     /// Runs one operation on the connected `tag`, holding the gate.
-    func perform<T: Sendable>(on tag: NDEFSessionTag, exclusive: Bool,
-                              _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T) async throws(NDEFSessionError) -> T {
+    func perform<T: Sendable>(
+        on tag: NDEFSessionTag, exclusive: Bool,
+        _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T
+    ) async throws(NDEFSessionError) -> T {
         try await performSteps(on: tag, exclusive: exclusive) { () async throws(NDEFSessionError) -> T in
             try await runDriver(tag, body)
         }
@@ -182,8 +193,10 @@ extension NDEFSession {
 
     /// Runs `body` on the connected `tag` after ``prepare(_:exclusive:)``, holding the gate;
     /// a lost connection ends it and resumes polling.
-    func performSteps<T: Sendable>(on tag: NDEFSessionTag, exclusive: Bool,
-                                   _ body: () async throws(NDEFSessionError) -> T) async throws(NDEFSessionError) -> T {
+    func performSteps<T: Sendable>(
+        on tag: NDEFSessionTag, exclusive: Bool,
+        _ body: () async throws(NDEFSessionError) -> T
+    ) async throws(NDEFSessionError) -> T {
         try checkNotInvalidated()
         guard connectedID == tag.connectionID else { throw .tagNotConnected }
         await acquireGate()

@@ -140,9 +140,13 @@ public actor NDEFSession {
     ///
     /// - Parameter timeout: fail with ``NDEFSessionError/timeout(step:)`` (step `nil`) after
     ///   this long; `nil` waits until the session ends.
-    public nonisolated func waitForTags(timeout: Duration? = NFCDevice.defaultTimeout) async throws(NDEFSessionError) -> [NDEFDetectedTag] {
+    public nonisolated func waitForTags(timeout: Duration? = NFCDevice.defaultTimeout) async throws(NDEFSessionError)
+        -> [NDEFDetectedTag]
+    {
         let stream = events
-        let result: Result<[NDEFDetectedTag], NDEFSessionError> = await withTaskGroup(of: Result<[NDEFDetectedTag], NDEFSessionError>?.self) { group in
+        let result: Result<[NDEFDetectedTag], NDEFSessionError> = await withTaskGroup(
+            of: Result<[NDEFDetectedTag], NDEFSessionError>?.self
+        ) { group in
             group.addTask {
                 if case .invalidated(let reason) = await self.state { return .failure(.sessionInvalidated(reason)) }
                 // After restartPolling the tags seen before may have left: wait for the round.

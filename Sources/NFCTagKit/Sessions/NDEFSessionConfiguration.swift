@@ -51,8 +51,10 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
     ///   - invalidateAfterFirstRead: read the first lone tag's message, then end the session.
     ///   - password: the 4-byte PWD_AUTH password presented after connecting, if any.
     ///   - expectedPACK: the 2-byte PACK the tag must answer to `password`; `nil` accepts any.
-    public init(pollInterval: Duration = .milliseconds(150), restartDelay: Duration = .seconds(1),
-                invalidateAfterFirstRead: Bool = false, password: TagPassword? = nil, expectedPACK: PACK? = nil) {
+    public init(
+        pollInterval: Duration = .milliseconds(150), restartDelay: Duration = .seconds(1),
+        invalidateAfterFirstRead: Bool = false, password: TagPassword? = nil, expectedPACK: PACK? = nil
+    ) {
         self.pollInterval = pollInterval
         self.restartDelay = restartDelay
         self.invalidateAfterFirstRead = invalidateAfterFirstRead

@@ -104,7 +104,8 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         switch error {
         case .tagNotWritable: self = .tagNotWritable
         case let .tagSizeTooSmall(needed, capacity): self = .tagSizeTooSmall(needed: needed, capacity: capacity)
-        case let .tagUpdateFailure(step, state, reason): self = .tagUpdateFailure(step: step, state: state, reason: reason)
+        case let .tagUpdateFailure(step, state, reason):
+            self = .tagUpdateFailure(step: step, state: state, reason: reason)
         case let .connectionLost(step, state): self = .connectionLost(step: step, state: state, readerLoss: readerLoss)
         case let .nak(code, step): self = .nak(code: code, step: step)
         case let .authenticationRequired(step): self = .authenticationRequired(step: step)
@@ -130,8 +131,10 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case .transport(.tagLost), .transport(.connectionLost):
             self = .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: readerLoss)
         case .transport(.timeout): self = .timeout(step: nil)
-        case let .featureNotSupported(feature, chip): self = .unsupportedTag(reason: "\(chip.rawValue) has no \(feature)")
-        case let .notSupported(command, chip): self = .unsupportedTag(reason: "\(chip.rawValue) has no \(command.rawValue)")
+        case let .featureNotSupported(feature, chip):
+            self = .unsupportedTag(reason: "\(chip.rawValue) has no \(feature)")
+        case let .notSupported(command, chip):
+            self = .unsupportedTag(reason: "\(chip.rawValue) has no \(command.rawValue)")
         default: self = .readerFailure(step: nil, reason: "\(error)")
         }
     }
@@ -139,7 +142,8 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The session error for a device failure outside an NDEF step.
     init(_ error: NFCDeviceError) {
         switch error {
-        case .connectionLost(let reason): self = .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: reason)
+        case .connectionLost(let reason):
+            self = .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: reason)
         case .notConnected: self = .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
         case .timeout: self = .timeout(step: nil)
         default: self = .readerFailure(step: nil, reason: error.description)

@@ -33,7 +33,8 @@ extension NDEFSessionTag {
             let staticLock = Array(header[field.byte..<(field.byte + field.length)])
             let ccPage = map.capabilityContainer.page
             let ccOffset = (ccPage - field.page) * map.pageSize
-            let capabilityContainer = ccOffset >= 0 && ccOffset + map.pageSize <= header.count
+            let capabilityContainer =
+                ccOffset >= 0 && ccOffset + map.pageSize <= header.count
                 ? Array(header[ccOffset..<(ccOffset + map.pageSize)])
                 : Array(try await commands.read(page: ccPage).prefix(map.pageSize))
             var dynamicLock: [UInt8] = []
@@ -49,8 +50,10 @@ extension NDEFSessionTag {
 
 extension NDEFSession {
     /// Runs Type 2 chip commands on the connected `tag`, holding the gate.
-    func performCommands<T: Sendable>(on tag: NDEFSessionTag,
-                                      _ body: @Sendable (Type2Commands) async throws(TagCommandError) -> T) async throws(NDEFSessionError) -> T {
+    func performCommands<T: Sendable>(
+        on tag: NDEFSessionTag,
+        _ body: @Sendable (Type2Commands) async throws(TagCommandError) -> T
+    ) async throws(NDEFSessionError) -> T {
         try await performSteps(on: tag, exclusive: false) { () async throws(NDEFSessionError) -> T in
             guard let commands = tag.commands else {
                 throw .unsupportedTag(reason: "\(tag.detected.chipName) has no Type 2 page commands")

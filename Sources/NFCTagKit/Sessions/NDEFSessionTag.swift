@@ -26,8 +26,10 @@ public final class NDEFSessionTag: Sendable {
     let driver: Result<any NDEFTagDriver, NDEFTagError>
     let commands: Type2Commands?
 
-    init(session: NDEFSession, detected: NDEFDetectedTag, connectionID: Int,
-         driver: Result<any NDEFTagDriver, NDEFTagError>, commands: Type2Commands?) {
+    init(
+        session: NDEFSession, detected: NDEFDetectedTag, connectionID: Int,
+        driver: Result<any NDEFTagDriver, NDEFTagError>, commands: Type2Commands?
+    ) {
         self.session = session
         self.detected = detected
         self.connectionID = connectionID
@@ -69,8 +71,10 @@ public final class NDEFSessionTag: Sendable {
     ///   - message: the NDEF message; its encoded size must fit the tag's capacity.
     ///   - options: write only the pages that change (default) or all of them.
     ///   - progress: called after each acknowledged write command (written / total).
-    public func writeNDEF(_ message: NDEFMessage, options: NDEFWriteOptions = NDEFWriteOptions(),
-                          progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }) async throws(NDEFSessionError) {
+    public func writeNDEF(
+        _ message: NDEFMessage, options: NDEFWriteOptions = NDEFWriteOptions(),
+        progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
+    ) async throws(NDEFSessionError) {
         try await session.perform(on: self, exclusive: true) { driver throws(NDEFTagError) in
             try await driver.writeMessage(message, options: options, progress: progress)
         }
@@ -91,8 +95,10 @@ public final class NDEFSessionTag: Sendable {
     /// let template = try NTAGMirrorTemplate(uri: "https://example.com/t?{uid}x{counter}", chip: tag.chip!)
     /// try await tag.writeNDEF(mirroring: template)
     /// ```
-    public func writeNDEF(mirroring template: NTAGMirrorTemplate,
-                          progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }) async throws(NDEFSessionError) {
+    public func writeNDEF(
+        mirroring template: NTAGMirrorTemplate,
+        progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
+    ) async throws(NDEFSessionError) {
         guard let commands, let configurationPage = commands.memory.configuration?.pages.first else {
             throw .unsupportedTag(reason: "\(detected.chipName) has no ASCII mirror")
         }

@@ -19,7 +19,9 @@ struct NDEFSessionTransport: TagTransport {
     var maximumCommandLength: Int { base.maximumCommandLength }
     var maximumAnswerLength: Int { base.maximumAnswerLength }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         try await base.transceive(frame, framing: framing, timeout: timeout)
     }
 
@@ -42,8 +44,9 @@ struct NDEFSessionTransport: TagTransport {
         guard let password else { return }
         let answer: TagResponse
         do {
-            answer = try await base.transceive([password.code] + password.password, framing: .raw,
-                                               timeout: password.timeout)
+            answer = try await base.transceive(
+                [password.code] + password.password, framing: .raw,
+                timeout: password.timeout)
         } catch .timeout {
             answer = .nak(0)
         }
@@ -62,11 +65,14 @@ struct NDEFSessionTransport: TagTransport {
 extension NDEFSessionTransport {
     /// The session transport for a tag of `chip`, re-authenticating with `credentials`
     /// (the tag's password and PACK) when the chip has PWD_AUTH.
-    init(base: any TagTransport, chip: Chip?, credentials: (password: [UInt8], expectedPACK: [UInt8]?)?,
-         ultralightCKey: [UInt8]? = nil) {
+    init(
+        base: any TagTransport, chip: Chip?, credentials: (password: [UInt8], expectedPACK: [UInt8]?)?,
+        ultralightCKey: [UInt8]? = nil
+    ) {
         self.base = base
         if let chip, let ultralightCKey, ChipTables.spec(for: chip).family == .ultralightC,
-           let commands = try? Type2Commands(transport: base, chip: chip) {
+            let commands = try? Type2Commands(transport: base, chip: chip)
+        {
             ultralightC = (commands, ultralightCKey)
             return
         }

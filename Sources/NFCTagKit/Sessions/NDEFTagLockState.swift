@@ -46,7 +46,9 @@ public struct NDEFTagLockState: Sendable, Hashable {
         }
         if let dynamic = map.dynamicLock, dynamicLock.count >= dynamic.byteCount {
             for page in dynamic.firstLockedPage...dynamic.lastLockedPage {
-                if let (byte, mask) = dynamic.lockBit(forPage: page), byte < dynamicLock.count, dynamicLock[byte] & mask != 0 {
+                if let (byte, mask) = dynamic.lockBit(forPage: page), byte < dynamicLock.count,
+                    dynamicLock[byte] & mask != 0
+                {
                     pages.append(page)
                 }
             }

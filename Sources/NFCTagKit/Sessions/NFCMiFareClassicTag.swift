@@ -43,37 +43,47 @@ extension NFCMiFareClassicTag {
     /// READ of a 16-byte block (authenticate its sector first).
     public func readBlock(_ block: Int) async throws(TagSessionError) -> [UInt8] {
         let commands = try session.classic(.readBlock)
-        return try await session.perform(.readBlock) { () throws(TagCommandError) in try await commands.readBlock(block) }
+        return try await session.perform(.readBlock) { () throws(TagCommandError) in try await commands.readBlock(block)
+        }
     }
 
     /// WRITE of a data block (never block 0, never a trailer: see ``writeSectorTrailer(_:sector:force:consent:)``).
     public func writeBlock(_ block: Int, bytes: [UInt8]) async throws(TagSessionError) {
         let commands = try session.classic(.writeBlock)
-        try await session.perform(.writeBlock) { () throws(TagCommandError) in try await commands.writeBlock(block, bytes: bytes) }
+        try await session.perform(.writeBlock) { () throws(TagCommandError) in
+            try await commands.writeBlock(block, bytes: bytes)
+        }
     }
 
     /// Reads a value block (value, inverted value, value again, address bytes — all checked).
     public func readValue(_ block: Int) async throws(TagSessionError) -> ClassicValueBlock {
         let commands = try session.classic(.readBlock)
-        return try await session.perform(.readBlock) { () throws(TagCommandError) in try await commands.readValue(block) }
+        return try await session.perform(.readBlock) { () throws(TagCommandError) in try await commands.readValue(block)
+        }
     }
 
     /// Formats `block` as a value block holding `value`.
     public func writeValue(_ block: Int, value: Int32) async throws(TagSessionError) {
         let commands = try session.classic(.writeBlock)
-        try await session.perform(.writeBlock) { () throws(TagCommandError) in try await commands.writeValue(block, value: value) }
+        try await session.perform(.writeBlock) { () throws(TagCommandError) in
+            try await commands.writeValue(block, value: value)
+        }
     }
 
     /// INCREMENT `block` by `amount` into the card's register (commit with ``transfer(to:)``).
     public func increment(_ block: Int, by amount: UInt32) async throws(TagSessionError) {
         let commands = try session.classic(.valueOperation)
-        try await session.perform(.valueOperation) { () throws(TagCommandError) in try await commands.increment(block, by: amount) }
+        try await session.perform(.valueOperation) { () throws(TagCommandError) in
+            try await commands.increment(block, by: amount)
+        }
     }
 
     /// DECREMENT `block` by `amount` into the register (commit with ``transfer(to:)``).
     public func decrement(_ block: Int, by amount: UInt32) async throws(TagSessionError) {
         let commands = try session.classic(.valueOperation)
-        try await session.perform(.valueOperation) { () throws(TagCommandError) in try await commands.decrement(block, by: amount) }
+        try await session.perform(.valueOperation) { () throws(TagCommandError) in
+            try await commands.decrement(block, by: amount)
+        }
     }
 
     /// RESTORE: `block`'s value into the register unchanged.
@@ -85,20 +95,26 @@ extension NFCMiFareClassicTag {
     /// TRANSFER: the register into `block`.
     public func transfer(to block: Int) async throws(TagSessionError) {
         let commands = try session.classic(.valueOperation)
-        try await session.perform(.valueOperation) { () throws(TagCommandError) in try await commands.transfer(to: block) }
+        try await session.perform(.valueOperation) { () throws(TagCommandError) in
+            try await commands.transfer(to: block)
+        }
     }
 
     /// Reads and decodes `sector`'s trailer (key A reads as zeros).
     public func readSectorTrailer(_ sector: Int) async throws(TagSessionError) -> ClassicSectorTrailer {
         let commands = try session.classic(.readSectorTrailer)
-        return try await session.perform(.readSectorTrailer) { () throws(TagCommandError) in try await commands.readSectorTrailer(sector) }
+        return try await session.perform(.readSectorTrailer) { () throws(TagCommandError) in
+            try await commands.readSectorTrailer(sector)
+        }
     }
 
     /// Writes `trailer` to `sector`. A trailer that would make the sector unusable is
     /// refused (`TagCommandError.unusableTrailer`) unless `force`; one that
     /// freezes the access bits needs `IrreversibleConsent.frozenSectorTrailer`.
-    public func writeSectorTrailer(_ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
-                                   consent: IrreversibleConsent = []) async throws(TagSessionError) {
+    public func writeSectorTrailer(
+        _ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
+        consent: IrreversibleConsent = []
+    ) async throws(TagSessionError) {
         let commands = try session.classic(.writeSectorTrailer)
         try await session.perform(.writeSectorTrailer) { () throws(TagCommandError) in
             try await commands.writeSectorTrailer(trailer, sector: sector, force: force, consent: consent)
@@ -107,8 +123,10 @@ extension NFCMiFareClassicTag {
 
     /// A Classic authentication: a refused key halted the tag, so it is selected again
     /// before the error is reported (the session stays usable).
-    private func authenticating(_ operation: TagSessionOperation,
-                                _ body: sending () async throws(TagCommandError) -> Void) async throws(TagSessionError) {
+    private func authenticating(
+        _ operation: TagSessionOperation,
+        _ body: sending () async throws(TagCommandError) -> Void
+    ) async throws(TagSessionError) {
         do {
             try await session.perform(operation, body)
         } catch .command(let operation, .authenticationFailed(let remaining)) {
@@ -119,8 +137,10 @@ extension NFCMiFareClassicTag {
 
     /// Reads every sector some key opens into a memory image, trying `keys` as key A then
     /// key B (`nil`: ``ClassicKey/wellKnown``). `progress` is called after every exchange with the tag.
-    public func dump(keys: [ClassicKey]? = nil,
-                     progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> TagMemoryDump {
+    public func dump(
+        keys: [ClassicKey]? = nil,
+        progress: (@Sendable (TagSessionProgress) -> Void)? = nil
+    ) async throws(TagSessionError) -> TagMemoryDump {
         try await session.dumpMemory(classicKeys: (keys ?? ClassicKey.wellKnown).map(\.bytes), progress: progress)
     }
 
@@ -130,9 +150,11 @@ extension NFCMiFareClassicTag {
     ///
     /// - Returns: the blocks written, in order.
     @discardableResult
-    public func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
-                        keys: [ClassicSectorKeys]? = nil,
-                        progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> [Int] {
+    public func restore(
+        _ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
+        keys: [ClassicSectorKeys]? = nil,
+        progress: (@Sendable (TagSessionProgress) -> Void)? = nil
+    ) async throws(TagSessionError) -> [Int] {
         try await session.restoreMemory(dump, options: options, consent: consent, classicKeys: keys, progress: progress)
     }
 }

@@ -54,14 +54,18 @@ public struct NFCNTAG424DNATag: Sendable {
     }
 
     /// ReadData in `mode`.
-    public func readData(file: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagSessionError) -> [UInt8] {
+    public func readData(file: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagSessionError)
+        -> [UInt8]
+    {
         try await perform(.ntag424FileData) { () throws(TagCommandError) in
             try await commands.readData(file: file, offset: offset, length: length, mode: mode)
         }
     }
 
     /// WriteData in `mode`.
-    public func writeData(file: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode) async throws(TagSessionError) {
+    public func writeData(file: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode)
+        async throws(TagSessionError)
+    {
         try await perform(.ntag424FileData) { () throws(TagCommandError) in
             try await commands.writeData(file: file, offset: offset, data: data, mode: mode)
         }
@@ -76,7 +80,9 @@ public struct NFCNTAG424DNATag: Sendable {
 
     /// ChangeKey in the current key-0 session (`oldKey` required for keys other than 0).
     /// Prefer ``changeKeySafely(_:from:to:version:appMasterKey:)``, which survives a cut.
-    public func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil) async throws(TagSessionError) {
+    public func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil)
+        async throws(TagSessionError)
+    {
         try await perform(.ntag424ChangeKey) { () throws(TagCommandError) in
             try await commands.changeKey(keyNumber, to: newKey, version: version, oldKey: oldKey)
         }
@@ -84,15 +90,20 @@ public struct NFCNTAG424DNATag: Sendable {
 
     /// A key change that a cut cannot turn into a key nobody knows (plan, key version,
     /// verification): see ``NFCTags/NTAG424DNACommands/changeKeySafely(_:from:to:version:appMasterKey:)``.
-    public func changeKeySafely(_ keyNumber: UInt8, from oldKey: AES128Key, to newKey: AES128Key, version: UInt8,
-                                appMasterKey: AES128Key) async throws(TagSessionError) {
+    public func changeKeySafely(
+        _ keyNumber: UInt8, from oldKey: AES128Key, to newKey: AES128Key, version: UInt8,
+        appMasterKey: AES128Key
+    ) async throws(TagSessionError) {
         try await perform(.ntag424ChangeKey) { () throws(TagCommandError) in
-            try await commands.changeKeySafely(keyNumber, from: oldKey, to: newKey, version: version, appMasterKey: appMasterKey)
+            try await commands.changeKeySafely(
+                keyNumber, from: oldKey, to: newKey, version: version, appMasterKey: appMasterKey)
         }
     }
 
     /// After an interrupted key change: which candidate the slot holds (from its key version).
-    public func keyInSlot(_ keyNumber: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagSessionError) -> NTAG424KeyCandidate? {
+    public func keyInSlot(_ keyNumber: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagSessionError)
+        -> NTAG424KeyCandidate?
+    {
         try await perform(.ntag424ChangeKey) { () throws(TagCommandError) in
             try await commands.keyInSlot(keyNumber, candidates: candidates)
         }
@@ -101,8 +112,12 @@ public struct NFCNTAG424DNATag: Sendable {
     /// Writes the SUN URL of `template` and its SDM settings (see
     /// ``NFCTags/NTAG424DNACommands/setUpSUN(_:keys:)``); returns the settings read back.
     @discardableResult
-    public func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagSessionError) -> NTAG424FileSettings {
-        try await perform(.ntag424SUNSetup) { () throws(TagCommandError) in try await commands.setUpSUN(template, keys: keys) }
+    public func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagSessionError)
+        -> NTAG424FileSettings
+    {
+        try await perform(.ntag424SUNSetup) { () throws(TagCommandError) in
+            try await commands.setUpSUN(template, keys: keys)
+        }
     }
 
     /// GetFileCounters: the SDM read counter.
@@ -122,7 +137,9 @@ public struct NFCNTAG424DNATag: Sendable {
 
     /// Read_Sig checked against `publicKey`, or NXP's NTAG 424 DNA key. With a random ID the
     /// real UID must be given (``cardUID()``); otherwise the UID of the activation is used.
-    public func verifyOriginality(uid: [UInt8]? = nil, publicKey: [UInt8]? = nil) async throws(TagSessionError) -> OriginalityReport {
+    public func verifyOriginality(uid: [UInt8]? = nil, publicKey: [UInt8]? = nil) async throws(TagSessionError)
+        -> OriginalityReport
+    {
         let uid = uid ?? session.target.uid
         return try await perform(.readSignature) { () throws(TagCommandError) in
             try await commands.verifyOriginality(uid: uid, publicKey: publicKey)
@@ -133,8 +150,10 @@ public struct NFCNTAG424DNATag: Sendable {
 extension NFCNTAG424DNATag {
     /// Runs `body` in the session; when the session had to select the tag again first (another
     /// user had the field), the tag has forgotten its authentication, and so do the commands.
-    func perform<Result: Sendable>(_ operation: TagSessionOperation,
-                                   _ body: sending () async throws(TagCommandError) -> Result) async throws(TagSessionError) -> Result {
+    func perform<Result: Sendable>(
+        _ operation: TagSessionOperation,
+        _ body: sending () async throws(TagCommandError) -> Result
+    ) async throws(TagSessionError) -> Result {
         let commands = commands
         return try await session.perform(operation, reselected: { await commands.endSession() }, body)
     }

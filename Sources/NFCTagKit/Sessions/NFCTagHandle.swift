@@ -24,7 +24,9 @@ extension NFCTagHandle {
 
     /// Sends `bytes` to the tag and returns its answer, in this family's framing unless
     /// `framing` says otherwise (see ``TagSession/send(_:framing:timeout:)``).
-    public func send(_ bytes: [UInt8], framing: TagFraming? = nil, timeout: Duration? = nil) async throws(TagSessionError) -> RawAnswer {
+    public func send(_ bytes: [UInt8], framing: TagFraming? = nil, timeout: Duration? = nil)
+        async throws(TagSessionError) -> RawAnswer
+    {
         try await session.send(bytes, framing: framing, timeout: timeout)
     }
 
@@ -66,7 +68,9 @@ extension NFCPageMemoryTag {
     /// WRITE of one page (4 bytes).
     public func write(page: Int, bytes: [UInt8]) async throws(TagSessionError) {
         let commands = try session.type2(.write)
-        try await session.perform(.write) { () throws(TagCommandError) in try await commands.write(page: page, bytes: bytes) }
+        try await session.perform(.write) { () throws(TagCommandError) in
+            try await commands.write(page: page, bytes: bytes)
+        }
     }
 
     /// COMPATIBILITY_WRITE of one page (16 bytes sent, the first 4 written).
@@ -84,7 +88,9 @@ extension NFCPageMemoryTag {
     /// let dump = try await ntag.dump()
     /// try Data(dump.jsonBytes()).write(to: url)
     /// ```
-    public func dump(progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> TagMemoryDump {
+    public func dump(progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError)
+        -> TagMemoryDump
+    {
         try await session.dumpMemory(classicKeys: [], progress: progress)
     }
 
@@ -96,8 +102,10 @@ extension NFCPageMemoryTag {
     ///
     /// - Returns: the pages written, in order.
     @discardableResult
-    public func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
-                        progress: (@Sendable (TagSessionProgress) -> Void)? = nil) async throws(TagSessionError) -> [Int] {
+    public func restore(
+        _ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [],
+        progress: (@Sendable (TagSessionProgress) -> Void)? = nil
+    ) async throws(TagSessionError) -> [Int] {
         try await session.restoreMemory(dump, options: options, consent: consent, classicKeys: nil, progress: progress)
     }
 }

@@ -27,7 +27,9 @@ extension NFCType2Tag {
     /// FAST_READ of `pages` (the chip must have FAST_READ), split to the reader's frame limit.
     public func fastRead(pages: ClosedRange<Int>) async throws(TagSessionError) -> [UInt8] {
         let commands = try session.type2(.read)
-        return try await session.perform(.read) { () throws(TagCommandError) in try await commands.fastRead(pages: pages) }
+        return try await session.perform(.read) { () throws(TagCommandError) in
+            try await commands.fastRead(pages: pages)
+        }
     }
 
     /// GET_VERSION: the 8-byte product version.
@@ -44,7 +46,9 @@ extension NFCType2Tag {
     public func authenticate(password: TagPassword, expectedPACK: PACK? = nil) async throws(TagSessionError) -> PACK {
         let commands = try session.type2(.authenticate)
         return try await session.perform(.authenticate) { () throws(TagCommandError) in
-            PACK(uncheckedBytes: try await commands.authenticate(password: password.bytes, expectedPACK: expectedPACK?.bytes))
+            PACK(
+                uncheckedBytes: try await commands.authenticate(
+                    password: password.bytes, expectedPACK: expectedPACK?.bytes))
         }
     }
 
@@ -52,7 +56,9 @@ extension NFCType2Tag {
     /// NFC_CNT_PWD_PROT, AUTHLIM, …). Authenticate first when PROT protects them.
     public func readConfiguration() async throws(TagSessionError) -> Type2Configuration {
         let commands = try session.type2(.readConfiguration)
-        return try await session.perform(.readConfiguration) { () throws(TagCommandError) in try await commands.readConfiguration() }
+        return try await session.perform(.readConfiguration) { () throws(TagCommandError) in
+            try await commands.readConfiguration()
+        }
     }
 
     /// Writes `configuration` back (only the pages that change; turning protection on goes
@@ -65,7 +71,9 @@ extension NFCType2Tag {
     /// try await ntag.writeConfiguration(config)
     /// ```
     @discardableResult
-    public func writeConfiguration(_ configuration: Type2Configuration, consent: IrreversibleConsent = []) async throws(TagSessionError) -> [Int] {
+    public func writeConfiguration(_ configuration: Type2Configuration, consent: IrreversibleConsent = [])
+        async throws(TagSessionError) -> [Int]
+    {
         let commands = try session.type2(.writeConfiguration)
         return try await session.perform(.writeConfiguration) { () throws(TagCommandError) in
             try await commands.writeConfiguration(configuration, consent: consent)
@@ -90,7 +98,9 @@ extension NFCType2Tag {
     /// READ_SIG alone: the 32 signature bytes.
     public func readSignature() async throws(TagSessionError) -> [UInt8] {
         let commands = try session.type2(.readSignature)
-        return try await session.perform(.readSignature) { () throws(TagCommandError) in try await commands.readSignature() }
+        return try await session.perform(.readSignature) { () throws(TagCommandError) in
+            try await commands.readSignature()
+        }
     }
 
     /// The name of the NXP key the tables hold for this chip, `nil` when none is known.
@@ -115,7 +125,9 @@ extension NFCType2Tag {
     /// READ_CNT of counter `address`.
     public func readCounter(_ address: UInt8) async throws(TagSessionError) -> Int {
         let commands = try session.type2(.readCounter)
-        return try await session.perform(.readCounter) { () throws(TagCommandError) in try await commands.readCounter(address) }
+        return try await session.perform(.readCounter) { () throws(TagCommandError) in
+            try await commands.readCounter(address)
+        }
     }
 
     /// The NTAG21x NFC read counter. Fails with a NAK while NFC_CNT_EN is off, or while
@@ -127,7 +139,9 @@ extension NFCType2Tag {
     /// ```
     public func readNFCCounter() async throws(TagSessionError) -> Int {
         let commands = try session.type2(.readCounter)
-        return try await session.perform(.readCounter) { () throws(TagCommandError) in try await commands.readNFCCounter() }
+        return try await session.perform(.readCounter) { () throws(TagCommandError) in
+            try await commands.readNFCCounter()
+        }
     }
 
     /// The Ultralight EV1 one-way counters, in address order.
@@ -140,7 +154,10 @@ extension NFCType2Tag {
         }
         var values: [Int] = []
         for address in addresses {
-            values.append(try await session.perform(.readCounter) { () throws(TagCommandError) in try await commands.readCounter(address) })
+            values.append(
+                try await session.perform(.readCounter) { () throws(TagCommandError) in
+                    try await commands.readCounter(address)
+                })
         }
         return values
     }
@@ -167,7 +184,9 @@ extension NFCType2Tag {
     ///
     /// - Returns: the configuration now on the tag.
     @discardableResult
-    public func setNFCCounter(enabled: Bool, passwordProtected: Bool? = nil) async throws(TagSessionError) -> Type2Configuration {
+    public func setNFCCounter(enabled: Bool, passwordProtected: Bool? = nil) async throws(TagSessionError)
+        -> Type2Configuration
+    {
         let commands = try session.type2(.writeConfiguration)
         var configuration = try await readConfiguration()
         guard configuration.isNFCCounterEnabled != nil else {
@@ -203,9 +222,10 @@ extension NFCType2Tag {
     ) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.protect)
         return try await session.perform(.protect) { () throws(TagCommandError) in
-            try await commands.planProtection(password: password.bytes, pack: pack.bytes, from: page,
-                                              readProtected: readProtected, authLimit: authLimit,
-                                              lockConfiguration: lockConfiguration, currentPassword: currentPassword?.bytes)
+            try await commands.planProtection(
+                password: password.bytes, pack: pack.bytes, from: page,
+                readProtected: readProtected, authLimit: authLimit,
+                lockConfiguration: lockConfiguration, currentPassword: currentPassword?.bytes)
         }
     }
 
@@ -229,19 +249,23 @@ extension NFCType2Tag {
     ) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.protect)
         return try await session.perform(.protect) { () throws(TagCommandError) in
-            try await commands.protect(password: password.bytes, pack: pack.bytes, from: page, readProtected: readProtected,
-                                       authLimit: authLimit, lockConfiguration: lockConfiguration,
-                                       currentPassword: currentPassword?.bytes, consent: consent)
+            try await commands.protect(
+                password: password.bytes, pack: pack.bytes, from: page, readProtected: readProtected,
+                authLimit: authLimit, lockConfiguration: lockConfiguration,
+                currentPassword: currentPassword?.bytes, consent: consent)
         }
     }
 
     /// The removal flow as a dry run (authenticates with `current` to read the configuration).
-    public func planPasswordRemoval(current password: TagPassword, expectedPACK: PACK? = nil,
-                                    resetPassword: Bool = true) async throws(TagSessionError) -> PasswordFlowPlan {
+    public func planPasswordRemoval(
+        current password: TagPassword, expectedPACK: PACK? = nil,
+        resetPassword: Bool = true
+    ) async throws(TagSessionError) -> PasswordFlowPlan {
         let commands = try session.type2(.removePassword)
         return try await session.perform(.removePassword) { () throws(TagCommandError) in
-            try await commands.planPasswordRemoval(current: password.bytes, expectedPACK: expectedPACK?.bytes,
-                                                   resetPassword: resetPassword)
+            try await commands.planPasswordRemoval(
+                current: password.bytes, expectedPACK: expectedPACK?.bytes,
+                resetPassword: resetPassword)
         }
     }
 
@@ -250,12 +274,15 @@ extension NFCType2Tag {
     ///
     /// - Returns: what the tag requires now (no password).
     @discardableResult
-    public func removePassword(current password: TagPassword, expectedPACK: PACK? = nil,
-                               resetPassword: Bool = true) async throws(TagSessionError) -> TagPasswordState {
+    public func removePassword(
+        current password: TagPassword, expectedPACK: PACK? = nil,
+        resetPassword: Bool = true
+    ) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.removePassword)
         return try await session.perform(.removePassword) { () throws(TagCommandError) in
-            try await commands.removePassword(current: password.bytes, expectedPACK: expectedPACK?.bytes,
-                                              resetPassword: resetPassword)
+            try await commands.removePassword(
+                current: password.bytes, expectedPACK: expectedPACK?.bytes,
+                resetPassword: resetPassword)
         }
     }
 }

@@ -26,7 +26,9 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
 
     /// The key change as a dry run: the steps and what the tag requires before and after.
     /// Authenticates with `currentKey` to check it; writes nothing.
-    public func planKeyChange(from currentKey: UltralightCKey, to newKey: UltralightCKey) async throws(TagSessionError) -> PasswordFlowPlan {
+    public func planKeyChange(from currentKey: UltralightCKey, to newKey: UltralightCKey) async throws(TagSessionError)
+        -> PasswordFlowPlan
+    {
         let commands = try session.type2(.changeUltralightCKey)
         return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
             try await commands.planUltralightCKeyChange(from: currentKey.bytes, to: newKey.bytes)
@@ -39,7 +41,9 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
     ///
     /// - Returns: what the tag requires now (the new key).
     @discardableResult
-    public func changeKey(from currentKey: UltralightCKey, to newKey: UltralightCKey) async throws(TagSessionError) -> TagPasswordState {
+    public func changeKey(from currentKey: UltralightCKey, to newKey: UltralightCKey) async throws(TagSessionError)
+        -> TagPasswordState
+    {
         let commands = try session.type2(.changeUltralightCKey)
         return try await session.perform(.changeUltralightCKey) { () throws(TagCommandError) in
             try await commands.changeUltralightCKey(from: currentKey.bytes, to: newKey.bytes)
@@ -48,7 +52,9 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
 
     /// The AUTH0 / AUTH1 change as a dry run (authenticates with `key` to read the
     /// configuration; writes nothing).
-    public func planProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError) -> PasswordFlowPlan {
+    public func planProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError)
+        -> PasswordFlowPlan
+    {
         let commands = try session.type2(.setUltralightCProtection)
         return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
             try await commands.planUltralightCProtection(from: page, writesOnly: !readProtected, key: key.bytes)
@@ -59,7 +65,9 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
     /// false: writes need the key, reads stay open), proving `key` before protection takes
     /// effect. `readProtected` reads as on ``NFCType2Tag``'s `protect`.
     @discardableResult
-    public func setProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError) -> TagPasswordState {
+    public func setProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError)
+        -> TagPasswordState
+    {
         let commands = try session.type2(.setUltralightCProtection)
         return try await session.perform(.setUltralightCProtection) { () throws(TagCommandError) in
             try await commands.setUltralightCProtection(from: page, writesOnly: !readProtected, key: key.bytes)

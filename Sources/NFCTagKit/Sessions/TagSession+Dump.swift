@@ -6,11 +6,14 @@ import NFCTags
 extension TagSession {
     /// Reads every readable page (Type 2) or every sector some key opens (MIFARE Classic,
     /// trying `classicKeys` as key A then key B), reporting `progress` after every exchange.
-    func dumpMemory(classicKeys: [[UInt8]],
-                    progress: (@Sendable (TagSessionProgress) -> Void)?) async throws(TagSessionError) -> TagMemoryDump {
+    func dumpMemory(
+        classicKeys: [[UInt8]],
+        progress: (@Sendable (TagSessionProgress) -> Void)?
+    ) async throws(TagSessionError) -> TagMemoryDump {
         let chip = try knownChip()
-        let counting = TagSessionProgressTransport(base: transport, expected: try expectedDumpExchanges(chip, keys: classicKeys),
-                                                   report: progress)
+        let counting = TagSessionProgressTransport(
+            base: transport, expected: try expectedDumpExchanges(chip, keys: classicKeys),
+            report: progress)
         let dump = try await perform(.dump) { () throws(TagCommandError) in
             if ChipTables.spec(for: chip).family.isType2 {
                 return try await Type2Commands(transport: counting, chip: chip).dump()
@@ -24,15 +27,18 @@ extension TagSession {
     /// Writes `dump` back (what each family writes: ``NFCPageMemoryTag/restore(_:options:consent:progress:)``,
     /// ``NFCMiFareClassicTag/restore(_:options:consent:keys:progress:)``) and returns the
     /// pages or blocks written, in order.
-    func restoreMemory(_ dump: TagMemoryDump, options: RestoreOptions, consent: IrreversibleConsent,
-                       classicKeys: [ClassicSectorKeys]?,
-                       progress: (@Sendable (TagSessionProgress) -> Void)?) async throws(TagSessionError) -> [Int] {
+    func restoreMemory(
+        _ dump: TagMemoryDump, options: RestoreOptions, consent: IrreversibleConsent,
+        classicKeys: [ClassicSectorKeys]?,
+        progress: (@Sendable (TagSessionProgress) -> Void)?
+    ) async throws(TagSessionError) -> [Int] {
         let chip = try knownChip()
         let expected = 2 * (try expectedDumpExchanges(chip, keys: [])) + (dump.pages?.count ?? dump.blocks?.count ?? 0)
         let counting = TagSessionProgressTransport(base: transport, expected: expected, report: progress)
         let written = try await perform(.restore) { () throws(TagCommandError) in
             if ChipTables.spec(for: chip).family.isType2 {
-                return try await Type2Commands(transport: counting, chip: chip).restore(dump, options: options, consent: consent)
+                return try await Type2Commands(transport: counting, chip: chip).restore(
+                    dump, options: options, consent: consent)
             }
             return try await ClassicCommands(transport: counting, chip: chip)
                 .restore(dump, keys: classicKeys ?? dump.sectorKeys ?? [], options: options, consent: consent)

@@ -5,7 +5,9 @@ import NFCTags
 /// there but silent, and everything the tag itself refused.
 extension TagSession {
     /// The session error for a device call made while connecting.
-    static func failure(_ error: NFCDeviceError, device: NFCDevice, operation: TagSessionOperation) async -> TagSessionError {
+    static func failure(_ error: NFCDeviceError, device: NFCDevice, operation: TagSessionOperation) async
+        -> TagSessionError
+    {
         switch error {
         case .timeout: .noTag
         case .connectionLost(let reason): .readerLost(operation: operation, reason: reason)
@@ -18,8 +20,10 @@ extension TagSession {
 
     /// The session error for a failed command during `operation`. A flow cut short keeps
     /// what the tag requires now; its cause is sorted the same way.
-    static func classify(_ error: TagCommandError, device: NFCDevice, uid: [UInt8],
-                         operation: TagSessionOperation) async -> TagSessionError {
+    static func classify(
+        _ error: TagCommandError, device: NFCDevice, uid: [UInt8],
+        operation: TagSessionOperation
+    ) async -> TagSessionError {
         switch error {
         case .interrupted(let state, let cause):
             let sorted = await classify(cause, device: device, uid: uid, operation: operation)
@@ -27,7 +31,8 @@ extension TagSession {
         case .transport(let transportError):
             return await classify(transportError, device: device, uid: uid, operation: operation)
         case .notSupported(let command, let chip):
-            return .notSupported(operation: operation, chip: chip, detail: "its table has no \(command.rawValue) command")
+            return .notSupported(
+                operation: operation, chip: chip, detail: "its table has no \(command.rawValue) command")
         case .featureNotSupported(let feature, let chip):
             return .notSupported(operation: operation, chip: chip, detail: "it has no \(feature)")
         default:
@@ -38,8 +43,10 @@ extension TagSession {
     /// A transport failure: when the tag did not answer, asks the reader whether it is
     /// still there, then whether the tag still answers a select, so that the error says
     /// which of the two went away.
-    static func classify(_ error: TagTransportError, device: NFCDevice, uid: [UInt8],
-                         operation: TagSessionOperation) async -> TagSessionError {
+    static func classify(
+        _ error: TagTransportError, device: NFCDevice, uid: [UInt8],
+        operation: TagSessionOperation
+    ) async -> TagSessionError {
         switch error {
         case .tagLost:
             return .tagLost(operation: operation)
@@ -60,7 +67,8 @@ extension TagSession {
             } catch {
                 return .tagLost(operation: operation)
             }
-            return error == .timeout ? .tagTimeout(operation: operation) : .command(operation: operation, .transport(error))
+            return error == .timeout
+                ? .tagTimeout(operation: operation) : .command(operation: operation, .transport(error))
         }
     }
 }

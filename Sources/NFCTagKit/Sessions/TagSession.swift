@@ -47,8 +47,10 @@ public actor TagSession {
     public nonisolated var uid: [UInt8] { target.uid }
 
     /// A session on a tag already selected and identified (tests wrap the transport).
-    init(device: NFCDevice, target: ISO14443ATarget, identification: TagIdentificationReport,
-         transport: any TagTransport) {
+    init(
+        device: NFCDevice, target: ISO14443ATarget, identification: TagIdentificationReport,
+        transport: any TagTransport
+    ) {
         self.device = device
         self.target = target
         self.identification = identification
@@ -65,14 +67,18 @@ public actor TagSession {
     /// - Throws: ``TagSessionError/noTag`` after `timeout`,
     ///   ``TagSessionError/severalTags(uids:)`` when more than one tag answers,
     ///   ``TagSessionError/readerLost(operation:reason:)`` / ``TagSessionError/tagLost(operation:)``.
-    public static func connect(on device: NFCDevice, timeout: Duration? = NFCDevice.defaultTimeout) async throws(TagSessionError) -> TagSession {
+    public static func connect(on device: NFCDevice, timeout: Duration? = NFCDevice.defaultTimeout)
+        async throws(TagSessionError) -> TagSession
+    {
         try await device.withExclusiveTagAccess { () async throws(TagSessionError) -> TagSession in
             try await connectHoldingTagAccess(on: device, timeout: timeout)
         }
     }
 
     /// ``connect(on:timeout:)`` while the device's tag access is held.
-    private static func connectHoldingTagAccess(on device: NFCDevice, timeout: Duration?) async throws(TagSessionError) -> TagSession {
+    private static func connectHoldingTagAccess(on device: NFCDevice, timeout: Duration?) async throws(TagSessionError)
+        -> TagSession
+    {
         // A tag that a counting poll found alone and left selected (a station's
         // ``NFCDevice/pollField()``) is identified where it is: that poll is its alone check
         // while the identification leaves it selected. When the identification selected it
@@ -80,8 +86,9 @@ public actor TagSession {
         // identified afresh below.
         if let proven = await device.targetAloneSincePoll {
             do throws(TagSessionError) {
-                let session = try await identified(device: device, target: proven,
-                                                   transport: await DeviceTagTransport(device: device, target: proven))
+                let session = try await identified(
+                    device: device, target: proven,
+                    transport: await DeviceTagTransport(device: device, target: proven))
                 if await device.targetAloneSincePoll?.uid == proven.uid { return session }
                 // The identification selected the tag again or saw it fail: the tag may have
                 // left and come back (IDLE, silent to GET_VERSION), so what it found is not
@@ -103,8 +110,9 @@ public actor TagSession {
         }
         switch occupancy {
         case .alone(let selected):
-            return try await identified(device: device, target: selected,
-                                        transport: await DeviceTagTransport(device: device, target: selected))
+            return try await identified(
+                device: device, target: selected,
+                transport: await DeviceTagTransport(device: device, target: selected))
         case .several:
             let inField: [ISO14443ATarget]
             do {
@@ -120,7 +128,8 @@ public actor TagSession {
 
     /// Identifies the tag behind `transport` and makes a session for it.
     static func identified(device: NFCDevice, target: ISO14443ATarget, transport: any TagTransport)
-        async throws(TagSessionError) -> TagSession {
+        async throws(TagSessionError) -> TagSession
+    {
         let report: TagIdentificationReport
         do {
             report = try await TagIdentifier.identify(over: transport)
@@ -145,11 +154,14 @@ public actor TagSession {
     /// ```swift
     /// let version = try await session.send([0x60]).bytes        // GET_VERSION
     /// ```
-    public func send(_ bytes: [UInt8], framing: TagFraming? = nil, timeout: Duration? = nil) async throws(TagSessionError) -> RawAnswer {
+    public func send(_ bytes: [UInt8], framing: TagFraming? = nil, timeout: Duration? = nil)
+        async throws(TagSessionError) -> RawAnswer
+    {
         let chosen = framing ?? defaultFraming
         return try await perform(.send) { () throws(TagCommandError) in
             if let chip, ChipTables.spec(for: chip).family.isType2 {
-                return try await Type2Commands(transport: transport, chip: chip).send(bytes, framing: chosen, timeout: timeout)
+                return try await Type2Commands(transport: transport, chip: chip).send(
+                    bytes, framing: chosen, timeout: timeout)
             }
             return try await transport.send(bytes, framing: chosen, timeout: timeout)
         }

@@ -57,7 +57,8 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
         case .noTag:
             return "No tag was presented in time."
         case .severalTags(let uids):
-            return "\(uids.count) tags are in the field (\(uids.map { $0.hexString() }.joined(separator: ", "))) — remove all but one."
+            return
+                "\(uids.count) tags are in the field (\(uids.map { $0.hexString() }.joined(separator: ", "))) — remove all but one."
         case .tagLost(let operation):
             return "The tag left the field while \(operation)."
         case .readerLost(let operation, let reason):

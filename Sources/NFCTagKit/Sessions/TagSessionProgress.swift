@@ -54,7 +54,9 @@ final class TagSessionProgressTransport: TagTransport {
     var maximumCommandLength: Int { base.maximumCommandLength }
     var maximumAnswerLength: Int { base.maximumAnswerLength }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         defer { step() }
         return try await base.transceive(frame, framing: framing, timeout: timeout)
     }

@@ -23,7 +23,8 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .configurationLock: "CFGLCK: configuration pages locked permanently"
-        case .authenticationLimit(let limit): "AUTHLIM \(limit): \(limit) wrong passwords lock the protected area permanently"
+        case .authenticationLimit(let limit):
+            "AUTHLIM \(limit): \(limit) wrong passwords lock the protected area permanently"
         case .frozenSectorTrailer(let sector): "sector \(sector): access bits can never be changed again"
         case .lockOrOTPBits(let page): "page \(page): one-way lock / OTP bits"
         }
@@ -51,7 +52,9 @@ public struct IrreversibleConsent: OptionSet, Sendable, Hashable {
     /// Allows writing lock and OTP pages (restore).
     public static let lockAndOTPBits = IrreversibleConsent(rawValue: 1 << 3)
     /// Everything above.
-    public static let all: IrreversibleConsent = [.configurationLock, .authenticationLimit, .frozenSectorTrailer, .lockAndOTPBits]
+    public static let all: IrreversibleConsent = [
+        .configurationLock, .authenticationLimit, .frozenSectorTrailer, .lockAndOTPBits,
+    ]
 
     /// The changes in `changes` this consent does not cover.
     public func missing(for changes: [IrreversibleChange]) -> [IrreversibleChange] {

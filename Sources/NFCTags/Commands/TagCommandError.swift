@@ -71,15 +71,19 @@ extension TagCommandError: CustomStringConvertible {
         case .featureNotSupported(let feature, let chip):
             return "\(chip.rawValue) has no \(feature)"
         case .irreversibleNotConsented(let changes):
-            return "irreversible changes need consent: \(changes.map(\.description).joined(separator: "; ")); nothing was written"
+            return
+                "irreversible changes need consent: \(changes.map(\.description).joined(separator: "; ")); nothing was written"
         case .unusableTrailer(let problems):
-            return "the sector trailer would make the sector unusable: \(problems.map(\.description).joined(separator: "; ")); nothing was written"
+            return
+                "the sector trailer would make the sector unusable: \(problems.map(\.description).joined(separator: "; ")); nothing was written"
         case .invalidAnswer(let command, let bytes, let offset, let expected):
-            return "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
+            return
+                "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
         case .invalidArgument(let reason):
             return reason
         case .commandTooLong(let length, let maximum):
-            return "the command has \(length) bytes; the reader carries at most \(maximum) in one frame (nothing was sent)"
+            return
+                "the command has \(length) bytes; the reader carries at most \(maximum) in one frame (nothing was sent)"
         case .configurationLocked:
             return "the configuration is locked for good (CFGLCK)"
         case .verificationFailed(let reason):

@@ -28,10 +28,13 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
 
     /// `ntag215 (UID 04…, ATQA 0044, SAK 00, GET_VERSION → …)`: the chip, then every raw answer.
     public var description: String {
-        var text = "UID \(target.uid.hexString(uppercase: true)), ATQA \(target.atqa.hexString(uppercase: true)), SAK \(target.sak.hexString(uppercase: true))"
+        var text =
+            "UID \(target.uid.hexString(uppercase: true)), ATQA \(target.atqa.hexString(uppercase: true)), SAK \(target.sak.hexString(uppercase: true))"
         if let answer = getVersionAnswer { text += ", GET_VERSION → \(describe(answer))" }
         if let answer = ultralightCProbeAnswer { text += ", AUTHENTICATE → \(describe(answer))" }
-        if let answer = isoDEPVersionAnswer { text += ", GetVersion → \(answer.hexString(uppercase: true, separator: " "))" }
+        if let answer = isoDEPVersionAnswer {
+            text += ", GetVersion → \(answer.hexString(uppercase: true, separator: " "))"
+        }
         switch identification {
         case .identified(let chip): return "\(chip.rawValue) (\(text))"
         case .unknown: return "unknown chip (\(text))"

@@ -12,19 +12,23 @@ import NFCChips
 /// ```
 package enum TagIdentifier {
     /// Probes the tag and identifies it; the tag is left ACTIVE and unauthenticated.
-    package static func identify(over transport: any TagTransport) async throws(TagCommandError) -> TagIdentificationReport {
+    package static func identify(over transport: any TagTransport) async throws(TagCommandError)
+        -> TagIdentificationReport
+    {
         let target = transport.target
         var report = TagIdentificationReport(
             target: target,
-            identification: ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: nil,
-                                                    answersUltralightCAuthenticate: nil),
+            identification: ChipIdentifier.identify(
+                atqa: target.atqa, sak: target.sak, getVersion: nil,
+                answersUltralightCAuthenticate: nil),
             getVersionAnswer: nil, ultralightCProbeAnswer: nil)
         if ChipIdentifier.asksISODEPVersion(uid: target.uid, sak: target.sak) {
             let answer = try await isoDEPVersion(transport)
             report.isoDEPVersionAnswer = answer
             if let answer, answer.count > 2 {
-                report.identification = ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: nil,
-                                                                answersUltralightCAuthenticate: nil, isoDEPVersion: Array(answer.dropLast(2)))
+                report.identification = ChipIdentifier.identify(
+                    atqa: target.atqa, sak: target.sak, getVersion: nil,
+                    answersUltralightCAuthenticate: nil, isoDEPVersion: Array(answer.dropLast(2)))
             }
             return report
         }
@@ -37,23 +41,29 @@ package enum TagIdentifier {
             let answer = try await probe(transport, [getVersion.code], command: getVersion)
             report.getVersionAnswer = answer
             if case .bytes(let bytes) = answer {
-                report.identification = ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: bytes,
-                                                                answersUltralightCAuthenticate: nil)
+                report.identification = ChipIdentifier.identify(
+                    atqa: target.atqa, sak: target.sak, getVersion: bytes,
+                    answersUltralightCAuthenticate: nil)
                 return report
             }
             try await transport.reselectTag()
         }
 
         guard let ultralightC = type2.first(where: { $0.ultralightCAuthentication != nil }),
-              let authenticate = ultralightC.command(.authenticate) else { return report }
-        let answer = try await probe(transport, [authenticate.code] + (authenticate.fixedArguments ?? []),
-                                     command: authenticate)
+            let authenticate = ultralightC.command(.authenticate)
+        else { return report }
+        let answer = try await probe(
+            transport, [authenticate.code] + (authenticate.fixedArguments ?? []),
+            command: authenticate)
         report.ultralightCProbeAnswer = answer
         var answersAuthenticate = false
-        if case .bytes(let bytes) = answer { answersAuthenticate = ChipIdentifier.isUltralightCAuthenticateAnswer(bytes) }
+        if case .bytes(let bytes) = answer {
+            answersAuthenticate = ChipIdentifier.isUltralightCAuthenticateAnswer(bytes)
+        }
         try await transport.reselectTag()
-        report.identification = ChipIdentifier.identify(atqa: target.atqa, sak: target.sak, getVersion: nil,
-                                                        answersUltralightCAuthenticate: answersAuthenticate)
+        report.identification = ChipIdentifier.identify(
+            atqa: target.atqa, sak: target.sak, getVersion: nil,
+            answersUltralightCAuthenticate: answersAuthenticate)
         return report
     }
 
@@ -65,7 +75,9 @@ package enum TagIdentifier {
         typealias Table = NTAG424DNATable
         func native(_ command: Table.Command) throws(TagCommandError) -> APDU {
             do {
-                return try APDU(cla: Table.nativeCLA, ins: command.rawValue, p1: 0, p2: 0, expectedResponseLength: ChipTables.iso7816.shortMaximumNe)
+                return try APDU(
+                    cla: Table.nativeCLA, ins: command.rawValue, p1: 0, p2: 0,
+                    expectedResponseLength: ChipTables.iso7816.shortMaximumNe)
             } catch {
                 throw .invalidArgument(error.description)
             }
@@ -87,7 +99,9 @@ package enum TagIdentifier {
     }
 
     /// One probe; silence and NAKs are answers, a lost tag or reader is an error.
-    private static func probe(_ transport: any TagTransport, _ frame: [UInt8], command: CommandSpec) async throws(TagCommandError) -> ProbeAnswer {
+    private static func probe(_ transport: any TagTransport, _ frame: [UInt8], command: CommandSpec)
+        async throws(TagCommandError) -> ProbeAnswer
+    {
         do {
             switch try await transport.exchange(frame, command: command.name, framing: .raw, timeout: command.timeout) {
             case .bytes(let bytes): return .bytes(bytes)

@@ -21,8 +21,9 @@ extension TagTransport {
     ) async throws(TagCommandError) -> RawAnswer {
         guard !bytes.isEmpty else { throw .invalidArgument("a command frame needs at least one byte") }
         try checkCommandLength(bytes)
-        return try await exchange(bytes, command: nil, framing: framing,
-                                  timeout: timeout ?? .milliseconds(ChipTables.iso14443a.fallbackTimeoutMs))
+        return try await exchange(
+            bytes, command: nil, framing: framing,
+            timeout: timeout ?? .milliseconds(ChipTables.iso14443a.fallbackTimeoutMs))
     }
 
     /// Refuses a command the reader cannot carry in one frame, before anything is sent.
@@ -62,8 +63,11 @@ extension CommandSpec {
     /// The timeout of an answer of `pages` pages: the first-frame timeout plus the
     /// table's time per answer page (FAST_READ).
     func timeout(answerPages pages: Int) -> Duration {
-        .milliseconds((timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs) + Double(pages) * (timeoutMsPerAnswerPage ?? 0))
+        .milliseconds(
+            (timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs) + Double(pages) * (timeoutMsPerAnswerPage ?? 0))
     }
     /// The table's timeout for the second frame of a two-phase command.
-    var secondTimeout: Duration { .milliseconds(secondFrameTimeoutMs ?? timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs) }
+    var secondTimeout: Duration {
+        .milliseconds(secondFrameTimeoutMs ?? timeoutMs ?? ChipTables.iso14443a.fallbackTimeoutMs)
+    }
 }

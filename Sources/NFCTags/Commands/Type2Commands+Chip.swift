@@ -26,11 +26,13 @@ extension Type2Commands {
     /// let pack = try await tag.authenticate(password: [0x12, 0x34, 0x56, 0x78], expectedPACK: [0xAB, 0xCD])
     /// ```
     @discardableResult
-    package func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil) async throws(TagCommandError) -> [UInt8] {
+    package func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil) async throws(TagCommandError) -> [UInt8]
+    {
         let command = try command(.passwordAuthenticate)
         let passwordSpec = try self.passwordSpec()
         guard password.count == passwordSpec.defaultPassword.count else {
-            throw .invalidArgument("PWD_AUTH: the password is \(passwordSpec.defaultPassword.count) bytes, got \(password.count)")
+            throw .invalidArgument(
+                "PWD_AUTH: the password is \(passwordSpec.defaultPassword.count) bytes, got \(password.count)")
         }
         if let expectedPACK, expectedPACK.count != command.answerLength {
             throw .invalidArgument("PWD_AUTH: PACK is \(command.answerLength) bytes, got \(expectedPACK.count)")

@@ -5,7 +5,8 @@ extension Type2Commands {
     /// Reads the configuration pages (authenticate first when PROT protects them).
     package func readConfiguration() async throws(TagCommandError) -> Type2Configuration {
         guard let configuration = memory.configuration, let first = configuration.pages.first,
-              let last = configuration.pages.last else {
+            let last = configuration.pages.last
+        else {
             throw .featureNotSupported(feature: "configuration pages", chip: chip)
         }
         let bytes = try await readPages(first...last)
@@ -29,8 +30,12 @@ extension Type2Commands {
     /// ```
     /// - Returns: the pages written, in order.
     @discardableResult
-    package func writeConfiguration(_ configuration: Type2Configuration, consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
-        guard configuration.chip == chip else { throw .invalidArgument("configuration of \(configuration.chip.rawValue), tag is \(chip.rawValue)") }
+    package func writeConfiguration(_ configuration: Type2Configuration, consent: IrreversibleConsent = [])
+        async throws(TagCommandError) -> [Int]
+    {
+        guard configuration.chip == chip else {
+            throw .invalidArgument("configuration of \(configuration.chip.rawValue), tag is \(chip.rawValue)")
+        }
         let current = try Type2Configuration(chip: chip, pages: configuration.pages)
         if configuration.isProtectionActive, !current.isProtectionActive {
             throw .invalidArgument("turning protection on goes through protect(…), which proves the password first")

@@ -21,7 +21,8 @@ extension Type2Commands {
     func counter(at address: UInt8, for name: CommandName) throws(TagCommandError) -> CounterSpec {
         guard let counter = spec.counters.first(where: { $0.addresses.contains(address) }) else {
             let known = spec.counters.flatMap(\.addresses).map { String($0) }.joined(separator: ", ")
-            throw .invalidArgument("\(name.rawValue): counter \(address) does not exist on \(spec.product) (counters: \(known))")
+            throw .invalidArgument(
+                "\(name.rawValue): counter \(address) does not exist on \(spec.product) (counters: \(known))")
         }
         return counter
     }
@@ -37,7 +38,9 @@ extension Type2Commands {
     /// The NTAG21x NFC read counter (READ_CNT of the table's NFC counter address). Fails with
     /// a NAK when the counter is disabled, or password-protected and no PWD_AUTH was done.
     package func readNFCCounter() async throws(TagCommandError) -> Int {
-        guard let counter = spec.counters.first(where: { $0.kind == .nfcReadCounter }), let address = counter.addresses.first else {
+        guard let counter = spec.counters.first(where: { $0.kind == .nfcReadCounter }),
+            let address = counter.addresses.first
+        else {
             throw .featureNotSupported(feature: "NFC counter", chip: chip)
         }
         return try await readCounter(address)

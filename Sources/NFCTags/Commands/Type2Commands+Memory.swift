@@ -27,7 +27,8 @@ extension Type2Commands {
         while start <= pages.upperBound {
             let end = min(start + pagesPerExchange - 1, pages.upperBound)
             let count = end - start + 1
-            let answer = try await run(command, [UInt8(start), UInt8(end)], timeout: command.timeout(answerPages: count))
+            let answer = try await run(
+                command, [UInt8(start), UInt8(end)], timeout: command.timeout(answerPages: count))
             result += try data(answer, from: command, length: count * perPage)
             start = end + 1
         }
@@ -66,7 +67,8 @@ extension Type2Commands {
         try acknowledged(try await run(command, [address]), from: command)
         let length = command.secondFrameLength ?? bytes.count
         let frame = bytes + [UInt8](repeating: 0, count: max(length - bytes.count, 0))
-        let answer = try await transport.exchange(frame, command: command.name, framing: .raw, timeout: command.secondTimeout)
+        let answer = try await transport.exchange(
+            frame, command: command.name, framing: .raw, timeout: command.secondTimeout)
         try acknowledged(answer, from: command)
     }
 }

@@ -38,7 +38,9 @@ package struct Type2Commands: Sendable {
 
     /// Sends raw bytes (see ``TagTransport/send(_:framing:timeout:)``); a NAK names the
     /// command from this chip's table.
-    package func send(_ bytes: [UInt8], framing: TagFraming = .raw, timeout: Duration? = nil) async throws(TagCommandError) -> RawAnswer {
+    package func send(_ bytes: [UInt8], framing: TagFraming = .raw, timeout: Duration? = nil)
+        async throws(TagCommandError) -> RawAnswer
+    {
         guard let code = bytes.first else { throw .invalidArgument("a command frame needs at least one byte") }
         try transport.checkCommandLength(bytes)
         let command = spec.command(code: code)
@@ -55,17 +57,21 @@ package struct Type2Commands: Sendable {
     }
 
     /// Sends `arguments` after the command code, raw framing.
-    func run(_ command: CommandSpec, _ arguments: [UInt8], timeout: Duration? = nil) async throws(TagCommandError) -> RawAnswer {
-        try await transport.exchange([command.code] + arguments, command: command.name, framing: .raw,
-                                     timeout: timeout ?? command.timeout)
+    func run(_ command: CommandSpec, _ arguments: [UInt8], timeout: Duration? = nil) async throws(TagCommandError)
+        -> RawAnswer
+    {
+        try await transport.exchange(
+            [command.code] + arguments, command: command.name, framing: .raw,
+            timeout: timeout ?? command.timeout)
     }
 
     /// The data of `answer`, which must be exactly `length` bytes.
     func data(_ answer: RawAnswer, from command: CommandSpec, length: Int) throws(TagCommandError) -> [UInt8] {
         let bytes = answer.bytes
         guard bytes.count == length else {
-            throw .invalidAnswer(command: command.name, bytes: bytes, offset: min(bytes.count, length),
-                                 expected: "\(length) data bytes")
+            throw .invalidAnswer(
+                command: command.name, bytes: bytes, offset: min(bytes.count, length),
+                expected: "\(length) data bytes")
         }
         return bytes
     }
@@ -80,7 +86,8 @@ package struct Type2Commands: Sendable {
     /// A page number as the one-byte address of a command; refuses pages outside `range`.
     func address(_ page: Int, in range: ClosedRange<Int>, for name: CommandName) throws(TagCommandError) -> UInt8 {
         guard range.contains(page), let byte = UInt8(exactly: page) else {
-            throw .invalidArgument("\(name.rawValue): page \(page) is outside \(range.lowerBound)…\(range.upperBound) on \(spec.product)")
+            throw .invalidArgument(
+                "\(name.rawValue): page \(page) is outside \(range.lowerBound)…\(range.upperBound) on \(spec.product)")
         }
         return byte
     }

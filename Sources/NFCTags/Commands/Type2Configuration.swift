@@ -29,7 +29,8 @@ public struct Type2Configuration: Sendable, Hashable {
         var values: [ConfigurationFieldName: UInt8] = [:]
         for field in configuration.fields {
             guard let bytes = pages[field.page], bytes.count == pageSize, let value = field.value(in: bytes) else {
-                throw .invalidArgument("configuration page \(field.page) (\(field.name.rawValue)) missing or not \(pageSize) bytes")
+                throw .invalidArgument(
+                    "configuration page \(field.page) (\(field.name.rawValue)) missing or not \(pageSize) bytes")
             }
             values[field.name] = value
         }
@@ -48,14 +49,18 @@ public struct Type2Configuration: Sendable, Hashable {
         for page in configuration.pages {
             pages[page] = memory.factoryContent(ofPage: page) ?? [UInt8](repeating: 0, count: memory.pageSize)
         }
-        for field in configuration.fields { pages[field.page] = field.setting(field.defaultValue, in: pages[field.page] ?? []) }
+        for field in configuration.fields {
+            pages[field.page] = field.setting(field.defaultValue, in: pages[field.page] ?? [])
+        }
         return try Type2Configuration(chip: chip, pages: pages)
     }
 
     private var spec: ConfigurationSpec? { ChipTables.spec(for: chip).memory?.configuration }
 
     private func flag(_ name: ConfigurationFieldName) -> Bool? { values[name].map { $0 != 0 } }
-    private mutating func setFlag(_ name: ConfigurationFieldName, _ value: Bool?) { values[name] = value.map { $0 ? 1 : 0 } }
+    private mutating func setFlag(_ name: ConfigurationFieldName, _ value: Bool?) {
+        values[name] = value.map { $0 ? 1 : 0 }
+    }
 
     /// AUTH0: the first protected page (past the last page: no protection).
     public var auth0: Int? {

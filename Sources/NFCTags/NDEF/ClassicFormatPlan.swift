@@ -54,8 +54,10 @@ struct ClassicFormatPlan: Sendable, Equatable {
         return nfcSectors(geometry: geometry, mad: mad) + (hasMAD2 ? [mad.mad2.sector] : []) + [mad.mad1.sector]
     }
 
-    init(snapshot: ClassicTagSnapshot, surveyed: [Int: SurveyedSector], keys: ClassicKeyRing,
-         geometry: ClassicGeometry, classic: ClassicSpec) throws(NDEFTagError) {
+    init(
+        snapshot: ClassicTagSnapshot, surveyed: [Int: SurveyedSector], keys: ClassicKeyRing,
+        geometry: ClassicGeometry, classic: ClassicSpec
+    ) throws(NDEFTagError) {
         let mad = classic.mad
         let mapping = Type2Mapping.standard
         let size = geometry.blockSize
@@ -68,18 +70,22 @@ struct ClassicFormatPlan: Sendable, Equatable {
 
         // 1. clear the old message's length
         if let length = snapshot.ndefLength, length > 0, let area = snapshot.area, let scan = snapshot.scan,
-           let ndef = scan.ndef, let lengthIndex = ndef.lengthAddresses.first {
+            let ndef = scan.ndef, let lengthIndex = ndef.lengthAddresses.first
+        {
             let position = lengthIndex / size
             var block = Array(snapshot.stream[area.streamRange(ofBlockAt: position)])
             block[lengthIndex % size] = 0
             let number = area.blocks[position]
             guard let sector = geometry.sector(ofBlock: number),
-                  let state = snapshot.sectors.first(where: { $0.sector == sector }), let keyType = state.dataWriteKey else {
+                let state = snapshot.sectors.first(where: { $0.sector == sector }), let keyType = state.dataWriteKey
+            else {
                 throw .tagNotWritable
             }
-            append(ClassicBlockWrite(sector: sector, block: number, bytes: block, keyType: keyType,
-                                     key: keyType == .a ? state.keyA : keys.nfcKeyB, isTrailer: false,
-                                     step: .clearLength(page: number)), .clear)
+            append(
+                ClassicBlockWrite(
+                    sector: sector, block: number, bytes: block, keyType: keyType,
+                    key: keyType == .a ? state.keyA : keys.nfcKeyB, isTrailer: false,
+                    step: .clearLength(page: number)), .clear)
         }
 
         // 2. NFC sectors: the empty NDEF TLV, then the trailers
@@ -91,9 +97,12 @@ struct ClassicFormatPlan: Sendable, Equatable {
             if index == 0 {
                 var empty = [mapping.ndefTLV, 0, mapping.terminatorTLV]
                 empty += [UInt8](repeating: 0, count: size - empty.count)
-                try addData(first, empty, entry: entry, keys: keys, madSector: false, step: .writeFormat(page: first), stage: .nfcSectors)
+                try addData(
+                    first, empty, entry: entry, keys: keys, madSector: false, step: .writeFormat(page: first),
+                    stage: .nfcSectors)
             }
-            try addTrailer(nfcTrailer, entry: entry, keys: keys, madSector: false, geometry: geometry, stage: .nfcSectors)
+            try addTrailer(
+                nfcTrailer, entry: entry, keys: keys, madSector: false, geometry: geometry, stage: .nfcSectors)
         }
 
         // 3. the directory, CRC block last, and 4. the sector 0 trailer
@@ -105,16 +114,20 @@ struct ClassicFormatPlan: Sendable, Equatable {
         if hasMAD2 { directories.append((mad.mad2, mad.mad2.formatInfoByte)) }
         directories.append((mad.mad1, mad.mad1.formatInfoByte))
         for (directory, info) in directories {
-            guard let entry = surveyed[directory.sector] else { throw .authenticationRequired(step: .authenticateSector(directory.sector)) }
+            guard let entry = surveyed[directory.sector] else {
+                throw .authenticationRequired(step: .authenticateSector(directory.sector))
+            }
             let bytes = MADTable.directoryBytes(directory, infoByte: info, applications: applications, spec: mad)
             let blocks = directory.blocks.map { Int($0) }
             for (position, block) in blocks.enumerated().reversed() {
                 let content = Array(bytes[(position * size)..<min(bytes.count, (position + 1) * size)])
-                try addData(block, content + [UInt8](repeating: 0, count: size - content.count), entry: entry, keys: keys,
-                            madSector: true, step: .writeApplicationDirectory(block: block), stage: .directory)
+                try addData(
+                    block, content + [UInt8](repeating: 0, count: size - content.count), entry: entry, keys: keys,
+                    madSector: true, step: .writeApplicationDirectory(block: block), stage: .directory)
             }
-            try addTrailer(madTrailer, entry: entry, keys: keys, madSector: true, geometry: geometry,
-                           stage: directory.sector == mad.mad1.sector ? .commit : .directory)
+            try addTrailer(
+                madTrailer, entry: entry, keys: keys, madSector: true, geometry: geometry,
+                stage: directory.sector == mad.mad1.sector ? .commit : .directory)
         }
     }
 
@@ -146,8 +159,10 @@ struct ClassicFormatPlan: Sendable, Equatable {
         stages.append(stage)
     }
 
-    private mutating func addData(_ block: Int, _ bytes: [UInt8], entry: SurveyedSector, keys: ClassicKeyRing,
-                                  madSector: Bool, step: NDEFTagStep, stage: Stage) throws(NDEFTagError) {
+    private mutating func addData(
+        _ block: Int, _ bytes: [UInt8], entry: SurveyedSector, keys: ClassicKeyRing,
+        madSector: Bool, step: NDEFTagStep, stage: Stage
+    ) throws(NDEFTagError) {
         if entry.blocks[block] == bytes { return }
         guard let keyType = entry.state.dataWriteKey else {
             if entry.state.keyTypes(holdingAll: (entry.state.dataConditions() ?? []).map(\.write)).contains(.b) {
@@ -155,18 +170,24 @@ struct ClassicFormatPlan: Sendable, Equatable {
             }
             throw .tagNotWritable
         }
-        append(ClassicBlockWrite(sector: entry.state.sector, block: block, bytes: bytes, keyType: keyType,
-                                 key: keyType == .a ? entry.state.keyA : keys.keyB(madSector: madSector),
-                                 isTrailer: false, step: step), stage)
+        append(
+            ClassicBlockWrite(
+                sector: entry.state.sector, block: block, bytes: bytes, keyType: keyType,
+                key: keyType == .a ? entry.state.keyA : keys.keyB(madSector: madSector),
+                isTrailer: false, step: step), stage)
     }
 
-    private mutating func addTrailer(_ target: [UInt8], entry: SurveyedSector, keys: ClassicKeyRing, madSector: Bool,
-                                     geometry: ClassicGeometry, stage: Stage) throws(NDEFTagError) {
+    private mutating func addTrailer(
+        _ target: [UInt8], entry: SurveyedSector, keys: ClassicKeyRing, madSector: Bool,
+        geometry: ClassicGeometry, stage: Stage
+    ) throws(NDEFTagError) {
         let state = entry.state
         guard let block = geometry.trailerBlock(ofSector: state.sector) else { throw .tagNotWritable }
         let fields = ChipTables.classic.trailer
-        if fields[.keyA].bytes(in: target) == state.keyA, fields[.accessBits].bytes(in: target) == state.access.accessBytes,
-           fields[.generalPurposeByte].bytes(in: target)?.first == state.generalPurposeByte {
+        if fields[.keyA].bytes(in: target) == state.keyA,
+            fields[.accessBits].bytes(in: target) == state.access.accessBytes,
+            fields[.generalPurposeByte].bytes(in: target)?.first == state.generalPurposeByte
+        {
             return
         }
         guard let keyType = state.trailerWriteKey else {
@@ -176,8 +197,10 @@ struct ClassicFormatPlan: Sendable, Equatable {
             }
             throw .tagNotWritable
         }
-        append(ClassicBlockWrite(sector: state.sector, block: block, bytes: target, keyType: keyType,
-                                 key: keyType == .a ? state.keyA : keys.keyB(madSector: madSector),
-                                 isTrailer: true, step: .writeSectorTrailer(sector: state.sector)), stage)
+        append(
+            ClassicBlockWrite(
+                sector: state.sector, block: block, bytes: target, keyType: keyType,
+                key: keyType == .a ? state.keyA : keys.keyB(madSector: madSector),
+                isTrailer: true, step: .writeSectorTrailer(sector: state.sector)), stage)
     }
 }

@@ -25,35 +25,44 @@ struct ClassicLockPlan: Sendable, Equatable {
     var expected: [Int: (accessBits: [UInt8], generalPurposeByte: UInt8)]
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.writes == rhs.writes && lhs.expected.mapValues { $0.accessBits + [$0.generalPurposeByte] }
-            == rhs.expected.mapValues { $0.accessBits + [$0.generalPurposeByte] }
+        lhs.writes == rhs.writes
+            && lhs.expected.mapValues { $0.accessBits + [$0.generalPurposeByte] }
+                == rhs.expected.mapValues { $0.accessBits + [$0.generalPurposeByte] }
     }
 
-    init(snapshot: ClassicTagSnapshot, keys: ClassicKeyRing, geometry: ClassicGeometry, classic: ClassicSpec) throws(NDEFTagError) {
+    init(snapshot: ClassicTagSnapshot, keys: ClassicKeyRing, geometry: ClassicGeometry, classic: ClassicSpec)
+        throws(NDEFTagError)
+    {
         writes = []
         expected = [:]
         let readOnly = classic.nfcSectorReadOnlyTrailer
         for state in snapshot.sectors {
-            try add(sector: state, keyA: readOnly.keyA, accessBits: readOnly.accessBits, gpb: readOnly.generalPurposeByte,
-                    keyB: keys.nfcKeyB, madSector: false, keys: keys, geometry: geometry)
+            try add(
+                sector: state, keyA: readOnly.keyA, accessBits: readOnly.accessBits, gpb: readOnly.generalPurposeByte,
+                keyB: keys.nfcKeyB, madSector: false, keys: keys, geometry: geometry)
         }
         let madReadOnly = classic.mad.madSectorReadOnlyTrailer
         for state in [snapshot.mad2Sector, snapshot.madSector].compactMap({ $0 }) {
-            try add(sector: state, keyA: madReadOnly.keyA, accessBits: madReadOnly.accessBits,
-                    gpb: state.generalPurposeByte, keyB: keys.madKeyB, madSector: true, keys: keys, geometry: geometry)
+            try add(
+                sector: state, keyA: madReadOnly.keyA, accessBits: madReadOnly.accessBits,
+                gpb: state.generalPurposeByte, keyB: keys.madKeyB, madSector: true, keys: keys, geometry: geometry)
         }
     }
 
-    private mutating func add(sector state: ClassicSectorState, keyA: [UInt8], accessBits: [UInt8], gpb: UInt8, keyB: [UInt8],
-                              madSector: Bool, keys: ClassicKeyRing, geometry: ClassicGeometry) throws(NDEFTagError) {
+    private mutating func add(
+        sector state: ClassicSectorState, keyA: [UInt8], accessBits: [UInt8], gpb: UInt8, keyB: [UInt8],
+        madSector: Bool, keys: ClassicKeyRing, geometry: ClassicGeometry
+    ) throws(NDEFTagError) {
         guard let block = geometry.trailerBlock(ofSector: state.sector) else { return }
         if state.access.accessBytes == accessBits, state.generalPurposeByte == gpb { return }
         let rights = state.trailerCondition.map { [$0.keyAWrite, $0.accessBitsWrite, $0.keyBWrite] } ?? []
         let holders = state.keyTypes(holdingAll: rights)
         guard let keyType = holders.first else { throw .tagNotWritable }
-        writes.append(ClassicBlockWrite(sector: state.sector, block: block, bytes: keyA + accessBits + [gpb] + keyB,
-                                        keyType: keyType, key: keyType == .a ? state.keyA : keys.keyB(madSector: madSector),
-                                        isTrailer: true, step: .writeSectorTrailer(sector: state.sector)))
+        writes.append(
+            ClassicBlockWrite(
+                sector: state.sector, block: block, bytes: keyA + accessBits + [gpb] + keyB,
+                keyType: keyType, key: keyType == .a ? state.keyA : keys.keyB(madSector: madSector),
+                isTrailer: true, step: .writeSectorTrailer(sector: state.sector)))
         expected[state.sector] = (accessBits, gpb)
     }
 }

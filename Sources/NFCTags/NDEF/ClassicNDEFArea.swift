@@ -22,7 +22,9 @@ struct ClassicNDEFArea: Sendable, Equatable {
         self.sectors = sectors
         self.blockSize = geometry.blockSize
         self.blocks = sectors.flatMap { sector -> [Int] in
-            guard let first = geometry.firstBlock(ofSector: sector), let trailer = geometry.trailerBlock(ofSector: sector) else {
+            guard let first = geometry.firstBlock(ofSector: sector),
+                let trailer = geometry.trailerBlock(ofSector: sector)
+            else {
                 return []
             }
             return Array(first..<trailer)

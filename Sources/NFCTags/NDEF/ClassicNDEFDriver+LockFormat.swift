@@ -26,7 +26,8 @@ extension ClassicNDEFDriver {
         guard force || verifiedMessage == bytes else { throw .notVerified }
         let plan = try ClassicLockPlan(snapshot: snapshot, keys: keys, geometry: geometry, classic: classic)
         for write in plan.writes {
-            try await perform(write, keyRefusal: .authenticationRequired(step: .authenticateSector(write.sector))) { mayHave in
+            try await perform(write, keyRefusal: .authenticationRequired(step: .authenticateSector(write.sector))) {
+                mayHave in
                 mayHave ? .unknown : .previousMessageIntact
             }
         }
@@ -40,10 +41,14 @@ extension ClassicNDEFDriver {
             } catch {
                 throw Self.writing(error, step: .verify(page: write.block)) { _ in .previousMessageIntact }
             }
-            let state = try Self.sectorState(write.sector, keyA: newKeyA, trailer: trailer, step: .verify(page: write.block))
-            if state.access.accessBytes != expected.accessBits || state.generalPurposeByte != expected.generalPurposeByte {
-                throw .tagUpdateFailure(step: .verify(page: write.block), state: .previousMessageIntact,
-                                        reason: .verificationMismatch(offset: try trailerAddress(of: write.sector, field: .accessBits)))
+            let state = try Self.sectorState(
+                write.sector, keyA: newKeyA, trailer: trailer, step: .verify(page: write.block))
+            if state.access.accessBytes != expected.accessBits
+                || state.generalPurposeByte != expected.generalPurposeByte
+            {
+                throw .tagUpdateFailure(
+                    step: .verify(page: write.block), state: .previousMessageIntact,
+                    reason: .verificationMismatch(offset: try trailerAddress(of: write.sector, field: .accessBits)))
             }
         }
     }
@@ -77,26 +82,31 @@ extension ClassicNDEFDriver {
             }
             surveyed[sector] = ClassicFormatPlan.SurveyedSector(state: result.state, blocks: bytes)
         }
-        let plan = try ClassicFormatPlan(snapshot: snapshot, surveyed: surveyed, keys: keys, geometry: geometry, classic: classic)
+        let plan = try ClassicFormatPlan(
+            snapshot: snapshot, surveyed: surveyed, keys: keys, geometry: geometry, classic: classic)
         for (index, write) in plan.writes.enumerated() {
-            let keyRefusal = NDEFTagError.tagUpdateFailure(step: .authenticateSector(write.sector),
-                                                           state: plan.state(failedAt: index, mayHaveReachedTag: false),
-                                                           reason: .authenticationFailed)
+            let keyRefusal = NDEFTagError.tagUpdateFailure(
+                step: .authenticateSector(write.sector),
+                state: plan.state(failedAt: index, mayHaveReachedTag: false),
+                reason: .authenticationFailed)
             try await perform(write, keyRefusal: keyRefusal) { plan.state(failedAt: index, mayHaveReachedTag: $0) }
         }
         let after = try await verifiedSnapshot(state: .emptyMessage)
         let status = try after.status()
         guard status.availability == .readWrite, status.length == 0, after.area?.sectors == plan.nfcSectors else {
             let block = plan.nfcSectors.first.flatMap { geometry.firstBlock(ofSector: $0) } ?? 0
-            throw .tagUpdateFailure(step: .verify(page: block), state: .unknown,
-                                    reason: .verificationMismatch(offset: block * geometry.blockSize))
+            throw .tagUpdateFailure(
+                step: .verify(page: block), state: .unknown,
+                reason: .verificationMismatch(offset: block * geometry.blockSize))
         }
         verifiedMessage = []
     }
 
     /// Opens the write's sector and writes its block; a refused key throws `keyRefusal`.
-    private func perform(_ write: ClassicBlockWrite, keyRefusal: NDEFTagError,
-                         state: (Bool) -> NDEFTagContentState) async throws(NDEFTagError) {
+    private func perform(
+        _ write: ClassicBlockWrite, keyRefusal: NDEFTagError,
+        state: (Bool) -> NDEFTagContentState
+    ) async throws(NDEFTagError) {
         do throws(TagCommandError) {
             try await ensureOpen(write.sector, write.keyType, key: write.key)
         } catch .authenticationFailed {
@@ -124,7 +134,8 @@ extension ClassicNDEFDriver {
             case .connectionLost(let step, _): throw .connectionLost(step: step, state: state)
             case .timeout(let step): throw .tagUpdateFailure(step: step, state: state, reason: .timeout)
             case .nak(let code, let step): throw .tagUpdateFailure(step: step, state: state, reason: .nak(code))
-            case .readerFailure(let step, let reason): throw .tagUpdateFailure(step: step, state: state, reason: .readerFailure(reason))
+            case .readerFailure(let step, let reason):
+                throw .tagUpdateFailure(step: step, state: state, reason: .readerFailure(reason))
             default: throw error
             }
         }

@@ -66,33 +66,43 @@ extension ClassicNDEFDriver {
             snapshot.stream += surveyed.data
         }
         snapshot.area = area
-        snapshot.scan = Type2TLVScan(memory: snapshot.stream, area: Type2DataArea(start: 0, end: snapshot.stream.count),
-                                     memorySize: snapshot.stream.count, mapping: .standard)
+        snapshot.scan = Type2TLVScan(
+            memory: snapshot.stream, area: Type2DataArea(start: 0, end: snapshot.stream.count),
+            memorySize: snapshot.stream.count, mapping: .standard)
         return snapshot
     }
 
     /// Opens `sector` with a public or transport key A, reads its trailer and `blocks`, and
     /// finds the keys `needs` asks for; `nil` when no key A opens it.
-    func survey(_ sector: Int, blocks: [Int], needs: SurveyNeeds) async throws(NDEFTagError) -> (state: ClassicSectorState, data: [UInt8])? {
+    func survey(_ sector: Int, blocks: [Int], needs: SurveyNeeds) async throws(NDEFTagError) -> (
+        state: ClassicSectorState, data: [UInt8]
+    )? {
         let madSector = isMADSector(sector)
         let authenticate = NDEFTagStep.authenticateSector(sector)
         let keyA: [UInt8]
         do throws(TagCommandError) {
-            guard let key = try await openWithKeyA(sector, candidates: keys.keyACandidates(madSector: madSector)) else { return nil }
+            guard let key = try await openWithKeyA(sector, candidates: keys.keyACandidates(madSector: madSector)) else {
+                return nil
+            }
             keyA = key
         } catch {
             throw Self.reading(error, step: authenticate)
         }
-        guard let trailerBlock = geometry.trailerBlock(ofSector: sector), let first = geometry.firstBlock(ofSector: sector),
-              let blockCount = geometry.blockCount(ofSector: sector) else {
+        guard let trailerBlock = geometry.trailerBlock(ofSector: sector),
+            let first = geometry.firstBlock(ofSector: sector),
+            let blockCount = geometry.blockCount(ofSector: sector)
+        else {
             throw .unsupportedTag(reason: "sector \(sector) is not on this chip")
         }
         let trailerStep = NDEFTagStep.readSectorTrailer(sector: sector)
         let trailer: [UInt8]
-        do throws(TagCommandError) { trailer = try await readBlock(trailerBlock) } catch { throw Self.reading(error, step: trailerStep) }
+        do throws(TagCommandError) { trailer = try await readBlock(trailerBlock) } catch {
+            throw Self.reading(error, step: trailerStep)
+        }
         var state = try Self.sectorState(sector, keyA: keyA, trailer: trailer, step: trailerStep)
         guard let conditions = state.dataConditions() else {
-            throw .unexpectedResponse(step: trailerStep, description: "access bits \(state.access.groups.map(\.code)) not in the table")
+            throw .unexpectedResponse(
+                step: trailerStep, description: "access bits \(state.access.groups.map(\.code)) not in the table")
         }
         var data: [UInt8] = []
         data.reserveCapacity(blocks.count * geometry.blockSize)
@@ -105,7 +115,9 @@ extension ClassicNDEFDriver {
                 }
                 state.readKey = .b
             }
-            do throws(TagCommandError) { data += try await readBlock(block) } catch { throw Self.reading(error, step: .readData(page: block)) }
+            do throws(TagCommandError) { data += try await readBlock(block) } catch {
+                throw Self.reading(error, step: .readData(page: block))
+            }
         }
         try await findWriteKeys(&state, needs: needs, conditions: conditions, madSector: madSector)
         return (state, data)
@@ -113,8 +125,10 @@ extension ClassicNDEFDriver {
 
     /// Fills in the keys that may write the data blocks and the trailer, testing key B
     /// (one authentication) when only key B may.
-    private func findWriteKeys(_ state: inout ClassicSectorState, needs: SurveyNeeds, conditions: [DataBlockCondition],
-                               madSector: Bool) async throws(NDEFTagError) {
+    private func findWriteKeys(
+        _ state: inout ClassicSectorState, needs: SurveyNeeds, conditions: [DataBlockCondition],
+        madSector: Bool
+    ) async throws(NDEFTagError) {
         guard !needs.isEmpty else { return }
         let dataTypes = state.keyTypes(holdingAll: conditions.map(\.write))
         var trailerTypes: [ClassicKeyType] = []
@@ -122,7 +136,8 @@ extension ClassicNDEFDriver {
             trailerTypes = state.keyTypes(holdingAll: [rights.keyAWrite, rights.accessBitsWrite, rights.keyBWrite])
         }
         let gpbReadOnly = !madSector && state.gpbSaysReadOnly
-        let needsKeyB = (needs.contains(.dataWrite) && !gpbReadOnly && dataTypes == [.b])
+        let needsKeyB =
+            (needs.contains(.dataWrite) && !gpbReadOnly && dataTypes == [.b])
             || (needs.contains(.trailerWrite) && trailerTypes == [.b])
         var keyBWorks = state.readKey == .b
         if needsKeyB, !keyBWorks {
@@ -153,17 +168,22 @@ extension ClassicNDEFDriver {
     }
 
     /// Decodes a trailer as read (keys hidden) into a sector state opened with key A.
-    static func sectorState(_ sector: Int, keyA: [UInt8], trailer: [UInt8], step: NDEFTagStep) throws(NDEFTagError) -> ClassicSectorState {
+    static func sectorState(_ sector: Int, keyA: [UInt8], trailer: [UInt8], step: NDEFTagStep) throws(NDEFTagError)
+        -> ClassicSectorState
+    {
         let classic = ChipTables.classic
         guard let accessBytes = classic.trailer[.accessBits].bytes(in: trailer),
-              let gpb = classic.trailer[.generalPurposeByte].bytes(in: trailer)?.first else {
-            throw .unexpectedResponse(step: step, description: "a sector trailer is \(classic.blockSize) bytes, got \(trailer.count)")
+            let gpb = classic.trailer[.generalPurposeByte].bytes(in: trailer)?.first
+        else {
+            throw .unexpectedResponse(
+                step: step, description: "a sector trailer is \(classic.blockSize) bytes, got \(trailer.count)")
         }
         let access: AccessConditions
         do {
             access = try AccessConditions(accessBytes: accessBytes)
         } catch {
-            throw .unexpectedResponse(step: step, description: "access bits \(accessBytes): \(error) (the card blocks such a sector)")
+            throw .unexpectedResponse(
+                step: step, description: "access bits \(accessBytes): \(error) (the card blocks such a sector)")
         }
         return ClassicSectorState(sector: sector, keyA: keyA, access: access, generalPurposeByte: gpb, readKey: .a)
     }
@@ -178,6 +198,7 @@ extension ClassicNDEFDriver {
 
     /// Whether `sector` holds a MAD (sector 0, or 16 on a 4K).
     func isMADSector(_ sector: Int) -> Bool {
-        sector == classic.mad.mad1.sector || (sector == classic.mad.mad2.sector && geometry.sectorCount > classic.mad.mad2.sector)
+        sector == classic.mad.mad1.sector
+            || (sector == classic.mad.mad2.sector && geometry.sectorCount > classic.mad.mad2.sector)
     }
 }

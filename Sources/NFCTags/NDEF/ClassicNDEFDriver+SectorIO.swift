@@ -85,20 +85,25 @@ extension ClassicNDEFDriver {
         case .nak(let code, _): .nak(code: code, step: step)
         case .authenticationFailed: .authenticationRequired(step: step)
         case .invalidAnswer(_, let bytes, let offset, let expected):
-            .unexpectedResponse(step: step, description: "\(bytes.count)-byte answer, at byte \(offset) expected \(expected)")
+            .unexpectedResponse(
+                step: step, description: "\(bytes.count)-byte answer, at byte \(offset) expected \(expected)")
         default: .readerFailure(step: step, reason: "\(error)")
         }
     }
 
     /// The error for a failure during a write step; `state` says what the tag holds given
     /// whether the failed command may have reached it.
-    static func writing(_ error: TagCommandError, step: NDEFTagStep, state: (Bool) -> NDEFTagContentState) -> NDEFTagError {
+    static func writing(_ error: TagCommandError, step: NDEFTagStep, state: (Bool) -> NDEFTagContentState)
+        -> NDEFTagError
+    {
         switch error {
         case .transport(let transportError): .writing(transportError, step: step, state: state(true))
         case .nak(let code, _): .tagUpdateFailure(step: step, state: state(false), reason: .nak(code))
         case .authenticationFailed: .tagUpdateFailure(step: step, state: state(false), reason: .authenticationFailed)
         case .invalidAnswer(_, let bytes, _, let expected):
-            .tagUpdateFailure(step: step, state: state(true), reason: .unexpectedResponse("\(bytes.count)-byte answer, expected \(expected)"))
+            .tagUpdateFailure(
+                step: step, state: state(true),
+                reason: .unexpectedResponse("\(bytes.count)-byte answer, expected \(expected)"))
         default: .tagUpdateFailure(step: step, state: state(false), reason: .unexpectedResponse("\(error)"))
         }
     }

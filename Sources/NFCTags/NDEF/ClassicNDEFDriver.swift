@@ -38,7 +38,9 @@ package actor ClassicNDEFDriver: NDEFTagDriver {
     ///   whose access conditions give writes to key B only).
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when `chip` is not a MIFARE Classic
     ///   or a given key is not 6 bytes.
-    package init(chip: Chip, transport: any TagTransport, keys: ClassicNDEFKeys = ClassicNDEFKeys()) throws(NDEFTagError) {
+    package init(chip: Chip, transport: any TagTransport, keys: ClassicNDEFKeys = ClassicNDEFKeys())
+        throws(NDEFTagError)
+    {
         do {
             commands = try ClassicCommands(transport: transport, chip: chip)
         } catch {
@@ -84,7 +86,9 @@ package actor ClassicNDEFDriver: NDEFTagDriver {
         let capacity = snapshot.capacity
         guard bytes.count <= capacity else { throw .tagSizeTooSmall(needed: bytes.count, capacity: capacity) }
         if let refused = snapshot.writeRefusal {
-            if refused.refusal == .keyBNotKnown { throw .authenticationRequired(step: .authenticateSector(refused.sector)) }
+            if refused.refusal == .keyBNotKnown {
+                throw .authenticationRequired(step: .authenticateSector(refused.sector))
+            }
             throw .tagNotWritable
         }
         guard let plan = ClassicWritePlan(snapshot: snapshot, message: bytes, fullWrite: options.fullWrite) else {
@@ -97,12 +101,18 @@ package actor ClassicNDEFDriver: NDEFTagDriver {
     // MARK: Writing
 
     /// Carries out a write plan through its state machine, then verifies.
-    private func run(_ plan: ClassicWritePlan, snapshot: ClassicTagSnapshot,
-                     progress: @Sendable (NDEFWriteProgress) -> Void) async throws(NDEFTagError) {
-        try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
-                                       progress: progress) { index, machine throws(NDEFTagError) in
+    private func run(
+        _ plan: ClassicWritePlan, snapshot: ClassicTagSnapshot,
+        progress: @Sendable (NDEFWriteProgress) -> Void
+    ) async throws(NDEFTagError) {
+        try await NDEFWriteMachine.run(
+            phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
+            progress: progress
+        ) { index, machine throws(NDEFTagError) in
             let write = plan.writes[index]
-            try await openForDataWrite(write.block, snapshot: snapshot) { machine.stateAfterFailure(mayHaveReachedTag: false) }
+            try await openForDataWrite(write.block, snapshot: snapshot) {
+                machine.stateAfterFailure(mayHaveReachedTag: false)
+            }
             do throws(TagCommandError) {
                 try await writeBlock(write.block, write.bytes)
             } catch {
@@ -110,17 +120,24 @@ package actor ClassicNDEFDriver: NDEFTagDriver {
             }
         } verify: { tagHolds throws(NDEFTagError) in
             guard let area = snapshot.area else { return }
-            try await verify(positions: plan.verifyPositions, of: area, against: plan.finalStream,
-                             snapshot: snapshot, state: tagHolds)
+            try await verify(
+                positions: plan.verifyPositions, of: area, against: plan.finalStream,
+                snapshot: snapshot, state: tagHolds)
         }
     }
 
     /// Opens the sector of data block `block` with the key that may write it.
-    private func openForDataWrite(_ block: Int, snapshot: ClassicTagSnapshot,
-                                  state: () -> NDEFTagContentState) async throws(NDEFTagError) {
-        guard let sector = geometry.sector(ofBlock: block), let sectorState = snapshot.sectors.first(where: { $0.sector == sector }),
-              let keyType = sectorState.dataWriteKey else {
-            throw .tagUpdateFailure(step: .writeBody(page: block), state: state(), reason: .unexpectedResponse("no key may write block \(block)"))
+    private func openForDataWrite(
+        _ block: Int, snapshot: ClassicTagSnapshot,
+        state: () -> NDEFTagContentState
+    ) async throws(NDEFTagError) {
+        guard let sector = geometry.sector(ofBlock: block),
+            let sectorState = snapshot.sectors.first(where: { $0.sector == sector }),
+            let keyType = sectorState.dataWriteKey
+        else {
+            throw .tagUpdateFailure(
+                step: .writeBody(page: block), state: state(),
+                reason: .unexpectedResponse("no key may write block \(block)"))
         }
         let key = keyType == .a ? sectorState.keyA : keys.keyB(madSector: false)
         do throws(TagCommandError) {
@@ -131,12 +148,15 @@ package actor ClassicNDEFDriver: NDEFTagDriver {
     }
 
     /// Reads the blocks at `positions` of `area` back and compares them with `expected`.
-    func verify(positions: ClosedRange<Int>, of area: ClassicNDEFArea, against expected: [UInt8],
-                snapshot: ClassicTagSnapshot, state: NDEFTagContentState) async throws(NDEFTagError) {
+    func verify(
+        positions: ClosedRange<Int>, of area: ClassicNDEFArea, against expected: [UInt8],
+        snapshot: ClassicTagSnapshot, state: NDEFTagContentState
+    ) async throws(NDEFTagError) {
         for position in positions {
             let block = area.blocks[position]
             guard let sector = geometry.sector(ofBlock: block),
-                  let sectorState = snapshot.sectors.first(where: { $0.sector == sector }) else { continue }
+                let sectorState = snapshot.sectors.first(where: { $0.sector == sector })
+            else { continue }
             let key = sectorState.readKey == .a ? sectorState.keyA : keys.keyB(madSector: false)
             let bytes: [UInt8]
             do throws(TagCommandError) {
@@ -147,8 +167,9 @@ package actor ClassicNDEFDriver: NDEFTagDriver {
             }
             let range = area.streamRange(ofBlockAt: position)
             for (index, byte) in bytes.enumerated() where expected[range.lowerBound + index] != byte {
-                throw .tagUpdateFailure(step: .verify(page: block), state: .unknown,
-                                        reason: .verificationMismatch(offset: block * geometry.blockSize + index))
+                throw .tagUpdateFailure(
+                    step: .verify(page: block), state: .unknown,
+                    reason: .verificationMismatch(offset: block * geometry.blockSize + index))
             }
         }
     }

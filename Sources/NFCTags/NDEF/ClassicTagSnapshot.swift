@@ -58,8 +58,9 @@ struct ClassicTagSnapshot: Sendable {
         if let problem = scan.problem, problem.reason != .missingNDEFTLV {
             throw .invalidTLV(offset: area.tagAddress(ofStreamIndex: problem.offset), reason: problem.reason)
         }
-        return NDEFStatus(availability: writeRefusal == nil ? .readWrite : .readOnly, capacity: capacity,
-                          length: scan.ndef?.length ?? 0)
+        return NDEFStatus(
+            availability: writeRefusal == nil ? .readWrite : .readOnly, capacity: capacity,
+            length: scan.ndef?.length ?? 0)
     }
 
     /// The NDEF message bytes and the tag address of each one.
@@ -72,8 +73,8 @@ struct ClassicTagSnapshot: Sendable {
             throw .invalidTLV(offset: area.tagAddress(ofStreamIndex: problem.offset), reason: problem.reason)
         }
         guard ndef.length > 0, let last = ndef.lengthAddresses.last,
-              let first = scan.area.streamAddress(after: last),
-              let indexes = scan.area.streamAddresses(from: first, count: ndef.length)
+            let first = scan.area.streamAddress(after: last),
+            let indexes = scan.area.streamAddresses(from: first, count: ndef.length)
         else { return ([], []) }
         return (indexes.map { stream[$0] }, indexes.map { area.tagAddress(ofStreamIndex: $0) })
     }

@@ -51,7 +51,9 @@ struct ClassicWritePlan: Sendable, Equatable {
         let size = area.blockSize
         var tlv = [mapping.ndefTLV] + mapping.lengthField(message.count) + message
         if scan.area.availableBytes(from: start) > tlv.count { tlv.append(mapping.terminatorTLV) }
-        guard let indexes = scan.area.streamAddresses(from: start, count: tlv.count), indexes.count >= 2 else { return nil }
+        guard let indexes = scan.area.streamAddresses(from: start, count: tlv.count), indexes.count >= 2 else {
+            return nil
+        }
 
         let current = snapshot.stream
         var final = current
@@ -66,9 +68,11 @@ struct ClassicWritePlan: Sendable, Equatable {
         let typePosition = indexes[0] / size
         let lengthPosition = indexes[1] / size
         var writes: [BlockWrite] = []
-        for position in [lengthPosition, typePosition] where !writes.contains(where: { $0.block == area.blocks[position] }) {
+        for position in [lengthPosition, typePosition]
+        where !writes.contains(where: { $0.block == area.blocks[position] }) {
             if fullWrite || block(cleared, position) != block(current, position) {
-                writes.append(BlockWrite(block: area.blocks[position], bytes: block(cleared, position), phase: .clearLength))
+                writes.append(
+                    BlockWrite(block: area.blocks[position], bytes: block(cleared, position), phase: .clearLength))
             }
         }
         let spanned = Array(Set(indexes.map { $0 / size })).sorted()
@@ -78,7 +82,8 @@ struct ClassicWritePlan: Sendable, Equatable {
             }
         }
         if fullWrite || block(final, lengthPosition) != block(staged, lengthPosition) {
-            writes.append(BlockWrite(block: area.blocks[lengthPosition], bytes: block(final, lengthPosition), phase: .commit))
+            writes.append(
+                BlockWrite(block: area.blocks[lengthPosition], bytes: block(final, lengthPosition), phase: .commit))
         }
         // Nothing changes at all: no write is needed, not even the clear.
         if !fullWrite, final == current { writes = [] }

@@ -29,7 +29,8 @@ struct MADTable: Sendable, Equatable {
     /// The MAD version the sector 0 GPB at `address` announces; `nil` when its DA bit is
     /// clear (no MAD: the card is not NDEF-formatted).
     static func version(gpb: UInt8, address: Int, spec: MADSpec) throws(NDEFTagError) -> Version? {
-        let available = spec.gpbBits[.madAvailable].mask, versionMask = spec.gpbBits[.madVersion].mask
+        let available = spec.gpbBits[.madAvailable].mask
+        let versionMask = spec.gpbBits[.madVersion].mask
         guard gpb & available != 0 else { return nil }
         switch gpb & versionMask {
         case spec.gpbMAD1 & versionMask: return .mad1
@@ -43,12 +44,14 @@ struct MADTable: Sendable, Equatable {
     init(mad1: [UInt8], mad2: [UInt8]?, spec: MADSpec, blockSize: Int) throws(NDEFTagError) {
         applications = [:]
         entryAddresses = [:]
-        publisherSector = try Self.decode(mad1, directory: spec.mad1, spec: spec, blockSize: blockSize,
-                                          into: &applications, addresses: &entryAddresses)
+        publisherSector = try Self.decode(
+            mad1, directory: spec.mad1, spec: spec, blockSize: blockSize,
+            into: &applications, addresses: &entryAddresses)
         hasMAD2 = mad2 != nil
         if let mad2 {
-            _ = try Self.decode(mad2, directory: spec.mad2, spec: spec, blockSize: blockSize,
-                                into: &applications, addresses: &entryAddresses)
+            _ = try Self.decode(
+                mad2, directory: spec.mad2, spec: spec, blockSize: blockSize,
+                into: &applications, addresses: &entryAddresses)
         }
     }
 
@@ -62,7 +65,8 @@ struct MADTable: Sendable, Equatable {
         for (previous, sector) in zip(sectors, sectors.dropFirst()) {
             let skipsMAD2 = hasMAD2 && previous + 1 == spec.mad2.sector && sector == spec.mad2.sector + 1
             if sector != previous + 1, !skipsMAD2 {
-                throw .invalidApplicationDirectory(offset: entryAddresses[sector] ?? 0, reason: .nonContiguousNDEFSectors)
+                throw .invalidApplicationDirectory(
+                    offset: entryAddresses[sector] ?? 0, reason: .nonContiguousNDEFSectors)
             }
         }
         return sectors
@@ -70,8 +74,10 @@ struct MADTable: Sendable, Equatable {
 
     /// The bytes of one directory (CRC, info byte, AIDs) for `applications`; sectors it
     /// covers that are not in `applications` are free.
-    static func directoryBytes(_ directory: MADDirectory, infoByte: UInt8, applications: [Int: [UInt8]],
-                               spec: MADSpec) -> [UInt8] {
+    static func directoryBytes(
+        _ directory: MADDirectory, infoByte: UInt8, applications: [Int: [UInt8]],
+        spec: MADSpec
+    ) -> [UInt8] {
         let free = spec.administrativeAIDs[.free].aid
         var bytes = [UInt8](repeating: 0, count: spec.firstAIDByte + 2 * directory.aidCount)
         bytes[spec.infoByte] = infoByte
@@ -85,8 +91,10 @@ struct MADTable: Sendable, Equatable {
     }
 
     /// Decodes one directory; returns its masked info byte.
-    private static func decode(_ bytes: [UInt8], directory: MADDirectory, spec: MADSpec, blockSize: Int,
-                               into applications: inout [Int: [UInt8]], addresses: inout [Int: Int]) throws(NDEFTagError) -> Int {
+    private static func decode(
+        _ bytes: [UInt8], directory: MADDirectory, spec: MADSpec, blockSize: Int,
+        into applications: inout [Int: [UInt8]], addresses: inout [Int: Int]
+    ) throws(NDEFTagError) -> Int {
         let base = Int(directory.blocks.first ?? 0) * blockSize
         let needed = spec.firstAIDByte + 2 * directory.aidCount
         guard bytes.count >= needed, spec.crcByte < spec.infoByte, spec.infoByte < spec.firstAIDByte else {
@@ -94,12 +102,14 @@ struct MADTable: Sendable, Equatable {
         }
         let computed = spec.crc(Array(bytes[(spec.crcByte + 1)..<needed]))
         guard computed == bytes[spec.crcByte] else {
-            throw .invalidApplicationDirectory(offset: base + spec.crcByte,
-                                               reason: .crcMismatch(expected: computed, found: bytes[spec.crcByte]))
+            throw .invalidApplicationDirectory(
+                offset: base + spec.crcByte,
+                reason: .crcMismatch(expected: computed, found: bytes[spec.crcByte]))
         }
         let info = bytes[spec.infoByte] & spec.infoBytePublisherMask
         if !directory.isValidInfoByte(info) {
-            throw .invalidApplicationDirectory(offset: base + spec.infoByte, reason: .invalidInfoByte(bytes[spec.infoByte]))
+            throw .invalidApplicationDirectory(
+                offset: base + spec.infoByte, reason: .invalidInfoByte(bytes[spec.infoByte]))
         }
         for index in 0..<directory.aidCount {
             let offset = spec.firstAIDByte + 2 * index

@@ -19,12 +19,15 @@ package enum NDEFTagDrivers {
     ///
     /// - Parameter passwordAuthenticated: the caller ran PWD_AUTH on this connection and
     ///   runs it again after every re-selection, so a password-protected area is writable.
-    package static func driver(for chip: Chip, transport: any TagTransport,
-                              passwordAuthenticated: Bool = false) throws(NDEFTagError) -> any NDEFTagDriver {
+    package static func driver(
+        for chip: Chip, transport: any TagTransport,
+        passwordAuthenticated: Bool = false
+    ) throws(NDEFTagError) -> any NDEFTagDriver {
         let spec = ChipTables.spec(for: chip)
         if let profile = Type2TagProfile(spec: spec, mapping: .standard) {
-            return Type2NDEFDriver(profile: profile, mapping: .standard, transport: transport,
-                                   passwordAuthenticated: passwordAuthenticated)
+            return Type2NDEFDriver(
+                profile: profile, mapping: .standard, transport: transport,
+                passwordAuthenticated: passwordAuthenticated)
         }
         if spec.family == .mifareClassic { return try ClassicNDEFDriver(chip: chip, transport: transport) }
         if spec.family == .type4 {

@@ -45,7 +45,8 @@ public struct NTAGMirrorTemplate: Sendable, Equatable {
         let counterBits = spec.counters.first { $0.kind == .nfcReadCounter }?.widthBits
         let separator = String(decoding: [rules.separator], as: UTF8.self)
         let both = Self.uidPlaceholder + separator + Self.counterPlaceholder
-        let uidCount = uri.occurrences(of: Self.uidPlaceholder), counterCount = uri.occurrences(of: Self.counterPlaceholder)
+        let uidCount = uri.occurrences(of: Self.uidPlaceholder)
+        let counterCount = uri.occurrences(of: Self.counterPlaceholder)
         let uidText = 2 * spec.activation.uidLength
         let counterText = 2 * (((counterBits ?? 0) + 7) / 8)
         let placeholder: String
@@ -105,7 +106,8 @@ public enum NTAGMirrorError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .chipHasNoMirror(let chip): "\(chip.rawValue) has no ASCII mirror for this template"
         case .noPlaceholder: "the URL holds no {uid} or {counter} to mirror"
-        case .unsupportedLayout(let uri): "the chip mirrors {uid}, {counter} or {uid}x{counter}, not the layout of \(uri)"
+        case .unsupportedLayout(let uri):
+            "the chip mirrors {uid}, {counter} or {uid}x{counter}, not the layout of \(uri)"
         case let .outsideUserMemory(page, byte, length):
             "the \(length)-byte mirror from page \(page) byte \(byte) would leave the user memory (into the lock or configuration pages)"
         case .splitByReservedBytes: "reserved bytes lie inside the mirrored text"

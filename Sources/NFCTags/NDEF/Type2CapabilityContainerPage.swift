@@ -22,14 +22,18 @@ struct Type2CapabilityContainerPage: Sendable, Equatable {
         let layout = mapping.capabilityContainer
         let length = max(layout.magicByte, layout.versionByte, layout.sizeByte, layout.accessByte) + 1
         guard bytes.count == length, let major = layout.majorVersion(of: bytes),
-              let read = layout.readAccess(of: bytes), let write = layout.writeAccess(of: bytes) else {
-            throw .invalidCapabilityContainer(offset: address, reason: .malformed("expected \(length) bytes, found \(bytes.count)"))
+            let read = layout.readAccess(of: bytes), let write = layout.writeAccess(of: bytes)
+        else {
+            throw .invalidCapabilityContainer(
+                offset: address, reason: .malformed("expected \(length) bytes, found \(bytes.count)"))
         }
         guard bytes[layout.magicByte] == mapping.magic else {
-            throw .invalidCapabilityContainer(offset: address + layout.magicByte, reason: .notFormatted(found: bytes[layout.magicByte]))
+            throw .invalidCapabilityContainer(
+                offset: address + layout.magicByte, reason: .notFormatted(found: bytes[layout.magicByte]))
         }
         guard major == mapping.supportedMajorVersion else {
-            throw .invalidCapabilityContainer(offset: address + layout.versionByte, reason: .unsupportedVersion(bytes[layout.versionByte]))
+            throw .invalidCapabilityContainer(
+                offset: address + layout.versionByte, reason: .unsupportedVersion(bytes[layout.versionByte]))
         }
         self.bytes = bytes
         self.dataAreaBytes = Int(bytes[layout.sizeByte]) * mapping.dataAreaUnitBytes

@@ -53,13 +53,17 @@ struct Type2FormatPlan: Sendable, Equatable {
 
         var writes: [PageWrite] = []
         var current = memory
-        if snapshot.hasNDEF, let scan = snapshot.scan, let ndef = scan.ndef, ndef.length > 0, let lengthAddress = ndef.lengthAddresses.first {
+        if snapshot.hasNDEF, let scan = snapshot.scan, let ndef = scan.ndef, ndef.length > 0,
+            let lengthAddress = ndef.lengthAddresses.first
+        {
             current[lengthAddress] = 0
             let lengthPage = lengthAddress / size
-            writes.append(PageWrite(page: lengthPage, bytes: page(current, lengthPage), step: .clearLength(page: lengthPage)))
+            writes.append(
+                PageWrite(page: lengthPage, bytes: page(current, lengthPage), step: .clearLength(page: lengthPage)))
         }
         let lastPage = firstPage + area.count / size - 1
-        for number in stride(from: lastPage, through: firstPage, by: -1) where page(final, number) != page(current, number) {
+        for number in stride(from: lastPage, through: firstPage, by: -1)
+        where page(final, number) != page(current, number) {
             writes.append(PageWrite(page: number, bytes: page(final, number), step: .writeFormat(page: number)))
         }
         if page(final, ccPage) != currentCC {

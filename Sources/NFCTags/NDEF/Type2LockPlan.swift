@@ -59,21 +59,30 @@ struct Type2LockPlan: Sendable, Equatable {
         /// Page-lock bits first, block-lock bits after, where a torn write could mix them.
         func addLock(_ number: Int, setting bits: [UInt8], blockLock: [UInt8], at byte: Int, step: NDEFTagStep) {
             if !profile.tearingProtectedPages.contains(number) {
-                add(number, setting: bits.enumerated().map { $1 & ~(blockLock.indices.contains($0) ? blockLock[$0] : 0) },
+                add(
+                    number,
+                    setting: bits.enumerated().map { $1 & ~(blockLock.indices.contains($0) ? blockLock[$0] : 0) },
                     at: byte, step: step)
             }
             add(number, setting: bits, at: byte, step: step)
         }
 
-        add(profile.capabilityContainerPage, setting: [mapping.writeAccessNone], at: mapping.capabilityContainer.accessByte,
+        add(
+            profile.capabilityContainerPage, setting: [mapping.writeAccessNone],
+            at: mapping.capabilityContainer.accessByte,
             step: .writeCapabilityContainer(page: profile.capabilityContainerPage))
         let staticBlockLock = mapping.staticLock.blockLockBits.reduce(0) { $0 | 1 << $1.bit }
-        addLock(profile.staticLockPage, setting: mapping.staticLockAllValue,
-                blockLock: mapping.staticLockAllValue.indices.map { UInt8(truncatingIfNeeded: staticBlockLock >> (8 * $0)) },
-                at: profile.staticLockByte, step: .writeStaticLock(page: profile.staticLockPage))
+        addLock(
+            profile.staticLockPage, setting: mapping.staticLockAllValue,
+            blockLock: mapping.staticLockAllValue.indices.map {
+                UInt8(truncatingIfNeeded: staticBlockLock >> (8 * $0))
+            },
+            at: profile.staticLockByte, step: .writeStaticLock(page: profile.staticLockPage))
         if let dynamic = profile.dynamicLock {
-            addLock(dynamic.page, setting: Array(dynamic.lockAllValue.prefix(dynamic.byteCount)), blockLock: dynamic.blockLockBits,
-                    at: 0, step: .writeDynamicLock(page: dynamic.page))
+            addLock(
+                dynamic.page, setting: Array(dynamic.lockAllValue.prefix(dynamic.byteCount)),
+                blockLock: dynamic.blockLockBits,
+                at: 0, step: .writeDynamicLock(page: dynamic.page))
         }
         self.writes = writes
         self.expectedBits = expected

@@ -19,9 +19,11 @@ extension Type2NDEFDriver {
             }
             for (index, byte) in bytes.enumerated() { readBack[page * profile.pageSize + index] = byte }
         }
-        for (address, mask) in plan.expectedBits.sorted(by: { $0.key < $1.key }) where (readBack[address] ?? 0) & mask != mask {
-            throw .tagUpdateFailure(step: .verify(page: address / profile.pageSize), state: .previousMessageIntact,
-                                    reason: .verificationMismatch(offset: address))
+        for (address, mask) in plan.expectedBits.sorted(by: { $0.key < $1.key })
+        where (readBack[address] ?? 0) & mask != mask {
+            throw .tagUpdateFailure(
+                step: .verify(page: address / profile.pageSize), state: .previousMessageIntact,
+                reason: .verificationMismatch(offset: address))
         }
     }
 
@@ -41,7 +43,9 @@ extension Type2NDEFDriver {
     }
 
     /// What a format that failed at write `index` left on the tag.
-    static func formatState(failedWrite index: Int, of plan: Type2FormatPlan, clears: Bool, mayHaveReachedTag mayHave: Bool) -> NDEFTagContentState {
+    static func formatState(
+        failedWrite index: Int, of plan: Type2FormatPlan, clears: Bool, mayHaveReachedTag mayHave: Bool
+    ) -> NDEFTagContentState {
         let write = plan.writes[index]
         if clears {
             if index == 0 { return mayHave ? .unknown : .previousMessageIntact }

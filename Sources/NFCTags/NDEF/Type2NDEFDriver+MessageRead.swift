@@ -26,17 +26,20 @@ extension Type2NDEFDriver {
         }
         let container: Type2CapabilityContainerPage
         do throws(NDEFTagError) {
-            container = try Type2CapabilityContainerPage(bytes: Array(memory[ccAddress..<(ccAddress + pageSize)]),
-                                                         address: ccAddress, mapping: mapping)
+            container = try Type2CapabilityContainerPage(
+                bytes: Array(memory[ccAddress..<(ccAddress + pageSize)]),
+                address: ccAddress, mapping: mapping)
         } catch {
             return snapshot(memory, capabilityContainer: .failure(error), scan: nil)
         }
-        let area = Type2DataArea(start: mapping.dataAreaStartByte, end: mapping.dataAreaStartByte + container.dataAreaBytes)
+        let area = Type2DataArea(
+            start: mapping.dataAreaStartByte, end: mapping.dataAreaStartByte + container.dataAreaBytes)
         guard area.end <= (profile.lastUserPage + 1) * pageSize else {
             throw .invalidCapabilityContainer(offset: ccAddress + 2, reason: .invalidSize(container.dataAreaBytes))
         }
         while true {
-            let scan = Type2TLVScan(memory: Array(memory.prefix(readEnd)), area: area, memorySize: memory.count, mapping: mapping)
+            let scan = Type2TLVScan(
+                memory: Array(memory.prefix(readEnd)), area: area, memorySize: memory.count, mapping: mapping)
             let wanted: Int
             if scan.readPastMemory {
                 // The TLVs before the message (NULL padding, control TLVs) run past what was
@@ -48,13 +51,16 @@ extension Type2NDEFDriver {
                 // Terminator follows decides whether a write must write the page after the message.
                 wanted = end + (firstPage == nil ? 0 : 1)
             } else {
-                wanted = area.end   // a problem: read the whole area, scan again
+                wanted = area.end  // a problem: read the whole area, scan again
             }
             if wanted <= readEnd || readEnd >= area.end {
-                let final = wanted <= readEnd ? scan
+                let final =
+                    wanted <= readEnd
+                    ? scan
                     : Type2TLVScan(memory: memory, area: area, memorySize: memory.count, mapping: mapping)
-                return snapshot(memory, capabilityContainer: .success(container), scan: final,
-                                knownEnd: readEnd < area.end ? readEnd : nil)
+                return snapshot(
+                    memory, capabilityContainer: .success(container), scan: final,
+                    knownEnd: readEnd < area.end ? readEnd : nil)
             }
             let pages = (readEnd / pageSize)...((min(wanted, area.end) - 1) / pageSize)
             readEnd = try await readData(pages, into: &memory) { .readData(page: $0) }
@@ -70,7 +76,9 @@ extension Type2NDEFDriver {
     /// read of the page `probing` names tells whether the protected area reaches it
     /// (``Type2TagSnapshot/passwordProbe``). A NAK before the configuration, or a chip
     /// without FAST_READ, takes the full snapshot instead (its errors name the page).
-    func readPartialSnapshot(probing probePage: (Type2TagSnapshot) -> Int?) async throws(NDEFTagError) -> Type2TagSnapshot {
+    func readPartialSnapshot(probing probePage: (Type2TagSnapshot) -> Int?) async throws(NDEFTagError)
+        -> Type2TagSnapshot
+    {
         let partial: Type2TagSnapshot?
         do throws(NDEFTagError) {
             partial = try await readMessageSnapshot(from: profile.staticLockPage)
@@ -79,7 +87,9 @@ extension Type2NDEFDriver {
         }
         guard var snapshot = partial else { return try await readSnapshot() }
         snapshot.configurationReadable = try await readConfiguration(into: &snapshot.memory)
-        if !snapshot.configurationReadable, !passwordAuthenticated, profile.protection != nil, let page = probePage(snapshot) {
+        if !snapshot.configurationReadable, !passwordAuthenticated, profile.protection != nil,
+            let page = probePage(snapshot)
+        {
             do throws(NDEFTagError) {
                 _ = try await io.readPages(page...page) { .readData(page: $0) }
                 snapshot.passwordProbe = (page, true)
@@ -95,14 +105,17 @@ extension Type2NDEFDriver {
         guard let ndef = scan.ndef, let last = ndef.lengthAddresses.last else { return nil }
         guard ndef.length > 0 else { return last + 1 }
         guard let first = scan.area.streamAddress(after: last),
-              let addresses = scan.area.streamAddresses(from: first, count: ndef.length) else { return nil }
+            let addresses = scan.area.streamAddresses(from: first, count: ndef.length)
+        else { return nil }
         return (addresses.last ?? last) + 1
     }
 
     /// FAST_READs `pages` into `memory`; returns the byte address past them. A NAK means
     /// the pages are read-protected.
-    private func readData(_ pages: ClosedRange<Int>, into memory: inout [UInt8],
-                          step: @Sendable (Int) -> NDEFTagStep) async throws(NDEFTagError) -> Int {
+    private func readData(
+        _ pages: ClosedRange<Int>, into memory: inout [UInt8],
+        step: @Sendable (Int) -> NDEFTagStep
+    ) async throws(NDEFTagError) -> Int {
         let data: [UInt8]
         do throws(NDEFTagError) {
             data = try await io.readPages(pages, step: step)
@@ -116,10 +129,13 @@ extension Type2NDEFDriver {
 
     /// A snapshot of what was read; the lock and configuration pages were not, so they
     /// count as unknown (not readable) rather than as zeros.
-    private func snapshot(_ memory: [UInt8], capabilityContainer: Result<Type2CapabilityContainerPage, NDEFTagError>,
-                          scan: Type2TLVScan?, knownEnd: Int? = nil) -> Type2TagSnapshot {
-        Type2TagSnapshot(profile: profile, mapping: mapping, memory: memory, capabilityContainer: capabilityContainer,
-                         scan: scan, configurationReadable: false, passwordAuthenticated: passwordAuthenticated,
-                         knownEnd: knownEnd)
+    private func snapshot(
+        _ memory: [UInt8], capabilityContainer: Result<Type2CapabilityContainerPage, NDEFTagError>,
+        scan: Type2TLVScan?, knownEnd: Int? = nil
+    ) -> Type2TagSnapshot {
+        Type2TagSnapshot(
+            profile: profile, mapping: mapping, memory: memory, capabilityContainer: capabilityContainer,
+            scan: scan, configurationReadable: false, passwordAuthenticated: passwordAuthenticated,
+            knownEnd: knownEnd)
     }
 }

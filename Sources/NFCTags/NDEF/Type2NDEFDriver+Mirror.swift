@@ -9,24 +9,31 @@ extension Type2NDEFDriver {
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` with ``NTAGMirrorError``'s words
     ///   when the mirror would leave the user memory or straddle reserved bytes; the tag's
     ///   own errors (no NDEF, not readable) as the other calls do.
-    package func mirrorPlacement(for template: NTAGMirrorTemplate) async throws(NDEFTagError) -> (page: Int, byte: Int) {
+    package func mirrorPlacement(for template: NTAGMirrorTemplate) async throws(NDEFTagError) -> (page: Int, byte: Int)
+    {
         let snapshot = try await readSnapshot()
         guard let scan = snapshot.scan, let typeAddress = scan.ndef?.typeAddress ?? scan.insertionAddress else {
             throw .unsupportedTag(reason: "the tag is not NDEF-formatted")
         }
         let messageLength = (try? template.message.encoded())?.count ?? 0
-        let before = mapping.tlvHeaderLength(shortForm: messageLength <= mapping.shortLengthMaximum) + template.placeholderOffset
-        guard let addresses = scan.area.streamAddresses(from: typeAddress, count: before + template.placeholderLength) else {
-            throw .tagSizeTooSmall(needed: before + template.placeholderLength, capacity: scan.area.availableBytes(from: typeAddress))
+        let before =
+            mapping.tlvHeaderLength(shortForm: messageLength <= mapping.shortLengthMaximum) + template.placeholderOffset
+        guard let addresses = scan.area.streamAddresses(from: typeAddress, count: before + template.placeholderLength)
+        else {
+            throw .tagSizeTooSmall(
+                needed: before + template.placeholderLength, capacity: scan.area.availableBytes(from: typeAddress))
         }
         let text = Array(addresses.suffix(template.placeholderLength))
-        guard let first = text.first, let last = text.last else { throw .unsupportedTag(reason: NTAGMirrorError.noPlaceholder.description) }
+        guard let first = text.first, let last = text.last else {
+            throw .unsupportedTag(reason: NTAGMirrorError.noPlaceholder.description)
+        }
         guard last - first == text.count - 1 else {
             throw .unsupportedTag(reason: NTAGMirrorError.splitByReservedBytes.description)
         }
         let (page, byte) = (first / profile.pageSize, first % profile.pageSize)
         guard page >= template.rules.firstMirrorPage, last < (profile.lastUserPage + 1) * profile.pageSize else {
-            throw .unsupportedTag(reason: NTAGMirrorError.outsideUserMemory(page: page, byte: byte, length: text.count).description)
+            throw .unsupportedTag(
+                reason: NTAGMirrorError.outsideUserMemory(page: page, byte: byte, length: text.count).description)
         }
         return (page, byte)
     }

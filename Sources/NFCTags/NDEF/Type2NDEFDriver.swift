@@ -23,7 +23,10 @@ package actor Type2NDEFDriver: NDEFTagDriver {
     /// selected for the connection (a lock, a format and ``forgetConfiguration()`` drop them).
     private var knownConfiguration: [UInt8]?
 
-    init(profile: Type2TagProfile, mapping: Type2Mapping, transport: any TagTransport, passwordAuthenticated: Bool = false) {
+    init(
+        profile: Type2TagProfile, mapping: Type2Mapping, transport: any TagTransport,
+        passwordAuthenticated: Bool = false
+    ) {
         self.io = Type2PageIO(transport: transport, profile: profile)
         self.profile = profile
         self.mapping = mapping
@@ -46,7 +49,11 @@ package actor Type2NDEFDriver: NDEFTagDriver {
     package func readMessage() async throws(NDEFTagError) -> NDEFMessage {
         verifiedMessage = nil
         let snapshot: Type2TagSnapshot
-        if let partial = try await readMessageSnapshot() { snapshot = partial } else { snapshot = try await readSnapshot() }
+        if let partial = try await readMessageSnapshot() {
+            snapshot = partial
+        } else {
+            snapshot = try await readSnapshot()
+        }
         let (bytes, addresses) = try snapshot.messageBytes()
         let message = try NDEFMessage.fromTagBytes(bytes, addresses: addresses)
         verifiedMessage = bytes
@@ -65,14 +72,18 @@ package actor Type2NDEFDriver: NDEFTagDriver {
             status = try snapshot.status()
         } catch .invalidTLV {
             // A corrupt TLV area is repaired by writing over it at the first bad TLV.
-            status = NDEFStatus(availability: snapshot.writeBlock == nil ? .readWrite : .readOnly,
-                                capacity: snapshot.capacity, length: 0)
+            status = NDEFStatus(
+                availability: snapshot.writeBlock == nil ? .readWrite : .readOnly,
+                capacity: snapshot.capacity, length: 0)
         }
         if status.availability == .notSupported {
-            throw .invalidCapabilityContainer(offset: profile.capabilityContainerPage * profile.pageSize,
-                                              reason: .notFormatted(found: snapshot.memory[profile.capabilityContainerPage * profile.pageSize]))
+            throw .invalidCapabilityContainer(
+                offset: profile.capabilityContainerPage * profile.pageSize,
+                reason: .notFormatted(found: snapshot.memory[profile.capabilityContainerPage * profile.pageSize]))
         }
-        guard bytes.count <= status.capacity else { throw .tagSizeTooSmall(needed: bytes.count, capacity: status.capacity) }
+        guard bytes.count <= status.capacity else {
+            throw .tagSizeTooSmall(needed: bytes.count, capacity: status.capacity)
+        }
         guard status.availability == .readWrite else { throw .tagNotWritable }
         guard let plan = Type2WritePlan(snapshot: snapshot, message: bytes, fullWrite: options.fullWrite) else {
             throw .tagSizeTooSmall(needed: bytes.count, capacity: status.capacity)
@@ -89,7 +100,9 @@ package actor Type2NDEFDriver: NDEFTagDriver {
         let snapshot = try await readSnapshot()
         let (bytes, _) = try snapshot.messageBytes()
         guard force || verifiedMessage == bytes else { throw .notVerified }
-        if case .password = snapshot.writeBlock { throw .authenticationRequired(step: .writeCapabilityContainer(page: profile.capabilityContainerPage)) }
+        if case .password = snapshot.writeBlock {
+            throw .authenticationRequired(step: .writeCapabilityContainer(page: profile.capabilityContainerPage))
+        }
         let plan = Type2LockPlan(snapshot: snapshot)
         try await runLock(plan)
     }
@@ -116,7 +129,10 @@ package actor Type2NDEFDriver: NDEFTagDriver {
         let ccAddress = profile.capabilityContainerPage * profile.pageSize
         let cc: Result<Type2CapabilityContainerPage, NDEFTagError>
         do throws(NDEFTagError) {
-            cc = .success(try Type2CapabilityContainerPage(bytes: Array(memory[ccAddress..<(ccAddress + profile.pageSize)]), address: ccAddress, mapping: mapping))
+            cc = .success(
+                try Type2CapabilityContainerPage(
+                    bytes: Array(memory[ccAddress..<(ccAddress + profile.pageSize)]), address: ccAddress,
+                    mapping: mapping))
         } catch {
             cc = .failure(error)
         }
@@ -137,14 +153,18 @@ package actor Type2NDEFDriver: NDEFTagDriver {
                 } catch .nak(_, let step) {
                     throw .authenticationRequired(step: step)
                 }
-                memory.replaceSubrange((pages.lowerBound * profile.pageSize)..<(pages.lowerBound * profile.pageSize + data.count), with: data)
+                memory.replaceSubrange(
+                    (pages.lowerBound * profile.pageSize)..<(pages.lowerBound * profile.pageSize + data.count),
+                    with: data)
             }
-            scan = Type2TLVScan(memory: memory, area: Type2DataArea(start: start, end: end),
-                                memorySize: memory.count, mapping: mapping)
+            scan = Type2TLVScan(
+                memory: memory, area: Type2DataArea(start: start, end: end),
+                memorySize: memory.count, mapping: mapping)
         }
-        return Type2TagSnapshot(profile: profile, mapping: mapping, memory: memory, capabilityContainer: cc,
-                                scan: scan, configurationReadable: configurationReadable,
-                                passwordAuthenticated: passwordAuthenticated)
+        return Type2TagSnapshot(
+            profile: profile, mapping: mapping, memory: memory, capabilityContainer: cc,
+            scan: scan, configurationReadable: configurationReadable,
+            passwordAuthenticated: passwordAuthenticated)
     }
 
     /// The snapshot a write of a TLV of `tlvLength` bytes needs: the partial snapshot (see
@@ -156,7 +176,9 @@ package actor Type2NDEFDriver: NDEFTagDriver {
         if let probe = snapshot.passwordProbe, !probe.readable {
             throw .authenticationRequired(step: .readData(page: probe.page))
         }
-        if let knownEnd = snapshot.knownEnd, let last = Type2WritePlan.lastPageToRead(before: snapshot, tlvLength: tlvLength) {
+        if let knownEnd = snapshot.knownEnd,
+            let last = Type2WritePlan.lastPageToRead(before: snapshot, tlvLength: tlvLength)
+        {
             let first = knownEnd / profile.pageSize
             let data = try await io.readPages(first...last) { .readData(page: $0) }
             snapshot.memory.replaceSubrange(knownEnd..<(knownEnd + data.count), with: data)
@@ -187,8 +209,11 @@ package actor Type2NDEFDriver: NDEFTagDriver {
             // PROT covers the configuration pages: a read of the data area (or the password
             // probe of a partial snapshot) tells whether it reaches the NDEF area.
             if let dynamicLock = profile.dynamicLock,
-               let bytes = try? await io.readPages(dynamicLock.page...dynamicLock.page, step: { .readConfiguration(page: $0) }) {
-                memory.replaceSubrange((dynamicLock.page * profile.pageSize)..<((dynamicLock.page + 1) * profile.pageSize), with: bytes)
+                let bytes = try? await io.readPages(
+                    dynamicLock.page...dynamicLock.page, step: { .readConfiguration(page: $0) })
+            {
+                memory.replaceSubrange(
+                    (dynamicLock.page * profile.pageSize)..<((dynamicLock.page + 1) * profile.pageSize), with: bytes)
             }
             return false
         }
@@ -204,9 +229,12 @@ package actor Type2NDEFDriver: NDEFTagDriver {
     // MARK: Writing
 
     /// Carries out a write plan through its state machine, then verifies.
-    private func run(_ plan: Type2WritePlan, progress: @Sendable (NDEFWriteProgress) -> Void) async throws(NDEFTagError) {
-        try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
-                                       progress: progress) { index, machine throws(NDEFTagError) in
+    private func run(_ plan: Type2WritePlan, progress: @Sendable (NDEFWriteProgress) -> Void) async throws(NDEFTagError)
+    {
+        try await NDEFWriteMachine.run(
+            phases: plan.writes.map(\.phase), previousReadsEmpty: plan.previousReadsEmpty,
+            progress: progress
+        ) { index, machine throws(NDEFTagError) in
             let write = plan.writes[index]
             do throws(Type2PageIO.WriteFailure) {
                 try await io.writePage(write.page, write.bytes)
@@ -221,7 +249,9 @@ package actor Type2NDEFDriver: NDEFTagDriver {
     }
 
     /// Reads `pages` back and compares them with `expected`.
-    func verify(_ pages: ClosedRange<Int>, against expected: [UInt8], state: NDEFTagContentState) async throws(NDEFTagError) {
+    func verify(_ pages: ClosedRange<Int>, against expected: [UInt8], state: NDEFTagContentState)
+        async throws(NDEFTagError)
+    {
         let data: [UInt8]
         do throws(NDEFTagError) {
             data = try await io.readPages(pages) { .verify(page: $0) }
@@ -230,8 +260,9 @@ package actor Type2NDEFDriver: NDEFTagDriver {
         }
         let base = pages.lowerBound * profile.pageSize
         for (index, byte) in data.enumerated() where expected[base + index] != byte {
-            throw .tagUpdateFailure(step: .verify(page: (base + index) / profile.pageSize), state: .unknown,
-                                    reason: .verificationMismatch(offset: base + index))
+            throw .tagUpdateFailure(
+                step: .verify(page: (base + index) / profile.pageSize), state: .unknown,
+                reason: .verificationMismatch(offset: base + index))
         }
     }
 
@@ -241,7 +272,8 @@ package actor Type2NDEFDriver: NDEFTagDriver {
         case .connectionLost(let step, _): .connectionLost(step: step, state: state)
         case .timeout(let step): .tagUpdateFailure(step: step, state: state, reason: .timeout)
         case .nak(let code, let step): .tagUpdateFailure(step: step, state: state, reason: .nak(code))
-        case .readerFailure(let step, let reason): .tagUpdateFailure(step: step, state: state, reason: .readerFailure(reason))
+        case .readerFailure(let step, let reason):
+            .tagUpdateFailure(step: step, state: state, reason: .readerFailure(reason))
         case .unexpectedResponse(let step, let description):
             .tagUpdateFailure(step: step, state: state, reason: .unexpectedResponse(description))
         default: error
@@ -250,10 +282,13 @@ package actor Type2NDEFDriver: NDEFTagDriver {
 
     /// The error for a failed page write; `state` says what the tag holds given whether the
     /// write may have reached it.
-    func failure(_ error: Type2PageIO.WriteFailure, step: NDEFTagStep, state: (Bool) -> NDEFTagContentState) -> NDEFTagError {
+    func failure(_ error: Type2PageIO.WriteFailure, step: NDEFTagStep, state: (Bool) -> NDEFTagContentState)
+        -> NDEFTagError
+    {
         switch error {
         case .nak(let code): .tagUpdateFailure(step: step, state: state(false), reason: .nak(code))
-        case .unexpected(let description): .tagUpdateFailure(step: step, state: state(true), reason: .unexpectedResponse(description))
+        case .unexpected(let description):
+            .tagUpdateFailure(step: step, state: state(true), reason: .unexpectedResponse(description))
         case .transport(let transportError): .writing(transportError, step: step, state: state(true))
         }
     }

@@ -26,11 +26,13 @@ struct Type2PageIO: Sendable {
             if let fastRead = profile.fastRead {
                 let perFrame = max(1, transport.maximumFrameLength / profile.pageSize)
                 let last = min(pages.upperBound, page + perFrame - 1)
-                chunk = try await exchange([fastRead.code, UInt8(page), UInt8(last)], timeout: fastRead.timeout,
-                                           expecting: (last - page + 1) * profile.pageSize, step: step(page))
+                chunk = try await exchange(
+                    [fastRead.code, UInt8(page), UInt8(last)], timeout: fastRead.timeout,
+                    expecting: (last - page + 1) * profile.pageSize, step: step(page))
             } else {
-                let answer = try await exchange([profile.read.code, UInt8(page)], timeout: profile.read.timeout,
-                                                expecting: 4 * profile.pageSize, step: step(page))
+                let answer = try await exchange(
+                    [profile.read.code, UInt8(page)], timeout: profile.read.timeout,
+                    expecting: 4 * profile.pageSize, step: step(page))
                 chunk = Array(answer.prefix((pages.upperBound - page + 1) * profile.pageSize))
             }
             bytes += chunk
@@ -41,16 +43,18 @@ struct Type2PageIO: Sendable {
 
     /// One READ (4 pages from `page`, rolling over at the end of memory).
     func readFourPages(at page: Int, step: NDEFTagStep) async throws(NDEFTagError) -> [UInt8] {
-        try await exchange([profile.read.code, UInt8(page)], timeout: profile.read.timeout,
-                           expecting: 4 * profile.pageSize, step: step)
+        try await exchange(
+            [profile.read.code, UInt8(page)], timeout: profile.read.timeout,
+            expecting: 4 * profile.pageSize, step: step)
     }
 
     /// Writes one page; the tag must answer ACK.
     func writePage(_ page: Int, _ data: [UInt8]) async throws(WriteFailure) {
         let answer: TagResponse
         do {
-            answer = try await transport.transceive([profile.write.code, UInt8(page)] + data,
-                                                    framing: .raw, timeout: profile.write.timeout)
+            answer = try await transport.transceive(
+                [profile.write.code, UInt8(page)] + data,
+                framing: .raw, timeout: profile.write.timeout)
         } catch {
             throw .transport(error)
         }
@@ -69,7 +73,9 @@ struct Type2PageIO: Sendable {
         try? await transport.reselect()
     }
 
-    private func exchange(_ frame: [UInt8], timeout: Duration, expecting count: Int, step: NDEFTagStep) async throws(NDEFTagError) -> [UInt8] {
+    private func exchange(_ frame: [UInt8], timeout: Duration, expecting count: Int, step: NDEFTagStep)
+        async throws(NDEFTagError) -> [UInt8]
+    {
         let answer: TagResponse
         do {
             answer = try await transport.transceive(frame, framing: .raw, timeout: timeout)

@@ -64,12 +64,14 @@ struct Type2TLVScan: Sendable, Equatable {
                 problem = (typeAddress, .missingNDEFTLV)
                 return
             }
-            guard let (length, lengthAddresses) = Self.readLength(
-                after: typeAddress, memory: memory, area: self.area, mapping: mapping)
+            guard
+                let (length, lengthAddresses) = Self.readLength(
+                    after: typeAddress, memory: memory, area: self.area, mapping: mapping)
             else {
                 insertionAddress = typeAddress
                 problem = (typeAddress, .truncatedLength)
-                readPastMemory = Self.lengthRunsPastMemory(after: typeAddress, memory: memory, area: self.area, mapping: mapping)
+                readPastMemory = Self.lengthRunsPastMemory(
+                    after: typeAddress, memory: memory, area: self.area, mapping: mapping)
                 return
             }
             let valueStart = self.area.streamAddress(after: lengthAddresses.last ?? typeAddress)
@@ -100,7 +102,7 @@ struct Type2TLVScan: Sendable, Equatable {
                     problem = (typeAddress, .invalidControlLength(length))
                     return
                 }
-                let value = valueAddresses.map { memory[$0] }   // every one read: checked above
+                let value = valueAddresses.map { memory[$0] }  // every one read: checked above
                 let range = Self.controlArea(value, isLock: type == mapping.lockControlTLV)
                 guard range.lowerBound >= 0, range.upperBound <= memorySize else {
                     insertionAddress = typeAddress
@@ -133,7 +135,8 @@ struct Type2TLVScan: Sendable, Equatable {
         guard let first = area.streamAddress(after: typeAddress) else { return false }
         guard first < memory.count else { return true }
         guard memory[first] == mapping.threeByteLengthMarker,
-              let rest = area.streamAddresses(from: first + 1, count: 2) else { return false }
+            let rest = area.streamAddresses(from: first + 1, count: 2)
+        else { return false }
         return rest.contains { $0 >= memory.count }
     }
 
@@ -144,7 +147,7 @@ struct Type2TLVScan: Sendable, Equatable {
         guard let first = area.streamAddress(after: typeAddress), first < memory.count else { return nil }
         guard memory[first] == mapping.threeByteLengthMarker else { return (Int(memory[first]), [first]) }
         guard let rest = area.streamAddresses(from: first + 1, count: 2),
-              rest.allSatisfy({ $0 < memory.count })
+            rest.allSatisfy({ $0 < memory.count })
         else { return nil }
         return (Int(memory[rest[0]]) << 8 | Int(memory[rest[1]]), [first] + rest)
     }

@@ -92,7 +92,7 @@ extension Type2TagProfile {
     /// The profile of a Type 2 chip from its table, or `nil` for other families.
     init?(spec: ChipSpec, mapping: Type2Mapping) {
         guard spec.family.isType2, let memory = spec.memory,
-              let readSpec = spec.command(.read), let writeSpec = spec.command(.write)
+            let readSpec = spec.command(.read), let writeSpec = spec.command(.write)
         else { return nil }
         let slowest = spec.commands.compactMap(\.timeoutMs).max() ?? 0
         func command(_ command: CommandSpec, fallback: Double?) -> Command {
@@ -100,7 +100,8 @@ extension Type2TagProfile {
         }
         var protection: Protection?
         if let configuration = memory.configuration, let auth0Page = configuration.auth0Page,
-           let auth0Byte = configuration.auth0Byte {
+            let auth0Byte = configuration.auth0Byte
+        {
             let prot = configuration.field(.prot)
             let auth1 = configuration.field(.auth1)
             if let field = prot ?? auth1 {
@@ -127,9 +128,10 @@ extension Type2TagProfile {
                         blockLockBits[byte] |= mask
                     }
                 }
-                return DynamicLock(page: spec.page, byteCount: spec.byteCount, firstLockedPage: spec.firstLockedPage,
-                                   lastLockedPage: spec.lastLockedPage, pagesPerLockBit: spec.pagesPerLockBit,
-                                   lockBitCount: spec.lockBitCount, lockAllValue: spec.lockAllValue, blockLockBits: blockLockBits)
+                return DynamicLock(
+                    page: spec.page, byteCount: spec.byteCount, firstLockedPage: spec.firstLockedPage,
+                    lastLockedPage: spec.lastLockedPage, pagesPerLockBit: spec.pagesPerLockBit,
+                    lockBitCount: spec.lockBitCount, lockAllValue: spec.lockAllValue, blockLockBits: blockLockBits)
             },
             tearingProtectedPages: Set((memory.tearingProtectedPages ?? []).map(Int.init)),
             protection: protection,

@@ -51,16 +51,21 @@ struct Type2TagSnapshot: Sendable {
     /// The first reason a write to the data area would be refused, or `nil`.
     var writeBlock: WriteBlock? {
         guard case .success(let cc) = capabilityContainer, let pages = dataPages else { return nil }
-        if cc.writeAccess != mapping.capabilityContainer.writeAccessGranted { return .capabilityContainer(cc.accessByte) }
+        if cc.writeAccess != mapping.capabilityContainer.writeAccessGranted {
+            return .capabilityContainer(cc.accessByte)
+        }
         let lockAddress = profile.staticLockPage * profile.pageSize + profile.staticLockByte
         let lockWord = Int(memory[lockAddress]) | Int(memory[lockAddress + 1]) << 8
         for page in pages {
-            if let bit = mapping.staticLock.lockBit(forPage: page), lockWord & (1 << bit) != 0 { return .staticLock(page: page) }
+            if let bit = mapping.staticLock.lockBit(forPage: page), lockWord & (1 << bit) != 0 {
+                return .staticLock(page: page)
+            }
         }
         if let dynamic = profile.dynamicLock {
             for page in pages {
                 if let bit = dynamic.lockBit(forPage: page),
-                   memory[dynamic.page * profile.pageSize + bit.byte] & bit.mask != 0 {
+                    memory[dynamic.page * profile.pageSize + bit.byte] & bit.mask != 0
+                {
                     return .dynamicLock(page: page)
                 }
             }
@@ -95,7 +100,9 @@ struct Type2TagSnapshot: Sendable {
             return NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
         case .failure(let error): throw error
         }
-        if cc.readAccess != mapping.capabilityContainer.readAccessGranted { throw .authenticationRequired(step: .readCapabilityContainer) }
+        if cc.readAccess != mapping.capabilityContainer.readAccessGranted {
+            throw .authenticationRequired(step: .readCapabilityContainer)
+        }
         guard let scan else { return NDEFStatus(availability: .notSupported, capacity: 0, length: 0) }
         if let problem = scan.problem, problem.reason != .missingNDEFTLV {
             throw .invalidTLV(offset: problem.offset, reason: problem.reason)
@@ -111,16 +118,17 @@ struct Type2TagSnapshot: Sendable {
     func messageBytes() throws(NDEFTagError) -> (bytes: [UInt8], addresses: [Int]) {
         _ = try status()
         guard case .success = capabilityContainer, let scan else {
-            throw .invalidCapabilityContainer(offset: profile.capabilityContainerPage * profile.pageSize,
-                                              reason: .notFormatted(found: memory[profile.capabilityContainerPage * profile.pageSize]))
+            throw .invalidCapabilityContainer(
+                offset: profile.capabilityContainerPage * profile.pageSize,
+                reason: .notFormatted(found: memory[profile.capabilityContainerPage * profile.pageSize]))
         }
         guard let ndef = scan.ndef else {
             let problem = scan.problem ?? (scan.area.end, .missingNDEFTLV)
             throw .invalidTLV(offset: problem.offset, reason: problem.reason)
         }
         guard ndef.length > 0, let last = ndef.lengthAddresses.last,
-              let first = scan.area.streamAddress(after: last),
-              let addresses = scan.area.streamAddresses(from: first, count: ndef.length)
+            let first = scan.area.streamAddress(after: last),
+            let addresses = scan.area.streamAddresses(from: first, count: ndef.length)
         else { return ([], []) }
         return (addresses.map { memory[$0] }, addresses)
     }

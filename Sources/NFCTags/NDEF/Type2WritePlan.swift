@@ -118,7 +118,8 @@ struct Type2WritePlan: Sendable, Equatable {
     static func lastPageToRead(before snapshot: Type2TagSnapshot, tlvLength: Int) -> Int? {
         let pageSize = snapshot.profile.pageSize
         guard snapshot.knownEnd != nil, let scan = snapshot.scan,
-              let addresses = streamAddresses(in: snapshot, tlvLength: tlvLength) else { return nil }
+            let addresses = streamAddresses(in: snapshot, tlvLength: tlvLength)
+        else { return nil }
         let stream = Set(addresses)
         var last: Int?
         for page in Set(addresses.map { $0 / pageSize }) where !snapshot.isKnown(page: page) {

@@ -20,7 +20,8 @@ struct Type4APDUChannel: Sendable {
     func send(_ apdu: [UInt8], step: NDEFTagStep) async throws(NDEFTagError) -> Answer {
         let response: TagResponse
         do {
-            response = try await transport.transceive(apdu, framing: .standard, timeout: .milliseconds(spec.commandTimeoutMs))
+            response = try await transport.transceive(
+                apdu, framing: .standard, timeout: .milliseconds(spec.commandTimeoutMs))
         } catch {
             throw .reading(error, step: step)
         }
@@ -40,7 +41,10 @@ struct Type4APDUChannel: Sendable {
     }
 
     func selectApplication(_ application: Type4Application) async throws(NDEFTagError) -> Answer {
-        let apdu = spec.commands[.selectApplication].header + [UInt8(application.aid.count)] + application.aid + [spec.selectApplicationLe]
+        let apdu =
+            spec.commands[.selectApplication].header + [UInt8(application.aid.count)] + application.aid + [
+                spec.selectApplicationLe
+            ]
         return try await send(apdu, step: .selectApplication)
     }
 
@@ -51,18 +55,23 @@ struct Type4APDUChannel: Sendable {
     }
 
     /// READ BINARY of `count` bytes at `offset`, in APDUs of at most `chunk` bytes.
-    func readBinary(offset: Int, count: Int, chunk: Int, step: (Int) -> NDEFTagStep) async throws(NDEFTagError) -> [UInt8] {
+    func readBinary(offset: Int, count: Int, chunk: Int, step: (Int) -> NDEFTagStep) async throws(NDEFTagError)
+        -> [UInt8]
+    {
         var bytes: [UInt8] = []
         var position = offset
         while position < offset + count {
             let length = min(chunk, offset + count - position, spec.maximumShortAPDUData)
             guard position <= spec.maximumBinaryOffset else {
-                throw .unsupportedTag(reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need READ BINARY with odd INS")
+                throw .unsupportedTag(
+                    reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need READ BINARY with odd INS")
             }
-            let apdu = spec.commands[.readBinary].header + [UInt8(position >> 8), UInt8(position & 0xFF), UInt8(length)]
+            let apdu =
+                spec.commands[.readBinary].header + [UInt8(position >> 8), UInt8(position & 0xFF), UInt8(length)]
             let data = try require(try await send(apdu, step: step(position)), step: step(position))
             guard !data.isEmpty, data.count <= length else {
-                throw .unexpectedResponse(step: step(position), description: "expected \(length) bytes, found \(data.count)")
+                throw .unexpectedResponse(
+                    step: step(position), description: "expected \(length) bytes, found \(data.count)")
             }
             bytes += data
             position += data.count
@@ -73,8 +82,10 @@ struct Type4APDUChannel: Sendable {
     /// The UPDATE BINARY APDU writing `data` at `offset`.
     func updateBinary(offset: Int, data: [UInt8]) throws(NDEFTagError) -> [UInt8] {
         guard offset <= spec.maximumBinaryOffset else {
-            throw .unsupportedTag(reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need UPDATE BINARY with odd INS")
+            throw .unsupportedTag(
+                reason: "NDEF files beyond offset \(spec.maximumBinaryOffset) need UPDATE BINARY with odd INS")
         }
-        return spec.commands[.updateBinary].header + [UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)] + data
+        return spec.commands[.updateBinary].header + [UInt8(offset >> 8), UInt8(offset & 0xFF), UInt8(data.count)]
+            + data
     }
 }

@@ -36,18 +36,22 @@ struct Type4CapabilityContainer: Sendable, Equatable {
             let count = length ?? field.length
             let offset = field.offset + shift
             guard offset + count <= bytes.count else {
-                throw .invalidCapabilityContainer(offset: offset, reason: .malformed("the CC file ends inside \(field.name.rawValue)"))
+                throw .invalidCapabilityContainer(
+                    offset: offset, reason: .malformed("the CC file ends inside \(field.name.rawValue)"))
             }
             return bytes[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
         }
         let tag = UInt8(try value(fields[.fileControlType]))
         guard tag == spec.ndefFileControlTag || tag == spec.extendedNDEFFileControlTag else {
-            throw .invalidCapabilityContainer(offset: fields[.fileControlType].offset, reason: .malformed("expected an NDEF File Control TLV, found type \(tag)"))
+            throw .invalidCapabilityContainer(
+                offset: fields[.fileControlType].offset,
+                reason: .malformed("expected an NDEF File Control TLV, found type \(tag)"))
         }
         isExtended = tag == spec.extendedNDEFFileControlTag
         version = UInt8(try value(fields[.mappingVersion]))
         guard spec.supportedMajorVersions.contains(Int(version >> 4)) else {
-            throw .invalidCapabilityContainer(offset: fields[.mappingVersion].offset, reason: .unsupportedVersion(version))
+            throw .invalidCapabilityContainer(
+                offset: fields[.mappingVersion].offset, reason: .unsupportedVersion(version))
         }
         maximumReadLength = try value(fields[.mle])
         maximumWriteLength = try value(fields[.mlc])
@@ -57,12 +61,14 @@ struct Type4CapabilityContainer: Sendable, Equatable {
         let sizeLength = isExtended ? spec.extendedMaxFileSizeLength : size.length
         maximumFileSize = try value(size, length: sizeLength)
         let extra = sizeLength - size.length
-        let read = fields[.readAccess], write = fields[.writeAccess]
+        let read = fields[.readAccess]
+        let write = fields[.writeAccess]
         readAccess = UInt8(try value(read, shift: extra))
         writeAccess = UInt8(try value(write, shift: extra))
         lengthFieldSize = isExtended ? spec.extendedNLENLength : spec.nlenLength
         guard maximumReadLength > 0, maximumWriteLength > 0 else {
-            throw .invalidCapabilityContainer(offset: fields[.mle].offset, reason: .malformed("MLe and MLc must be positive"))
+            throw .invalidCapabilityContainer(
+                offset: fields[.mle].offset, reason: .malformed("MLe and MLc must be positive"))
         }
         guard maximumFileSize >= lengthFieldSize else {
             throw .invalidCapabilityContainer(offset: size.offset, reason: .invalidSize(maximumFileSize))

@@ -35,8 +35,9 @@ package actor Type4NDEFDriver: NDEFTagDriver {
             return NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
         }
         let cc = snapshot.capabilityContainer
-        return NDEFStatus(availability: cc.writeAccess == spec.accessGranted ? .readWrite : .readOnly,
-                          capacity: cc.capacity, length: snapshot.length)
+        return NDEFStatus(
+            availability: cc.writeAccess == spec.accessGranted ? .readWrite : .readOnly,
+            capacity: cc.capacity, length: snapshot.length)
     }
 
     /// Reads the NDEF file.
@@ -44,7 +45,8 @@ package actor Type4NDEFDriver: NDEFTagDriver {
         verifiedMessage = nil
         guard let snapshot = try await readSnapshot(messageToo: true) else { throw Self.noApplication }
         let length = snapshot.capabilityContainer.lengthFieldSize
-        let message = try NDEFMessage.fromTagBytes(snapshot.message, addresses: Array(length..<(length + snapshot.message.count)))
+        let message = try NDEFMessage.fromTagBytes(
+            snapshot.message, addresses: Array(length..<(length + snapshot.message.count)))
         verifiedMessage = snapshot.message
         return message
     }
@@ -60,33 +62,47 @@ package actor Type4NDEFDriver: NDEFTagDriver {
         let cc = snapshot.capabilityContainer
         guard bytes.count <= cc.capacity else { throw .tagSizeTooSmall(needed: bytes.count, capacity: cc.capacity) }
         guard cc.writeAccess == spec.accessGranted else { throw .tagNotWritable }
-        let chunk = max(1, min(cc.maximumWriteLength, channel.transport.maximumFrameLength - channel.spec.commandAPDUOverhead, channel.spec.maximumShortAPDUData))
-        let plan = Type4WritePlan(old: snapshot.message, new: bytes, lengthFieldSize: cc.lengthFieldSize,
-                                  chunk: chunk, fullWrite: options.fullWrite)
-        try await NDEFWriteMachine.run(phases: plan.writes.map(\.phase), previousReadsEmpty: snapshot.message.isEmpty,
-                                       progress: progress) { index, machine throws(NDEFTagError) in
+        let chunk = max(
+            1,
+            min(
+                cc.maximumWriteLength, channel.transport.maximumFrameLength - channel.spec.commandAPDUOverhead,
+                channel.spec.maximumShortAPDUData))
+        let plan = Type4WritePlan(
+            old: snapshot.message, new: bytes, lengthFieldSize: cc.lengthFieldSize,
+            chunk: chunk, fullWrite: options.fullWrite)
+        try await NDEFWriteMachine.run(
+            phases: plan.writes.map(\.phase), previousReadsEmpty: snapshot.message.isEmpty,
+            progress: progress
+        ) { index, machine throws(NDEFTagError) in
             let write = plan.writes[index]
             let step = NDEFTagStep.updateNDEFFile(offset: write.offset)
             let answer: Type4APDUChannel.Answer
             do throws(NDEFTagError) {
-                answer = try await channel.send(try channel.updateBinary(offset: write.offset, data: write.data), step: step)
+                answer = try await channel.send(
+                    try channel.updateBinary(offset: write.offset, data: write.data), step: step)
             } catch {
-                throw Type2NDEFDriver.verificationError(error, state: machine.stateAfterFailure(mayHaveReachedTag: true))
+                throw Type2NDEFDriver.verificationError(
+                    error, state: machine.stateAfterFailure(mayHaveReachedTag: true))
             }
             guard answer.statusWord == channel.success else {
-                throw .tagUpdateFailure(step: step, state: machine.stateAfterFailure(mayHaveReachedTag: false),
-                                        reason: .statusWord(answer.statusWord))
+                throw .tagUpdateFailure(
+                    step: step, state: machine.stateAfterFailure(mayHaveReachedTag: false),
+                    reason: .statusWord(answer.statusWord))
             }
         } verify: { tagHolds throws(NDEFTagError) in
             let expected = plan.expectedFile
             let readBack: [UInt8]
             do throws(NDEFTagError) {
-                readBack = try await channel.readBinary(offset: 0, count: expected.count, chunk: readChunk(cc)) { .readNDEFFile(offset: $0) }
+                readBack = try await channel.readBinary(offset: 0, count: expected.count, chunk: readChunk(cc)) {
+                    .readNDEFFile(offset: $0)
+                }
             } catch {
                 throw Type2NDEFDriver.verificationError(error, state: tagHolds)
             }
-            if let offset = zip(readBack, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-                throw .tagUpdateFailure(step: .readNDEFFile(offset: offset), state: .unknown, reason: .verificationMismatch(offset: offset))
+            if let offset = zip(readBack, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+            {
+                throw .tagUpdateFailure(
+                    step: .readNDEFFile(offset: offset), state: .unknown, reason: .verificationMismatch(offset: offset))
             }
         }
         verifiedMessage = bytes
@@ -108,10 +124,15 @@ package actor Type4NDEFDriver: NDEFTagDriver {
         try await writeMessage(NDEFMessage(records: []), options: NDEFWriteOptions(), progress: { _ in })
     }
 
-    static let noApplication = NDEFTagError.unsupportedTag(reason: "the tag has no NDEF Tag Application, and creating one is proprietary")
+    static let noApplication = NDEFTagError.unsupportedTag(
+        reason: "the tag has no NDEF Tag Application, and creating one is proprietary")
 
     private func readChunk(_ cc: Type4CapabilityContainer) -> Int {
-        max(1, min(cc.maximumReadLength, channel.transport.maximumFrameLength - channel.spec.responseAPDUOverhead, channel.spec.maximumShortAPDUData))
+        max(
+            1,
+            min(
+                cc.maximumReadLength, channel.transport.maximumFrameLength - channel.spec.responseAPDUOverhead,
+                channel.spec.maximumShortAPDUData))
     }
 
     /// Selects the application (2.0, then 1.0), reads the CC, selects the NDEF file and
@@ -120,29 +141,45 @@ package actor Type4NDEFDriver: NDEFTagDriver {
         var selected: Type4Application?
         for application in spec.applications {
             let answer = try await channel.selectApplication(application)
-            if answer.statusWord == channel.success { selected = application; break }
-            if answer.statusWord != channel.fileNotFound { throw .statusWord(answer.statusWord, step: .selectApplication) }
+            if answer.statusWord == channel.success {
+                selected = application
+                break
+            }
+            if answer.statusWord != channel.fileNotFound {
+                throw .statusWord(answer.statusWord, step: .selectApplication)
+            }
         }
         guard let application = selected else { return nil }
-        try await channel.selectFile(Self.fileID(spec.ccFileID), application: application, step: .selectCapabilityContainerFile)
+        try await channel.selectFile(
+            Self.fileID(spec.ccFileID), application: application, step: .selectCapabilityContainerFile)
         let short = Type4CapabilityContainer.length(forControlTag: spec.ndefFileControlTag, spec: spec)
-        var ccBytes = try await channel.readBinary(offset: 0, count: short, chunk: short) { _ in .readCapabilityContainerFile }
+        var ccBytes = try await channel.readBinary(offset: 0, count: short, chunk: short) { _ in
+            .readCapabilityContainerFile
+        }
         let tagOffset = spec.ccFields[.fileControlType].offset
         if ccBytes.count > tagOffset, ccBytes[tagOffset] == spec.extendedNDEFFileControlTag {
             let full = Type4CapabilityContainer.length(forControlTag: ccBytes[tagOffset], spec: spec)
-            ccBytes += try await channel.readBinary(offset: short, count: full - short, chunk: full) { _ in .readCapabilityContainerFile }
+            ccBytes += try await channel.readBinary(offset: short, count: full - short, chunk: full) { _ in
+                .readCapabilityContainerFile
+            }
         }
         let cc = try Type4CapabilityContainer(bytes: ccBytes, spec: spec)
-        guard cc.readAccess == spec.accessGranted else { throw .authenticationRequired(step: .readCapabilityContainerFile) }
+        guard cc.readAccess == spec.accessGranted else {
+            throw .authenticationRequired(step: .readCapabilityContainerFile)
+        }
         try await channel.selectFile(cc.ndefFileID, application: application, step: .selectNDEFFile)
-        let lengthBytes = try await channel.readBinary(offset: 0, count: cc.lengthFieldSize, chunk: readChunk(cc)) { .readNDEFFile(offset: $0) }
+        let lengthBytes = try await channel.readBinary(offset: 0, count: cc.lengthFieldSize, chunk: readChunk(cc)) {
+            .readNDEFFile(offset: $0)
+        }
         let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
         guard length <= cc.capacity else {
             throw .invalidNDEF(offset: 0, reason: .lengthPastEnd(declared: length, remaining: cc.capacity))
         }
         var message: [UInt8] = []
         if messageToo, length > 0 {
-            message = try await channel.readBinary(offset: cc.lengthFieldSize, count: length, chunk: readChunk(cc)) { .readNDEFFile(offset: $0) }
+            message = try await channel.readBinary(offset: cc.lengthFieldSize, count: length, chunk: readChunk(cc)) {
+                .readNDEFFile(offset: $0)
+            }
         }
         return Snapshot(application: application, capabilityContainer: cc, message: message, length: length)
     }
@@ -166,7 +203,10 @@ struct Type4WritePlan: Sendable, Equatable {
         let lengthField = (0..<lengthFieldSize).reversed().map { UInt8(truncatingIfNeeded: new.count >> (8 * $0)) }
         expectedFile = lengthField + new
         var writes: [Write] = []
-        guard fullWrite || old != new else { self.writes = []; return }
+        guard fullWrite || old != new else {
+            self.writes = []
+            return
+        }
         if fullWrite || !old.isEmpty {
             writes.append(Write(offset: 0, data: [UInt8](repeating: 0, count: lengthFieldSize), phase: .clearLength))
         }

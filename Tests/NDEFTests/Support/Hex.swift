@@ -6,7 +6,9 @@ func hex(_ text: String) -> [UInt8] {
     var index = digits.startIndex
     while index < digits.endIndex {
         let next = digits.index(index, offsetBy: 2)
-        guard let byte = UInt8(digits[index..<next], radix: 16) else { preconditionFailure("bad hex \(digits[index..<next])") }
+        guard let byte = UInt8(digits[index..<next], radix: 16) else {
+            preconditionFailure("bad hex \(digits[index..<next])")
+        }
         bytes.append(byte)
         index = next
     }

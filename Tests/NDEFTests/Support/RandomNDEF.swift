@@ -34,7 +34,8 @@ extension SplitMix64 {
         case .unknown:
             return NDEFRecord(typeNameFormat: .unknown, identifier: identifier(), payload: bytes(payloadSize()))
         default:
-            return NDEFRecord(typeNameFormat: format, type: typeBytes(), identifier: identifier(), payload: bytes(payloadSize()))
+            return NDEFRecord(
+                typeNameFormat: format, type: typeBytes(), identifier: identifier(), payload: bytes(payloadSize()))
         }
     }
 
@@ -68,12 +69,15 @@ extension SplitMix64 {
 
     mutating func uri() -> String {
         let prefix = NDEFURIRecord.prefixTable[Int.random(in: 0..<NDEFURIRecord.prefixTable.count, using: &self)]
-        return prefix + (chance(1, in: 2) ? "example.com/path?q=\(UInt16.random(in: 0...9999, using: &self))" : unicodeText())
+        return prefix
+            + (chance(1, in: 2) ? "example.com/path?q=\(UInt16.random(in: 0...9999, using: &self))" : unicodeText())
     }
 
     mutating func mediaType() -> String {
-        let types = ["image/png", "image/jpeg", "video/mp4", "text/plain; charset=utf-8", "application/vnd.bluetooth.ep.oob",
-                     "Image/SVG+XML", "application/x-foo; a=\"b; c\""]
+        let types = [
+            "image/png", "image/jpeg", "video/mp4", "text/plain; charset=utf-8", "application/vnd.bluetooth.ep.oob",
+            "Image/SVG+XML", "application/x-foo; a=\"b; c\"",
+        ]
         return types[Int.random(in: 0..<types.count, using: &self)]
     }
 
@@ -83,7 +87,9 @@ extension SplitMix64 {
         }
         let others = try (0..<Int.random(in: 0...2, using: &self)).map { _ in
             chance(1, in: 2)
-                ? try NDEFExternalRecord(domain: "example.com", type: "x\(UInt8.random(in: 0...9, using: &self))", payload: bytes(5)).record
+                ? try NDEFExternalRecord(
+                    domain: "example.com", type: "x\(UInt8.random(in: 0...9, using: &self))", payload: bytes(5)
+                ).record
                 : NDEFRecord(typeNameFormat: .unknown, payload: bytes(payloadSize()))
         }
         return NDEFSmartPosterRecord(

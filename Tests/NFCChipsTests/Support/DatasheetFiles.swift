@@ -3,10 +3,10 @@ import Foundation
 /// Finds the repository's `datasheets/` folder from this file's path.
 enum DatasheetFiles {
     static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // NFCChipsTests
-        .deletingLastPathComponent() // Tests
-        .deletingLastPathComponent() // repository root
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // NFCChipsTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository root
         .appendingPathComponent("datasheets", isDirectory: true)
 
     static func data(_ relativePath: String) throws -> Data {

@@ -10,7 +10,7 @@ enum LibNFCSession {
     /// One libnfc context for the whole test process, never given to `nfc_exit`: every
     /// `nfc_exit` frees libnfc's global driver list, under NFCTagKit's devices that run in
     /// the same test process (AddressSanitizer found the double free).
-    private struct ProcessContext: @unchecked Sendable {   // libnfc only reads it after nfc_init
+    private struct ProcessContext: @unchecked Sendable {  // libnfc only reads it after nfc_init
         let pointer: OpaquePointer?
     }
 
@@ -21,8 +21,10 @@ enum LibNFCSession {
     }()
 
     /// Opens `connection`, runs `body` with the device, closes it.
-    static func run<Result: Sendable>(_ connection: String, timeout: Double = 20, onTimeout: @Sendable () -> Void,
-                                      _ body: @escaping @Sendable (OpaquePointer) throws -> Result) throws -> Result {
+    static func run<Result: Sendable>(
+        _ connection: String, timeout: Double = 20, onTimeout: @Sendable () -> Void,
+        _ body: @escaping @Sendable (OpaquePointer) throws -> Result
+    ) throws -> Result {
         setenv("LIBNFC_LOG_LEVEL", "0", 1)
         setenv("LIBNFC_AUTO_SCAN", "false", 1)
         let outcome = Locked<Swift.Result<Result, any Error>?>(nil)
@@ -30,7 +32,9 @@ enum LibNFCSession {
         Thread.detachNewThread {
             let result = Swift.Result<Result, any Error> {
                 guard let context = processContext.pointer else { throw Failure(message: "nfc_init failed") }
-                guard let device = nfc_open(context, connection) else { throw Failure(message: "nfc_open \(connection) failed") }
+                guard let device = nfc_open(context, connection) else {
+                    throw Failure(message: "nfc_open \(connection) failed")
+                }
                 defer { nfc_close(device) }
                 return try body(device)
             }

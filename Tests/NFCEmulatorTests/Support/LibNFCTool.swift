@@ -20,8 +20,10 @@ enum LibNFCTool {
     }
 
     /// Runs `tool` (an absolute path, or a name on the PATH) with `LIBNFC_DEVICE` set to `device`.
-    static func run(_ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 20,
-                    environment extra: [String: String] = [:], separateErrors: Bool = false) throws -> Result {
+    static func run(
+        _ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 20,
+        environment extra: [String: String] = [:], separateErrors: Bool = false
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -30,7 +32,8 @@ enum LibNFCTool {
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment["LIBNFC_LOG_LEVEL"] = "0"
         process.environment = environment.merging(extra) { $1 }
-        let pipe = Pipe(), errorPipe = Pipe()
+        let pipe = Pipe()
+        let errorPipe = Pipe()
         process.standardOutput = pipe
         process.standardError = separateErrors ? errorPipe : pipe
         let stdin = Pipe()
@@ -42,9 +45,11 @@ enum LibNFCTool {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         // Drain the pipe while waiting, so a chatty tool never blocks on a full pipe.
-        let output = Locked(Data()), errors = Locked(Data())
+        let output = Locked(Data())
+        let errors = Locked(Data())
         let drained = DispatchSemaphore(value: 0)
-        let handle = pipe.fileHandleForReading, errorHandle = errorPipe.fileHandleForReading
+        let handle = pipe.fileHandleForReading
+        let errorHandle = errorPipe.fileHandleForReading
         Thread.detachNewThread {
             let data = handle.readDataToEndOfFile()
             output.withLock { $0 = data }

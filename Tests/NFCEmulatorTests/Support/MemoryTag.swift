@@ -9,7 +9,8 @@ struct ScriptedTag: EmulatedTag {
     var fieldResets = 0
     var deactivations = 0
 
-    init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00, ats: [UInt8]? = nil, script: [UInt8: TagAnswer] = [:]) {
+    init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00, ats: [UInt8]? = nil, script: [UInt8: TagAnswer] = [:])
+    {
         identity = TagIdentity(uid: uid, atqa: atqa, sak: sak, ats: ats)
         self.script = script
     }

@@ -18,7 +18,8 @@ enum SignatureVerifier {
                             OSSL_PARAM_construct_end(),
                         ]
                         // EVP_PKEY_PUBLIC_KEY: all parameters (0x84) and the public key (0x02).
-                        return EVP_PKEY_fromdata_init(context) == 1 && EVP_PKEY_fromdata(context, &pkey, 0x86, &params) == 1
+                        return EVP_PKEY_fromdata_init(context) == 1
+                            && EVP_PKEY_fromdata(context, &pkey, 0x86, &params) == 1
                     }
                 }
             }
@@ -27,7 +28,8 @@ enum SignatureVerifier {
         defer { EVP_PKEY_free(pkey) }
         guard let ecdsa = ECDSA_SIG_new() else { return false }
         defer { ECDSA_SIG_free(ecdsa) }
-        let r = BN_bin2bn(signature, 16, nil), s = BN_bin2bn(Array(signature.suffix(16)), 16, nil)
+        let r = BN_bin2bn(signature, 16, nil)
+        let s = BN_bin2bn(Array(signature.suffix(16)), 16, nil)
         guard ECDSA_SIG_set0(ecdsa, r, s) == 1 else { return false }
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_ECDSA_SIG(ecdsa, &der)

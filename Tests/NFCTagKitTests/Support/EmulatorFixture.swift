@@ -50,8 +50,10 @@ struct EmulatorFixture {
     let emulator: EmulatedReader
     let directory: TemporaryDirectory
 
-    init(tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)], faults: FaultPlan = FaultPlan(),
-         kind: ReaderUnderTest = .current) throws {
+    init(
+        tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)], faults: FaultPlan = FaultPlan(),
+        kind: ReaderUnderTest = .current
+    ) throws {
         LibNFCTestEnvironment.prepare()
         directory = try TemporaryDirectory()
         emulator = try EmulatedReader(kind: kind, tags: tags, link: directory.file("reader"), faults: faults)
@@ -77,8 +79,10 @@ struct EmulatorFixture {
 
     /// A configuration for tests: no last-reader file outside the temporary directory,
     /// quick reconnection attempts.
-    func configuration(reconnect: Bool = true, attempts: Int = 20, liveness: Duration? = .milliseconds(200),
-                       events: (@Sendable (ReaderEvent) -> Void)? = nil) -> ConnectionConfiguration {
+    func configuration(
+        reconnect: Bool = true, attempts: Int = 20, liveness: Duration? = .milliseconds(200),
+        events: (@Sendable (ReaderEvent) -> Void)? = nil
+    ) -> ConnectionConfiguration {
         var configuration = ConnectionConfiguration()
         configuration.lastReaderStore = LastReaderStore(path: directory.file("last-reader.json"))
         configuration.reconnection.isEnabled = reconnect

@@ -48,9 +48,11 @@ final class RecordedHotPlug: USBHotPlugBackend, Sendable {
 }
 
 enum RecordedUSB {
-    static let acr122 = USBDeviceDescriptor(bus: 1, address: 4, id: USBProductID(vendor: 0x072F, product: 0x2200),
-                                            serialNumber: "ACR-0001")
-    static let pn533 = USBDeviceDescriptor(bus: 2, address: 9, id: USBProductID(vendor: 0x04CC, product: 0x2533),
-                                           serialNumber: "PN533-7")
+    static let acr122 = USBDeviceDescriptor(
+        bus: 1, address: 4, id: USBProductID(vendor: 0x072F, product: 0x2200),
+        serialNumber: "ACR-0001")
+    static let pn533 = USBDeviceDescriptor(
+        bus: 2, address: 9, id: USBProductID(vendor: 0x04CC, product: 0x2533),
+        serialNumber: "PN533-7")
     static let keyboard = USBDeviceDescriptor(bus: 1, address: 2, id: USBProductID(vendor: 0x046D, product: 0xC31C))
 }

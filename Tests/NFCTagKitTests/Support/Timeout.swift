@@ -9,8 +9,10 @@ struct TimeLimitExceeded: Error, CustomStringConvertible {
 
 /// Runs `operation` with an outer time limit that does not wait for it: a libnfc call
 /// can block a thread beyond cancellation, and a test must still end.
-func withTimeLimit<T: Sendable>(seconds: Double = 60,
-                                _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeLimit<T: Sendable>(
+    seconds: Double = 60,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let once = Locked(false)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let finish: @Sendable (Result<T, any Error>) -> Bool = { result in
@@ -54,7 +56,8 @@ enum LibNFCTestEnvironment {
         setenv("LIBNFC_AUTO_SCAN", "false", 1)
         setenv("LIBNFC_LOG_LEVEL", "0", 1)
         setenv("LIBNFC_INTRUSIVE_SCAN", "false", 1)
-        let configuration = (NSTemporaryDirectory() as NSString).appendingPathComponent("nfctagkit-tests-config-\(getpid())")
+        let configuration = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+            "nfctagkit-tests-config-\(getpid())")
         setenv("XDG_CONFIG_HOME", configuration, 1)
     }()
 

@@ -28,7 +28,8 @@ struct ClassicCommandTests {
 
     @Test("A refused key is an authentication failure with no attempt limit")
     func refusedKey() async throws {
-        let (classic, _) = try classic([.classicAuthentication(block: 3, .b, key: "A0 A1 A2 A3 A4 A5", accepted: false)])
+        let (classic, _) = try classic([.classicAuthentication(block: 3, .b, key: "A0 A1 A2 A3 A4 A5", accepted: false)]
+        )
         await #expect(throws: TagCommandError.authenticationFailed(remainingAttempts: .unlimited)) {
             try await classic.authenticate(block: 3, keyType: .b, key: [UInt8](commandHex: "A0 A1 A2 A3 A4 A5"))
         }
@@ -37,7 +38,9 @@ struct ClassicCommandTests {
     @Test("WRITE A0 bb + 16 bytes; trailers and block 0 are refused by writeBlock")
     func writeBlock() async throws {
         let data = [UInt8](repeating: 0x5A, count: 16)
-        let (classic, transport) = try classic([.send("A0 05" + String(repeating: " 5A", count: 16), .standard, ack: ())])
+        let (classic, transport) = try classic([
+            .send("A0 05" + String(repeating: " 5A", count: 16), .standard, ack: ())
+        ])
         try await classic.writeBlock(5, bytes: data)
         await #expect(throws: TagCommandError.self) { try await classic.writeBlock(7, bytes: data) }
         await #expect(throws: TagCommandError.self) { try await classic.writeBlock(0, bytes: data) }
@@ -50,15 +53,20 @@ struct ClassicCommandTests {
         let bytes = [UInt8](commandHex: "64000000 9BFFFFFF 64000000 05FA05FA")
         #expect(ClassicValueBlock(value: 100, address: 5).bytes == bytes)
         #expect(try ClassicValueBlock(bytes: bytes) == ClassicValueBlock(value: 100, address: 5))
-        #expect(ClassicValueBlock(value: -1, address: 9).bytes == [UInt8](commandHex: "FFFFFFFF 00000000 FFFFFFFF 09F609F6"))
+        #expect(
+            ClassicValueBlock(value: -1, address: 9).bytes == [UInt8](commandHex: "FFFFFFFF 00000000 FFFFFFFF 09F609F6")
+        )
     }
 
     @Test("A corrupted value block names the first wrong byte", arguments: [4, 9, 13, 14])
     func corruptedValueBlock(offset: Int) throws {
         var bytes = ClassicValueBlock(value: 100, address: 5).bytes
         bytes[offset] ^= 0x10
-        #expect(throws: TagCommandError.invalidAnswer(command: nil, bytes: bytes, offset: offset,
-                                                     expected: Self.expectation(offset))) { _ = try ClassicValueBlock(bytes: bytes) }
+        #expect(
+            throws: TagCommandError.invalidAnswer(
+                command: nil, bytes: bytes, offset: offset,
+                expected: Self.expectation(offset))
+        ) { _ = try ClassicValueBlock(bytes: bytes) }
     }
 
     static func expectation(_ offset: Int) -> String {
@@ -74,7 +82,8 @@ struct ClassicCommandTests {
     func valueBlockRoundTrip() throws {
         var random = SplitMix64(seed: 0x7A1E_B10C)
         for _ in 0..<1000 {
-            let block = ClassicValueBlock(value: Int32(truncatingIfNeeded: random.next()), address: UInt8(truncatingIfNeeded: random.next()))
+            let block = ClassicValueBlock(
+                value: Int32(truncatingIfNeeded: random.next()), address: UInt8(truncatingIfNeeded: random.next()))
             #expect(try ClassicValueBlock(bytes: block.bytes) == block, "seed \(random.seed)")
         }
     }
@@ -112,11 +121,15 @@ struct ClassicCommandTests {
     @Test("Random access conditions round-trip through the trailer bytes")
     func trailerRoundTrip() throws {
         var random = SplitMix64(seed: 0x5EC7_0A11)
-        func bits() -> AccessBits { let v = random.next(); return AccessBits(c1: v & 1 != 0, c2: v & 2 != 0, c3: v & 4 != 0) }
+        func bits() -> AccessBits {
+            let v = random.next()
+            return AccessBits(c1: v & 1 != 0, c2: v & 2 != 0, c3: v & 4 != 0)
+        }
         for _ in 0..<500 {
             let key = { (0..<6).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
-            let trailer = ClassicSectorTrailer(keyA: key(), access: AccessConditions(groups: [bits(), bits(), bits()], trailer: bits()),
-                                               generalPurposeByte: UInt8(truncatingIfNeeded: random.next()), keyB: key())
+            let trailer = ClassicSectorTrailer(
+                keyA: key(), access: AccessConditions(groups: [bits(), bits(), bits()], trailer: bits()),
+                generalPurposeByte: UInt8(truncatingIfNeeded: random.next()), keyB: key())
             #expect(try ClassicSectorTrailer(bytes: try trailer.bytes) == trailer, "seed \(random.seed)")
         }
     }
@@ -127,7 +140,10 @@ struct ClassicCommandTests {
         bytes[byte] ^= 0x01
         #expect(throws: TagCommandError.self) { _ = try ClassicSectorTrailer(bytes: bytes) }
         do { _ = try ClassicSectorTrailer(bytes: bytes) } catch .unusableTrailer(let problems) {
-            guard case .invalidAccessBits(let at, _)? = problems.first else { Issue.record("\(problems)"); return }
+            guard case .invalidAccessBits(let at, _)? = problems.first else {
+                Issue.record("\(problems)")
+                return
+            }
             #expect((6...7).contains(at))
         } catch { Issue.record("\(error)") }
     }
@@ -135,15 +151,19 @@ struct ClassicCommandTests {
     @Test("A trailer that freezes the sector with unreadable data blocks is refused unless forced")
     func unusableTrailerRefused() async throws {
         let never = AccessBits(c1: true, c2: true, c3: true)
-        let frozen = AccessBits(c1: true, c2: true, c3: true)   // trailer 111: nothing writable
-        let trailer = ClassicSectorTrailer(keyA: [UInt8](repeating: 0xFF, count: 6),
-                                           access: AccessConditions(groups: [never, AccessBits(c1: false, c2: false, c3: false), never], trailer: frozen),
-                                           generalPurposeByte: 0x69, keyB: [UInt8](repeating: 0xFF, count: 6))
+        let frozen = AccessBits(c1: true, c2: true, c3: true)  // trailer 111: nothing writable
+        let trailer = ClassicSectorTrailer(
+            keyA: [UInt8](repeating: 0xFF, count: 6),
+            access: AccessConditions(
+                groups: [never, AccessBits(c1: false, c2: false, c3: false), never], trailer: frozen),
+            generalPurposeByte: 0x69, keyB: [UInt8](repeating: 0xFF, count: 6))
         #expect(trailer.problems == [.dataGroupUnreadableForever(group: 0), .dataGroupUnreadableForever(group: 2)])
         #expect(trailer.isFrozen)
         let bytes = try trailer.bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
         let (classic, transport) = try classic([.send("A0 07 " + bytes, .standard, ack: ())])
-        await #expect(throws: TagCommandError.unusableTrailer(trailer.problems)) { try await classic.writeSectorTrailer(trailer, sector: 1) }
+        await #expect(throws: TagCommandError.unusableTrailer(trailer.problems)) {
+            try await classic.writeSectorTrailer(trailer, sector: 1)
+        }
         await #expect(throws: TagCommandError.irreversibleNotConsented([.frozenSectorTrailer(sector: 1)])) {
             try await classic.writeSectorTrailer(trailer, sector: 1, force: true)
         }
@@ -154,10 +174,12 @@ struct ClassicCommandTests {
     @Test("Data readable only by key B while key B is readable is a lost right")
     func keyBOnlyRights() throws {
         // Data 011 (read B), trailer 010 (key B readable, nothing writable).
-        let trailer = ClassicSectorTrailer(keyA: [UInt8](repeating: 0, count: 6),
-                                           access: AccessConditions(groups: Array(repeating: AccessBits(c1: false, c2: true, c3: true), count: 3),
-                                                                    trailer: AccessBits(c1: false, c2: true, c3: false)),
-                                           generalPurposeByte: 0, keyB: [UInt8](repeating: 0, count: 6))
+        let trailer = ClassicSectorTrailer(
+            keyA: [UInt8](repeating: 0, count: 6),
+            access: AccessConditions(
+                groups: Array(repeating: AccessBits(c1: false, c2: true, c3: true), count: 3),
+                trailer: AccessBits(c1: false, c2: true, c3: false)),
+            generalPurposeByte: 0, keyB: [UInt8](repeating: 0, count: 6))
         #expect(trailer.problems.count == 3)
         #expect(trailer.problems.first == .rightOnlyForReadableKeyB(right: "read of data group 0"))
     }

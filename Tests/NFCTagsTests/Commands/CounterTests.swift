@@ -31,7 +31,8 @@ struct CounterTests {
     func passwordProtectedCounter() async throws {
         let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
-        let password = [UInt8](commandHex: "01 02 03 04"), pack = [UInt8](commandHex: "05 06")
+        let password = [UInt8](commandHex: "01 02 03 04")
+        let pack = [UInt8](commandHex: "05 06")
         try await tag.protect(password: password, pack: pack, from: 0x20, readProtected: false)
         try await transport.reselect()
         try await tag.authenticate(password: password, expectedPACK: pack)
@@ -40,7 +41,9 @@ struct CounterTests {
         config.isNFCCounterPasswordProtected = true
         try await tag.writeConfiguration(config)
         try await transport.reselect()
-        await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) { _ = try await tag.readNFCCounter() }
+        await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) {
+            _ = try await tag.readNFCCounter()
+        }
         try await transport.reselect()
         try await tag.authenticate(password: password, expectedPACK: pack)
         #expect(try await tag.readNFCCounter() == 0)

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Identification against the emulated tag models")
 struct EmulatedIdentificationTests {
-    @Test("Each emulated Type 2 chip with GET_VERSION is identified exactly, with no UL-C probe",
-          arguments: [Chip.ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
+    @Test(
+        "Each emulated Type 2 chip with GET_VERSION is identified exactly, with no UL-C probe",
+        arguments: [Chip.ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21])
     func identifiesModel(chip: Chip) async throws {
         let transport = EmulatedTagTransport(tag: try Type2Tag(chip: chip, uid: EmulatedNTAG.uid))
         let report = try await TagIdentifier.identify(over: transport)

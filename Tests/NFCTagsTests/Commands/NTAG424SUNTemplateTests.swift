@@ -13,7 +13,9 @@ struct NTAG424SUNTemplateTests {
         return String(decoding: template.fileContent[offset..<(offset + length)], as: UTF8.self)
     }
 
-    @Test("encrypted layout: the PICC data and MAC offsets point at 32 and 16 zeros right after their parameter names; MAC input = MAC offset")
+    @Test(
+        "encrypted layout: the PICC data and MAC offsets point at 32 and 16 zeros right after their parameter names; MAC input = MAC offset"
+    )
     func encrypted() throws {
         let template = try NTAG424SUNTemplate("https://example.com/t?picc_data={picc}&cmac={cmac}")
         #expect(template.layout == .encrypted)
@@ -33,18 +35,29 @@ struct NTAG424SUNTemplateTests {
     func plain() throws {
         let template = try NTAG424SUNTemplate("http://www.example.org/p?u={uid}&n={counter}&m={cmac}")
         #expect(template.layout == .plain && template.sdm.metaRead == .free)
-        #expect(try text(template, template.sdm.uidOffset.map { $0 - 2 }, 16) == "u=" + String(repeating: "0", count: 14))
+        #expect(
+            try text(template, template.sdm.uidOffset.map { $0 - 2 }, 16) == "u=" + String(repeating: "0", count: 14))
         #expect(try text(template, template.sdm.readCounterOffset.map { $0 - 2 }, 8) == "n=000000")
-        #expect(try text(template, template.sdm.macOffset.map { $0 - 2 }, 18) == "m=" + String(repeating: "0", count: 16))
+        #expect(
+            try text(template, template.sdm.macOffset.map { $0 - 2 }, 18) == "m=" + String(repeating: "0", count: 16))
         #expect(template.fileSettings.changeFileSettingsData.count == 3 + 3 + 4 * 3)
     }
 
-    @Test("refused: a mix of layouts, an unknown or repeated placeholder, an unclosed brace, a URL too long for the file")
+    @Test(
+        "refused: a mix of layouts, an unknown or repeated placeholder, an unclosed brace, a URL too long for the file")
     func refused() {
-        #expect(throws: NTAG424SUNTemplate.TemplateError.self) { try NTAG424SUNTemplate("https://e.com/?p={picc}&u={uid}&c={cmac}") }
-        #expect(throws: NTAG424SUNTemplate.TemplateError.self) { try NTAG424SUNTemplate("https://e.com/?p={picc}&c={cmac}&x={ctr}") }
-        #expect(throws: NTAG424SUNTemplate.TemplateError.self) { try NTAG424SUNTemplate("https://e.com/?p={picc}&c={cmac}{cmac}") }
-        #expect(throws: NTAG424SUNTemplate.TemplateError.self) { try NTAG424SUNTemplate("https://e.com/?p={picc&c={cmac}") }
+        #expect(throws: NTAG424SUNTemplate.TemplateError.self) {
+            try NTAG424SUNTemplate("https://e.com/?p={picc}&u={uid}&c={cmac}")
+        }
+        #expect(throws: NTAG424SUNTemplate.TemplateError.self) {
+            try NTAG424SUNTemplate("https://e.com/?p={picc}&c={cmac}&x={ctr}")
+        }
+        #expect(throws: NTAG424SUNTemplate.TemplateError.self) {
+            try NTAG424SUNTemplate("https://e.com/?p={picc}&c={cmac}{cmac}")
+        }
+        #expect(throws: NTAG424SUNTemplate.TemplateError.self) {
+            try NTAG424SUNTemplate("https://e.com/?p={picc&c={cmac}")
+        }
         let long = "https://e.com/" + String(repeating: "a", count: 300) + "?p={picc}&c={cmac}"
         #expect(throws: NTAG424SUNTemplate.TemplateError.self) { try NTAG424SUNTemplate(long) }
     }

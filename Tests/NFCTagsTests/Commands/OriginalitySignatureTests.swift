@@ -15,7 +15,8 @@ struct OriginalitySignatureTests {
     @Test("The three real NTAG215 signatures verify with the NTAG21x key", arguments: 0..<3)
     func genuineSignatures(index: Int) throws {
         let (uid, signature) = Self.genuine[index]
-        let verdict = try OriginalitySignature.verify(uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature), chip: .ntag215)
+        let verdict = try OriginalitySignature.verify(
+            uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature), chip: .ntag215)
         #expect(verdict == .valid(keyName: "ntag21x"))
     }
 
@@ -30,17 +31,22 @@ struct OriginalitySignatureTests {
         badUID[6] ^= 0x80
         #expect(try OriginalitySignature.verify(uid: badUID, signature: signature, chip: .ntag215) == .invalid)
         let ev1Key = ChipTables.originalitySignatures.keys[.ultralightEV1]
-        #expect(try OriginalitySignature.verify(uid: uid, signature: signature, publicKey: ev1Key.publicKey) == .invalid)
+        #expect(
+            try OriginalitySignature.verify(uid: uid, signature: signature, publicKey: ev1Key.publicKey) == .invalid)
     }
 
     @Test("No key known for the Ultralight C; a key off the curve or a short signature is refused")
     func noKeyAndBadInputs() throws {
         let (uid, signature) = Self.genuine[0]
-        #expect(try OriginalitySignature.verify(uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature), chip: .ultralightC) == .noKeyKnown)
+        #expect(
+            try OriginalitySignature.verify(
+                uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature), chip: .ultralightC)
+                == .noKeyKnown)
         var offCurve = try #require(ChipTables.originalitySignatureKey(for: .ntag215)).publicKey
         offCurve[32] ^= 0x01
         #expect(throws: TagCommandError.self) {
-            _ = try OriginalitySignature.verify(uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature), publicKey: offCurve)
+            _ = try OriginalitySignature.verify(
+                uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature), publicKey: offCurve)
         }
         #expect(throws: TagCommandError.self) {
             _ = try OriginalitySignature.verify(uid: [UInt8](commandHex: uid), signature: [1, 2, 3], chip: .ntag215)
@@ -50,8 +56,9 @@ struct OriginalitySignatureTests {
     @Test("READ_SIG 3C 00 then verification against the tag's own UID (transcript)")
     func readAndVerifyTranscript() async throws {
         let (uid, signature) = Self.genuine[1]
-        let transport = TranscriptTransport(target: TagTarget(uid: [UInt8](commandHex: uid), atqa: 0x0044, sak: 0x00),
-                                            steps: [.send("3C 00", answer: signature), .send("3C 00", answer: signature)])
+        let transport = TranscriptTransport(
+            target: TagTarget(uid: [UInt8](commandHex: uid), atqa: 0x0044, sak: 0x00),
+            steps: [.send("3C 00", answer: signature), .send("3C 00", answer: signature)])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         #expect(try await tag.verifyOriginality().verification == .valid(keyName: "ntag21x"))
         let ev1Key = ChipTables.originalitySignatures.keys[.ultralightEV1].publicKey
@@ -62,7 +69,8 @@ struct OriginalitySignatureTests {
     @Test("An emulated NTAG215 replaying a captured signature verifies; with another UID it does not")
     func emulatedTag() async throws {
         let (uid, signature) = Self.genuine[2]
-        let replay = try Type2Tag(chip: .ntag215, uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature))
+        let replay = try Type2Tag(
+            chip: .ntag215, uid: [UInt8](commandHex: uid), signature: [UInt8](commandHex: signature))
         let tag = try Type2Commands(transport: EmulatedTagTransport(tag: replay), chip: .ntag215)
         #expect(try await tag.verifyOriginality().verification.isValid)
         let clone = try Type2Tag(chip: .ntag215, uid: EmulatedNTAG.uid, signature: [UInt8](commandHex: signature))

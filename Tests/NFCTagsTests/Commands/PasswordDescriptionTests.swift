@@ -13,7 +13,8 @@ struct PasswordDescriptionTests {
 
     @Test("PWD_AUTH and WRITE steps pad their bytes")
     func steps() {
-        let authenticate = PasswordFlowStep(.authenticate(password: [0x01, 0x02, 0x03, 0x04], expectedPACK: nil), purpose: "check")
+        let authenticate = PasswordFlowStep(
+            .authenticate(password: [0x01, 0x02, 0x03, 0x04], expectedPACK: nil), purpose: "check")
         #expect(authenticate.description == "PWD_AUTH 01 02 03 04 — check")
         let write = PasswordFlowStep(.write(page: 0x85, bytes: [0x0F, 0x00, 0xA0, 0x05]), purpose: "PWD")
         #expect(write.description == "WRITE page 133: 0F 00 A0 05 — PWD")

@@ -11,7 +11,9 @@ struct ProtectionCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "AUTH0 \(from), PROT \(readProtected), CFGLCK \(lockConfiguration)" }
 }
 
-@Suite("protect / removePassword cut at every exchange never leave an unknown password, but for a PWD write to a protected tag")
+@Suite(
+    "protect / removePassword cut at every exchange never leave an unknown password, but for a PWD write to a protected tag"
+)
 struct PasswordProtectionCutTests {
     static let newPassword = [UInt8](commandHex: "12 34 56 78")
     static let newPACK = [UInt8](commandHex: "AB CD")
@@ -66,7 +68,9 @@ struct PasswordProtectionCutTests {
                     #expect(!requirements.contains(.unknownPassword), "\(cut)")
                 }
                 #expect(requirements.contains(actual), "\(cut): reported \(requirements), tag requires \(actual)")
-                #expect(try await EmulatedNTAG.opens(after, with: actual, probePage: probePage), "\(cut): \(actual) does not open the tag")
+                #expect(
+                    try await EmulatedNTAG.opens(after, with: actual, probePage: probePage),
+                    "\(cut): \(actual) does not open the tag")
             }
         }
         // The matrix really crossed the point where protection changes hands.
@@ -78,28 +82,37 @@ struct PasswordProtectionCutTests {
 
     @Test("protect on a factory NTAG215: after any cut the tag needs no password or the new one", arguments: cases)
     func protectFactoryTag(request: ProtectionCase) async throws {
-        try await checkEveryCut(of: try EmulatedNTAG.fresh(), probePage: request.from, before: .noPassword,
-                                after: .password(Self.newPassword)) { tag throws(TagCommandError) in
-            try await tag.protect(password: Self.newPassword, pack: Self.newPACK, from: request.from, readProtected: request.readProtected,
-                                  lockConfiguration: request.lockConfiguration, consent: .configurationLock)
+        try await checkEveryCut(
+            of: try EmulatedNTAG.fresh(), probePage: request.from, before: .noPassword,
+            after: .password(Self.newPassword)
+        ) { tag throws(TagCommandError) in
+            try await tag.protect(
+                password: Self.newPassword, pack: Self.newPACK, from: request.from,
+                readProtected: request.readProtected,
+                lockConfiguration: request.lockConfiguration, consent: .configurationLock)
         }
     }
 
     @Test("protect with a new password over an old one: after any cut the old or the new password opens the tag")
     func changePassword() async throws {
         let protected = try await protectedTag(from: 4, readProtected: true)
-        try await checkEveryCut(of: protected, probePage: 4, before: .password(Self.oldPassword),
-                                after: .password(Self.newPassword), secretWrittenWhileProtected: true) { tag throws(TagCommandError) in
-            try await tag.protect(password: Self.newPassword, pack: Self.newPACK, from: 4, readProtected: true,
-                                  currentPassword: Self.oldPassword)
+        try await checkEveryCut(
+            of: protected, probePage: 4, before: .password(Self.oldPassword),
+            after: .password(Self.newPassword), secretWrittenWhileProtected: true
+        ) { tag throws(TagCommandError) in
+            try await tag.protect(
+                password: Self.newPassword, pack: Self.newPACK, from: 4, readProtected: true,
+                currentPassword: Self.oldPassword)
         }
     }
 
     @Test("removePassword: after any cut the tag needs the current password or none", arguments: [true, false])
     func removePassword(readProtected: Bool) async throws {
         let protected = try await protectedTag(from: 4, readProtected: readProtected)
-        try await checkEveryCut(of: protected, probePage: 4, before: .password(Self.oldPassword),
-                                after: .noPassword) { tag throws(TagCommandError) in
+        try await checkEveryCut(
+            of: protected, probePage: 4, before: .password(Self.oldPassword),
+            after: .noPassword
+        ) { tag throws(TagCommandError) in
             try await tag.removePassword(current: Self.oldPassword, expectedPACK: Self.oldPACK)
         }
     }
@@ -136,9 +149,13 @@ struct PasswordProtectionCutTests {
                 let after = await transport.tag
                 let actual = EmulatedNTAG.actualRequirement(of: after)
                 if requirements.contains(actual) {
-                    #expect(try await EmulatedNTAG.opens(after, with: actual, probePage: probePage), "\(label): \(actual) does not open the tag")
+                    #expect(
+                        try await EmulatedNTAG.opens(after, with: actual, probePage: probePage),
+                        "\(label): \(actual) does not open the tag")
                 } else {
-                    #expect(requirements.contains(.unknownPassword), "\(label): reported \(requirements), tag requires \(actual)")
+                    #expect(
+                        requirements.contains(.unknownPassword),
+                        "\(label): reported \(requirements), tag requires \(actual)")
                     unknownSeen = true
                 }
                 if requirements.contains(.unknownPassword) { #expect(unknownPossible, "\(label): \(requirements)") }
@@ -147,17 +164,23 @@ struct PasswordProtectionCutTests {
         #expect(unknownSeen == unknownPossible)
     }
 
-    @Test("protect, password change and removal with a page write torn mid-cycle: only a PWD torn while protected is unknown")
+    @Test(
+        "protect, password change and removal with a page write torn mid-cycle: only a PWD torn while protected is unknown"
+    )
     func tornWrites() async throws {
-        try await checkEveryTornWrite(of: try EmulatedNTAG.fresh(), probePage: 4, unknownPossible: false) { tag throws(TagCommandError) in
+        try await checkEveryTornWrite(of: try EmulatedNTAG.fresh(), probePage: 4, unknownPossible: false) {
+            tag throws(TagCommandError) in
             try await tag.protect(password: Self.newPassword, pack: Self.newPACK, from: 4, readProtected: true)
         }
         let protected = try await protectedTag(from: 4, readProtected: true)
-        try await checkEveryTornWrite(of: protected, probePage: 4, unknownPossible: true) { tag throws(TagCommandError) in
-            try await tag.protect(password: Self.newPassword, pack: Self.newPACK, from: 4, readProtected: true,
-                                  currentPassword: Self.oldPassword)
+        try await checkEveryTornWrite(of: protected, probePage: 4, unknownPossible: true) {
+            tag throws(TagCommandError) in
+            try await tag.protect(
+                password: Self.newPassword, pack: Self.newPACK, from: 4, readProtected: true,
+                currentPassword: Self.oldPassword)
         }
-        try await checkEveryTornWrite(of: protected, probePage: 4, unknownPossible: false) { tag throws(TagCommandError) in
+        try await checkEveryTornWrite(of: protected, probePage: 4, unknownPossible: false) {
+            tag throws(TagCommandError) in
             try await tag.removePassword(current: Self.oldPassword, expectedPACK: Self.oldPACK)
         }
     }
@@ -166,7 +189,8 @@ struct PasswordProtectionCutTests {
     func protectedTag(from page: Int, readProtected: Bool) async throws -> Type2Tag {
         let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh())
         let commands = try Type2Commands(transport: transport, chip: .ntag215)
-        let state = try await commands.protect(password: Self.oldPassword, pack: Self.oldPACK, from: page, readProtected: readProtected)
+        let state = try await commands.protect(
+            password: Self.oldPassword, pack: Self.oldPACK, from: page, readProtected: readProtected)
         #expect(state.requirements == [.password(Self.oldPassword)])
         return await transport.tag
     }

@@ -16,11 +16,16 @@ struct PasswordProtectionTests {
     @Test("The dry run writes nothing and orders PWD, PACK, PWD_AUTH + PACK, then AUTH0 last")
     func dryRunOrder() async throws {
         let (tag, transport) = try commands(try EmulatedNTAG.fresh())
-        let plan = try await tag.planProtection(password: Self.password, pack: Self.pack, from: 4, readProtected: true, authLimit: 3)
+        let plan = try await tag.planProtection(
+            password: Self.password, pack: Self.pack, from: 4, readProtected: true, authLimit: 3)
         #expect(await transport.tag.memory == (try EmulatedNTAG.fresh()).memory)
-        let writes = plan.steps.compactMap { step -> Int? in if case .write(let page, _) = step.action { page } else { nil } }
-        #expect(writes == [0x85, 0x86, 0x84, 0x83])     // PWD, PACK, ACCESS, CFG0 (AUTH0)
-        let verifyIndex = plan.steps.firstIndex { $0.action == .authenticate(password: Self.password, expectedPACK: Self.pack) }
+        let writes = plan.steps.compactMap { step -> Int? in
+            if case .write(let page, _) = step.action { page } else { nil }
+        }
+        #expect(writes == [0x85, 0x86, 0x84, 0x83])  // PWD, PACK, ACCESS, CFG0 (AUTH0)
+        let verifyIndex = plan.steps.firstIndex {
+            $0.action == .authenticate(password: Self.password, expectedPACK: Self.pack)
+        }
         let auth0Index = plan.steps.firstIndex { if case .write(0x83, _) = $0.action { true } else { false } }
         #expect(try #require(verifyIndex) < (try #require(auth0Index)))
         #expect(plan.irreversibleChanges == [.authenticationLimit(3)])
@@ -37,8 +42,9 @@ struct PasswordProtectionTests {
             try await tag.protect(password: Self.password, pack: Self.pack, from: 4, readProtected: false, authLimit: 2)
         }
         await #expect(throws: TagCommandError.irreversibleNotConsented([.configurationLock])) {
-            try await tag.protect(password: Self.password, pack: Self.pack, from: 4, readProtected: false, lockConfiguration: true,
-                                  consent: .authenticationLimit)
+            try await tag.protect(
+                password: Self.password, pack: Self.pack, from: 4, readProtected: false, lockConfiguration: true,
+                consent: .authenticationLimit)
         }
         #expect(await transport.tag.memory == fresh.memory)
     }
@@ -56,14 +62,15 @@ struct PasswordProtectionTests {
         #expect(state.requirements == [.noPassword])
         let config = try await tag.readConfiguration()
         #expect(config.auth0 == 0xFF && config.isReadProtected == false)
-        #expect(await transport.tag.page(0x85) == [0xFF, 0xFF, 0xFF, 0xFF])   // PWD back to the factory value
+        #expect(await transport.tag.page(0x85) == [0xFF, 0xFF, 0xFF, 0xFF])  // PWD back to the factory value
     }
 
     @Test("AUTHLIM lock-out: wrong passwords report the attempts left; at the limit even the right one fails")
     func authenticationLimitLockOut() async throws {
         let (tag, _) = try commands(try EmulatedNTAG.fresh())
-        try await tag.protect(password: Self.password, pack: Self.pack, from: 0x10, readProtected: false, authLimit: 2,
-                              consent: .authenticationLimit)
+        try await tag.protect(
+            password: Self.password, pack: Self.pack, from: 0x10, readProtected: false, authLimit: 2,
+            consent: .authenticationLimit)
         let wrong = [UInt8](commandHex: "00 00 00 01")
         await #expect(throws: TagCommandError.authenticationFailed(remainingAttempts: .atMost(1))) {
             try await tag.authenticate(password: wrong)
@@ -79,8 +86,9 @@ struct PasswordProtectionTests {
     @Test("With PROT over the ACCESS page the remaining attempts are unknown")
     func unknownAttemptsWhenProtected() async throws {
         let (tag, _) = try commands(try EmulatedNTAG.fresh())
-        try await tag.protect(password: Self.password, pack: Self.pack, from: 4, readProtected: true, authLimit: 5,
-                              consent: .authenticationLimit)
+        try await tag.protect(
+            password: Self.password, pack: Self.pack, from: 4, readProtected: true, authLimit: 5,
+            consent: .authenticationLimit)
         await #expect(throws: TagCommandError.authenticationFailed(remainingAttempts: .unknown)) {
             try await tag.authenticate(password: [0, 0, 0, 0])
         }
@@ -88,9 +96,10 @@ struct PasswordProtectionTests {
 
     @Test("A PACK that does not match stops protect before AUTH0 is written")
     func packCheckedBeforeAUTH0() async throws {
-        var machine = PasswordFlowMachine(plan: try PasswordFlowPlanner.protection(
-            current: try Type2Configuration.factoryDefault(for: .ntag213), password: Self.password, pack: Self.pack,
-            from: 4, readProtected: false, authLimit: 0, lockConfiguration: false, currentPassword: nil))
+        var machine = PasswordFlowMachine(
+            plan: try PasswordFlowPlanner.protection(
+                current: try Type2Configuration.factoryDefault(for: .ntag213), password: Self.password, pack: Self.pack,
+                from: 4, readProtected: false, authLimit: 0, lockConfiguration: false, currentPassword: nil))
         while case .perform(let step) = machine.next() {
             if case .authenticate = step.action { machine.record(.pack([0xAB, 0xCE])) } else { machine.record(.done) }
         }
@@ -112,12 +121,16 @@ struct PasswordProtectionTests {
         func outcome(failingAt index: Int) -> PasswordFlowMachine.Next {
             var machine = PasswordFlowMachine(plan: plan)
             while case .perform(let step) = machine.next() {
-                if machine.position == index { machine.record(.failed(refusal)); break }
+                if machine.position == index {
+                    machine.record(.failed(refusal))
+                    break
+                }
                 if case .authenticate = step.action { machine.record(.pack([0, 0])) } else { machine.record(.done) }
             }
             return machine.next()
         }
-        let authentication = try #require(plan.steps.firstIndex { if case .authenticate = $0.action { true } else { false } })
+        let authentication = try #require(
+            plan.steps.firstIndex { if case .authenticate = $0.action { true } else { false } })
         #expect(authentication < firstWrite)
         #expect(outcome(failingAt: authentication) == .stopped(refusal))
         guard case .stopped(.interrupted(_, refusal)) = outcome(failingAt: firstWrite) else {
@@ -134,24 +147,35 @@ struct PasswordProtectionTests {
         func run(failingAt index: Int, with error: TagCommandError) -> TagPasswordState? {
             var machine = PasswordFlowMachine(plan: plan)
             while case .perform(let step) = machine.next() {
-                if machine.position == index { machine.record(.failed(error)); break }
+                if machine.position == index {
+                    machine.record(.failed(error))
+                    break
+                }
                 if case .authenticate = step.action { machine.record(.pack([0, 0])) } else { machine.record(.done) }
             }
             if case .stopped(.interrupted(let state, _)) = machine.next() { return state }
             return nil
         }
         let auth0Write = try #require(plan.steps.firstIndex { $0.effect == .setsProtection(false) })
-        #expect(run(failingAt: auth0Write, with: .transport(.tagLost))?.requirements == [.noPassword, .password(Self.password)])
-        #expect(run(failingAt: auth0Write, with: .nak(code: 0, command: .write))?.requirements == [.password(Self.password)])
+        #expect(
+            run(failingAt: auth0Write, with: .transport(.tagLost))?.requirements == [
+                .noPassword, .password(Self.password),
+            ])
+        #expect(
+            run(failingAt: auth0Write, with: .nak(code: 0, command: .write))?.requirements == [.password(Self.password)]
+        )
     }
 
     @Test("removePassword is refused when CFGLCK froze the configuration")
     func removalRefusedWhenLocked() async throws {
         let (tag, transport) = try commands(try EmulatedNTAG.fresh())
-        try await tag.protect(password: Self.password, pack: Self.pack, from: 4, readProtected: false, lockConfiguration: true,
-                              consent: .configurationLock)
+        try await tag.protect(
+            password: Self.password, pack: Self.pack, from: 4, readProtected: false, lockConfiguration: true,
+            consent: .configurationLock)
         let before = await transport.tag.memory
-        await #expect(throws: TagCommandError.configurationLocked) { try await tag.removePassword(current: Self.password) }
+        await #expect(throws: TagCommandError.configurationLocked) {
+            try await tag.removePassword(current: Self.password)
+        }
         #expect(await transport.tag.memory == before)
     }
 
@@ -160,16 +184,19 @@ struct PasswordProtectionTests {
         let transport = TranscriptTransport(steps: [])
         let current = try Type2Configuration.factoryDefault(for: .ntag215)
         #expect(throws: TagCommandError.self) {
-            _ = try PasswordFlowPlanner.protection(current: current, password: [1, 2, 3], pack: Self.pack, from: 4, readProtected: false,
-                                                   authLimit: 0, lockConfiguration: false, currentPassword: nil)
+            _ = try PasswordFlowPlanner.protection(
+                current: current, password: [1, 2, 3], pack: Self.pack, from: 4, readProtected: false,
+                authLimit: 0, lockConfiguration: false, currentPassword: nil)
         }
         #expect(throws: TagCommandError.self) {
-            _ = try PasswordFlowPlanner.protection(current: current, password: Self.password, pack: Self.pack, from: 4, readProtected: false,
-                                                   authLimit: 8, lockConfiguration: false, currentPassword: nil)
+            _ = try PasswordFlowPlanner.protection(
+                current: current, password: Self.password, pack: Self.pack, from: 4, readProtected: false,
+                authLimit: 8, lockConfiguration: false, currentPassword: nil)
         }
         #expect(throws: TagCommandError.self) {
-            _ = try PasswordFlowPlanner.protection(current: current, password: Self.password, pack: Self.pack, from: 0x87, readProtected: false,
-                                                   authLimit: 0, lockConfiguration: false, currentPassword: nil)
+            _ = try PasswordFlowPlanner.protection(
+                current: current, password: Self.password, pack: Self.pack, from: 0x87, readProtected: false,
+                authLimit: 0, lockConfiguration: false, currentPassword: nil)
         }
         _ = try Type2Commands(transport: transport, chip: .ntag215)
         #expect(await transport.problems == [])

@@ -25,8 +25,9 @@ struct TagPasswordDerivationTests {
         let b = derivation.credentials(forUID: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x07])
         #expect(a.password != b.password)
         #expect(derivation.credentials(forUID: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]) == a)
-        #expect(TagPasswordDerivation(secret: []).credentials(forUID: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]).password
-            == TagPassword(bytes: [0x93, 0x12, 0x30, 0x51]))
+        #expect(
+            TagPasswordDerivation(secret: []).credentials(forUID: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]).password
+                == TagPassword(bytes: [0x93, 0x12, 0x30, 0x51]))
     }
 
     @Test("the secret shows nowhere: description, debug description, reflection")
@@ -36,7 +37,7 @@ struct TagPasswordDerivationTests {
         dump(derivation, to: &dumped)
         for text in [derivation.description, String(reflecting: derivation), "\(derivation)", dumped] {
             #expect(!text.contains("hunter2"), "\(text)")
-            #expect(!text.contains("104"), "a byte of the secret in \(text)")   // "h" = 104
+            #expect(!text.contains("104"), "a byte of the secret in \(text)")  // "h" = 104
         }
         #expect(derivation.description == "derived-v1")
     }

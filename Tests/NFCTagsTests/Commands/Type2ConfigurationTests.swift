@@ -10,7 +10,8 @@ struct Type2ConfigurationTests {
     func decodeNTAG() throws {
         // MIRROR D4 = UID+counter mirror, byte 1, STRG_MOD_EN; MIRROR_PAGE 0x10; AUTH0 0x20;
         // ACCESS 0xDB = PROT, CFGLCK, NFC_CNT_EN, NFC_CNT_PWD_PROT, AUTHLIM 3.
-        let config = try Type2Configuration(chip: .ntag215, pages: [0x83: [0xD4, 0x00, 0x10, 0x20], 0x84: [0xDB, 0x05, 0x00, 0x00]])
+        let config = try Type2Configuration(
+            chip: .ntag215, pages: [0x83: [0xD4, 0x00, 0x10, 0x20], 0x84: [0xDB, 0x05, 0x00, 0x00]])
         #expect(config.mirrorConfiguration == 3 && config.mirrorByte == 1 && config.isStrongModulationEnabled == true)
         #expect(config.mirrorPage == 0x10 && config.auth0 == 0x20)
         #expect(config.isReadProtected == true && config.isConfigurationLocked == true)
@@ -22,12 +23,16 @@ struct Type2ConfigurationTests {
 
     @Test("Encoding keeps RFUI bytes and only the changed page differs")
     func encodeChangesOnePage() throws {
-        var config = try Type2Configuration(chip: .ntag213, pages: [0x29: [0x04, 0x00, 0x00, 0xFF], 0x2A: [0x00, 0x05, 0x00, 0x00]])
+        var config = try Type2Configuration(
+            chip: .ntag213, pages: [0x29: [0x04, 0x00, 0x00, 0xFF], 0x2A: [0x00, 0x05, 0x00, 0x00]])
         config.isNFCCounterEnabled = true
         let pages = try config.encodedPages()
         #expect(pages[0x2A] == [0x10, 0x05, 0x00, 0x00])
         #expect(pages[0x29] == [0x04, 0x00, 0x00, 0xFF])
-        #expect(config.changes(from: try Type2Configuration(chip: .ntag213, pages: config.pages)) == [ConfigurationChange(field: .nfcCounterEnable, from: 0, to: 1)])
+        #expect(
+            config.changes(from: try Type2Configuration(chip: .ntag213, pages: config.pages)) == [
+                ConfigurationChange(field: .nfcCounterEnable, from: 0, to: 1)
+            ])
     }
 
     @Test("Values that do not fit a field, and fields a chip lacks, are refused")
@@ -37,7 +42,9 @@ struct Type2ConfigurationTests {
         #expect(throws: TagCommandError.self) { _ = try config.encodedPages() }
         var ev1 = try Type2Configuration.factoryDefault(for: .ultralightEV1MF0UL11)
         ev1.isNFCCounterEnabled = true
-        #expect(throws: TagCommandError.featureNotSupported(feature: "NFC_CNT_EN", chip: .ultralightEV1MF0UL11)) { _ = try ev1.encodedPages() }
+        #expect(throws: TagCommandError.featureNotSupported(feature: "NFC_CNT_EN", chip: .ultralightEV1MF0UL11)) {
+            _ = try ev1.encodedPages()
+        }
         #expect(throws: TagCommandError.self) { _ = try Type2Configuration.factoryDefault(for: .ultralight) }
     }
 
@@ -63,12 +70,14 @@ struct Type2ConfigurationTests {
         let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         var config = try await tag.readConfiguration()
-        await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) { _ = try await tag.readNFCCounter() }
+        await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) {
+            _ = try await tag.readNFCCounter()
+        }
         try await transport.reselect()
         config.isNFCCounterEnabled = true
         #expect(try await tag.writeConfiguration(config) == [0x2A])
-        _ = try await tag.read(page: 4)       // counted once per field
-        #expect(try await tag.readNFCCounter() == 0)   // the first read of this field happened before the enable
+        _ = try await tag.read(page: 4)  // counted once per field
+        #expect(try await tag.readNFCCounter() == 0)  // the first read of this field happened before the enable
     }
 
     @Test("writeConfiguration refuses to turn protection on and asks consent for CFGLCK")
@@ -80,7 +89,9 @@ struct Type2ConfigurationTests {
         await #expect(throws: TagCommandError.self) { try await tag.writeConfiguration(config) }
         config.auth0 = 0xFF
         config.isConfigurationLocked = true
-        await #expect(throws: TagCommandError.irreversibleNotConsented([.configurationLock])) { try await tag.writeConfiguration(config) }
+        await #expect(throws: TagCommandError.irreversibleNotConsented([.configurationLock])) {
+            try await tag.writeConfiguration(config)
+        }
         #expect(try await tag.writeConfiguration(config, consent: .configurationLock) == [0x84])
     }
 }

@@ -16,7 +16,9 @@ struct UltralightCTests {
         try authenticator.verify(cardAnswer: vector.encryptedRndAPrime)
         var tampered = vector.encryptedRndAPrime
         tampered[0] ^= 1
-        #expect(throws: UltralightCAuthenticator.Failure.cardNotAuthenticated) { try authenticator.verify(cardAnswer: tampered) }
+        #expect(throws: UltralightCAuthenticator.Failure.cardNotAuthenticated) {
+            try authenticator.verify(cardAnswer: tampered)
+        }
     }
 
     @Test("Authentication transcript: 1A 00 → AF ek(RndB); AF ek(RndA ‖ RndB′) → 00 ek(RndA′)")
@@ -52,7 +54,7 @@ struct UltralightCTests {
     @Test("Key change writes each half reversed: key 00…0F → A2 2C 07 06 05 04 … A2 2F 0B 0A 09 08")
     func keyChangePages() async throws {
         let transport = TranscriptTransport(steps: [
-            .send("30 2A", answer: "30 00 00 00 00 00 00 00 04 47 5E 95 D2 9C 39 80"),
+            .send("30 2A", answer: "30 00 00 00 00 00 00 00 04 47 5E 95 D2 9C 39 80")
         ])
         let tag = try Type2Commands(transport: transport, chip: .ultralightC)
         let newKey = Array(UInt8(0)...15)
@@ -60,9 +62,15 @@ struct UltralightCTests {
         let writes = plan.steps.compactMap { step -> [UInt8]? in
             if case .write(let page, let bytes) = step.action { [UInt8(page)] + bytes } else { nil }
         }
-        #expect(writes == [[0x2C, 7, 6, 5, 4], [0x2D, 3, 2, 1, 0], [0x2E, 0x0F, 0x0E, 0x0D, 0x0C], [0x2F, 0x0B, 0x0A, 0x09, 0x08]])
+        #expect(
+            writes == [
+                [0x2C, 7, 6, 5, 4], [0x2D, 3, 2, 1, 0], [0x2E, 0x0F, 0x0E, 0x0D, 0x0C], [0x2F, 0x0B, 0x0A, 0x09, 0x08],
+            ])
         // After two of four pages the tag holds the new first half and the old second half.
-        guard case .setsSecret(let halfway) = plan.steps.filter({ if case .write = $0.action { true } else { false } })[1].effect else {
+        guard
+            case .setsSecret(let halfway) = plan.steps.filter({ if case .write = $0.action { true } else { false } })[1]
+                .effect
+        else {
             Issue.record("key writes must carry the key they leave on the tag")
             return
         }

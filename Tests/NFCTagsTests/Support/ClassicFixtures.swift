@@ -20,7 +20,9 @@ enum ClassicFixtures {
     }
 
     /// A driver over `transport`.
-    static func driver(_ chip: Chip, _ transport: ClassicTagTransport, keys: ClassicNDEFKeys = ClassicNDEFKeys()) throws -> ClassicNDEFDriver {
+    static func driver(_ chip: Chip, _ transport: ClassicTagTransport, keys: ClassicNDEFKeys = ClassicNDEFKeys()) throws
+        -> ClassicNDEFDriver
+    {
         try ClassicNDEFDriver(chip: chip, transport: transport, keys: keys)
     }
 
@@ -32,7 +34,9 @@ enum ClassicFixtures {
     }
 
     /// A formatted card holding `message`.
-    static func tag(_ chip: Chip, holding message: NDEFMessage, keys: ClassicNDEFKeys = ClassicNDEFKeys()) async throws -> ClassicTag {
+    static func tag(_ chip: Chip, holding message: NDEFMessage, keys: ClassicNDEFKeys = ClassicNDEFKeys()) async throws
+        -> ClassicTag
+    {
         let transport = ClassicTagTransport(tag: try await formattedTag(chip, keys: keys))
         try await driver(chip, transport, keys: keys).writeMessage(message)
         return await transport.tag
@@ -48,7 +52,9 @@ enum ClassicFixtures {
     }
 
     /// Reads the card back through a fresh driver.
-    static func read(_ tag: ClassicTag, chip: Chip, keys: ClassicNDEFKeys = ClassicNDEFKeys()) async throws -> NDEFMessage {
+    static func read(_ tag: ClassicTag, chip: Chip, keys: ClassicNDEFKeys = ClassicNDEFKeys()) async throws
+        -> NDEFMessage
+    {
         try await driver(chip, ClassicTagTransport(tag: tag), keys: keys).readMessage()
     }
 }

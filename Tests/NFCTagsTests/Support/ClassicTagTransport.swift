@@ -82,7 +82,9 @@ actor ClassicTagTransport: TagTransport {
         return false
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         guard inField else { throw .tagLost }
         guard passes({ _ = onAir(frame) }) else { throw .tagLost }
         log.append(Self.hex(frame))
@@ -98,10 +100,13 @@ actor ClassicTagTransport: TagTransport {
 
     /// The frame on air (split in two for WRITE); `nil` for a NAK or silence.
     private func onAir(_ frame: [UInt8]) -> TagResponse? {
-        if let write = Self.write, frame.first == write.code, let second = write.secondFrameLength, frame.count == write.requestLength + second {
+        if let write = Self.write, frame.first == write.code, let second = write.secondFrameLength,
+            frame.count == write.requestLength + second
+        {
             let data = Array(frame.dropFirst(write.requestLength))
             guard case .acknowledge = tag.receive(Array(frame.prefix(write.requestLength))).reply, !tearsNow(data),
-                  case .acknowledge = tag.receive(data).reply else { return nil }
+                case .acknowledge = tag.receive(data).reply
+            else { return nil }
             return .ack
         }
         let answer = tag.receive(frame)
@@ -134,11 +139,14 @@ actor ClassicTagTransport: TagTransport {
 
     func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
         guard inField else { throw .tagLost }
-        let request = ClassicAuthentication(keyType: keyType == .a ? .a : .b, block: Int(block), key: key,
-                                            uid: Array(tag.identity.uid.suffix(4)))
+        let request = ClassicAuthentication(
+            keyType: keyType == .a ? .a : .b, block: Int(block), key: key,
+            uid: Array(tag.identity.uid.suffix(4)))
         guard passes({ _ = tag.authenticate(request) }) else { throw .tagLost }
         let accepted = active && tag.authenticate(request)
-        log.append("AUTH \(keyType == .a ? "A" : "B") \(Self.hex([block])) \(Self.hex(key, separator: "")) \(accepted ? "ok" : "refused")")
+        log.append(
+            "AUTH \(keyType == .a ? "A" : "B") \(Self.hex([block])) \(Self.hex(key, separator: "")) \(accepted ? "ok" : "refused")"
+        )
         guard accepted else {
             active = false
             tag.leaveActiveState()

@@ -14,14 +14,16 @@ enum EmulatedNTAG {
     /// What the model really requires now, read from its memory.
     static func actualRequirement(of tag: Type2Tag) -> PasswordRequirement {
         guard let memory = tag.spec.memory, let configuration = memory.configuration,
-              let auth0Field = configuration.field(.auth0), let password = configuration.password,
-              let auth0 = auth0Field.value(in: tag.page(auth0Field.page)) else { return .noPassword }
+            let auth0Field = configuration.field(.auth0), let password = configuration.password,
+            let auth0 = auth0Field.value(in: tag.page(auth0Field.page))
+        else { return .noPassword }
         return Int(auth0) <= memory.lastPage ? .password(tag.page(password.pwdPage)) : .noPassword
     }
 
     /// Tries `requirement` on a fresh activation of `tag`: PWD_AUTH for a password; for
     /// "no password", a WRITE of `page` with its own content must be accepted.
-    static func opens(_ tag: Type2Tag, with requirement: PasswordRequirement, probePage page: Int) async throws -> Bool {
+    static func opens(_ tag: Type2Tag, with requirement: PasswordRequirement, probePage page: Int) async throws -> Bool
+    {
         let transport = EmulatedTagTransport(tag: tag)
         let commands = try Type2Commands(transport: transport, chip: tag.spec.chip)
         switch requirement {

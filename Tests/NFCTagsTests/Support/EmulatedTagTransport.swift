@@ -107,7 +107,9 @@ actor EmulatedTagTransport<Tag: EmulatedTag>: TagTransport {
         tag.fieldReset()
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         guard inField else { throw .tagLost }
         if reachesCut() {
             if cutMode == .answerLost, active {

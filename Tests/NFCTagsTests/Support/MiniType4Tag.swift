@@ -4,8 +4,9 @@ import NFCEmulator
 /// Application with a CC file and an NDEF file, SELECT / READ BINARY / UPDATE BINARY with
 /// ISO 7816-4 status words. Each UPDATE BINARY is atomic.
 struct MiniType4Tag: EmulatedTag {
-    var identity = TagIdentity(uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06], atqa: 0x0344, sak: 0x20,
-                               ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+    var identity = TagIdentity(
+        uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06], atqa: 0x0344, sak: 0x20,
+        ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
     /// The AID the tag answers to (mapping 2.0 by default).
     var aid: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
     var ccFile: [UInt8]
@@ -17,11 +18,16 @@ struct MiniType4Tag: EmulatedTag {
     /// A tag with an NDEF file of `size` bytes (NLEN included), MLe / MLc as given.
     init(size: Int = 0x0200, mle: Int = 0x3B, mlc: Int = 0x34, writeAccess: UInt8 = 0x00, extended: Bool = false) {
         if extended {
-            ccFile = [0x00, 0x11, 0x30, UInt8(mle >> 8), UInt8(mle & 0xFF), UInt8(mlc >> 8), UInt8(mlc & 0xFF),
-                      0x06, 0x08, 0xE1, 0x04, UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF), 0x00, writeAccess]
+            ccFile = [
+                0x00, 0x11, 0x30, UInt8(mle >> 8), UInt8(mle & 0xFF), UInt8(mlc >> 8), UInt8(mlc & 0xFF),
+                0x06, 0x08, 0xE1, 0x04, UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF),
+                UInt8(size & 0xFF), 0x00, writeAccess,
+            ]
         } else {
-            ccFile = [0x00, 0x0F, 0x20, UInt8(mle >> 8), UInt8(mle & 0xFF), UInt8(mlc >> 8), UInt8(mlc & 0xFF),
-                      0x04, 0x06, 0xE1, 0x04, UInt8(size >> 8), UInt8(size & 0xFF), 0x00, writeAccess]
+            ccFile = [
+                0x00, 0x0F, 0x20, UInt8(mle >> 8), UInt8(mle & 0xFF), UInt8(mlc >> 8), UInt8(mlc & 0xFF),
+                0x04, 0x06, 0xE1, 0x04, UInt8(size >> 8), UInt8(size & 0xFF), 0x00, writeAccess,
+            ]
         }
         ndefFile = [UInt8](repeating: 0, count: size)
     }
@@ -30,7 +36,9 @@ struct MiniType4Tag: EmulatedTag {
 
     mutating func receive(_ frame: [UInt8]) -> TagAnswer {
         guard frame.count >= 4 else { return .bytes([0x67, 0x00]) }
-        let instruction = frame[1], p1 = frame[2], p2 = frame[3]
+        let instruction = frame[1]
+        let p1 = frame[2]
+        let p2 = frame[3]
         switch (instruction, p1) {
         case (0xA4, 0x04):
             guard frame.count >= 5, frame.count >= 5 + Int(frame[4]) else { return .bytes([0x67, 0x00]) }
@@ -40,7 +48,13 @@ struct MiniType4Tag: EmulatedTag {
         case (0xA4, 0x00):
             guard applicationSelected, frame.count == 7 else { return .bytes([0x6A, 0x82]) }
             let id = Array(frame[5...6])
-            if id == [0xE1, 0x03] { selectedFile = 0 } else if id == ndefFileID { selectedFile = 1 } else { return .bytes([0x6A, 0x82]) }
+            if id == [0xE1, 0x03] {
+                selectedFile = 0
+            } else if id == ndefFileID {
+                selectedFile = 1
+            } else {
+                return .bytes([0x6A, 0x82])
+            }
             _ = p2
             return .bytes([0x90, 0x00])
         case (0xB0, _):
@@ -51,7 +65,9 @@ struct MiniType4Tag: EmulatedTag {
             let length = frame[4] == 0 ? 256 : Int(frame[4])
             return .bytes(Array(content[offset..<min(content.count, offset + length)]) + [0x90, 0x00])
         case (0xD6, _):
-            guard selectedFile == 1, frame.count >= 5, frame.count == 5 + Int(frame[4]) else { return .bytes([0x69, 0x86]) }
+            guard selectedFile == 1, frame.count >= 5, frame.count == 5 + Int(frame[4]) else {
+                return .bytes([0x69, 0x86])
+            }
             guard writeAccess == 0x00 else { return .bytes([0x69, 0x82]) }
             let offset = Int(p1) << 8 | Int(p2)
             let data = Array(frame[5...])

@@ -10,7 +10,9 @@ extension Array where Element == UInt8 {
         var index = digits.startIndex
         while index < digits.endIndex {
             let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { preconditionFailure("bad hex literal \(text)") }
+            guard let byte = UInt8(digits[index..<next], radix: 16) else {
+                preconditionFailure("bad hex literal \(text)")
+            }
             bytes.append(byte)
             index = next
         }
@@ -29,7 +31,10 @@ struct TranscriptStep: Sendable, CustomStringConvertible {
 
     /// `frame` (hex) sent with `framing` is answered with data bytes (hex).
     static func send(_ frame: String, _ framing: TagFraming = .raw, answer: String) -> TranscriptStep {
-        TranscriptStep(kind: .exchange(frame: [UInt8](commandHex: frame), framing: framing, answer: .success(.bytes([UInt8](commandHex: answer)))))
+        TranscriptStep(
+            kind: .exchange(
+                frame: [UInt8](commandHex: frame), framing: framing,
+                answer: .success(.bytes([UInt8](commandHex: answer)))))
     }
     /// `frame` is answered with an ACK.
     static func send(_ frame: String, _ framing: TagFraming = .raw, ack: Void = ()) -> TranscriptStep {
@@ -37,7 +42,8 @@ struct TranscriptStep: Sendable, CustomStringConvertible {
     }
     /// `frame` is answered with a NAK.
     static func send(_ frame: String, _ framing: TagFraming = .raw, nak code: UInt8) -> TranscriptStep {
-        TranscriptStep(kind: .exchange(frame: [UInt8](commandHex: frame), framing: framing, answer: .success(.nak(code))))
+        TranscriptStep(
+            kind: .exchange(frame: [UInt8](commandHex: frame), framing: framing, answer: .success(.nak(code))))
     }
     /// `frame` fails with a transport error.
     static func send(_ frame: String, _ framing: TagFraming = .raw, fails error: TagTransportError) -> TranscriptStep {
@@ -54,8 +60,12 @@ struct TranscriptStep: Sendable, CustomStringConvertible {
     /// The tag is selected again.
     static let reselect = TranscriptStep(kind: .reselect)
     /// A Classic authentication, accepted or refused.
-    static func classicAuthentication(block: UInt8, _ keyType: ClassicKeyType, key: String, accepted: Bool = true) -> TranscriptStep {
-        TranscriptStep(kind: .classicAuthentication(block: block, keyType: keyType, key: [UInt8](commandHex: key), accepted: accepted))
+    static func classicAuthentication(block: UInt8, _ keyType: ClassicKeyType, key: String, accepted: Bool = true)
+        -> TranscriptStep
+    {
+        TranscriptStep(
+            kind: .classicAuthentication(
+                block: block, keyType: keyType, key: [UInt8](commandHex: key), accepted: accepted))
     }
 
     var description: String {
@@ -79,8 +89,10 @@ actor TranscriptTransport: TagTransport {
     /// Every deviation from the transcript.
     private(set) var mismatches: [String] = []
 
-    init(target: TagTarget = TagTarget(uid: [UInt8](commandHex: "04 47 5E D2 9C 39 80"), atqa: 0x0044, sak: 0x00),
-         maximumFrameLength: Int = 252, maximumAnswerLength: Int = .max, steps: [TranscriptStep]) {
+    init(
+        target: TagTarget = TagTarget(uid: [UInt8](commandHex: "04 47 5E D2 9C 39 80"), atqa: 0x0044, sak: 0x00),
+        maximumFrameLength: Int = 252, maximumAnswerLength: Int = .max, steps: [TranscriptStep]
+    ) {
         self.target = target
         self.maximumFrameLength = maximumFrameLength
         self.maximumAnswerLength = maximumAnswerLength
@@ -89,8 +101,9 @@ actor TranscriptTransport: TagTransport {
 
     /// A transcript of `steps` for a 7-byte-UID Type 2 target.
     init(_ steps: [TranscriptStep], maximumFrameLength: Int = 252) {
-        self.init(target: TagTarget(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atqa: 0x0044, sak: 0x00),
-                  maximumFrameLength: maximumFrameLength, steps: steps)
+        self.init(
+            target: TagTarget(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atqa: 0x0044, sak: 0x00),
+            maximumFrameLength: maximumFrameLength, steps: steps)
     }
 
     /// Steps not played yet.
@@ -110,10 +123,14 @@ actor TranscriptTransport: TagTransport {
         return steps[position]
     }
 
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError) -> TagResponse {
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
         let seen = "\(framing) \(frame.map { String($0, radix: 16) })"
         guard let step = nextStep(seen) else { throw .reader(reason: "transcript ended") }
-        guard case .exchange(let expected, let expectedFraming, let answer) = step.kind, expected == frame, expectedFraming == framing else {
+        guard case .exchange(let expected, let expectedFraming, let answer) = step.kind, expected == frame,
+            expectedFraming == framing
+        else {
             mismatches.append("expected \(step), got \(seen)")
             throw .reader(reason: "transcript mismatch")
         }
@@ -131,8 +148,10 @@ actor TranscriptTransport: TagTransport {
     func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
         let seen = "Classic auth block \(block) key \(keyType)"
         guard let step = nextStep(seen) else { throw .reader(reason: "transcript ended") }
-        guard case .classicAuthentication(let expectedBlock, let expectedType, let expectedKey, let accepted) = step.kind,
-              expectedBlock == block, expectedType == keyType, expectedKey == key else {
+        guard
+            case .classicAuthentication(let expectedBlock, let expectedType, let expectedKey, let accepted) = step.kind,
+            expectedBlock == block, expectedType == keyType, expectedKey == key
+        else {
             mismatches.append("expected \(step), got \(seen)")
             throw .reader(reason: "transcript mismatch")
         }

@@ -8,7 +8,9 @@ import Testing
 /// Test helpers for Type 2 chips: factory tags, drivers, messages.
 enum Type2Fixtures {
     /// The Type 2 chips the emulator models.
-    static let chips: [Chip] = [.ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21]
+    static let chips: [Chip] = [
+        .ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21,
+    ]
 
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 
@@ -54,7 +56,9 @@ enum Type2Fixtures {
 
     /// An NTAG21x / EV1 `chip` holding a 20-byte message (``message(encodedSize:fill:)``),
     /// with PROT set and AUTH0 at `page`: reads and writes from `page` on need the password.
-    static func readProtectedTag(_ chip: Chip, from protectedPage: Int) async throws -> (tag: Type2Tag, message: NDEFMessage) {
+    static func readProtectedTag(_ chip: Chip, from protectedPage: Int) async throws -> (
+        tag: Type2Tag, message: NDEFMessage
+    ) {
         var tag = try await formattedTag(chip)
         let message = message(encodedSize: 20)
         let setup = EmulatedTagTransport(tag: tag)

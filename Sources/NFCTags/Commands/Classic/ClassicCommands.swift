@@ -39,7 +39,9 @@ package struct ClassicCommands: Sendable {
     package func authenticate(block: Int, keyType: ClassicKeyType, key: [UInt8]) async throws(TagCommandError) {
         let address = try address(block)
         let keyLength = ChipTables.classic.trailer[.keyA].length
-        guard key.count == keyLength else { throw .invalidArgument("Classic keys are \(keyLength) bytes, got \(key.count)") }
+        guard key.count == keyLength else {
+            throw .invalidArgument("Classic keys are \(keyLength) bytes, got \(key.count)")
+        }
         do {
             try await transport.authenticateClassic(block: address, keyType: keyType, key: key)
         } catch .authenticationFailed {
@@ -57,12 +59,14 @@ package struct ClassicCommands: Sendable {
     /// READ of a 16-byte block (after authenticating its sector).
     package func readBlock(_ block: Int) async throws(TagCommandError) -> [UInt8] {
         let command = try command(.read)
-        let answer = try await transport.exchange([command.code, try address(block)], command: .read, framing: .standard,
-                                                  timeout: command.timeout)
+        let answer = try await transport.exchange(
+            [command.code, try address(block)], command: .read, framing: .standard,
+            timeout: command.timeout)
         let bytes = answer.bytes
         guard bytes.count == ChipTables.classic.blockSize else {
-            throw .invalidAnswer(command: .read, bytes: bytes, offset: min(bytes.count, ChipTables.classic.blockSize),
-                                 expected: "\(ChipTables.classic.blockSize) data bytes")
+            throw .invalidAnswer(
+                command: .read, bytes: bytes, offset: min(bytes.count, ChipTables.classic.blockSize),
+                expected: "\(ChipTables.classic.blockSize) data bytes")
         }
         return bytes
     }
@@ -71,7 +75,8 @@ package struct ClassicCommands: Sendable {
     /// and the manufacturer block is never written.
     package func writeBlock(_ block: Int, bytes: [UInt8]) async throws(TagCommandError) {
         guard !geometry.isTrailer(block: block) else {
-            throw .invalidArgument("block \(block) is a sector trailer: use writeSectorTrailer, which checks the access bits")
+            throw .invalidArgument(
+                "block \(block) is a sector trailer: use writeSectorTrailer, which checks the access bits")
         }
         guard block != 0 else { throw .invalidArgument("block 0 is the manufacturer block (read-only)") }
         try await writeRaw(block, bytes)
@@ -109,8 +114,9 @@ package struct ClassicCommands: Sendable {
     /// TRANSFER: writes the register to `block`.
     package func transfer(to block: Int) async throws(TagCommandError) {
         let command = try command(.transfer)
-        _ = try await transport.exchange([command.code, try address(block)], command: .transfer, framing: .standard,
-                                         timeout: command.timeout)
+        _ = try await transport.exchange(
+            [command.code, try address(block)], command: .transfer, framing: .standard,
+            timeout: command.timeout)
     }
 
     /// Reads and decodes `sector`'s trailer (key A reads as zeros; key B too unless readable).
@@ -121,8 +127,10 @@ package struct ClassicCommands: Sendable {
     /// Writes `trailer` to `sector`. A trailer with ``ClassicSectorTrailer/problems`` is
     /// refused with ``TagCommandError/unusableTrailer(_:)`` unless `force`; a trailer that
     /// freezes the sector needs ``IrreversibleConsent/frozenSectorTrailer``.
-    package func writeSectorTrailer(_ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
-                                   consent: IrreversibleConsent = []) async throws(TagCommandError) {
+    package func writeSectorTrailer(
+        _ trailer: ClassicSectorTrailer, sector: Int, force: Bool = false,
+        consent: IrreversibleConsent = []
+    ) async throws(TagCommandError) {
         let problems = trailer.problems
         guard force || problems.isEmpty else { throw .unusableTrailer(problems) }
         if trailer.isFrozen {
@@ -134,8 +142,10 @@ package struct ClassicCommands: Sendable {
 
     /// Writes 16 raw trailer bytes; bytes whose access bits do not decode (the card would
     /// block the sector) are refused unless `force`.
-    package func writeSectorTrailer(bytes: [UInt8], sector: Int, force: Bool = false,
-                                   consent: IrreversibleConsent = []) async throws(TagCommandError) {
+    package func writeSectorTrailer(
+        bytes: [UInt8], sector: Int, force: Bool = false,
+        consent: IrreversibleConsent = []
+    ) async throws(TagCommandError) {
         let trailer: ClassicSectorTrailer
         do {
             trailer = try ClassicSectorTrailer(bytes: bytes)
@@ -174,14 +184,16 @@ package struct ClassicCommands: Sendable {
         guard bytes.count == command.secondFrameLength ?? ChipTables.classic.blockSize else {
             throw .invalidArgument("a Classic block is \(ChipTables.classic.blockSize) bytes, got \(bytes.count)")
         }
-        _ = try await transport.exchange([command.code, try address(block)] + bytes, command: .write, framing: .standard,
-                                         timeout: command.secondTimeout)
+        _ = try await transport.exchange(
+            [command.code, try address(block)] + bytes, command: .write, framing: .standard,
+            timeout: command.secondTimeout)
     }
 
     private func valueOperation(_ name: CommandName, _ block: Int, operand: Int32) async throws(TagCommandError) {
         let command = try command(name)
         guard !geometry.isTrailer(block: block) else { throw .invalidArgument("block \(block) is a sector trailer") }
-        _ = try await transport.exchange([command.code, try address(block)] + ClassicValueBlock.littleEndian(operand),
-                                         command: name, framing: .standard, timeout: command.timeout)
+        _ = try await transport.exchange(
+            [command.code, try address(block)] + ClassicValueBlock.littleEndian(operand),
+            command: name, framing: .standard, timeout: command.timeout)
     }
 }

@@ -30,8 +30,10 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
     public init(bytes: [UInt8]) throws(TagCommandError) {
         let fields = ChipTables.classic.trailer
         guard bytes.count == ChipTables.classic.blockSize, let keyA = fields[.keyA].bytes(in: bytes),
-              let accessBytes = fields[.accessBits].bytes(in: bytes), let gpb = fields[.generalPurposeByte].bytes(in: bytes)?.first,
-              let keyB = fields[.keyB].bytes(in: bytes) else {
+            let accessBytes = fields[.accessBits].bytes(in: bytes),
+            let gpb = fields[.generalPurposeByte].bytes(in: bytes)?.first,
+            let keyB = fields[.keyB].bytes(in: bytes)
+        else {
             throw .unusableTrailer([.wrongLength(bytes.count)])
         }
         do {
@@ -55,7 +57,9 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
             }
             var block = [UInt8](repeating: 0, count: ChipTables.classic.blockSize)
             block.replaceSubrange(fields[.keyA].offset..<(fields[.keyA].offset + fields[.keyA].length), with: keyA)
-            block.replaceSubrange(fields[.accessBits].offset..<(fields[.accessBits].offset + fields[.accessBits].length), with: access.accessBytes)
+            block.replaceSubrange(
+                fields[.accessBits].offset..<(fields[.accessBits].offset + fields[.accessBits].length),
+                with: access.accessBytes)
             block[fields[.generalPurposeByte].offset] = generalPurposeByte
             block.replaceSubrange(fields[.keyB].offset..<(fields[.keyB].offset + fields[.keyB].length), with: keyB)
             return block
@@ -87,8 +91,10 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
         for (group, bits) in access.groups.enumerated() {
             guard let condition = classic.dataBlockCondition(for: bits) else { continue }
             if !usable(condition.read) {
-                result.append(condition.read == .keyB ? .rightOnlyForReadableKeyB(right: "read of data group \(group)")
-                                                      : .dataGroupUnreadableForever(group: group))
+                result.append(
+                    condition.read == .keyB
+                        ? .rightOnlyForReadableKeyB(right: "read of data group \(group)")
+                        : .dataGroupUnreadableForever(group: group))
             }
         }
         return result

@@ -25,16 +25,20 @@ public struct ClassicValueBlock: Sendable, Hashable {
     public init(bytes: [UInt8]) throws(TagCommandError) {
         let size = ChipTables.classic.blockSize
         guard bytes.count == size else {
-            throw .invalidAnswer(command: nil, bytes: bytes, offset: min(bytes.count, size), expected: "a \(size)-byte value block")
+            throw .invalidAnswer(
+                command: nil, bytes: bytes, offset: min(bytes.count, size), expected: "a \(size)-byte value block")
         }
         let stored = Self.valueBytes(in: bytes, at: Self.layout.valueOffsets[0])
         for offset in Self.layout.valueOffsets.dropFirst() where Self.valueBytes(in: bytes, at: offset) != stored {
             let index = (0..<Self.layout.valueLength).first { bytes[offset + $0] != stored[$0] } ?? 0
-            throw .invalidAnswer(command: nil, bytes: bytes, offset: offset + index, expected: "the same value in each copy")
+            throw .invalidAnswer(
+                command: nil, bytes: bytes, offset: offset + index, expected: "the same value in each copy")
         }
         let inverted = Self.valueBytes(in: bytes, at: Self.layout.invertedValueOffset)
         if let index = (0..<Self.layout.valueLength).first(where: { inverted[$0] != ~stored[$0] }) {
-            throw .invalidAnswer(command: nil, bytes: bytes, offset: Self.layout.invertedValueOffset + index, expected: "the inverted value")
+            throw .invalidAnswer(
+                command: nil, bytes: bytes, offset: Self.layout.invertedValueOffset + index,
+                expected: "the inverted value")
         }
         let address = bytes[Self.layout.addressOffsets[0]]
         for offset in Self.layout.addressOffsets where bytes[offset] != address {
@@ -51,8 +55,12 @@ public struct ClassicValueBlock: Sendable, Hashable {
     public var bytes: [UInt8] {
         var block = [UInt8](repeating: 0, count: ChipTables.classic.blockSize)
         let value = Self.littleEndian(self.value)
-        for offset in Self.layout.valueOffsets { block.replaceSubrange(offset..<(offset + Self.layout.valueLength), with: value) }
-        block.replaceSubrange(Self.layout.invertedValueOffset..<(Self.layout.invertedValueOffset + Self.layout.valueLength), with: value.map { ~$0 })
+        for offset in Self.layout.valueOffsets {
+            block.replaceSubrange(offset..<(offset + Self.layout.valueLength), with: value)
+        }
+        block.replaceSubrange(
+            Self.layout.invertedValueOffset..<(Self.layout.invertedValueOffset + Self.layout.valueLength),
+            with: value.map { ~$0 })
         for offset in Self.layout.addressOffsets { block[offset] = address }
         for offset in Self.layout.invertedAddressOffsets { block[offset] = ~address }
         return block

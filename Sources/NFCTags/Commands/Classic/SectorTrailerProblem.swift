@@ -16,9 +16,11 @@ public enum SectorTrailerProblem: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .wrongLength(let length): "a sector trailer is 16 bytes, got \(length)"
-        case .invalidAccessBits(let byte, let bit): "access bits: inverted copy disagrees at trailer byte \(byte), bit \(bit) (sector would be blocked)"
+        case .invalidAccessBits(let byte, let bit):
+            "access bits: inverted copy disagrees at trailer byte \(byte), bit \(bit) (sector would be blocked)"
         case .dataGroupUnreadableForever(let group): "data blocks of group \(group) could never be read again"
-        case .rightOnlyForReadableKeyB(let right): "\(right) is granted only to key B, which is readable and cannot authenticate"
+        case .rightOnlyForReadableKeyB(let right):
+            "\(right) is granted only to key B, which is readable and cannot authenticate"
         }
     }
 }

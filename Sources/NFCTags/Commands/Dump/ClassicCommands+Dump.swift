@@ -16,7 +16,8 @@ extension ClassicCommands {
         var blocks = [[UInt8]?](repeating: nil, count: geometry.blockCount)
         var sectorKeys: [ClassicSectorKeys] = []
         for sector in 0..<geometry.sectorCount {
-            guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector) else { continue }
+            guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector)
+            else { continue }
             var opened: (ClassicKeyType, [UInt8])?
             search: for keyType in [ClassicKeyType.a, .b] {
                 for key in keys {
@@ -37,17 +38,24 @@ extension ClassicCommands {
                 do {
                     blocks[block] = try await readBlock(block)
                 } catch .transport(.timeout) {
-                    try await transport.reselectTag()    // the access bits deny this block to this key
+                    try await transport.reselectTag()  // the access bits deny this block to this key
                     try await authenticate(sector: sector, keyType: keyType, key: key)
                 }
             }
-            var keysOfSector = ClassicSectorKeys(sector: sector, keyA: keyType == .a ? key : nil, keyB: keyType == .b ? key : nil)
+            var keysOfSector = ClassicSectorKeys(
+                sector: sector, keyA: keyType == .a ? key : nil, keyB: keyType == .b ? key : nil)
             let trailer = first + count - 1
             if var bytes = blocks[trailer] {
-                let keyAField = ChipTables.classic.trailer[.keyA], keyBField = ChipTables.classic.trailer[.keyB]
-                if let keyA = keysOfSector.keyA { bytes.replaceSubrange(keyAField.offset..<(keyAField.offset + keyAField.length), with: keyA) }
-                if let keyB = keysOfSector.keyB { bytes.replaceSubrange(keyBField.offset..<(keyBField.offset + keyBField.length), with: keyB) }
-                else if let readable = try? ClassicSectorTrailer(bytes: bytes), !readable.isKeyBUsable { keysOfSector.keyB = readable.keyB }
+                let keyAField = ChipTables.classic.trailer[.keyA]
+                let keyBField = ChipTables.classic.trailer[.keyB]
+                if let keyA = keysOfSector.keyA {
+                    bytes.replaceSubrange(keyAField.offset..<(keyAField.offset + keyAField.length), with: keyA)
+                }
+                if let keyB = keysOfSector.keyB {
+                    bytes.replaceSubrange(keyBField.offset..<(keyBField.offset + keyBField.length), with: keyB)
+                } else if let readable = try? ClassicSectorTrailer(bytes: bytes), !readable.isKeyBUsable {
+                    keysOfSector.keyB = readable.keyB
+                }
                 blocks[trailer] = bytes
             }
             sectorKeys.append(keysOfSector)
@@ -66,27 +74,33 @@ extension ClassicCommands {
     ///
     /// - Returns: the blocks written, in order.
     @discardableResult
-    package func restore(_ dump: TagMemoryDump, keys: [ClassicSectorKeys], options: RestoreOptions = [],
-                        consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
+    package func restore(
+        _ dump: TagMemoryDump, keys: [ClassicSectorKeys], options: RestoreOptions = [],
+        consent: IrreversibleConsent = []
+    ) async throws(TagCommandError) -> [Int] {
         try dump.validate()
         guard dump.chip == chip, let blocks = dump.blocks else {
             throw .invalidArgument("the dump is of \(dump.chip.rawValue), the tag is \(chip.rawValue)")
         }
         var written: [Int] = []
         for sector in 0..<geometry.sectorCount {
-            guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector) else { continue }
+            guard let first = geometry.firstBlock(ofSector: sector), let count = geometry.blockCount(ofSector: sector)
+            else { continue }
             let range = first..<(first + count)
             guard range.contains(where: { blocks[$0] != nil }) else { continue }
             guard let sectorKeys = keys.first(where: { $0.sector == sector }) else {
                 throw .invalidArgument("no key given for sector \(sector)")
             }
-            let dumpTrailer = geometry.trailerBlock(ofSector: sector).flatMap { blocks[$0] }.flatMap { try? ClassicSectorTrailer(bytes: $0) }
+            let dumpTrailer = geometry.trailerBlock(ofSector: sector).flatMap { blocks[$0] }.flatMap {
+                try? ClassicSectorTrailer(bytes: $0)
+            }
             try await authenticate(sector: sector, keys: sectorKeys, keyBUsable: dumpTrailer?.isKeyBUsable ?? true)
             for block in range where block != 0 {
                 guard let bytes = blocks[block] else { continue }
                 if geometry.isTrailer(block: block) {
                     guard options.contains(.sectorTrailers) else { continue }
-                    try await writeSectorTrailer(try ClassicSectorTrailer(bytes: bytes), sector: sector, consent: consent)
+                    try await writeSectorTrailer(
+                        try ClassicSectorTrailer(bytes: bytes), sector: sector, consent: consent)
                 } else {
                     try await writeBlock(block, bytes: bytes)
                 }
@@ -107,8 +121,11 @@ extension ClassicCommands {
             }
         }
         guard let keyA = keys.keyA else {
-            throw .invalidArgument(keys.keyB == nil ? "no key given for sector \(sector)"
-                                   : "sector \(sector): the dump's trailer makes key B readable (it opens nothing) and no key A is given")
+            throw .invalidArgument(
+                keys.keyB == nil
+                    ? "no key given for sector \(sector)"
+                    : "sector \(sector): the dump's trailer makes key B readable (it opens nothing) and no key A is given"
+            )
         }
         try await authenticate(sector: sector, keyType: .a, key: keyA)
     }

@@ -25,9 +25,12 @@ extension TagMemoryDump {
     /// The dump as pretty-printed JSON (UTF-8), keys sorted so files diff well.
     package func jsonBytes() throws(TagCommandError) -> [UInt8] {
         try validate()
-        let file = File(format: Self.format, version: Self.version, chip: chip.rawValue, uid: Self.hex(uid),
-                        pages: pages?.map(Self.hex), blocks: blocks?.map { $0.map(Self.hex) },
-                        sectorKeys: sectorKeys?.map { Keys(sector: $0.sector, keyA: $0.keyA.map(Self.hex), keyB: $0.keyB.map(Self.hex)) })
+        let file = File(
+            format: Self.format, version: Self.version, chip: chip.rawValue, uid: Self.hex(uid),
+            pages: pages?.map(Self.hex), blocks: blocks?.map { $0.map(Self.hex) },
+            sectorKeys: sectorKeys?.map {
+                Keys(sector: $0.sector, keyA: $0.keyA.map(Self.hex), keyB: $0.keyB.map(Self.hex))
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do { return Array(try encoder.encode(file)) } catch {
@@ -41,9 +44,15 @@ extension TagMemoryDump {
         do { file = try JSONDecoder().decode(File.self, from: Data(bytes)) } catch {
             throw .invalidArgument("not a memory dump: \(error)")
         }
-        guard file.format == Self.format else { throw .invalidArgument("\"format\" is \(file.format), expected \(Self.format)") }
-        guard file.version == Self.version else { throw .invalidArgument("\"version\" \(file.version) is not supported (expected \(Self.version))") }
-        guard let chip = Chip(rawValue: file.chip) else { throw .invalidArgument("\"chip\": unknown chip \(file.chip)") }
+        guard file.format == Self.format else {
+            throw .invalidArgument("\"format\" is \(file.format), expected \(Self.format)")
+        }
+        guard file.version == Self.version else {
+            throw .invalidArgument("\"version\" \(file.version) is not supported (expected \(Self.version))")
+        }
+        guard let chip = Chip(rawValue: file.chip) else {
+            throw .invalidArgument("\"chip\": unknown chip \(file.chip)")
+        }
         let uid = try Self.bytes(file.uid, field: "uid")
         var pages: [[UInt8]]?
         if let text = file.pages {
@@ -55,7 +64,8 @@ extension TagMemoryDump {
         if let text = file.blocks {
             var decoded: [[UInt8]?] = []
             for (index, block) in text.enumerated() {
-                decoded.append(try block.map { hex throws(TagCommandError) in try Self.bytes(hex, field: "blocks[\(index)]") })
+                decoded.append(
+                    try block.map { hex throws(TagCommandError) in try Self.bytes(hex, field: "blocks[\(index)]") })
             }
             blocks = decoded
         }
@@ -63,8 +73,12 @@ extension TagMemoryDump {
         if let text = file.sectorKeys {
             var decoded: [ClassicSectorKeys] = []
             for entry in text {
-                let keyA = try entry.keyA.map { hex throws(TagCommandError) in try Self.bytes(hex, field: "sectorKeys[\(entry.sector)].keyA") }
-                let keyB = try entry.keyB.map { hex throws(TagCommandError) in try Self.bytes(hex, field: "sectorKeys[\(entry.sector)].keyB") }
+                let keyA = try entry.keyA.map { hex throws(TagCommandError) in
+                    try Self.bytes(hex, field: "sectorKeys[\(entry.sector)].keyA")
+                }
+                let keyB = try entry.keyB.map { hex throws(TagCommandError) in
+                    try Self.bytes(hex, field: "sectorKeys[\(entry.sector)].keyB")
+                }
                 decoded.append(ClassicSectorKeys(sector: entry.sector, keyA: keyA, keyB: keyB))
             }
             keys = decoded
@@ -75,7 +89,9 @@ extension TagMemoryDump {
 
     static func bytes(_ text: String, field: String) throws(TagCommandError) -> [UInt8] {
         let characters = Array(text.utf8)
-        guard characters.count.isMultiple(of: 2) else { throw .invalidArgument("\"\(field)\": odd number of hex digits") }
+        guard characters.count.isMultiple(of: 2) else {
+            throw .invalidArgument("\"\(field)\": odd number of hex digits")
+        }
         var result: [UInt8] = []
         result.reserveCapacity(characters.count / 2)
         for index in stride(from: 0, to: characters.count, by: 2) {

@@ -37,7 +37,10 @@ public struct TagMemoryDump: Sendable, Hashable {
     public var sectorKeys: [ClassicSectorKeys]?
 
     /// A dump.
-    public init(chip: Chip, uid: [UInt8], pages: [[UInt8]]? = nil, blocks: [[UInt8]?]? = nil, sectorKeys: [ClassicSectorKeys]? = nil) {
+    public init(
+        chip: Chip, uid: [UInt8], pages: [[UInt8]]? = nil, blocks: [[UInt8]?]? = nil,
+        sectorKeys: [ClassicSectorKeys]? = nil
+    ) {
         self.chip = chip
         self.uid = uid
         self.pages = pages
@@ -51,7 +54,8 @@ public struct TagMemoryDump: Sendable, Hashable {
         if let memory = spec.memory {
             guard let pages else { throw .invalidArgument("dump of \(chip.rawValue) has no \"pages\"") }
             guard pages.count == memory.lastReadablePage + 1 else {
-                throw .invalidArgument("\"pages\": \(pages.count) pages, \(chip.rawValue) reads \(memory.lastReadablePage + 1)")
+                throw .invalidArgument(
+                    "\"pages\": \(pages.count) pages, \(chip.rawValue) reads \(memory.lastReadablePage + 1)")
             }
             if let index = pages.firstIndex(where: { $0.count != memory.pageSize }) {
                 throw .invalidArgument("\"pages\"[\(index)]: \(pages[index].count) bytes, a page is \(memory.pageSize)")
@@ -59,7 +63,8 @@ public struct TagMemoryDump: Sendable, Hashable {
         } else if let geometry = spec.classicGeometry {
             guard let blocks else { throw .invalidArgument("dump of \(chip.rawValue) has no \"blocks\"") }
             guard blocks.count == geometry.blockCount else {
-                throw .invalidArgument("\"blocks\": \(blocks.count) blocks, \(chip.rawValue) has \(geometry.blockCount)")
+                throw .invalidArgument(
+                    "\"blocks\": \(blocks.count) blocks, \(chip.rawValue) has \(geometry.blockCount)")
             }
             if let index = blocks.firstIndex(where: { $0 != nil && $0?.count != geometry.blockSize }) {
                 throw .invalidArgument("\"blocks\"[\(index)]: a block is \(geometry.blockSize) bytes")

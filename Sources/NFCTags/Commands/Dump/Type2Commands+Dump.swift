@@ -4,8 +4,12 @@ import NFCChips
 extension Type2Commands {
     /// What `page` holds, by the chip's tables.
     package func role(ofPage page: Int) -> PageRole {
-        if let password = memory.configuration?.password, page == password.pwdPage || page == password.packPage { return .secret }
-        if let auth = spec.ultralightCAuthentication, (auth.firstKeyPage...auth.lastKeyPage).contains(page) { return .secret }
+        if let password = memory.configuration?.password, page == password.pwdPage || page == password.packPage {
+            return .secret
+        }
+        if let auth = spec.ultralightCAuthentication, (auth.firstKeyPage...auth.lastKeyPage).contains(page) {
+            return .secret
+        }
         if page == memory.staticLock.page || page == memory.dynamicLock?.page { return .lock }
         if memory.identification.contains(where: { $0.page == page }) { return .uid }
         if page == memory.capabilityContainer.page { return .otp }
@@ -18,7 +22,9 @@ extension Type2Commands {
     /// Reads every readable page (authenticate first when pages are read-protected).
     package func dump() async throws(TagCommandError) -> TagMemoryDump {
         let bytes = try await readPages(0...memory.lastReadablePage)
-        let pages = stride(from: 0, to: bytes.count, by: memory.pageSize).map { Array(bytes[$0..<($0 + memory.pageSize)]) }
+        let pages = stride(from: 0, to: bytes.count, by: memory.pageSize).map {
+            Array(bytes[$0..<($0 + memory.pageSize)])
+        }
         return TagMemoryDump(chip: chip, uid: transport.target.uid, pages: pages)
     }
 
@@ -33,7 +39,9 @@ extension Type2Commands {
     /// ```
     /// - Returns: the pages written, in order.
     @discardableResult
-    package func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = []) async throws(TagCommandError) -> [Int] {
+    package func restore(_ dump: TagMemoryDump, options: RestoreOptions = [], consent: IrreversibleConsent = [])
+        async throws(TagCommandError) -> [Int]
+    {
         try dump.validate()
         guard dump.chip == chip, let pages = dump.pages else {
             throw .invalidArgument("the dump is of \(dump.chip.rawValue), the tag is \(chip.rawValue)")
@@ -55,21 +63,30 @@ extension Type2Commands {
             written.append(page)
         }
         if options.contains(.otpPages) {
-            for page in differing(.otp) { try await write(page: page, bytes: pages[page]); written.append(page) }
+            for page in differing(.otp) {
+                try await write(page: page, bytes: pages[page])
+                written.append(page)
+            }
         }
         if options.contains(.configuration), memory.configuration != nil {
             var target = try await readConfiguration()
-            let wanted = try Type2Configuration(chip: chip, pages: Dictionary(uniqueKeysWithValues: target.pages.keys.map { ($0, pages[$0]) }))
+            let wanted = try Type2Configuration(
+                chip: chip, pages: Dictionary(uniqueKeysWithValues: target.pages.keys.map { ($0, pages[$0]) }))
             target.values = wanted.values
             written += try await writeConfiguration(target, consent: consent)
         }
         if options.contains(.lockPages) {
-            for page in differing(.lock) { try await write(page: page, bytes: pages[page]); written.append(page) }
+            for page in differing(.lock) {
+                try await write(page: page, bytes: pages[page])
+                written.append(page)
+            }
         }
         let check = try await readPages(memory.userPages)
         let expected = memory.userPages.flatMap { pages[$0] }
         if let index = zip(check, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-            throw .verificationFailed("user memory reads back different at byte \(index) (page \(memory.firstUserPage + index / memory.pageSize))")
+            throw .verificationFailed(
+                "user memory reads back different at byte \(index) (page \(memory.firstUserPage + index / memory.pageSize))"
+            )
         }
         return written
     }

@@ -42,10 +42,14 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``APDUFormatError`` when the data is longer than 65535 bytes or Ne is
     ///   outside 1…65536.
-    public init(cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [],
-                expectedResponseLength: Int? = nil, extendedLength: Bool = false) throws(APDUFormatError) {
+    public init(
+        cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [],
+        expectedResponseLength: Int? = nil, extendedLength: Bool = false
+    ) throws(APDUFormatError) {
         let iso = ChipTables.iso7816
-        guard data.count <= iso.extendedMaximumNc else { throw .dataTooLong(data.count, maximum: iso.extendedMaximumNc) }
+        guard data.count <= iso.extendedMaximumNc else {
+            throw .dataTooLong(data.count, maximum: iso.extendedMaximumNc)
+        }
         if let ne = expectedResponseLength, !(1...iso.extendedMaximumNe).contains(ne) {
             throw .expectedLengthOutOfRange(ne, maximum: iso.extendedMaximumNe)
         }
@@ -70,10 +74,12 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
         guard bytes.count >= iso.headerLength else {
             throw .malformed("an APDU has at least \(iso.headerLength) bytes (CLA INS P1 P2), found \(bytes.count)")
         }
-        let header = Array(bytes.prefix(iso.headerLength)), body = Array(bytes.dropFirst(iso.headerLength))
+        let header = Array(bytes.prefix(iso.headerLength))
+        let body = Array(bytes.dropFirst(iso.headerLength))
         func make(_ data: [UInt8], _ ne: Int?, extended: Bool) throws(APDUFormatError) -> APDU {
-            try APDU(cla: header[0], ins: header[1], p1: header[2], p2: header[3], data: data,
-                     expectedResponseLength: ne, extendedLength: extended)
+            try APDU(
+                cla: header[0], ins: header[1], p1: header[2], p2: header[3], data: data,
+                expectedResponseLength: ne, extendedLength: extended)
         }
         let shortNe = { (byte: UInt8) in byte == 0 ? iso.shortMaximumNe : Int(byte) }
         let extendedNe = { (high: UInt8, low: UInt8) in
@@ -81,33 +87,35 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
             return value == 0 ? iso.extendedMaximumNe : value
         }
         guard let first = body.first else {
-            self = try make([], nil, extended: false)                                  // case 1
+            self = try make([], nil, extended: false)  // case 1
             return
         }
         if body.count == 1 {
-            self = try make([], shortNe(first), extended: false)                       // case 2S
+            self = try make([], shortNe(first), extended: false)  // case 2S
             return
         }
         if first != iso.extendedLengthMarker {
             let nc = Int(first)
             switch body.count {
-            case 1 + nc: self = try make(Array(body.dropFirst()), nil, extended: false)                          // 3S
-            case 2 + nc: self = try make(Array(body.dropFirst().dropLast()), shortNe(body[body.count - 1]), extended: false)   // 4S
+            case 1 + nc: self = try make(Array(body.dropFirst()), nil, extended: false)  // 3S
+            case 2 + nc:  // 4S
+                self = try make(Array(body.dropFirst().dropLast()), shortNe(body[body.count - 1]), extended: false)
             default: throw .malformed("Lc \(nc) does not match the \(body.count - 1) bytes after it")
             }
             return
         }
         guard body.count >= 3 else { throw .malformed("an extended length field needs two bytes after 00") }
         if body.count == 3 {
-            self = try make([], extendedNe(body[1], body[2]), extended: true)          // case 2E
+            self = try make([], extendedNe(body[1], body[2]), extended: true)  // case 2E
             return
         }
         let nc = Int(body[1]) << 8 | Int(body[2])
         guard nc > 0 else { throw .malformed("an extended Lc of 00 00 is not allowed") }
         let data = Array(body.dropFirst(3).prefix(nc))
         switch body.count {
-        case 3 + nc: self = try make(data, nil, extended: true)                                                      // 3E
-        case 5 + nc: self = try make(data, extendedNe(body[body.count - 2], body[body.count - 1]), extended: true)    // 4E
+        case 3 + nc: self = try make(data, nil, extended: true)  // 3E
+        case 5 + nc:  // 4E
+            self = try make(data, extendedNe(body[body.count - 2], body[body.count - 1]), extended: true)
         default: throw .malformed("extended Lc \(nc) does not match the \(body.count - 3) bytes after it")
         }
     }
@@ -142,8 +150,9 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
 
     /// The same command asking for `expectedResponseLength` bytes (the `6Cxx` retry).
     public func withExpectedResponseLength(_ expectedResponseLength: Int) throws(APDUFormatError) -> APDU {
-        try APDU(cla: cla, ins: ins, p1: p1, p2: p2, data: data, expectedResponseLength: expectedResponseLength,
-                 extendedLength: usesExtendedLength)
+        try APDU(
+            cla: cla, ins: ins, p1: p1, p2: p2, data: data, expectedResponseLength: expectedResponseLength,
+            extendedLength: usesExtendedLength)
     }
 
     /// The APDU in hex, e.g. `00a4040007d276000085010100`.
@@ -180,7 +189,8 @@ public enum APDUFormatError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The problem in words.
     public var description: String {
         switch self {
-        case .dataTooLong(let count, let maximum): "the command data has \(count) bytes; an APDU carries at most \(maximum)"
+        case .dataTooLong(let count, let maximum):
+            "the command data has \(count) bytes; an APDU carries at most \(maximum)"
         case .expectedLengthOutOfRange(let ne, let maximum): "the expected answer length \(ne) is outside 1…\(maximum)"
         case .malformed(let reason): "not an ISO 7816-4 APDU: \(reason)"
         }

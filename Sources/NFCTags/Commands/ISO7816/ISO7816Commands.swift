@@ -51,7 +51,8 @@ package struct ISO7816Commands: Sendable {
                 // The reader drops an answer longer than it carries (an ACR122U: 250 bytes);
                 // to the host that is a silent tag or a garbled frame (assumption U5). Say
                 // what to change instead.
-                throw .invalidArgument("""
+                throw .invalidArgument(
+                    """
                     the answer to this APDU may be \(command.expectedResponseLength ?? 0) bytes and SW1 SW2, and no answer came: \
                     the reader brings back at most \(answerLimit) bytes in one exchange; ask for at most \(answerLimit - 2) (Le)
                     """)
@@ -59,13 +60,16 @@ package struct ISO7816Commands: Sendable {
             let status = answer.status?.name
             if status == .wrongLe, !retriedLe {
                 retriedLe = true
-                command = try rebuilt { () throws(APDUFormatError) in try command.withExpectedResponseLength(count(answer.sw2)) }
+                command = try rebuilt { () throws(APDUFormatError) in
+                    try command.withExpectedResponseLength(count(answer.sw2))
+                }
                 continue
             }
             data += answer.data
             guard data.count <= iso.extendedMaximumNe else {
-                throw .invalidAnswer(command: nil, bytes: answer.data, offset: 0,
-                                     expected: "at most \(iso.extendedMaximumNe) bytes of data in all (GET RESPONSE kept giving more)")
+                throw .invalidAnswer(
+                    command: nil, bytes: answer.data, offset: 0,
+                    expected: "at most \(iso.extendedMaximumNe) bytes of data in all (GET RESPONSE kept giving more)")
             }
             guard status == .bytesAvailable else { return APDUResponse(data: data, sw1: answer.sw1, sw2: answer.sw2) }
             retriedLe = false
@@ -90,11 +94,14 @@ package struct ISO7816Commands: Sendable {
     private func exchange(_ apdu: APDU, timeout: Duration) async throws(TagCommandError) -> APDUResponse {
         let bytes = apdu.bytes
         guard bytes.count <= transport.maximumFrameLength else {
-            throw .invalidArgument("the APDU has \(bytes.count) bytes; the reader carries at most \(transport.maximumFrameLength) in one exchange (libnfc does not chain a longer command)")
+            throw .invalidArgument(
+                "the APDU has \(bytes.count) bytes; the reader carries at most \(transport.maximumFrameLength) in one exchange (libnfc does not chain a longer command)"
+            )
         }
         let answer = try await transport.exchange(bytes, command: nil, framing: .standard, timeout: timeout)
         guard case .bytes(let raw) = answer, let response = APDUResponse(bytes: raw) else {
-            throw .invalidAnswer(command: nil, bytes: answer.bytes, offset: 0, expected: "data and a status word SW1 SW2")
+            throw .invalidAnswer(
+                command: nil, bytes: answer.bytes, offset: 0, expected: "data and a status word SW1 SW2")
         }
         return response
     }

@@ -24,18 +24,24 @@ extension NTAG424DNACommands {
     ///   version (nothing written); ``NTAG424Error/wrongKey(keyNumber:)`` when `old` is not
     ///   the slot's key (nothing written);
     ///   ``NTAG424Error/keyChangeInterrupted(keyNumber:tagNowHolds:cause:)`` after a cut.
-    package func changeKeySafely(_ slot: UInt8, from old: AES128Key, to new: AES128Key, version: UInt8,
-                                appMasterKey: AES128Key) async throws(TagCommandError) {
+    package func changeKeySafely(
+        _ slot: UInt8, from old: AES128Key, to new: AES128Key, version: UInt8,
+        appMasterKey: AES128Key
+    ) async throws(TagCommandError) {
         let masterBefore = slot == 0 ? old : appMasterKey
         // Plan: prove the old key, read the current version.
         try await authenticate(keyNumber: slot, key: old)
         if slot != 0 { try await authenticate(keyNumber: 0, key: masterBefore) }
         let current = try await keyVersion(slot)
         guard current != version else {
-            throw .invalidArgument("key \(slot) already has version \(version): give the new key another version, so that a cut change can be told apart")
+            throw .invalidArgument(
+                "key \(slot) already has version \(version): give the new key another version, so that a cut change can be told apart"
+            )
         }
-        let candidates = [NTAG424KeyCandidate(role: "new", key: new, version: version),
-                          NTAG424KeyCandidate(role: "old", key: old, version: current)]
+        let candidates = [
+            NTAG424KeyCandidate(role: "new", key: new, version: version),
+            NTAG424KeyCandidate(role: "old", key: old, version: current),
+        ]
         do {
             try await changeKey(slot, to: new, version: version, oldKey: slot == 0 ? nil : old)
             // Verify: the new key opens the slot, then back to key 0.
@@ -51,7 +57,9 @@ extension NTAG424DNACommands {
 
     /// Which of `candidates` key `slot` holds, from GetKeyVersion (selects the application
     /// first; needs no key). `nil` when the version matches none of them.
-    package func keyInSlot(_ slot: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagCommandError) -> NTAG424KeyCandidate? {
+    package func keyInSlot(_ slot: UInt8, candidates: [NTAG424KeyCandidate]) async throws(TagCommandError)
+        -> NTAG424KeyCandidate?
+    {
         try await selectApplication()
         let version = try await keyVersion(slot)
         return candidates.first { $0.version == version }

@@ -21,8 +21,10 @@ public struct NTAG424SUNKeys: Sendable, Hashable {
     public var version: UInt8
 
     /// Keys; the slots are assumed to hold the factory keys now unless told.
-    public init(appMasterKey: AES128Key = .zero, metaReadKey: AES128Key = .zero, fileReadKey: AES128Key = .zero,
-                currentMetaReadKey: AES128Key = .zero, currentFileReadKey: AES128Key = .zero, version: UInt8 = 1) {
+    public init(
+        appMasterKey: AES128Key = .zero, metaReadKey: AES128Key = .zero, fileReadKey: AES128Key = .zero,
+        currentMetaReadKey: AES128Key = .zero, currentFileReadKey: AES128Key = .zero, version: UInt8 = 1
+    ) {
         self.appMasterKey = appMasterKey
         self.metaReadKey = metaReadKey
         self.fileReadKey = fileReadKey
@@ -41,7 +43,9 @@ extension NTAG424DNACommands {
     /// - Returns: the file settings the tag reports afterwards.
     /// - Throws: ``TagCommandError/verificationFailed(_:)`` when the tag reports other settings.
     @discardableResult
-    package func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagCommandError) -> NTAG424FileSettings {
+    package func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagCommandError)
+        -> NTAG424FileSettings
+    {
         let ndef = NTAG424DNATable.ndefFileNumber
         try await selectApplication()
         try await authenticate(keyNumber: 0, key: keys.appMasterKey)
@@ -59,8 +63,9 @@ extension NTAG424DNACommands {
             }
             try await authenticate(keyNumber: 0, key: keys.appMasterKey)
             let version = try await keyVersion(slot)
-            try await changeKeySafely(slot, from: current, to: new, version: version == keys.version ? version &+ 1 : keys.version,
-                                      appMasterKey: keys.appMasterKey)
+            try await changeKeySafely(
+                slot, from: current, to: new, version: version == keys.version ? version &+ 1 : keys.version,
+                appMasterKey: keys.appMasterKey)
         }
         try await writeData(file: ndef, data: template.fileContent, mode: .plain)
         try await changeFileSettings(ndef, to: template.fileSettings)

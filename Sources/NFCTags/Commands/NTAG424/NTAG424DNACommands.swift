@@ -34,11 +34,14 @@ package actor NTAG424DNACommands {
     // MARK: Frames
 
     /// One native command: data in, answer data and SW2 out (`91xx` required).
-    func exchange(_ command: Table.Command, _ data: [UInt8], name: String) async throws(TagCommandError) -> (data: [UInt8], status: UInt8) {
+    func exchange(_ command: Table.Command, _ data: [UInt8], name: String) async throws(TagCommandError) -> (
+        data: [UInt8], status: UInt8
+    ) {
         let apdu: APDU
         do {
-            apdu = try APDU(cla: Table.nativeCLA, ins: command.rawValue, p1: 0, p2: 0, data: data,
-                            expectedResponseLength: ChipTables.iso7816.shortMaximumNe)
+            apdu = try APDU(
+                cla: Table.nativeCLA, ins: command.rawValue, p1: 0, p2: 0, data: data,
+                expectedResponseLength: ChipTables.iso7816.shortMaximumNe)
         } catch {
             throw .invalidArgument(error.description)
         }
@@ -59,8 +62,10 @@ package actor NTAG424DNACommands {
         case .integrityError?: return .ntag424(.integrityError(command: name))
         case .permissionDenied?: return .ntag424(.permissionDenied(command: name))
         default:
-            return .ntag424(.status(command: name, statusWord: UInt16(Table.nativeSW1) << 8 | UInt16(status),
-                                    meaning: known?.description ?? "unknown status"))
+            return .ntag424(
+                .status(
+                    command: name, statusWord: UInt16(Table.nativeSW1) << 8 | UInt16(status),
+                    meaning: known?.description ?? "unknown status"))
         }
     }
 
@@ -76,8 +81,10 @@ package actor NTAG424DNACommands {
 
     /// A native command in `mode`: protected with the session (plain without one), sent, the
     /// answer checked and opened. `success` lists the SW2 values that mean success.
-    func run(_ command: Table.Command, header: [UInt8] = [], data: [UInt8] = [], mode: NTAG424CommMode,
-             expectedLength: Int? = nil, success: [UInt8] = [Table.Status.ok.rawValue], name: String) async throws(TagCommandError) -> [UInt8] {
+    func run(
+        _ command: Table.Command, header: [UInt8] = [], data: [UInt8] = [], mode: NTAG424CommMode,
+        expectedLength: Int? = nil, success: [UInt8] = [Table.Status.ok.rawValue], name: String
+    ) async throws(TagCommandError) -> [UInt8] {
         let cryptoMode = Self.cryptoMode(mode)
         guard var current = session else {
             guard mode == .plain else { throw .ntag424(.notAuthenticated(command: name)) }
@@ -95,7 +102,8 @@ package actor NTAG424DNACommands {
         let answer = try await exchange(command, field, name: name)
         guard success.contains(answer.status) else { throw refusal(answer.status, name: name) }
         do {
-            let plain = try current.openResponse(status: answer.status, data: answer.data, mode: cryptoMode, expectedLength: expectedLength)
+            let plain = try current.openResponse(
+                status: answer.status, data: answer.data, mode: cryptoMode, expectedLength: expectedLength)
             session = current
             return plain
         } catch {
@@ -122,8 +130,9 @@ package actor NTAG424DNACommands {
         forget()
         let apdu: APDU
         do {
-            apdu = try APDU(cla: Table.isoCLA, ins: Table.ISOCommand.select.rawValue, p1: Table.selectByName, p2: 0x0C,
-                            data: Table.applicationName)
+            apdu = try APDU(
+                cla: Table.isoCLA, ins: Table.ISOCommand.select.rawValue, p1: Table.selectByName, p2: 0x0C,
+                data: Table.applicationName)
         } catch {
             throw .invalidArgument(error.description)
         }
@@ -146,10 +155,13 @@ package actor NTAG424DNACommands {
             answer = try await exchange(.additionalFrame, [], name: "GetVersion")
         }
         guard parts.count == 3, parts[0].count == 7, parts[1].count == 7, parts[2].count >= 7 else {
-            throw .ntag424(.invalidAnswer(command: "GetVersion", detail: "parts of \(parts.map(\.count)) bytes, expected 7, 7 and 14"))
+            throw .ntag424(
+                .invalidAnswer(
+                    command: "GetVersion", detail: "parts of \(parts.map(\.count)) bytes, expected 7, 7 and 14"))
         }
-        return NTAG424Version(hardware: parts[0], software: parts[1], uid: Array(parts[2].prefix(7)),
-                              production: Array(parts[2].dropFirst(7)))
+        return NTAG424Version(
+            hardware: parts[0], software: parts[1], uid: Array(parts[2].prefix(7)),
+            production: Array(parts[2].dropFirst(7)))
     }
 
     // MARK: Authentication and keys
@@ -164,15 +176,20 @@ package actor NTAG424DNACommands {
         let previous = session
         if nonFirst, previous == nil { throw .ntag424(.notAuthenticated(command: name)) }
         var auth = EV2Authentication(kind: nonFirst ? .nonFirst : .first, keyNumber: keyNumber, key: key)
-        let first = try await exchange(nonFirst ? .authenticateEV2NonFirst : .authenticateEV2First, auth.initialCommandData(), name: name)
-        guard first.status == Table.Status.additionalFrame.rawValue else { throw refusal(first.status, name: name, keyNumber: keyNumber) }
+        let first = try await exchange(
+            nonFirst ? .authenticateEV2NonFirst : .authenticateEV2First, auth.initialCommandData(), name: name)
+        guard first.status == Table.Status.additionalFrame.rawValue else {
+            throw refusal(first.status, name: name, keyNumber: keyNumber)
+        }
         let second: [UInt8]
         do { second = try auth.respond(toChallenge: first.data) } catch {
             forget()
             throw .ntag424(.from(error, command: name, keyNumber: keyNumber))
         }
         let last = try await exchange(.additionalFrame, second, name: name)
-        guard last.status == Table.Status.ok.rawValue else { throw refusal(last.status, name: name, keyNumber: keyNumber) }
+        guard last.status == Table.Status.ok.rawValue else {
+            throw refusal(last.status, name: name, keyNumber: keyNumber)
+        }
         do {
             session = try auth.finish(response: last.data, continuing: previous)
             authenticatedKeyNumber = keyNumber
@@ -185,13 +202,20 @@ package actor NTAG424DNACommands {
     /// ChangeKey: sets key `keyNumber` to `newKey` with version `version`. Needs a session
     /// with key 0; for another key its current value `oldKey` is required. Changing key 0
     /// ends the session.
-    package func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil) async throws(TagCommandError) {
-        guard session != nil, let authenticated = authenticatedKeyNumber else { throw .ntag424(.notAuthenticated(command: "ChangeKey")) }
-        if keyNumber != authenticated, oldKey == nil { throw .invalidArgument("changing key \(keyNumber) needs its current value") }
+    package func changeKey(_ keyNumber: UInt8, to newKey: AES128Key, version: UInt8, oldKey: AES128Key? = nil)
+        async throws(TagCommandError)
+    {
+        guard session != nil, let authenticated = authenticatedKeyNumber else {
+            throw .ntag424(.notAuthenticated(command: "ChangeKey"))
+        }
+        if keyNumber != authenticated, oldKey == nil {
+            throw .invalidArgument("changing key \(keyNumber) needs its current value")
+        }
         let data: [UInt8]
         do {
-            data = try EV2Session.changeKeyData(keyNumber: keyNumber, newKey: newKey, newVersion: version, oldKey: oldKey,
-                                                authenticatedKeyNumber: authenticated)
+            data = try EV2Session.changeKeyData(
+                keyNumber: keyNumber, newKey: newKey, newVersion: version, oldKey: oldKey,
+                authenticatedKeyNumber: authenticated)
         } catch {
             throw .ntag424(.from(error, command: "ChangeKey"))
         }
@@ -199,8 +223,13 @@ package actor NTAG424DNACommands {
             // The answer to a change of the session's own key is plain, and the session ends.
             guard let current = session else { throw .ntag424(.notAuthenticated(command: "ChangeKey")) }
             let field: [UInt8]
-            do { field = try current.protectCommand(command: Table.Command.changeKey.rawValue, header: [keyNumber], data: data, mode: .full) }
-            catch { forget(); throw .ntag424(.from(error, command: "ChangeKey")) }
+            do {
+                field = try current.protectCommand(
+                    command: Table.Command.changeKey.rawValue, header: [keyNumber], data: data, mode: .full)
+            } catch {
+                forget()
+                throw .ntag424(.from(error, command: "ChangeKey"))
+            }
             forget()
             let answer = try await exchange(.changeKey, field, name: "ChangeKey")
             guard answer.status == Table.Status.ok.rawValue else { throw refusal(answer.status, name: "ChangeKey") }
@@ -212,7 +241,9 @@ package actor NTAG424DNACommands {
     /// GetKeyVersion of key `keyNumber`.
     package func keyVersion(_ keyNumber: UInt8) async throws(TagCommandError) -> UInt8 {
         let answer = try await run(.getKeyVersion, header: [keyNumber], mode: stateMode(.mac), name: "GetKeyVersion")
-        guard answer.count == 1 else { throw .ntag424(.invalidAnswer(command: "GetKeyVersion", detail: "\(answer.count) bytes")) }
+        guard answer.count == 1 else {
+            throw .ntag424(.invalidAnswer(command: "GetKeyVersion", detail: "\(answer.count) bytes"))
+        }
         return answer[0]
     }
 
@@ -227,20 +258,24 @@ package actor NTAG424DNACommands {
     /// ChangeFileSettings of file `number`: encrypted in a session (with the file's Change
     /// key), plain without one (Change free).
     package func changeFileSettings(_ number: UInt8, to settings: NTAG424FileSettings) async throws(TagCommandError) {
-        _ = try await run(.changeFileSettings, header: [number], data: settings.changeFileSettingsData,
-                          mode: stateMode(.full), name: "ChangeFileSettings")
+        _ = try await run(
+            .changeFileSettings, header: [number], data: settings.changeFileSettingsData,
+            mode: stateMode(.full), name: "ChangeFileSettings")
     }
 
     /// ReadData: `length` bytes of file `number` from `offset` (0: to the end), in `mode`
     /// (the file's CommMode inside a session with its read key; plain for free access).
-    package func readData(file number: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode) async throws(TagCommandError) -> [UInt8] {
+    package func readData(file number: UInt8, offset: Int = 0, length: Int, mode: NTAG424CommMode)
+        async throws(TagCommandError) -> [UInt8]
+    {
         var result: [UInt8] = []
         var position = offset
         repeat {
             let chunk = min(Table.maximumChunk, length - (position - offset))
             let header = [number] + NTAG424FileSettings.le3(position) + NTAG424FileSettings.le3(chunk)
             // Length 0 asks for the rest of the file: its length is known only from the padding.
-            let data = try await run(.readData, header: header, mode: mode, expectedLength: chunk == 0 ? nil : chunk, name: "ReadData")
+            let data = try await run(
+                .readData, header: header, mode: mode, expectedLength: chunk == 0 ? nil : chunk, name: "ReadData")
             result += data
             position += chunk
         } while position - offset < length
@@ -248,7 +283,9 @@ package actor NTAG424DNACommands {
     }
 
     /// WriteData: `data` into file `number` from `offset`, in `mode`, in chunks.
-    package func writeData(file number: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode) async throws(TagCommandError) {
+    package func writeData(file number: UInt8, offset: Int = 0, data: [UInt8], mode: NTAG424CommMode)
+        async throws(TagCommandError)
+    {
         var position = 0
         while position < data.count {
             let chunk = Array(data[position..<min(data.count, position + Table.maximumChunk)])
@@ -260,8 +297,11 @@ package actor NTAG424DNACommands {
 
     /// GetFileCounters: SDMReadCtr of file `number` (CommMode full in a session).
     package func readCounter(file number: UInt8) async throws(TagCommandError) -> UInt32 {
-        let answer = try await run(.getFileCounters, header: [number], mode: stateMode(.full), expectedLength: 5, name: "GetFileCounters")
-        guard answer.count >= 3 else { throw .ntag424(.invalidAnswer(command: "GetFileCounters", detail: "\(answer.count) bytes")) }
+        let answer = try await run(
+            .getFileCounters, header: [number], mode: stateMode(.full), expectedLength: 5, name: "GetFileCounters")
+        guard answer.count >= 3 else {
+            throw .ntag424(.invalidAnswer(command: "GetFileCounters", detail: "\(answer.count) bytes"))
+        }
         return UInt32(answer[0]) | UInt32(answer[1]) << 8 | UInt32(answer[2]) << 16
     }
 
@@ -269,18 +309,22 @@ package actor NTAG424DNACommands {
 
     /// Read_Sig: the 56-byte originality signature (encrypted in a session).
     package func readSignature() async throws(TagCommandError) -> [UInt8] {
-        let answer = try await run(.readSignature, header: [Table.signatureAddress], mode: stateMode(.full),
-                                   expectedLength: Table.signatureLength,
-                                   success: [Table.Status.ok.rawValue, Table.Status.signatureOK.rawValue], name: "Read_Sig")
+        let answer = try await run(
+            .readSignature, header: [Table.signatureAddress], mode: stateMode(.full),
+            expectedLength: Table.signatureLength,
+            success: [Table.Status.ok.rawValue, Table.Status.signatureOK.rawValue], name: "Read_Sig")
         guard answer.count == Table.signatureLength else {
-            throw .ntag424(.invalidAnswer(command: "Read_Sig", detail: "\(answer.count) bytes, expected \(Table.signatureLength)"))
+            throw .ntag424(
+                .invalidAnswer(command: "Read_Sig", detail: "\(answer.count) bytes, expected \(Table.signatureLength)"))
         }
         return answer
     }
 
     /// Read_Sig checked against `publicKey` (uncompressed secp224r1 point), or NXP's key.
     /// `uid` is the real UID (GetCardUID's when the tag shows a random ID).
-    package func verifyOriginality(uid: [UInt8], publicKey: [UInt8]? = nil) async throws(TagCommandError) -> OriginalityReport {
+    package func verifyOriginality(uid: [UInt8], publicKey: [UInt8]? = nil) async throws(TagCommandError)
+        -> OriginalityReport
+    {
         let signature = try await readSignature()
         let key = publicKey ?? Table.nxpPublicKey
         let verdict: SignatureVerification
@@ -296,7 +340,9 @@ package actor NTAG424DNACommands {
     package func cardUID() async throws(TagCommandError) -> [UInt8] {
         guard session != nil else { throw .ntag424(.notAuthenticated(command: "GetCardUID")) }
         let answer = try await run(.getCardUID, mode: .full, expectedLength: 7, name: "GetCardUID")
-        guard answer.count == 7 else { throw .ntag424(.invalidAnswer(command: "GetCardUID", detail: "\(answer.count) bytes")) }
+        guard answer.count == 7 else {
+            throw .ntag424(.invalidAnswer(command: "GetCardUID", detail: "\(answer.count) bytes"))
+        }
         return answer
     }
 
@@ -304,8 +350,9 @@ package actor NTAG424DNACommands {
     /// shows a fresh 4-byte ID; irreversible on a real tag). Needs a session with key 0.
     package func enableRandomID() async throws(TagCommandError) {
         guard session != nil else { throw .ntag424(.notAuthenticated(command: "SetConfiguration")) }
-        _ = try await run(.setConfiguration, header: [Table.configurationPICC], data: [Table.randomIDBit], mode: .full,
-                          name: "SetConfiguration")
+        _ = try await run(
+            .setConfiguration, header: [Table.configurationPICC], data: [Table.randomIDBit], mode: .full,
+            name: "SetConfiguration")
     }
 }
 

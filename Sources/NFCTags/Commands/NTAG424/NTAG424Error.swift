@@ -91,8 +91,10 @@ public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongKey(let number): "key \(number) was refused: the tag holds another key in that slot"
         case .integrityError(let command): "\(command): integrity error — a MAC did not verify; authenticate again"
         case .commandCounterOverflow: "the command counter is exhausted; authenticate again"
-        case .permissionDenied(let command): "\(command): permission denied — authenticate with the key the file or setting requires"
-        case let .status(command, sw, meaning): "\(command): the tag answered \(String(sw, radix: 16, uppercase: true)) (\(meaning))"
+        case .permissionDenied(let command):
+            "\(command): permission denied — authenticate with the key the file or setting requires"
+        case let .status(command, sw, meaning):
+            "\(command): the tag answered \(String(sw, radix: 16, uppercase: true)) (\(meaning))"
         case .notAuthenticated(let command): "\(command) needs an authentication first"
         case let .invalidAnswer(command, detail): "\(command): unexpected answer: \(detail)"
         case .crypto(let detail): "cryptography: \(detail)"

@@ -129,8 +129,10 @@ public struct NTAG424FileSettings: Sendable, Hashable {
     public var sdm: NTAG424SDMSettings?
 
     /// Settings from their parts.
-    public init(communicationMode: NTAG424CommMode, read: NTAG424Access, write: NTAG424Access, readWrite: NTAG424Access,
-                change: NTAG424Access, size: Int = 0, sdm: NTAG424SDMSettings? = nil) {
+    public init(
+        communicationMode: NTAG424CommMode, read: NTAG424Access, write: NTAG424Access, readWrite: NTAG424Access,
+        change: NTAG424Access, size: Int = 0, sdm: NTAG424SDMSettings? = nil
+    ) {
         self.communicationMode = communicationMode
         self.read = read
         self.write = write
@@ -145,13 +147,15 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         let fail = { (detail: String) in NTAG424Error.invalidAnswer(command: "GetFileSettings", detail: detail) }
         guard bytes.count >= 7 else { throw fail("\(bytes.count) bytes, at least 7 expected") }
         guard let mode = NTAG424CommMode(rawValue: bytes[1] & 0x03) else { throw fail("CommMode \(bytes[1] & 0x03)") }
-        self.init(communicationMode: mode, read: NTAG424Access(nibble: bytes[3] >> 4), write: NTAG424Access(nibble: bytes[3]),
-                  readWrite: NTAG424Access(nibble: bytes[2] >> 4), change: NTAG424Access(nibble: bytes[2]),
-                  size: Self.le3(bytes, 4))
+        self.init(
+            communicationMode: mode, read: NTAG424Access(nibble: bytes[3] >> 4), write: NTAG424Access(nibble: bytes[3]),
+            readWrite: NTAG424Access(nibble: bytes[2] >> 4), change: NTAG424Access(nibble: bytes[2]),
+            size: Self.le3(bytes, 4))
         guard bytes[1] & NTAG424DNATable.sdmEnabledBit != 0 else { return }
         guard bytes.count >= 10 else { throw fail("SDM enabled but no SDM options") }
         let options = bytes[7]
-        var sdm = NTAG424SDMSettings(metaRead: NTAG424Access(nibble: bytes[9] >> 4), fileRead: NTAG424Access(nibble: bytes[9]))
+        var sdm = NTAG424SDMSettings(
+            metaRead: NTAG424Access(nibble: bytes[9] >> 4), fileRead: NTAG424Access(nibble: bytes[9]))
         sdm.counterRetrieval = NTAG424Access(nibble: bytes[8])
         sdm.mirrorsUID = options & NTAG424DNATable.sdmUIDBit != 0
         sdm.mirrorsReadCounter = options & NTAG424DNATable.sdmReadCounterBit != 0
@@ -182,8 +186,10 @@ public struct NTAG424FileSettings: Sendable, Hashable {
 
     /// The ChangeFileSettings data: FileOption ‖ AccessRights ‖ [SDMOptions ‖ SDMAccessRights ‖ offsets].
     package var changeFileSettingsData: [UInt8] {
-        var bytes = [communicationMode.rawValue | (sdm == nil ? 0 : NTAG424DNATable.sdmEnabledBit),
-                     readWrite.nibble << 4 | change.nibble, read.nibble << 4 | write.nibble]
+        var bytes = [
+            communicationMode.rawValue | (sdm == nil ? 0 : NTAG424DNATable.sdmEnabledBit),
+            readWrite.nibble << 4 | change.nibble, read.nibble << 4 | write.nibble,
+        ]
         guard let sdm else { return bytes }
         bytes += [sdm.optionsByte, 0xF0 | sdm.counterRetrieval.nibble, sdm.metaRead.nibble << 4 | sdm.fileRead.nibble]
         var offsets: [Int?] = []
@@ -204,6 +210,10 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         return bytes
     }
 
-    static func le3(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 }
-    static func le3(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
+    static func le3(_ bytes: [UInt8], _ at: Int) -> Int {
+        Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16
+    }
+    static func le3(_ value: Int) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
+    }
 }

@@ -37,7 +37,8 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
         /// The problem in words.
         public var description: String {
             switch self {
-            case .placeholders(let detail): "the template needs {picc} and {cmac}, or {uid}, {counter} and {cmac}: \(detail)"
+            case .placeholders(let detail):
+                "the template needs {picc} and {cmac}, or {uid}, {counter} and {cmac}: \(detail)"
             case let .tooLong(length, maximum): "the NDEF file would take \(length) bytes; the tag's holds \(maximum)"
             }
         }
@@ -60,11 +61,13 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
     ]
 
     /// Reads `template`, with keys for meta read and file read (MAC) in the SDM settings.
-    public init(_ template: String, metaReadKey: UInt8 = 2, fileReadKey: UInt8 = 1,
-                counterRetrieval: NTAG424Access = .key(0), fileSize: Int? = nil) throws(TemplateError) {
+    public init(
+        _ template: String, metaReadKey: UInt8 = 2, fileReadKey: UInt8 = 1,
+        counterRetrieval: NTAG424Access = .key(0), fileSize: Int? = nil
+    ) throws(TemplateError) {
         let fileSize = fileSize ?? NTAG424DNATable.files[1].size
         self.template = template
-        var found: [String: Int] = [:]           // placeholder → UTF-8 offset in the written URL
+        var found: [String: Int] = [:]  // placeholder → UTF-8 offset in the written URL
         var written = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -98,7 +101,8 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
         fileContent = [UInt8(message.count >> 8), UInt8(message.count & 0xFF)] + message
         guard fileContent.count <= fileSize else { throw .tooLong(fileContent.count, maximum: fileSize) }
         if let picc = found["{picc}"], picc < prefixLength { throw .placeholders("{picc} inside the URL scheme") }
-        var sdm = NTAG424SDMSettings(metaRead: layout == .encrypted ? .key(metaReadKey) : .free, fileRead: .key(fileReadKey))
+        var sdm = NTAG424SDMSettings(
+            metaRead: layout == .encrypted ? .key(metaReadKey) : .free, fileRead: .key(fileReadKey))
         sdm.mirrorsUID = true
         sdm.mirrorsReadCounter = true
         sdm.counterRetrieval = counterRetrieval
@@ -113,7 +117,8 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
     /// The NDEF file's settings for this template: plain, read free, write and change with
     /// key 0 (so nobody else rewrites the URL), SDM as ``sdm``.
     public var fileSettings: NTAG424FileSettings {
-        NTAG424FileSettings(communicationMode: .plain, read: .free, write: .key(0), readWrite: .key(0), change: .key(0),
-                            size: NTAG424DNATable.files[1].size, sdm: sdm)
+        NTAG424FileSettings(
+            communicationMode: .plain, read: .free, write: .key(0), readWrite: .key(0), change: .key(0),
+            size: NTAG424DNATable.files[1].size, sdm: sdm)
     }
 }

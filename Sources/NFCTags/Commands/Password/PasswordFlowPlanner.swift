@@ -53,34 +53,43 @@ package enum PasswordFlowPlanner {
         let (memory, passwordSpec) = try passwordMemory(current.chip)
         try checkSecret(password, pack: pack, against: passwordSpec)
         guard (0...memory.lastPage).contains(page) else {
-            throw .invalidArgument("AUTH0 must be a page 0…\(memory.lastPage) (use removePassword to disable protection)")
+            throw .invalidArgument(
+                "AUTH0 must be a page 0…\(memory.lastPage) (use removePassword to disable protection)")
         }
         let wasProtected = current.isProtectionActive
         if wasProtected, currentPassword == nil {
-            throw .invalidArgument("the tag is already protected (AUTH0 = \(current.auth0 ?? 0)): give its current password")
+            throw .invalidArgument(
+                "the tag is already protected (AUTH0 = \(current.auth0 ?? 0)): give its current password")
         }
         var target = current
         target.auth0 = page
         target.isReadProtected = readProtected
         target.authenticationLimit = authLimit
         if lockConfiguration { target.isConfigurationLocked = true }
-        _ = try target.encodedPages()   // checks AUTHLIM and every field against its mask
+        _ = try target.encodedPages()  // checks AUTHLIM and every field against its mask
 
         var steps: [PasswordFlowStep] = []
         if wasProtected, let currentPassword {
-            steps += [PasswordFlowStep(.reselect, purpose: "start from ACTIVE"),
-                      PasswordFlowStep(.authenticate(password: currentPassword, expectedPACK: nil),
-                                       purpose: "the current password unlocks PWD / PACK")]
+            steps += [
+                PasswordFlowStep(.reselect, purpose: "start from ACTIVE"),
+                PasswordFlowStep(
+                    .authenticate(password: currentPassword, expectedPACK: nil),
+                    purpose: "the current password unlocks PWD / PACK"),
+            ]
         }
         steps += secretWrites(password: password, pack: pack, memory: memory, spec: passwordSpec, purpose: "new")
-        steps += [PasswordFlowStep(.reselect, purpose: "PWD_AUTH needs ACTIVE"),
-                  PasswordFlowStep(.authenticate(password: password, expectedPACK: pack),
-                                   purpose: "prove the new password and PACK work before protection takes effect")]
+        steps += [
+            PasswordFlowStep(.reselect, purpose: "PWD_AUTH needs ACTIVE"),
+            PasswordFlowStep(
+                .authenticate(password: password, expectedPACK: pack),
+                purpose: "prove the new password and PACK work before protection takes effect"),
+        ]
         steps += try configurationWrites(from: current, to: target)
         steps += verification(of: target, password: password, pack: pack)
 
         return PasswordFlowPlan(
-            chip: current.chip, current: current, target: target, changes: target.changes(from: current), changesSecret: true,
+            chip: current.chip, current: current, target: target, changes: target.changes(from: current),
+            changesSecret: true,
             irreversibleChanges: target.irreversibleChanges(from: current), steps: steps,
             initialState: TagPasswordState(secret: currentPassword, protected: wasProtected),
             finalState: TagPasswordState(secret: password, protected: target.isProtectionActive))
@@ -100,16 +109,22 @@ package enum PasswordFlowPlanner {
         target.auth0 = Int(auth0.defaultValue)
         if let prot = configuration.field(.prot) { target.isReadProtected = prot.defaultValue != 0 }
 
-        var steps = [PasswordFlowStep(.reselect, purpose: "start from ACTIVE"),
-                     PasswordFlowStep(.authenticate(password: password, expectedPACK: expectedPACK),
-                                      purpose: "the current password unlocks the configuration")]
+        var steps = [
+            PasswordFlowStep(.reselect, purpose: "start from ACTIVE"),
+            PasswordFlowStep(
+                .authenticate(password: password, expectedPACK: expectedPACK),
+                purpose: "the current password unlocks the configuration"),
+        ]
         steps += try configurationWrites(from: current, to: target)
         if resetPassword {
-            steps += secretWrites(password: passwordSpec.defaultPassword, pack: passwordSpec.defaultPACK, memory: memory,
-                                  spec: passwordSpec, purpose: "factory")
+            steps += secretWrites(
+                password: passwordSpec.defaultPassword, pack: passwordSpec.defaultPACK, memory: memory,
+                spec: passwordSpec, purpose: "factory")
         }
-        steps += [PasswordFlowStep(.reselect, purpose: "drop the authentication"),
-                  PasswordFlowStep(.verifyConfiguration(target), purpose: "AUTH0 reads back disabled without a password")]
+        steps += [
+            PasswordFlowStep(.reselect, purpose: "drop the authentication"),
+            PasswordFlowStep(.verifyConfiguration(target), purpose: "AUTH0 reads back disabled without a password"),
+        ]
         let finalSecret = resetPassword ? passwordSpec.defaultPassword : password
         return PasswordFlowPlan(
             chip: current.chip, current: current, target: target, changes: target.changes(from: current),
@@ -124,7 +139,8 @@ package enum PasswordFlowPlanner {
         from current: Type2Configuration, to target: Type2Configuration
     ) throws(TagCommandError) -> [PasswordFlowStep] {
         guard let configuration = ChipTables.spec(for: current.chip).memory?.configuration,
-              let auth0Page = configuration.auth0Page else {
+            let auth0Page = configuration.auth0Page
+        else {
             throw .featureNotSupported(feature: "AUTH0", chip: current.chip)
         }
         let before = try current.encodedPages()
@@ -141,11 +157,15 @@ package enum PasswordFlowPlanner {
             steps.append(PasswordFlowStep(.write(page: page, bytes: after[page] ?? []), purpose: "configuration"))
         }
         if let bytes = after[auth0Page], bytes != before[auth0Page] {
-            steps.append(PasswordFlowStep(.write(page: auth0Page, bytes: bytes), effect: .setsProtection(target.isProtectionActive),
-                                          purpose: "AUTH0 = \(target.auth0 ?? 0): protection takes effect now"))
+            steps.append(
+                PasswordFlowStep(
+                    .write(page: auth0Page, bytes: bytes), effect: .setsProtection(target.isProtectionActive),
+                    purpose: "AUTH0 = \(target.auth0 ?? 0): protection takes effect now"))
         }
         if let field = lockField, let bytes = finalLockPage {
-            steps.append(PasswordFlowStep(.write(page: field.page, bytes: bytes), purpose: "CFGLCK: configuration locked for good"))
+            steps.append(
+                PasswordFlowStep(
+                    .write(page: field.page, bytes: bytes), purpose: "CFGLCK: configuration locked for good"))
         }
         return steps
     }
@@ -168,16 +188,25 @@ package enum PasswordFlowPlanner {
         }
     }
 
-    static func secretWrites(password: [UInt8], pack: [UInt8], memory: MemoryMap, spec: PasswordSpec, purpose: String) -> [PasswordFlowStep] {
-        let rest = memory.factoryContent(ofPage: spec.packPage).map { Array($0.dropFirst(pack.count)) }
+    static func secretWrites(password: [UInt8], pack: [UInt8], memory: MemoryMap, spec: PasswordSpec, purpose: String)
+        -> [PasswordFlowStep]
+    {
+        let rest =
+            memory.factoryContent(ofPage: spec.packPage).map { Array($0.dropFirst(pack.count)) }
             ?? [UInt8](repeating: 0, count: memory.pageSize - pack.count)
-        return [PasswordFlowStep(.write(page: spec.pwdPage, bytes: password), effect: .setsSecret(password), purpose: "\(purpose) PWD"),
-                PasswordFlowStep(.write(page: spec.packPage, bytes: pack + rest), purpose: "\(purpose) PACK")]
+        return [
+            PasswordFlowStep(
+                .write(page: spec.pwdPage, bytes: password), effect: .setsSecret(password), purpose: "\(purpose) PWD"),
+            PasswordFlowStep(.write(page: spec.packPage, bytes: pack + rest), purpose: "\(purpose) PACK"),
+        ]
     }
 
     static func verification(of target: Type2Configuration, password: [UInt8], pack: [UInt8]) -> [PasswordFlowStep] {
-        [PasswordFlowStep(.reselect, purpose: "drop the authentication"),
-         PasswordFlowStep(.authenticate(password: password, expectedPACK: pack), purpose: "the new password opens the tag"),
-         PasswordFlowStep(.verifyConfiguration(target), purpose: "configuration reads back as written")]
+        [
+            PasswordFlowStep(.reselect, purpose: "drop the authentication"),
+            PasswordFlowStep(
+                .authenticate(password: password, expectedPACK: pack), purpose: "the new password opens the tag"),
+            PasswordFlowStep(.verifyConfiguration(target), purpose: "configuration reads back as written"),
+        ]
     }
 }

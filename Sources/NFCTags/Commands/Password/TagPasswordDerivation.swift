@@ -18,7 +18,9 @@ import NTAG424Crypto
 /// let (password, pack) = derivation.credentials(forUID: [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44])
 /// // password 17 8d 84 06, pack 30 60
 /// ```
-public struct TagPasswordDerivation: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct TagPasswordDerivation: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The name of the derivation, as logs record it instead of the password.
     public static let v1Name = "derived-v1"
     /// The label that starts the HMAC message of derivation v1.

@@ -16,7 +16,8 @@ public enum PasswordRequirement: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noPassword: "no password"
-        case .password(let bytes) where bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count:
+        case .password(let bytes)
+        where bytes.count == ChipTables.spec(for: .ultralightC).ultralightCAuthentication?.defaultKey.count:
             "the Ultralight C key \(bytes.hexString(uppercase: true, separator: " "))"
         case .password(let bytes): "password \(bytes.hexString(uppercase: true, separator: " "))"
         case .unknownPassword: "an unknown password"

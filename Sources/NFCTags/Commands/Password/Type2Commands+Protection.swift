@@ -39,36 +39,45 @@ extension Type2Commands {
         password: [UInt8], pack: [UInt8], from page: Int, readProtected: Bool, authLimit: Int = 0,
         lockConfiguration: Bool = false, currentPassword: [UInt8]? = nil, consent: IrreversibleConsent = []
     ) async throws(TagCommandError) -> TagPasswordState {
-        let plan = try await planProtection(password: password, pack: pack, from: page, readProtected: readProtected,
-                                            authLimit: authLimit, lockConfiguration: lockConfiguration,
-                                            currentPassword: currentPassword)
+        let plan = try await planProtection(
+            password: password, pack: pack, from: page, readProtected: readProtected,
+            authLimit: authLimit, lockConfiguration: lockConfiguration,
+            currentPassword: currentPassword)
         let missing = consent.missing(for: plan.irreversibleChanges)
         guard missing.isEmpty else { throw .irreversibleNotConsented(missing) }
         return try await run(plan)
     }
 
     /// The removal flow, as a dry run (authenticates to read the configuration).
-    package func planPasswordRemoval(current password: [UInt8], expectedPACK: [UInt8]? = nil,
-                                    resetPassword: Bool = true) async throws(TagCommandError) -> PasswordFlowPlan {
+    package func planPasswordRemoval(
+        current password: [UInt8], expectedPACK: [UInt8]? = nil,
+        resetPassword: Bool = true
+    ) async throws(TagCommandError) -> PasswordFlowPlan {
         try await transport.reselectTag()
         try await authenticate(password: password, expectedPACK: expectedPACK)
         let current = try await readConfiguration()
-        return try PasswordFlowPlanner.removal(current: current, password: password, expectedPACK: expectedPACK,
-                                               resetPassword: resetPassword)
+        return try PasswordFlowPlanner.removal(
+            current: current, password: password, expectedPACK: expectedPACK,
+            resetPassword: resetPassword)
     }
 
     /// Removes the password: AUTH0 back to its default and PROT off (then PWD / PACK back to
     /// the factory values when `resetPassword`). Refused with
     /// ``TagCommandError/configurationLocked`` when CFGLCK is set.
     @discardableResult
-    package func removePassword(current password: [UInt8], expectedPACK: [UInt8]? = nil,
-                               resetPassword: Bool = true) async throws(TagCommandError) -> TagPasswordState {
-        try await run(try await planPasswordRemoval(current: password, expectedPACK: expectedPACK, resetPassword: resetPassword))
+    package func removePassword(
+        current password: [UInt8], expectedPACK: [UInt8]? = nil,
+        resetPassword: Bool = true
+    ) async throws(TagCommandError) -> TagPasswordState {
+        try await run(
+            try await planPasswordRemoval(current: password, expectedPACK: expectedPACK, resetPassword: resetPassword))
     }
 
     /// Runs a password flow: the ``PasswordFlowMachine`` says what to send, this loop sends it.
     package func run(_ plan: PasswordFlowPlan) async throws(TagCommandError) -> TagPasswordState {
-        guard plan.chip == chip else { throw .invalidArgument("plan for \(plan.chip.rawValue), tag is \(chip.rawValue)") }
+        guard plan.chip == chip else {
+            throw .invalidArgument("plan for \(plan.chip.rawValue), tag is \(chip.rawValue)")
+        }
         var machine = PasswordFlowMachine(plan: plan)
         while true {
             switch machine.next() {
@@ -109,7 +118,9 @@ extension Type2Commands {
         } catch .nak(let code, let command) {
             try await transport.reselectTag()
             guard let password else {
-                throw .invalidArgument("the configuration is read-protected (NAK \(code) to \(command?.rawValue ?? "READ")): give the current password")
+                throw .invalidArgument(
+                    "the configuration is read-protected (NAK \(code) to \(command?.rawValue ?? "READ")): give the current password"
+                )
             }
             try await authenticate(password: password)
             return try await readConfiguration()

@@ -11,13 +11,17 @@ import NFCChips
 /// ```
 package enum OriginalitySignature {
     /// Verifies `signature` for `uid` with the chip's published key from the tables.
-    package static func verify(uid: [UInt8], signature: [UInt8], chip: Chip) throws(TagCommandError) -> SignatureVerification {
+    package static func verify(uid: [UInt8], signature: [UInt8], chip: Chip) throws(TagCommandError)
+        -> SignatureVerification
+    {
         guard let key = ChipTables.originalitySignatureKey(for: chip) else { return .noKeyKnown }
         return try verify(uid: uid, signature: signature, publicKey: key.publicKey, keyName: key.name.rawValue)
     }
 
     /// Verifies `signature` for `uid` with `publicKey` (uncompressed point `04 ‖ X ‖ Y`).
-    package static func verify(uid: [UInt8], signature: [UInt8], publicKey: [UInt8], keyName: String? = nil) throws(TagCommandError) -> SignatureVerification {
+    package static func verify(uid: [UInt8], signature: [UInt8], publicKey: [UInt8], keyName: String? = nil)
+        throws(TagCommandError) -> SignatureVerification
+    {
         let table = ChipTables.originalitySignatures
         guard signature.count == table.signatureLength else {
             throw .invalidArgument("an originality signature is \(table.signatureLength) bytes, got \(signature.count)")

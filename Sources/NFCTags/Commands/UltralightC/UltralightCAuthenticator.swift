@@ -67,7 +67,9 @@ package struct UltralightCAuthenticator: Sendable {
         guard encryptedRndAPrime.count == Self.blockLength else {
             throw .wrongMessageLength(expected: Self.blockLength, got: encryptedRndAPrime.count)
         }
-        guard try crypt(encrypt: false, encryptedRndAPrime) == Self.rotatedLeft(rndA) else { throw .cardNotAuthenticated }
+        guard try crypt(encrypt: false, encryptedRndAPrime) == Self.rotatedLeft(rndA) else {
+            throw .cardNotAuthenticated
+        }
     }
 
     /// X′: `bytes` rotated left by one byte.
