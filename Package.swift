@@ -78,7 +78,8 @@ let package = Package(
 
         // A PN532 on a pseudo-terminal with tag models built from the NFCChips tables.
         // The files under Sources/NFCEmulator/Crypto use CryptoSupport (test signing key, UL-C 3DES).
-        // The NTAG 424 DNA model uses NTAG424Crypto for its AES, CMAC, EV2 responder and SDM mirrors.
+        // The NTAG 424 DNA model runs its own card side of EV2 and SDM (NTAG424/PICCCrypto.swift), apart
+        // from the library's reader side; from NTAG424Crypto it takes only the key type and the hex helper.
         .target(name: "NFCEmulator", dependencies: ["NFCChips", "CryptoSupport", "NTAG424Crypto", "Locking"]),
 
         // Tag protocols over a TagTransport (Type 2, NTAG21x, Ultralight, Classic, Type 4).

@@ -53,7 +53,7 @@ extension NTAG424DNATag {
     /// plain command outside a session. `nil` after a refusal (the status is in `refusal`).
     mutating func open(
         _ command: Facts.Command, headerLength: Int, field: [UInt8],
-        mode: CommunicationMode
+        mode: PICCCommunicationMode
     ) -> Result<(header: [UInt8], data: [UInt8]), RefusalStatus> {
         guard let session, mode != .plain else {
             guard mode == .plain else { return .failure(RefusalStatus(.permissionDenied)) }
@@ -65,16 +65,11 @@ extension NTAG424DNATag {
             }
             return .success((Array(field.prefix(headerLength)), Array(field.dropFirst(headerLength))))
         }
-        do {
-            let opened = try session.openCommand(
-                command: command.rawValue, headerLength: headerLength, field: field, mode: mode)
-            return .success(opened)
-        } catch .integrityError {
-            return .failure(RefusalStatus(.integrityError))
-        } catch .commandCounterOverflow {
-            return .failure(RefusalStatus(.commandAborted))
-        } catch {
-            return .failure(RefusalStatus(.lengthError))
+        switch session.openCommand(command: command.rawValue, headerLength: headerLength, field: field, mode: mode) {
+        case .success(let opened): return .success(opened)
+        case .failure(.integrity): return .failure(RefusalStatus(.integrityError))
+        case .failure(.counterExhausted): return .failure(RefusalStatus(.commandAborted))
+        case .failure(.length): return .failure(RefusalStatus(.lengthError))
         }
     }
 
@@ -84,17 +79,9 @@ extension NTAG424DNATag {
     ]
 
     /// Success with `data` in `mode` (plain outside a session); CmdCtr advances.
-    mutating func answer(_ data: [UInt8], mode: CommunicationMode, status: Facts.Status = .ok) -> [UInt8] {
-        guard var current = session, mode != .plain else {
-            if var current = session,
-                let advanced = try? current.protectResponse(status: status.rawValue, data: data, mode: .plain)
-            {
-                session = current
-                return self.status(status, advanced)
-            }
-            return self.status(status, data)
-        }
-        guard let field = try? current.protectResponse(status: status.rawValue, data: data, mode: mode) else {
+    mutating func answer(_ data: [UInt8], mode: PICCCommunicationMode, status: Facts.Status = .ok) -> [UInt8] {
+        guard var current = session else { return self.status(status, data) }
+        guard let field = current.protectResponse(status: status.rawValue, data: data, mode: mode) else {
             return refuse(.commandAborted)
         }
         session = current
@@ -103,10 +90,10 @@ extension NTAG424DNATag {
 
     /// The mode of a command whose protection follows the authentication state: `mode`
     /// inside a session, plain outside.
-    func stateMode(_ mode: CommunicationMode) -> CommunicationMode { session == nil ? .plain : mode }
+    func stateMode(_ mode: PICCCommunicationMode) -> PICCCommunicationMode { session == nil ? .plain : mode }
 
     /// CommMode of file settings as the crypto layer names it.
-    static func mode(_ communicationMode: UInt8) -> CommunicationMode {
+    static func mode(_ communicationMode: UInt8) -> PICCCommunicationMode {
         switch communicationMode {
         case Facts.commFull: .full
         case Facts.commMAC: .mac
@@ -117,7 +104,7 @@ extension NTAG424DNATag {
     /// Which mode a file command runs in for access conditions `conditions`: the file's own
     /// mode when the session's key is among them, plain when one is free (inside a session
     /// too, CmdCtr still counting: N424-10), `nil` when access is denied.
-    func access(_ conditions: [UInt8], fileMode: CommunicationMode) -> CommunicationMode? {
+    func access(_ conditions: [UInt8], fileMode: PICCCommunicationMode) -> PICCCommunicationMode? {
         if let authenticatedKey, conditions.contains(authenticatedKey) { return fileMode }
         if conditions.contains(Facts.free) { return .plain }
         return nil
@@ -163,32 +150,28 @@ extension NTAG424DNATag {
     mutating func startAuthentication(_ command: Facts.Command, data: [UInt8]) -> [UInt8] {
         guard let keyNumber = data.first else { return refuse(.lengthError) }
         guard Int(keyNumber) < keys.count else { return refuse(.noSuchKey) }
-        let kind: EV2Authentication.Kind = command == .authenticateEV2First ? .first : .nonFirst
-        if kind == .nonFirst { guard session != nil else { return refuse(.permissionDenied) } }
+        let isFirst = command == .authenticateEV2First
+        if !isFirst { guard session != nil else { return refuse(.permissionDenied) } }
         let rndB = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        guard let responder = try? EV2AuthenticationResponder(kind: kind, key: keys[Int(keyNumber)], rndB: rndB),
-            let challenge = try? responder.challenge()
-        else { return refuse(.commandAborted) }
-        pending = .authenticate(responder, keyNumber: keyNumber)
-        return status(.additionalFrame, challenge)
+        let authentication = PICCAuthentication(isFirst: isFirst, key: keys[Int(keyNumber)].bytes, rndB: rndB)
+        pending = .authenticate(authentication, keyNumber: keyNumber)
+        return status(.additionalFrame, authentication.challenge)
     }
 
-    mutating func finishAuthentication(_ responder: EV2AuthenticationResponder, keyNumber: UInt8, data: [UInt8])
+    mutating func finishAuthentication(_ authentication: PICCAuthentication, keyNumber: UInt8, data: [UInt8])
         -> [UInt8]
     {
-        var responder = responder
         let ti = (0..<4).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let previous = session
-        do {
-            let answer = try responder.answer(
-                readerResponse: data, transactionIdentifier: ti,
-                deviceCapabilities: Facts.deviceCapabilities)
-            session = try responder.session(continuing: previous)
+        switch authentication.accept(
+            data, transactionIdentifier: ti, deviceCapabilities: Facts.deviceCapabilities, previous: session)
+        {
+        case .accepted(let answer, let opened):
+            session = opened
             authenticatedKey = keyNumber
             return status(.ok, answer)
-        } catch .authenticationFailed {
+        case .wrongKey:
             return refuse(.authenticationError)
-        } catch {
+        case .malformed:
             return refuse(.lengthError)
         }
     }
@@ -216,7 +199,7 @@ extension NTAG424DNATag {
             }
             guard data.count == Facts.keyLength + 1 + 4 else { return refuse(.lengthError) }
             let newBytes = zip(data.prefix(Facts.keyLength), keys[number].bytes).map { $0 ^ $1 }
-            guard CRC32.jam(newBytes) == Array(data.suffix(4)), let key = try? AES128Key(newBytes) else {
+            guard PICCCRC32.checksum(newBytes) == Array(data.suffix(4)), let key = try? AES128Key(newBytes) else {
                 return refuse(.integrityError)
             }
             keys[number] = key
@@ -265,7 +248,7 @@ extension NTAG424DNATag {
     mutating func changeFileSettings(_ field: [UInt8]) -> [UInt8] {
         guard let number = field.first, let index = file(number) else { return refuse(.fileNotFound) }
         let change = files[index].settings.change
-        let mode: CommunicationMode
+        let mode: PICCCommunicationMode
         if let authenticatedKey, authenticatedKey == change {
             mode = .full
         } else if change == Facts.free, session == nil {
@@ -292,7 +275,7 @@ extension NTAG424DNATag {
         switch open(.getFileCounters, headerLength: 1, field: field, mode: mode) {
         case .failure(let refusal): return refuse(refusal.status)
         case .success:
-            return answer(SDM.counterBytes(readCounters[number, default: 0]) + [0x00, 0x00], mode: mode)
+            return answer(PICCSDM.counterBytes(readCounters[number, default: 0]) + [0x00, 0x00], mode: mode)
         }
     }
 

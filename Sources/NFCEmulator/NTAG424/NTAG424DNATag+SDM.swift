@@ -38,16 +38,15 @@ extension NTAG424DNATag {
         case NTAG424Facts.free:
             if mirrorsUID { put(Self.ascii(uid), at: sdm.uidOffset) }
             if mirrorsCounter {
-                put(Self.ascii(Array(SDM.counterBytes(counter).reversed())), at: sdm.readCounterOffset)
+                put(Self.ascii(Array(PICCSDM.counterBytes(counter).reversed())), at: sdm.readCounterOffset)
             }
         case NTAG424Facts.never:
             break
         default:
             let padding = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            if let encrypted = try? SDM.encryptPICCData(
-                uid: uidValue, readCounter: counterValue,
-                metaReadKey: keys[Int(sdm.metaRead)], padding: padding)
-            {
+            if uidValue != nil || counterValue != nil {
+                let encrypted = PICCSDM.encryptPICCData(
+                    uid: uidValue, counter: counterValue, metaReadKey: keys[Int(sdm.metaRead)].bytes, padding: padding)
                 put(Self.ascii(encrypted), at: sdm.piccDataOffset)
             }
         }
@@ -55,22 +54,20 @@ extension NTAG424DNATag {
         else {
             return content
         }
-        let fileReadKey = keys[Int(sdm.fileRead)]
+        let fileReadKey = keys[Int(sdm.fileRead)].bytes
         if sdm.options & NTAG424Facts.sdmEncryptedFileDataBit != 0, let offset = sdm.encryptedDataOffset,
             let length = sdm.encryptedDataLength, offset + length <= content.count
         {
             let plain = Array(content[offset..<(offset + length / 2)])
-            if let encrypted = try? SDM.encryptFileData(
-                plain, fileReadKey: fileReadKey, uid: uidValue, readCounter: counter)
+            if let encrypted = PICCSDM.encryptFileData(plain, fileReadKey: fileReadKey, uid: uidValue, counter: counter)
             {
                 put(Self.ascii(encrypted), at: offset)
             }
         }
-        if inputOffset <= macOffset, macOffset <= content.count,
-            let mac = try? SDM.mac(
-                fileReadKey: fileReadKey, uid: uidValue, readCounter: counterValue,
+        if inputOffset <= macOffset, macOffset <= content.count {
+            let mac = PICCSDM.mac(
+                fileReadKey: fileReadKey, uid: uidValue, counter: counterValue,
                 input: Array(content[inputOffset..<macOffset]))
-        {
             put(Self.ascii(mac), at: macOffset)
         }
         return content

@@ -48,7 +48,7 @@ public struct NTAG424DNATag: EmulatedTag {
     /// The file ISOReadBinary / ISOUpdateBinary address.
     var selectedFile: UInt8?
     /// The authentication, when one succeeded.
-    var session: EV2Session?
+    var session: PICCSession?
     /// The key of ``session``.
     var authenticatedKey: UInt8?
     /// A command waiting for its next frame (`91AF` was answered).
@@ -62,7 +62,7 @@ public struct NTAG424DNATag: EmulatedTag {
     /// What a second frame continues.
     enum Pending: Sendable {
         case getVersion(part: Int)
-        case authenticate(EV2AuthenticationResponder, keyNumber: UInt8)
+        case authenticate(PICCAuthentication, keyNumber: UInt8)
     }
 
     /// A factory-fresh tag: all-zero keys of version 00, the factory file settings, an empty
