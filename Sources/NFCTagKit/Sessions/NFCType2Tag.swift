@@ -45,11 +45,14 @@ extension NFCType2Tag {
     @discardableResult
     public func authenticate(password: TagPassword, expectedPACK: PACK? = nil) async throws(TagSessionError) -> PACK {
         let commands = try session.type2(.authenticate)
-        return try await session.perform(.authenticate) { () throws(TagCommandError) in
+        let pack = try await session.perform(.authenticate) { () throws(TagCommandError) in
             PACK(
                 uncheckedBytes: try await commands.authenticate(
                     password: password.bytes, expectedPACK: expectedPACK?.bytes))
         }
+        // The NDEF calls present it again after their alone check re-selects the tag.
+        session.credentials.remember(password: password, expectedPACK: expectedPACK)
+        return pack
     }
 
     /// The configuration pages decoded (MIRROR, AUTH0, PROT, CFGLCK, NFC_CNT_EN,
@@ -248,12 +251,15 @@ extension NFCType2Tag {
         lockConfiguration: Bool = false, currentPassword: TagPassword? = nil, consent: IrreversibleConsent = []
     ) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.protect)
-        return try await session.perform(.protect) { () throws(TagCommandError) in
+        let state = try await session.perform(.protect) { () throws(TagCommandError) in
             try await commands.protect(
                 password: password.bytes, pack: pack.bytes, from: page, readProtected: readProtected,
                 authLimit: authLimit, lockConfiguration: lockConfiguration,
                 currentPassword: currentPassword?.bytes, consent: consent)
         }
+        // The tag requires the new password now: the NDEF calls present it after re-selecting.
+        session.credentials.remember(password: password, expectedPACK: pack)
+        return state
     }
 
     /// The removal flow as a dry run (authenticates with `current` to read the configuration).
@@ -279,10 +285,12 @@ extension NFCType2Tag {
         resetPassword: Bool = true
     ) async throws(TagSessionError) -> TagPasswordState {
         let commands = try session.type2(.removePassword)
-        return try await session.perform(.removePassword) { () throws(TagCommandError) in
+        let state = try await session.perform(.removePassword) { () throws(TagCommandError) in
             try await commands.removePassword(
                 current: password.bytes, expectedPACK: expectedPACK?.bytes,
                 resetPassword: resetPassword)
         }
+        session.credentials.forget()
+        return state
     }
 }

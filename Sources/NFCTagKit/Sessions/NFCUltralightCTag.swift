@@ -22,6 +22,8 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
         try await session.perform(.ultralightCAuthenticate) { () throws(TagCommandError) in
             try await commands.authenticate(ultralightCKey: key.bytes)
         }
+        // The NDEF calls present it again after their alone check re-selects the tag.
+        session.credentials.remember(ultralightCKey: key)
     }
 
     /// The key change as a dry run: the steps and what the tag requires before and after.

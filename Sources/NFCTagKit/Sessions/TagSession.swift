@@ -34,6 +34,12 @@ public actor TagSession {
     public nonisolated let identification: TagIdentificationReport
     /// The link to the tag that every command uses.
     nonisolated let transport: any TagTransport
+    /// The password or key that last opened the tag, presented again after a re-selection
+    /// inside the NDEF calls (``NFCNDEFTag``).
+    nonisolated let credentials = TagCredentials()
+    /// The NDEF driver of this connection, made at its first NDEF call: it remembers what it
+    /// verified, which `writeLock` needs; and whether it was last told the tag is open.
+    var ndefDriver: (driver: any NDEFTagDriver, authenticated: Bool)?
 
     /// The session shares the device's thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

@@ -35,7 +35,14 @@ package actor Type2NDEFDriver: NDEFTagDriver {
 
     /// The caller authenticated with PWD_AUTH on this connection (and re-authenticates
     /// after every re-selection): the password-protected area is writable.
-    let passwordAuthenticated: Bool
+    private(set) var passwordAuthenticated: Bool
+
+    /// The caller authenticated, or stopped presenting a password, since the driver was made
+    /// (a ``TagSession`` user ran PWD_AUTH or protected the tag): the protected area is
+    /// judged afresh, and a message verified on this connection stays verified.
+    package func setPasswordAuthenticated(_ authenticated: Bool) {
+        passwordAuthenticated = authenticated
+    }
 
     // MARK: NDEFTagDriver
 

@@ -1,0 +1,151 @@
+internal import Locking
+import NDEF
+import NFCChips
+import NFCTags
+
+extension TagSession {
+    /// Runs an NDEF driver call on this connection's tag as the only user of the device's
+    /// tag. `exclusive` (a write or lock) first checks that the tag is alone in the field,
+    /// as the NDEF session does; the check selects the tag again, so the password or key
+    /// that opened it is presented again (``TagCredentials``).
+    func performNDEF<T: Sendable>(
+        exclusive: Bool,
+        _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T
+    ) async throws(NDEFSessionError) -> T {
+        let driver = try await ndefDriverForCurrentCredentials()
+        let fieldUsedElsewhere = await device.tagAccess.acquire(owner: self)
+        defer { device.tagAccess.release() }
+        // Someone else had the field: what the driver read of the configuration may no longer hold.
+        if fieldUsedElsewhere, let type2 = driver as? Type2NDEFDriver { await type2.forgetConfiguration() }
+        let reopening = NDEFReopeningTransport(base: transport, chip: chip, credentials: credentials)
+        if exclusive {
+            try await selectAlone()
+            if credentials.value != TagCredentials.Value() { try await reopen(reopening) }
+        } else if fieldUsedElsewhere {
+            try await reopen(reopening)
+        }
+        do {
+            return try await body(driver)
+        } catch {
+            throw NDEFSessionError(error, readerLoss: await readerLoss())
+        }
+    }
+
+    /// The driver for this connection's chip, one for the connection (what it verified allows
+    /// `writeLock`); told when a password started or stopped opening the tag.
+    private func ndefDriverForCurrentCredentials() async throws(NDEFSessionError) -> any NDEFTagDriver {
+        let authenticated = credentials.value != TagCredentials.Value()
+        if let ndefDriver {
+            if ndefDriver.authenticated != authenticated, let type2 = ndefDriver.driver as? Type2NDEFDriver {
+                await type2.setPasswordAuthenticated(authenticated)
+            }
+            self.ndefDriver = (ndefDriver.driver, authenticated)
+            return ndefDriver.driver
+        }
+        guard let chip else {
+            throw .unsupportedTag(reason: "the chip is not identified (\(identification))")
+        }
+        let driver: any NDEFTagDriver
+        do {
+            driver = try NDEFTagDrivers.driver(
+                for: chip, transport: NDEFReopeningTransport(base: transport, chip: chip, credentials: credentials),
+                passwordAuthenticated: authenticated)
+        } catch {
+            throw NDEFSessionError(error, readerLoss: nil)
+        }
+        ndefDriver = (driver, authenticated)
+        return driver
+    }
+
+    /// Checks that this session's tag is the only one in the field (and selects it).
+    private func selectAlone() async throws(NDEFSessionError) {
+        let occupancy: FieldOccupancy
+        do {
+            occupancy = try await device.selectIfAlone(uid: uid, isoDEP: target.isISODEP)
+        } catch {
+            throw NDEFSessionError(error)
+        }
+        switch occupancy {
+        case .alone: return
+        case .several(let count): throw .severalTags(count: count)
+        case .absent:
+            throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: await readerLoss())
+        }
+    }
+
+    /// Selects the tag again and presents its password or key.
+    private func reopen(_ transport: NDEFReopeningTransport) async throws(NDEFSessionError) {
+        do {
+            try await transport.reselect()
+        } catch {
+            throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: await readerLoss())
+        }
+    }
+
+    /// Why the reader is gone, or `nil` while it is there.
+    private func readerLoss() async -> DisconnectReason? {
+        if await device.isConnected { return nil }
+        switch await device.status {
+        case .connected: return nil
+        default: return await device.lastLoss ?? .notResponding
+        }
+    }
+}
+
+/// The password (and PACK) or Ultralight C key that last authenticated on a ``TagSession``,
+/// kept so that the NDEF calls can open the tag again after they re-select it.
+final class TagCredentials: Sendable {
+    struct Value: Sendable, Equatable {
+        var password: TagPassword?
+        var expectedPACK: PACK?
+        var ultralightCKey: UltralightCKey?
+    }
+
+    private let storage = Locked(Value())
+
+    var value: Value { storage.withLock { $0 } }
+
+    func remember(password: TagPassword, expectedPACK: PACK?) {
+        storage.withLock { $0 = Value(password: password, expectedPACK: expectedPACK) }
+    }
+
+    func remember(ultralightCKey: UltralightCKey) {
+        storage.withLock { $0 = Value(ultralightCKey: ultralightCKey) }
+    }
+
+    func forget() {
+        storage.withLock { $0 = Value() }
+    }
+}
+
+/// The session's transport for its NDEF driver: a re-selection presents the remembered
+/// password or key again, as the NDEF session's transport does with its configured ones.
+struct NDEFReopeningTransport: TagTransport {
+    let base: any TagTransport
+    let chip: Chip?
+    let credentials: TagCredentials
+
+    var target: TagTarget { base.target }
+    var maximumFrameLength: Int { base.maximumFrameLength }
+    var maximumCommandLength: Int { base.maximumCommandLength }
+    var maximumAnswerLength: Int { base.maximumAnswerLength }
+
+    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
+        -> TagResponse
+    {
+        try await base.transceive(frame, framing: framing, timeout: timeout)
+    }
+
+    func reselect() async throws(TagTransportError) {
+        let current = credentials.value
+        let opening = NDEFSessionTransport(
+            base: base, chip: chip,
+            credentials: current.password.map { ($0.bytes, current.expectedPACK?.bytes) },
+            ultralightCKey: current.ultralightCKey?.bytes)
+        try await opening.reselect()
+    }
+
+    func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
+        try await base.authenticateClassic(block: block, keyType: keyType, key: key)
+    }
+}
