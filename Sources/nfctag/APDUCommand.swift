@@ -12,7 +12,7 @@ enum APDUCommand {
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
             if try tagOptions.consume(token, from: &parser) { continue }
-            guard !token.hasPrefix("--") else {
+            guard !parser.isOption(token) else {
                 throw .usage("nfctag apdu: unknown option '\(token)'", "Run 'nfctag apdu --help'.")
             }
             guard let bytes = Hex.decode(token) else {

@@ -8,14 +8,49 @@ import Glibc
 /// Global options (see ``GlobalOptions``) may stand anywhere; every subcommand offers
 /// each token it does not know to ``consumeGlobal(_:)`` first, so that an option's value
 /// is never mistaken for an option of its own.
+///
+/// `--option=value` is the same as `--option value`; after `--` every token is a positional
+/// argument, even one that starts with `-`; an option whose value is missing (the next token
+/// is another `--option`) is a usage error; and `--help` (or `-h`) anywhere before `--` wins:
+/// the command's help is printed whatever else the line holds.
 struct ArgumentParser {
     private let tokens: [String]
     private var index = 0
+    /// The first token after `--`, if the line has one.
+    private let positionalStart: Int?
+    /// The tokens that were the value of an `--option=value`.
+    private let inlineValues: Set<Int>
     private(set) var globals = GlobalOptions()
     private(set) var helpRequested = false
 
-    init(_ tokens: [String]) {
-        self.tokens = tokens
+    init(_ arguments: [String]) {
+        var tokens: [String] = []
+        var positionalStart: Int?
+        var inlineValues: Set<Int> = []
+        for argument in arguments {
+            if positionalStart == nil, argument == "--" {
+                positionalStart = tokens.count
+            } else if positionalStart == nil, argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                tokens.append(String(argument[..<equals]))
+                inlineValues.insert(tokens.count)
+                tokens.append(String(argument[argument.index(after: equals)...]))
+            } else {
+                tokens.append(argument)
+            }
+        }
+        let options = tokens.prefix(positionalStart ?? tokens.count).enumerated().filter {
+            !inlineValues.contains($0.offset)
+        }
+        if options.contains(where: { Self.helpFlags.contains($0.element) }) {
+            // Help wins: the command words, then --help; nothing else is looked at.
+            self.tokens = Self.commandWords(tokens.prefix(positionalStart ?? tokens.count)) + ["--help"]
+            self.positionalStart = nil
+            self.inlineValues = []
+        } else {
+            self.tokens = tokens
+            self.positionalStart = positionalStart
+            self.inlineValues = inlineValues
+        }
     }
 
     /// The next token, or nil at the end.
@@ -23,6 +58,42 @@ struct ArgumentParser {
         guard index < tokens.count else { return nil }
         defer { index += 1 }
         return tokens[index]
+    }
+
+    /// Whether the token ``nextToken()`` returned last came after `--`.
+    var isPositional: Bool { positionalStart.map { index - 1 >= $0 } ?? false }
+
+    /// Whether the token ``nextToken()`` just returned is an option (`-x`, `--name`), not a
+    /// positional argument (`-` alone is standard input; after `--` nothing is an option).
+    func isOption(_ token: String) -> Bool {
+        !isPositional && token.hasPrefix("-") && token != "-"
+    }
+
+    private static let helpFlags: Set<String> = ["--help", "-h"]
+    /// The global options that take a value (see ``consumeGlobal(_:)``).
+    private static let globalsWithValue: Set<String> = [
+        "--device", "--timeout", "--password", "--password-env", "--ultralight-c-key", "--password-derive-env",
+    ]
+
+    /// The command words at the start of `tokens` (`ndef`, `decode`), past the global options,
+    /// up to the command's first option.
+    private static func commandWords(_ tokens: ArraySlice<String>) -> [String] {
+        var words: [String] = []
+        var position = tokens.startIndex
+        while position < tokens.endIndex {
+            let token = tokens[position]
+            if globalsWithValue.contains(token) {
+                position += 2
+            } else if helpFlags.contains(token) || token == "--json" {
+                position += 1
+            } else if token.hasPrefix("-") {
+                break
+            } else {
+                words.append(token)
+                position += 1
+            }
+        }
+        return words
     }
 
     /// The next token that is not a global option or a help flag: a command word.
@@ -34,16 +105,21 @@ struct ArgumentParser {
         return nil
     }
 
-    /// The value that must follow `option`.
+    /// The value that must follow `option`; another `--option` in its place is a usage error
+    /// (`--device --json` does not open a reader called `--json`: write `--device=--json`).
     mutating func value(for option: String) throws(ToolError) -> String {
         guard let value = nextToken() else {
             throw .usage("nfctag: \(option) needs a value")
+        }
+        if value.hasPrefix("--"), !isPositional, !inlineValues.contains(index - 1) {
+            throw .usage("nfctag: \(option) needs a value (found the option \(value) in its place)")
         }
         return value
     }
 
     /// Consumes `token` (and its value) when it is a global option or a help flag.
     mutating func consumeGlobal(_ token: String) throws(ToolError) -> Bool {
+        guard !isPositional else { return false }
         switch token {
         case "--help", "-h":
             helpRequested = true

@@ -77,7 +77,7 @@ enum EmulateCommand {
             case "--signature": options.signature = try hexValue(parser.value(for: token), option: token)
             case "--print-signing-key": options.printSigningKey = true
             default:
-                guard collectingTags, !token.hasPrefix("-") else {
+                guard collectingTags, !parser.isOption(token) else {
                     throw .usage("nfctag emulate: unknown option '\(token)'", "Run 'nfctag emulate --help'.")
                 }
                 options.tags += token.split(separator: ",").map(String.init)

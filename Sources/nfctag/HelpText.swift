@@ -40,7 +40,10 @@ enum HelpText {
           --password-derive-env VAR  each tag's own PWD / PACK, derived from the secret in
                                 $VAR and the tag's UID (derivation v1; see the README)
           --ultralight-c-key HEX32   Ultralight C: 3DES authentication with this key first
-          --help                help for the tool or a command
+          --help                help for the tool or a command (wins wherever it stands)
+
+        --option=value is --option value; after -- every argument is positional, even one
+        that starts with -; an option without its value is a usage error.
 
         Exit codes: 0 success · 1 failed · 2 usage or malformed input · 3 no reader
                     4 no tag in time · 5 more than one tag in the field

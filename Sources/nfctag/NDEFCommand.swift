@@ -58,7 +58,7 @@ enum NDEFCommand {
         var source: String?
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
-            guard source == nil, token == "-" || !token.hasPrefix("-") else {
+            guard source == nil, !parser.isOption(token) else {
                 throw .usage("nfctag ndef decode: unexpected '\(token)'", "Run 'nfctag ndef decode --help'.")
             }
             source = token

@@ -15,7 +15,7 @@ enum RawCommand {
             if try tagOptions.consume(token, from: &parser) { continue }
             switch token {
             case "--raw-frame": forceRaw = true
-            case _ where token.hasPrefix("--"):
+            case _ where parser.isOption(token):
                 throw .usage("nfctag raw: unknown option '\(token)'", "Run 'nfctag raw --help'.")
             default:
                 guard frame == nil else { throw .usage("nfctag raw: one command only; write it as one HEX argument") }

@@ -11,7 +11,7 @@ enum ReportCommand {
         var paths: [String] = []
         while let token = parser.nextToken() {
             if try parser.consumeGlobal(token) { continue }
-            guard !token.hasPrefix("--") else {
+            guard !parser.isOption(token) else {
                 throw .usage("nfctag report: unknown option '\(token)'", "Run 'nfctag report --help'.")
             }
             paths.append(token)

@@ -21,7 +21,7 @@ enum RestoreCommand {
             case "--include-locks": options.formUnion([.lockPages, .otpPages])
             case "--include-trailers": options.insert(.sectorTrailers)
             case "--yes-irreversible": consent = [.lockAndOTPBits, .frozenSectorTrailer]
-            case _ where token.hasPrefix("-") && token != "-":
+            case _ where parser.isOption(token):
                 throw .usage("nfctag restore: unknown option '\(token)'", "Run 'nfctag restore --help'.")
             default:
                 guard file == nil else { throw .usage("nfctag restore: one FILE only (got '\(token)' too)") }

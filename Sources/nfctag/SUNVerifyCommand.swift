@@ -30,7 +30,7 @@ enum SUNVerifyCommand {
                 }
                 lastCounter = value
             default:
-                guard url == nil, !token.hasPrefix("-") else {
+                guard url == nil, !parser.isOption(token) else {
                     throw .usage(
                         "nfctag ntag424 sun-verify: unexpected '\(token)'", "Run 'nfctag ntag424 sun-verify --help'.")
                 }

@@ -34,10 +34,11 @@ struct ToolRunner {
     /// end even when libnfc blocks), and the result says so in `stderr`.
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-        limit: Duration = .seconds(60)
+        workingDirectory: URL? = nil, limit: Duration = .seconds(60)
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         process.arguments = arguments
         process.environment = testEnvironment.merging(environment) { $1 }
         let out = Pipe()

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The command line as the shells write it: `--option=value`, `--` before positional
+/// arguments, a missing value, and `--help` wherever it stands — no reader is needed.
+@Suite("nfctag argument parsing")
+struct ArgumentParsingTests {
+    @Test("--option=value is --option value; the value may hold '=' and start with '-'")
+    func inlineValues() throws {
+        let spaced = try ToolRunner.run(["ndef", "encode", "--uri", "https://example.com/?a=b"])
+        let inline = try ToolRunner.run(["ndef", "encode", "--uri=https://example.com/?a=b"])
+        #expect(spaced.status == 0 && inline.status == 0, "\(inline.stderr)")
+        #expect(inline.stdout == spaced.stdout)
+        let dashed = try ToolRunner.run(["ndef", "encode", "--text=--not-an-option", "--json"])
+        #expect(dashed.status == 0, "\(dashed.stderr)")
+    }
+
+    @Test("an option whose value is missing is a usage error (exit 2), not a reader called --json")
+    func missingValue() throws {
+        let result = try ToolRunner.run(["read", "--device", "--json"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--device needs a value"), "\(result.stderr)")
+        let atEnd = try ToolRunner.run(["ndef", "encode", "--uri"])
+        #expect(atEnd.status == 2)
+    }
+
+    @Test("--help anywhere wins: unknown options and missing values after the command do not matter")
+    func helpWins() throws {
+        let plain = try ToolRunner.run(["write", "--help"])
+        #expect(plain.status == 0)
+        for arguments in [
+            ["write", "--help", "--bogus"], ["write", "--bogus", "--help"],
+            ["--device", "x", "write", "--uri", "--help"],
+            ["write", "-h", "--timeout"],
+        ] {
+            let result = try ToolRunner.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stdout == plain.stdout, "\(arguments)")
+        }
+        let nested = try ToolRunner.run(["ndef", "decode", "--bogus", "--help"])
+        let nestedPlain = try ToolRunner.run(["ndef", "decode", "--help"])
+        #expect(nested.status == 0 && nested.stdout == nestedPlain.stdout)
+    }
+
+    @Test("after --, an argument that starts with '-' is a positional one (report reads a log named --night.log)")
+    func doubleDash() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-dashdash-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let line =
+            #"{"time":"2026-12-04T10:00:00.000Z","station":"A","uid":"04a1b2c3d4e5f6","chip":"ntag215","result":"ok","actions":[],"ms":100}"#
+        try Data((line + "\n").utf8).write(to: directory.appendingPathComponent("--night.log"))
+        let process = try ToolRunner.run(["report", "--json", "--", "--night.log"], workingDirectory: directory)
+        #expect(process.status == 0, "\(process.stderr)")
+        #expect(process.stdout.contains("\"A\""), "the log's station is not in the report: \(process.stdout)")
+        let without = try ToolRunner.run(["report", "--night.log"], workingDirectory: directory)
+        #expect(without.status == 2, "\(without.stderr)")
+    }
+}
