@@ -104,7 +104,8 @@ let package = Package(
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "CryptoSupport", "NFCChips"]),
+        .testTarget(
+            name: "NTAG424CryptoTests", dependencies: ["NTAG424Crypto", "CryptoSupport", "NFCChips", "NFCEmulator"]),
         .testTarget(name: "NFCChipsTests", dependencies: ["NFCChips", "NDEF", "TestSupport"]),
         .testTarget(
             name: "NFCEmulatorTests",

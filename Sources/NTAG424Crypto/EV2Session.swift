@@ -13,9 +13,8 @@ package enum CommunicationMode: String, Sendable, CaseIterable, Codable {
 ///
 /// The reader protects a command with ``protectCommand(command:header:data:mode:)`` and
 /// opens the answer with ``openResponse(status:data:mode:expectedLength:)``, which checks the
-/// MAC and advances CmdCtr. An emulated tag does the mirror image with
-/// ``openCommand(command:headerLength:field:mode:)`` and
-/// ``protectResponse(status:data:mode:)``.
+/// MAC and advances CmdCtr. The card's side lives apart, in the emulator (its own code, so
+/// that the two check each other against AN12196).
 ///
 /// - Command MAC input: Cmd ‖ CmdCtr ‖ TI ‖ CmdHeader ‖ CmdData (CmdCtr two bytes, LSB first).
 /// - Response MAC input: RC ‖ CmdCtr+1 ‖ TI ‖ RespData.
@@ -175,51 +174,6 @@ package struct EV2Session: Sendable, Equatable {
             }
             return try AES128.unpad(plain)
         }
-    }
-
-    // MARK: Tag side
-
-    /// The tag's reading of a command's data field: checks the MACt and decrypts (the mirror
-    /// of ``protectCommand(command:header:data:mode:)``). Does not advance CmdCtr — that
-    /// happens in ``protectResponse(status:data:mode:)``.
-    /// - Throws: ``NTAG424CryptoError/integrityError(_:)`` for a wrong MACt (the tag answers 911E).
-    package func openCommand(command: UInt8, headerLength: Int, field: [UInt8], mode: CommunicationMode)
-        throws(NTAG424CryptoError)
-        -> (header: [UInt8], data: [UInt8])
-    {
-        _ = try nextCounter()
-        guard field.count >= headerLength + (mode == .plain ? 0 : 8) else {
-            throw .malformed("the command data field is too short")
-        }
-        let header = Array(field.prefix(headerLength))
-        switch mode {
-        case .plain:
-            return (header, Array(field.dropFirst(headerLength)))
-        case .mac, .full:
-            let body = Array(field.dropFirst(headerLength).dropLast(8))
-            guard Array(field.suffix(8)) == (try commandMAC(command: command, header: header, data: body)) else {
-                throw .integrityError("the command's MACt does not verify")
-            }
-            guard mode == .full, !body.isEmpty else { return (header, body) }
-            return (header, try AES128.unpad(AES128.decryptCBC(key: encryptionKey, iv: try commandIV(), body)))
-        }
-    }
-
-    /// The tag's answer data field in `mode` for status `status` (SW2), and CmdCtr advanced:
-    /// data (Plain), data ‖ MACt (MAC), E(data ‖ padding) ‖ MACt (Full).
-    package mutating func protectResponse(status: UInt8 = 0x00, data: [UInt8], mode: CommunicationMode)
-        throws(NTAG424CryptoError) -> [UInt8]
-    {
-        let next = try nextCounter()
-        var field = data
-        if mode != .plain {
-            if mode == .full, !data.isEmpty {
-                field = try AES128.encryptCBC(key: encryptionKey, iv: try responseIV(), AES128.pad(data))
-            }
-            field += try responseMAC(status: status, data: field)
-        }
-        commandCounter = next
-        return field
     }
 
     // MARK: Helpers

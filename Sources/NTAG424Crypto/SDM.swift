@@ -95,24 +95,6 @@ package enum SDM {
         return PICCData(tag: tag, uid: uid, readCounter: counter)
     }
 
-    /// Encrypts PICC data as a tag does: PICCDataTag ‖ [UID] ‖ [SDMReadCtr] ‖ `padding`
-    /// (the tag's random bytes, as many as fill 16), AES-128 CBC with a zero IV.
-    package static func encryptPICCData(
-        uid: [UInt8]?, readCounter: UInt32?, metaReadKey: AES128Key,
-        padding: [UInt8]
-    ) throws(NTAG424CryptoError) -> [UInt8] {
-        if let uid, uid.count != 7 { throw .malformed("an NTAG 424 DNA UID has 7 bytes, not \(uid.count)") }
-        guard uid != nil || readCounter != nil else {
-            throw .malformed("PICC data mirrors the UID, the counter or both")
-        }
-        let tag = (uid == nil ? 0 : uidMirroredBit | 0x07) | (readCounter == nil ? 0 : readCounterMirroredBit)
-        var plain = [tag] + (uid ?? []) + (readCounter.map(counterBytes) ?? [])
-        let fill = 16 - plain.count
-        guard padding.count >= fill else { throw .malformed("\(fill) padding bytes needed") }
-        plain += padding.prefix(fill)
-        return try AES128.encryptCBC(key: metaReadKey, iv: EV2Session.zeroIV, plain)
-    }
-
     /// SDMMAC: the 8-byte MACt over `input` (the file's bytes from SDMMACInputOffset up to
     /// SDMMACOffset, often empty) with the session MAC key of this read.
     package static func mac(fileReadKey: AES128Key, uid: [UInt8]?, readCounter: UInt32?, input: [UInt8])
@@ -140,14 +122,4 @@ package enum SDM {
             encrypted)
     }
 
-    /// Encrypts file data as a tag does for SDMENCFileData (whole blocks).
-    package static func encryptFileData(
-        _ plain: [UInt8], fileReadKey: AES128Key, uid: [UInt8]?,
-        readCounter: UInt32
-    ) throws(NTAG424CryptoError) -> [UInt8] {
-        let keys = try sessionKeys(fileReadKey: fileReadKey, uid: uid, readCounter: readCounter)
-        return try AES128.encryptCBC(
-            key: keys.encryption, iv: try fileDataIV(sessionEncryptionKey: keys.encryption, readCounter: readCounter),
-            plain)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import NFCEmulator
 import NTAG424Crypto
 import Testing
 
@@ -14,11 +15,11 @@ struct SUNVerifyCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// A URL as a tag set up in the encrypted layout writes it, made with the library's SDM functions.
+    /// A URL as a tag set up in the encrypted layout writes it, made by the emulated card's SDM code.
     static func encryptedURL(uid: [UInt8], counter: UInt32, metaKey: AES128Key, macKey: AES128Key) throws -> String {
-        let picc = try SDM.encryptPICCData(
-            uid: uid, readCounter: counter, metaReadKey: metaKey, padding: [0x5A, 0xA5, 0x5A, 0xA5, 0x5A])
-        let mac = try SDM.mac(fileReadKey: macKey, uid: uid, readCounter: counter, input: [])
+        let picc = PICCSDM.encryptPICCData(
+            uid: uid, counter: counter, metaReadKey: metaKey.bytes, padding: [0x5A, 0xA5, 0x5A, 0xA5, 0x5A])
+        let mac = PICCSDM.mac(fileReadKey: macKey.bytes, uid: uid, counter: counter, input: [])
         return "https://example.com/t?picc_data=\(HexBytes.encode(picc))&cmac=\(HexBytes.encode(mac))"
     }
 

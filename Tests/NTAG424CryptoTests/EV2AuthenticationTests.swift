@@ -1,3 +1,4 @@
+@testable import NFCEmulator
 import NTAG424Crypto
 import Testing
 
@@ -64,23 +65,28 @@ struct EV2AuthenticationTests {
         #expect(keys.mac == key("5529860B2FC5FB6154B7F28361D30BF9"))
     }
 
-    /// NonFirst through both ends: the tag's responder and the reader agree, the TI and CmdCtr
-    /// carry over, and the keys are Table 23's.
+    /// NonFirst through both ends — the reader and the emulated card's own code: they agree,
+    /// the TI and CmdCtr carry over, and the keys are Table 23's.
     @Test func nonFirstKeepsTheTransaction() throws {
-        var previous = try EV2Session(
+        let previous = try EV2Session(
             encryptionKey: key("7A93D6571E4B180FCA6AC90C9A7488D4"), macKey: key("FC4AF159B62E549B5812394CAB1918CC"),
-            transactionIdentifier: hex("7614281A"))
-        _ = try previous.protectResponse(data: [], mode: .mac)  // one command done: CmdCtr 1
+            transactionIdentifier: hex("7614281A"), commandCounter: 1)  // one command done
         var reader = try EV2Authentication(
             kind: .nonFirst, keyNumber: 0, key: .zero, rndA: hex("60BE759EDA560250AC57CDDC11743CF6"))
         #expect(reader.initialCommandData() == hex("00"))
-        var tag = try EV2AuthenticationResponder(
-            kind: .nonFirst, key: .zero, rndB: hex("6924E8D09722659A2E7DEC68E66312B8"))
-        let part2 = try reader.respond(toChallenge: tag.challenge())
-        let answer = try tag.answer(readerResponse: part2, transactionIdentifier: hex("00000000"))
+        let tag = PICCAuthentication(
+            isFirst: false, key: AES128Key.zero.bytes, rndB: hex("6924E8D09722659A2E7DEC68E66312B8"))
+        let part2 = try reader.respond(toChallenge: tag.challenge)
+        let outcome = tag.accept(
+            part2, transactionIdentifier: hex("00000000"), deviceCapabilities: hex("000000000000"),
+            previous: card(previous))
+        guard case .accepted(let answer, let tagSession) = outcome else {
+            Issue.record("the card refused the reader: \(outcome)")
+            return
+        }
         #expect(answer.count == 16)
         let session = try reader.finish(response: answer, continuing: previous)
-        #expect(session == (try tag.session(continuing: previous)))
+        #expect(card(session) == tagSession)
         #expect(session.transactionIdentifier == hex("7614281A"))
         #expect(session.commandCounter == 1)
         #expect(session.encryptionKey == key("4CF3CB41A22583A61E89B158D252FC53"))
@@ -88,33 +94,18 @@ struct EV2AuthenticationTests {
         #expect(throws: NTAG424CryptoError.self) { try reader.finish(response: answer) }
     }
 
-    /// The tag's responder reproduces Table 14 from the tag's side.
-    @Test func responderReproducesTable14() throws {
-        var tag = try EV2AuthenticationResponder(
-            kind: .first, key: .zero, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
-        #expect(try tag.challenge() == hex("A04C124213C186F22399D33AC2A30215"))
-        let answer = try tag.answer(
-            readerResponse: hex("35C3E05A752E0144BAC0DE51C1F22C56B34408A23D8AEA266CAB947EA8E0118D"),
-            transactionIdentifier: hex("9D00C4DF"))
-        #expect(answer == hex("3FA64DB5446D1F34CD6EA311167F5E4985B89690C04A05F17FA7AB2F08120663"))
-        #expect(tag.rndA == hex("13C5DB8A5930439FC3DEF9A4C675360F"))
-        #expect(try tag.session().macKey == key("4C6626F5E72EA694202139295C7A7FC7"))
-    }
-
-    /// A reader with another key: the tag refuses RndB′, and a reader that receives a tag's
-    /// answer made with another key refuses RndA′ — both as `authenticationFailed`.
+    /// A reader with another key: the emulated card refuses RndB′; a reader that receives an
+    /// answer made with another key refuses RndA′ as `authenticationFailed`.
     @Test func aWrongKeyIsAnAuthenticationFailure() throws {
         let other = key("00000000000000000000000000000001")
         var reader = EV2Authentication(kind: .first, keyNumber: 0, key: other)
-        var tag = try EV2AuthenticationResponder(
-            kind: .first, key: .zero, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
-        let part2 = try reader.respond(toChallenge: tag.challenge())
-        #expect {
-            try tag.answer(readerResponse: part2, transactionIdentifier: hex("01020304"))
-        } throws: { error in
-            guard case .authenticationFailed = error as? NTAG424CryptoError else { return false }
-            return true
-        }
+        let tag = PICCAuthentication(
+            isFirst: true, key: AES128Key.zero.bytes, rndB: hex("B9E2FC789B64BF237CCCAA20EC7E6E48"))
+        let part2 = try reader.respond(toChallenge: tag.challenge)
+        #expect(
+            tag.accept(
+                part2, transactionIdentifier: hex("01020304"), deviceCapabilities: hex("000000000000"), previous: nil)
+                == .wrongKey)
 
         var genuine = try EV2Authentication(
             kind: .first, keyNumber: 0, key: .zero, rndA: hex("13C5DB8A5930439FC3DEF9A4C675360F"))
@@ -129,16 +120,21 @@ struct EV2AuthenticationTests {
         }
     }
 
-    /// Random RndA: two authentications never share it, and a full exchange with the tag's
-    /// responder opens the same session on both ends.
+    /// Random RndA: two authentications never share it, and a full exchange with the emulated
+    /// card opens the same session on both ends.
     @Test func freshAuthenticationsAgreeWithTheTag() throws {
         let k = key("F3847D627727ED3BC9C4CC050489B966")
         var first = EV2Authentication(kind: .first, keyNumber: 2, key: k)
         let second = EV2Authentication(kind: .first, keyNumber: 2, key: k)
         #expect(first.rndA != second.rndA)
-        var tag = try EV2AuthenticationResponder(kind: .first, key: k, rndB: hex("00112233445566778899AABBCCDDEEFF"))
-        let part2 = try first.respond(toChallenge: tag.challenge())
-        let answer = try tag.answer(readerResponse: part2, transactionIdentifier: hex("CAFEBABE"))
-        #expect(try first.finish(response: answer) == tag.session())
+        let tag = PICCAuthentication(isFirst: true, key: k.bytes, rndB: hex("00112233445566778899AABBCCDDEEFF"))
+        let part2 = try first.respond(toChallenge: tag.challenge)
+        let outcome = tag.accept(
+            part2, transactionIdentifier: hex("CAFEBABE"), deviceCapabilities: hex("000000000000"), previous: nil)
+        guard case .accepted(let answer, let tagSession) = outcome else {
+            Issue.record("the card refused the reader: \(outcome)")
+            return
+        }
+        #expect(card(try first.finish(response: answer)) == tagSession)
     }
 }

@@ -1,3 +1,4 @@
+@testable import NFCEmulator
 import NTAG424Crypto
 import Testing
 
@@ -185,24 +186,30 @@ struct EV2SessionTests {
             }
         }
         var last = try Self.sessionA(counter: .max - 1)
+        var tag = card(last)
         _ = try last.protectCommand(command: 0xAD, header: hex("02"), data: [], mode: .mac)
-        _ = try last.protectResponse(data: [], mode: .mac)
+        let protected = tag.protectResponse(status: 0x00, data: [], mode: .mac)
+        let answer = try #require(protected)
+        _ = try last.openResponse(data: answer, mode: .mac)
         #expect(last.commandCounter == .max)
+        #expect(tag.protectResponse(status: 0x00, data: [], mode: .mac) == nil)
     }
 
-    /// The tag's side opens what the reader protected and the reader opens what the tag
-    /// protected, in every mode and for data around the block boundary; CmdCtr moves in step.
+    /// The emulated card (its own code) opens what the reader protected and the reader opens
+    /// what the card protected, in every mode and for data around the block boundary; CmdCtr
+    /// moves in step.
     @Test(arguments: CommunicationMode.allCases)
     func bothEndsAgree(mode: CommunicationMode) throws {
         var reader = try Self.sessionA(counter: 7)
-        var tag = reader
+        var tag = card(reader)
         for length in [0, 1, 15, 16, 17, 32, 40] {
             let data = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
             let field = try reader.protectCommand(command: 0x8D, header: hex("02 000000"), data: data, mode: mode)
-            let opened = try tag.openCommand(command: 0x8D, headerLength: 4, field: field, mode: mode)
+            let opened = try tag.openCommand(command: 0x8D, headerLength: 4, field: field, mode: card(mode)).get()
             #expect(opened.header == hex("02 000000"))
             #expect(opened.data == data)
-            let answer = try tag.protectResponse(data: data, mode: mode)
+            let protected = tag.protectResponse(status: 0x00, data: data, mode: card(mode))
+            let answer = try #require(protected)
             #expect(try reader.openResponse(data: answer, mode: mode) == data)
             #expect(reader.commandCounter == tag.commandCounter)
         }

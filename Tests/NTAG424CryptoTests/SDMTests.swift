@@ -1,3 +1,4 @@
+@testable import NFCEmulator
 import NTAG424Crypto
 import Testing
 
@@ -33,7 +34,8 @@ struct SDMTests {
         #expect(SDM.counterBytes(61) == hex("3D0000"))
         // The decrypted block is C7 ‖ UID ‖ 3D0000 ‖ DA5CF60941 (the tag's random padding).
         #expect(
-            try SDM.encryptPICCData(uid: picc.uid, readCounter: 61, metaReadKey: .zero, padding: hex("DA5CF60941"))
+            PICCSDM.encryptPICCData(
+                uid: picc.uid, counter: 61, metaReadKey: AES128Key.zero.bytes, padding: hex("DA5CF60941"))
                 == hex("EF963FF7828658A599F3041510671E88"))
     }
 
@@ -59,7 +61,7 @@ struct SDMTests {
             hex("CEE9A53E3E463EF1F459635736738962"), fileReadKey: .zero, uid: picc.uid, readCounter: 8)
         #expect(fileData == Array("xxxxxxxxxxxxxxxx".utf8))
         #expect(
-            try SDM.encryptFileData(fileData, fileReadKey: .zero, uid: picc.uid, readCounter: 8)
+            PICCSDM.encryptFileData(fileData, fileReadKey: AES128Key.zero.bytes, uid: picc.uid, counter: 8)
                 == hex("CEE9A53E3E463EF1F459635736738962"))
         #expect(
             try SDM.mac(
@@ -79,13 +81,13 @@ struct SDMTests {
     /// Only the UID or only the counter mirrored: tag 87 / 40 and a shorter, zero-padded SV.
     @Test func partialMirrors() throws {
         let k = key("0F0E0D0C0B0A09080706050403020100")
-        let uidOnly = try SDM.encryptPICCData(
-            uid: hex("04112233445566"), readCounter: nil, metaReadKey: k, padding: hex("0102030405060708"))
+        let uidOnly = PICCSDM.encryptPICCData(
+            uid: hex("04112233445566"), counter: nil, metaReadKey: k.bytes, padding: hex("0102030405060708"))
         #expect(
             try SDM.decryptPICCData(uidOnly, metaReadKey: k)
                 == PICCData(tag: 0x87, uid: hex("04112233445566"), readCounter: nil))
-        let counterOnly = try SDM.encryptPICCData(
-            uid: nil, readCounter: 0x0A0B0C, metaReadKey: k, padding: hex("0102030405060708090A0B0C"))
+        let counterOnly = PICCSDM.encryptPICCData(
+            uid: nil, counter: 0x0A0B0C, metaReadKey: k.bytes, padding: hex("0102030405060708090A0B0C"))
         #expect(
             try SDM.decryptPICCData(counterOnly, metaReadKey: k) == PICCData(tag: 0x40, uid: nil, readCounter: 0x0A0B0C)
         )

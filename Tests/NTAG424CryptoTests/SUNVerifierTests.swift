@@ -1,3 +1,4 @@
+@testable import NFCEmulator
 import NTAG424Crypto
 import Testing
 
@@ -82,7 +83,7 @@ struct SUNVerifierTests {
         let master = key("B62A9BAF092439BD43C62AEE96B970C5")
         let uid = hex("04A1B2C3D4E5F6")
         let tagKey = try KeyDiversification.sunMACKey(masterKey: master, uid: uid)
-        let picc = try SDM.encryptPICCData(uid: uid, readCounter: 300, metaReadKey: meta, padding: hex("1122334455"))
+        let picc = PICCSDM.encryptPICCData(uid: uid, counter: 300, metaReadKey: meta.bytes, padding: hex("1122334455"))
         let mac = try SDM.mac(fileReadKey: tagKey, uid: uid, readCounter: 300, input: [])
         let url = "https://example.com/t?picc_data=\(HexBytes.encode(picc))&cmac=\(HexBytes.encode(mac))"
         let result = try SUNVerifier(metaReadKey: meta, macKey: .diversified(masterKey: master)).verify(url: url)
