@@ -1,8 +1,9 @@
 import NFCChips
 import NFCTags
 
-/// The transport an ``NDEFSession`` gives its drivers: the device's transport, plus the
-/// session's password presented again after every re-selection.
+/// The transport the NDEF drivers get — from an ``NDEFSession`` or a ``TagSession``: the
+/// device's transport, plus the session's password or key presented again after every
+/// re-selection.
 ///
 /// A tag forgets PWD_AUTH when it drops back to IDLE (after a NAK, or when a driver
 /// re-selects it); without presenting the password again, the driver's next write to a
@@ -13,6 +14,9 @@ struct NDEFSessionTransport: TagTransport {
     var password: (code: UInt8, timeout: Duration, password: [UInt8], expectedPACK: [UInt8]?)?
     /// The Ultralight C commands and key to authenticate with after a re-selection.
     var ultralightC: (commands: Type2Commands, key: [UInt8])?
+    /// A ``TagSession``'s remembered password or key, read at each re-selection instead of
+    /// the fixed ones above (the session's user may authenticate or protect at any time).
+    var remembered: (chip: Chip?, credentials: TagCredentials)?
 
     var target: TagTarget { base.target }
     var maximumFrameLength: Int { base.maximumFrameLength }
@@ -29,6 +33,15 @@ struct NDEFSessionTransport: TagTransport {
     /// error here (the tag is selected again and the caller's next protected command
     /// meets the refusal with its own step); a lost tag or reader is.
     func reselect() async throws(TagTransportError) {
+        if let remembered {
+            let current = remembered.credentials.value
+            let opening = NDEFSessionTransport(
+                base: base, chip: remembered.chip,
+                credentials: current.password.map { ($0.bytes, current.expectedPACK?.bytes) },
+                ultralightCKey: current.ultralightCKey?.bytes)
+            try await opening.reselect()
+            return
+        }
         try await base.reselect()
         if let ultralightC {
             do {
@@ -63,6 +76,13 @@ struct NDEFSessionTransport: TagTransport {
 }
 
 extension NDEFSessionTransport {
+    /// A ``TagSession``'s transport for its NDEF driver: a re-selection presents the password
+    /// or key the session last opened the tag with.
+    init(base: any TagTransport, chip: Chip?, remembered credentials: TagCredentials) {
+        self.base = base
+        self.remembered = (chip, credentials)
+    }
+
     /// The session transport for a tag of `chip`, re-authenticating with `credentials`
     /// (the tag's password and PACK) when the chip has PWD_AUTH.
     init(

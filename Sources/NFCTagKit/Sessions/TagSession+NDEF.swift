@@ -17,7 +17,7 @@ extension TagSession {
         defer { device.tagAccess.release() }
         // Someone else had the field: what the driver read of the configuration may no longer hold.
         if fieldUsedElsewhere, let type2 = driver as? Type2NDEFDriver { await type2.forgetConfiguration() }
-        let reopening = NDEFReopeningTransport(base: transport, chip: chip, credentials: credentials)
+        let reopening = NDEFSessionTransport(base: transport, chip: chip, remembered: credentials)
         if exclusive {
             try await selectAlone()
             if credentials.value != TagCredentials.Value() { try await reopen(reopening) }
@@ -48,7 +48,7 @@ extension TagSession {
         let driver: any NDEFTagDriver
         do {
             driver = try NDEFTagDrivers.driver(
-                for: chip, transport: NDEFReopeningTransport(base: transport, chip: chip, credentials: credentials),
+                for: chip, transport: NDEFSessionTransport(base: transport, chip: chip, remembered: credentials),
                 passwordAuthenticated: authenticated)
         } catch {
             throw NDEFSessionError(error, readerLoss: nil)
@@ -74,7 +74,7 @@ extension TagSession {
     }
 
     /// Selects the tag again and presents its password or key.
-    private func reopen(_ transport: NDEFReopeningTransport) async throws(NDEFSessionError) {
+    private func reopen(_ transport: NDEFSessionTransport) async throws(NDEFSessionError) {
         do {
             try await transport.reselect()
         } catch {
@@ -115,37 +115,5 @@ final class TagCredentials: Sendable {
 
     func forget() {
         storage.withLock { $0 = Value() }
-    }
-}
-
-/// The session's transport for its NDEF driver: a re-selection presents the remembered
-/// password or key again, as the NDEF session's transport does with its configured ones.
-struct NDEFReopeningTransport: TagTransport {
-    let base: any TagTransport
-    let chip: Chip?
-    let credentials: TagCredentials
-
-    var target: TagTarget { base.target }
-    var maximumFrameLength: Int { base.maximumFrameLength }
-    var maximumCommandLength: Int { base.maximumCommandLength }
-    var maximumAnswerLength: Int { base.maximumAnswerLength }
-
-    func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
-        -> TagResponse
-    {
-        try await base.transceive(frame, framing: framing, timeout: timeout)
-    }
-
-    func reselect() async throws(TagTransportError) {
-        let current = credentials.value
-        let opening = NDEFSessionTransport(
-            base: base, chip: chip,
-            credentials: current.password.map { ($0.bytes, current.expectedPACK?.bytes) },
-            ultralightCKey: current.ultralightCKey?.bytes)
-        try await opening.reselect()
-    }
-
-    func authenticateClassic(block: UInt8, keyType: ClassicKeyType, key: [UInt8]) async throws(TagTransportError) {
-        try await base.authenticateClassic(block: block, keyType: keyType, key: key)
     }
 }
