@@ -65,13 +65,15 @@ extension NDEFSessionTag: NFCNDEFTag {}
 extension NFCTagHandle {
     /// See ``NFCNDEFTag/queryNDEFStatus()``.
     public func queryNDEFStatus() async throws(NDEFSessionError) -> NDEFStatus {
-        try await session.performNDEF(exclusive: false) { driver throws(NDEFTagError) in try await driver.queryStatus()
+        try await session.performNDEF(exclusive: false) { driver throws(NDEFTagError) in
+            try await driver.queryStatus()
         }
     }
 
     /// See ``NFCNDEFTag/readNDEF()``.
     public func readNDEF() async throws(NDEFSessionError) -> NDEFMessage {
-        try await session.performNDEF(exclusive: false) { driver throws(NDEFTagError) in try await driver.readMessage()
+        try await session.performNDEF(exclusive: false) { driver throws(NDEFTagError) in
+            try await driver.readMessage()
         }
     }
 
