@@ -104,6 +104,16 @@ public actor NFCDevice {
     /// True when a reader is open.
     public var isConnected: Bool { handle != nil }
 
+    /// Why the reader is gone, or `nil` while it is there: what a session puts in the
+    /// errors of a step that failed because the reader went away.
+    func readerLoss() -> DisconnectReason? {
+        if isConnected { return nil }
+        switch status {
+        case .connected: return nil
+        default: return lastLoss ?? .notResponding
+        }
+    }
+
     // MARK: - Opening and closing the libnfc device (on the device thread)
 
     /// Opens `connectionString` with libnfc and configures it for polling; the previous

@@ -215,10 +215,6 @@ public actor NDEFSession {
 
     /// The reader's loss, when the device has lost its reader.
     func readerLoss() async -> DisconnectReason? {
-        if await device.isConnected { return nil }
-        switch await device.status {
-        case .connected: return nil
-        default: return await device.lastLoss ?? .notResponding
-        }
+        await device.readerLoss()
     }
 }

@@ -84,11 +84,7 @@ extension TagSession {
 
     /// Why the reader is gone, or `nil` while it is there.
     private func readerLoss() async -> DisconnectReason? {
-        if await device.isConnected { return nil }
-        switch await device.status {
-        case .connected: return nil
-        default: return await device.lastLoss ?? .notResponding
-        }
+        await device.readerLoss()
     }
 }
 
