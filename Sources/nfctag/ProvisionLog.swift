@@ -8,7 +8,9 @@ import Glibc
 ///
 /// On start the station reads it back: every UID with a line whose `result` is `ok` is
 /// done, and is skipped unless `--again`. Lines that do not parse (a line cut short by a
-/// crash, a note added by hand) are ignored and counted.
+/// crash, a note added by hand) are ignored and counted. A last line cut short inside its
+/// `write` (a full disk, a power cut) is ended with a newline when the log is opened again,
+/// so the next record stands on a line of its own instead of being lost with it.
 final class ProvisionLog {
     let path: String
     private let descriptor: Int32
@@ -22,6 +24,16 @@ final class ProvisionLog {
                 exitCode: .usage,
                 summary: "nfctag provision: cannot open the log \(path): \(String(cString: strerror(errno)))")
         }
+        if Self.endsInsideALine(path) { try writeWhole(Array("\n".utf8)) }
+    }
+
+    /// Whether the file at `path` is not empty and its last byte is not a newline.
+    private static func endsInsideALine(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let end = try? handle.seekToEnd(), end > 0 else { return false }
+        try? handle.seek(toOffset: end - 1)
+        return (try? handle.read(upToCount: 1)) != Data("\n".utf8)
     }
 
     deinit {
@@ -56,7 +68,11 @@ final class ProvisionLog {
 
     /// Appends `record` as one line and flushes it to disk.
     func append(_ record: JSONValue) throws(ToolError) {
-        let bytes = Array((record.serialized() + "\n").utf8)
+        try writeWhole(Array((record.serialized() + "\n").utf8))
+    }
+
+    /// Appends `bytes` whole and flushes them to disk.
+    private func writeWhole(_ bytes: [UInt8]) throws(ToolError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -132,6 +132,30 @@ struct ProvisionCommandTests {
         #expect(await again.exitStatus() == 0, "\(again.standardError)")
     }
 
+    @Test("a last line cut short inside its write is ended before the next record, which is not lost")
+    func tornLastLine() async throws {
+        let bench = try ProvisionBench()
+        let done =
+            "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(1)))\",\"chip\":\"ntag215\",\"result\":\"ok\",\"actions\":[],\"ms\":1}\n"
+        // A power cut inside write(2): the record of tag 3 stops mid-line, with no newline.
+        let torn = "{\"uid\":\"\(ProvisionBench.hex(ProvisionBench.uid(3)))\",\"chip\":\"ntag2"
+        try (done + torn).write(toFile: bench.logPath, atomically: true, encoding: .utf8)
+        let tool = try bench.start(["--count", "1", "--json"])
+        _ = try await bench.present(try ProvisionBench.tag(2), number: 2, to: tool, expecting: "ok")
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+        #expect(tool.standardError.contains("1 line of"), "the torn line is not counted: \(tool.standardError)")
+        // Tag 2's record stands on a line of its own: a restart knows it is done.
+        let lines = try String(contentsOfFile: bench.logPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3 && lines[1] == Substring(torn), "\(lines)")
+        let report = try ToolRunner.run(["report", "--json", bench.logPath])
+        #expect(
+            report.stdout.contains(ProvisionBench.hex(ProvisionBench.uid(2))) || report.status == 0, "\(report.stderr)")
+        let restart = try bench.start(["--count", "1", "--json"])
+        _ = try await bench.present(try ProvisionBench.tag(2), number: 2, to: restart, expecting: "skipped")
+        _ = try await bench.present(try ProvisionBench.tag(4), number: 4, to: restart, expecting: "ok")
+        #expect(await restart.exitStatus() == 0, "\(restart.standardError)")
+    }
+
     @Test("a read-only tag is logged as failed with the step and its state; the station goes on; exit 1")
     func failedTagThenNext() async throws {
         let bench = try ProvisionBench()
