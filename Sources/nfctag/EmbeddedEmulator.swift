@@ -81,8 +81,8 @@ enum EmbeddedEmulator {
 
     /// For `--device emulator:acr122u|pn533…`: serves the emulated USB reader here and runs
     /// this same `nfctag` as a child with the stand-in's environment (`LD_PRELOAD`, the
-    /// reader's socket and USB device directory) and `--device CONNSTRING`. SIGINT and
-    /// SIGTERM are passed on. Returns the child's exit status, or nil when the arguments ask
+    /// reader's socket and USB device directory) and `--device CONNSTRING`. SIGINT,
+    /// SIGTERM and SIGHUP are passed on. Returns the child's exit status, or nil when the arguments ask
     /// for no emulated USB reader (then the command runs here as usual).
     static func runInChild(arguments: [String]) async -> Int32? {
         guard let index = arguments.firstIndex(of: "--device"), index + 1 < arguments.count,
@@ -148,8 +148,10 @@ enum EmbeddedEmulator {
                 exitCode: .failure, summary: "nfctag: cannot run \(executable) for --device \(device)",
                 detail: ["\(error)"])
         }
-        // Set after the child started: it would inherit the ignored SIGINT / SIGTERM.
-        let trap = SignalTrap { [child] in child.interrupt() }
+        // Set after the child started: it would inherit the ignored signals. The child gets the
+        // signal this process got, and its status (130, 143, 129) is the tool's.
+        let pid = child.processIdentifier
+        let trap = SignalTrap(setsExitStatus: false) { number in kill(pid, number) }
         defer { trap.release() }
         for await status in ended { return status }
         return ExitCode.failure.rawValue

@@ -147,7 +147,7 @@ enum EmulateCommand {
     {
         // Catch the stop signals before the emulator's thread starts, then wait for one.
         let (stopSignals, stop) = AsyncStream.makeStream(of: Void.self)
-        let trap = SignalTrap { stop.yield() }
+        let trap = SignalTrap(setsExitStatus: false) { _ in stop.yield() }
         defer { trap.release() }
         let emulator: PN532Emulator
         do {

@@ -20,7 +20,7 @@ extension EmulateCommand {
                 ])
         }
         let (stopSignals, stop) = AsyncStream.makeStream(of: Void.self)
-        let trap = SignalTrap { stop.yield() }
+        let trap = SignalTrap(setsExitStatus: false) { _ in stop.yield() }
         defer { trap.release() }
         let reader: USBReaderEmulator
         do {

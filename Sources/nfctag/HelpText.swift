@@ -47,6 +47,7 @@ enum HelpText {
 
         Exit codes: 0 success · 1 failed · 2 usage or malformed input · 3 no reader
                     4 no tag in time · 5 more than one tag in the field
+                    130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP
 
         Examples:
           nfctag ndef encode --uri https://example.com

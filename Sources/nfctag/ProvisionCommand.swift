@@ -48,8 +48,8 @@ enum ProvisionCommand {
         )
 
         let stop = StopRequest()
-        let trap = SignalTrap {
-            if stop.request() > 1 { exit(130) }
+        let trap = SignalTrap { _ in
+            if stop.request() > 1 { exit(SignalTrap.exitCode ?? 130) }
         }
         var station = ProvisionStation(
             device: device, options: options, output: output, log: log, stop: stop,

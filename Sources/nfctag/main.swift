@@ -12,4 +12,5 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // command runs in a child started with the USB stand-in preloaded (EmbeddedEmulator).
 if let status = await EmbeddedEmulator.runInChild(arguments: arguments) { exit(status) }
 let code = await NFCTagTool.run(arguments: arguments)
-exit(code.rawValue)
+// A command a signal stopped has printed what it did; the status tells a script it was stopped.
+exit(SignalTrap.exitCode ?? code.rawValue)

@@ -306,7 +306,8 @@ struct USBReaderTests {
         monitor.process.waitUntilExit()
         #expect(ended, "the parent waits for its child, which got the signal")
         #expect(
-            monitor.process.terminationReason == .exit && monitor.process.terminationStatus == 0, "\(monitor.errorText)"
+            monitor.process.terminationReason == .exit && monitor.process.terminationStatus == 130,
+            "\(monitor.errorText)"
         )
         #expect(monitor.text.contains("\"connstring\":\"acr122_usb:"), "\(monitor.text)")
     }

@@ -72,12 +72,12 @@ struct ProvisionStationTests {
         #expect(tool.output.last?.hasPrefix("Provisioned 2 tags") == true, "\(tool.output)")
     }
 
-    @Test("Ctrl-C prints the summary: exit 0 when every tag was done, 1 when one failed")
+    @Test("Ctrl-C prints the summary (and a failure), then exits 130 whatever the tags did")
     func interruptSummary() async throws {
         let bench = try ProvisionBench()
         let clean = try bench.start(["--json"])
         _ = try await bench.present(try ProvisionBench.tag(1), number: 1, to: clean, expecting: "ok")
-        #expect(await clean.interrupt() == 0, "\(clean.standardError)")
+        #expect(await clean.interrupt() == 130, "\(clean.standardError)")
         let summary = try await bench.summary(clean)
         #expect(summary["interrupted"] as? Bool == true)
         #expect(summary["done"] as? Int == 1)
@@ -86,7 +86,7 @@ struct ProvisionStationTests {
         bench.emulator.insert(try ProvisionBench.readOnlyTag(2))
         let line = await failing.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("failed") }
         #expect(line?.contains("write failed") == true, "\(failing.output) \(failing.standardError)")
-        #expect(await failing.interrupt() == 1)
+        #expect(await failing.interrupt() == 130)
         #expect(failing.output.contains { $0.hasPrefix("Stopped. Provisioned 0 tags") }, "\(failing.output)")
         #expect(failing.standardError.contains("nfctag provision: 1 tag failed"), "\(failing.standardError)")
     }
@@ -132,7 +132,7 @@ struct ProvisionStationTests {
         let (failed, untouched) = try await bench.present(protected, number: 1, to: refused, expecting: "failed")
         #expect(failed["step"] as? String == "write", "\(failed)")
         #expect(untouched.memory == protected.memory)
-        #expect(await refused.interrupt() == 1)
+        #expect(await refused.interrupt() == 130)
 
         let opened = try bench.start(
             ["--count", "1", "--json", "--password", "12345678", "--pack", "abcd"], log: false)

@@ -90,7 +90,8 @@ struct ReaderCommandsTests {
         try emulator.plug()
         #expect(await monitor.waitForLine { $0.contains("reconnectSucceeded") } != nil, "\(monitor.output)")
 
-        #expect(await monitor.interrupt() == 0, "\(monitor.standardError)")
+        // 128 + SIGINT: a script tells a stopped monitor from one that ended by itself.
+        #expect(await monitor.interrupt() == 130, "\(monitor.standardError)")
         let names = monitor.output.compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 return nil
@@ -125,7 +126,18 @@ struct EmbeddedEmulatorTests {
     func monitorSeesEmbeddedTag() async throws {
         let monitor = try RunningTool(["monitor", "--json", "--device", "emulator:ntag213,classic1k"])
         #expect(await monitor.waitForLine { $0.contains("tagDetected") } != nil, "\(monitor.standardError)")
-        #expect(await monitor.interrupt() == 0)
+        #expect(await monitor.interrupt() == 130)
+    }
+
+    @Test(
+        "monitor stopped by SIGTERM exits 143, by SIGHUP 129, each after closing the reader",
+        arguments: [
+            (SIGTERM, Int32(143)), (SIGHUP, Int32(129)),
+        ])
+    func monitorSignals(signal: Int32, status: Int32) async throws {
+        let monitor = try RunningTool(["monitor", "--json", "--device", "emulator:ntag213"])
+        #expect(await monitor.waitForLine { $0.contains("tagDetected") } != nil, "\(monitor.standardError)")
+        #expect(await monitor.send(signal) == status, "\(monitor.standardError)")
     }
 
     @Test("an unknown emulated tag name is a usage error (exit 2) that lists the names")

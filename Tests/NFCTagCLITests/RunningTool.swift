@@ -71,7 +71,12 @@ final class RunningTool: Sendable {
 
     /// Sends SIGINT (Ctrl-C) and waits for the exit status; nil when it does not end in time.
     func interrupt(timeout: Duration = .seconds(10)) async -> Int32? {
-        process.interrupt()
+        await send(SIGINT, timeout: timeout)
+    }
+
+    /// Sends `signal` and waits for the exit status; nil when it does not end in time.
+    func send(_ signal: Int32, timeout: Duration = .seconds(10)) async -> Int32? {
+        kill(process.processIdentifier, signal)
         return await exitStatus(timeout: timeout)
     }
 

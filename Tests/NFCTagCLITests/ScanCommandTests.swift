@@ -131,7 +131,7 @@ struct ScanCommandTests {
         emulator.remove(handle)
         #expect(
             await scan.waitForLine { $0.contains("tagRemoved") }?.contains("04a1b2c3d4e5f6") == true, "\(scan.output)")
-        #expect(await scan.interrupt() == 0, "\(scan.standardError)")
+        #expect(await scan.interrupt() == 130, "\(scan.standardError)")
         #expect(scan.output.filter { $0.contains("tagDetected") }.count == 1, "\(scan.output)")
     }
 }
