@@ -5,40 +5,66 @@ import Locking
 import Glibc
 #endif
 
-/// Turns SIGINT (Ctrl-C), SIGTERM and SIGHUP into task cancellation, so that streaming
-/// commands end cleanly: the reader is closed (a USB reader left open by a killed process is a
-/// classic way to wedge it), a summary is printed, and the tool exits as the shells expect of
-/// a command a signal stopped — 128 + the signal: 130, 143 or 129 (``exitCode``).
-final class SignalTrap {
-    private let sources: [any DispatchSourceSignal]
-    private static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    /// The first signal a trap that sets the exit status caught.
-    private static let caught = Locked<Int32?>(nil)
+/// Turns SIGINT (Ctrl-C), SIGTERM and SIGHUP into an orderly stop: the command ends at its
+/// next consistent point (a write under way finishes; a wait for a tag or a reader ends), the
+/// reader is closed (its UART speed set back; a USB reader left open by a killed process is a
+/// classic way to wedge it), what was done is printed, and the tool exits as the shells expect
+/// of a command a signal stopped — 128 + the signal: 130, 143 or 129 (``exitCode``).
+///
+/// Traps nest: the innermost one in force gets the signal (`main` cancels the whole command;
+/// `provision` stops between tags; `emulate` ends its service).
+final class SignalTrap: Sendable {
+    private struct State {
+        var traps: [(id: ObjectIdentifier, action: @Sendable (Int32) -> Void, setsExitStatus: Bool)] = []
+        var caught: Int32?
+        var sources: [any DispatchSourceSignal] = []
+    }
 
-    /// Calls `action` with the signal on SIGINT, SIGTERM or SIGHUP until ``release()``. With
-    /// `setsExitStatus` (the default) the tool then exits with ``exitCode``; a server such as
-    /// `emulate`, which a signal is the normal way to end, passes false.
+    private static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private static let state = Locked(State())
+
+    /// Calls `action` with the signal on SIGINT, SIGTERM or SIGHUP until ``release()``, in place
+    /// of any trap set before. With `setsExitStatus` (the default) the tool then exits with
+    /// ``exitCode``; a server such as `emulate`, which a signal is the normal way to end, passes false.
     init(setsExitStatus: Bool = true, _ action: @escaping @Sendable (Int32) -> Void) {
-        sources = Self.handled.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if setsExitStatus { Self.caught.withLock { $0 = $0 ?? number } }
-                action(number)
+        let id = ObjectIdentifier(self)
+        Self.state.withLock { state in
+            if state.sources.isEmpty {
+                state.sources = Self.handled.map { number in
+                    signal(number, SIG_IGN)
+                    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                    source.setEventHandler { SignalTrap.deliver(number) }
+                    source.resume()
+                    return source
+                }
             }
-            source.resume()
-            return source
+            state.traps.append((id, action, setsExitStatus))
         }
     }
 
-    /// Restores the default handlers.
+    /// Ends this trap; with none left, the default handlers are back.
     func release() {
-        for source in sources { source.cancel() }
-        for number in Self.handled { signal(number, SIG_DFL) }
+        let id = ObjectIdentifier(self)
+        Self.state.withLock { state in
+            state.traps.removeAll { $0.id == id }
+            guard state.traps.isEmpty else { return }
+            for source in state.sources { source.cancel() }
+            state.sources = []
+            for number in Self.handled { signal(number, SIG_DFL) }
+        }
     }
 
     /// 128 + the signal that stopped the command (130 SIGINT, 143 SIGTERM, 129 SIGHUP), or nil.
-    static var exitCode: Int32? { caught.withLock { $0 }.map { 128 + $0 } }
+    static var exitCode: Int32? { state.withLock { $0.caught }.map { 128 + $0 } }
+
+    private static func deliver(_ number: Int32) {
+        let action: (@Sendable (Int32) -> Void)? = state.withLock { state in
+            guard let innermost = state.traps.last else { return nil }
+            if innermost.setsExitStatus, state.caught == nil { state.caught = number }
+            return innermost.action
+        }
+        action?(number)
+    }
 }
 
 extension Task where Failure == Never {

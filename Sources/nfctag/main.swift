@@ -11,6 +11,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // `--device emulator:acr122u|pn533…`: this process serves the emulated USB reader and the
 // command runs in a child started with the USB stand-in preloaded (EmbeddedEmulator).
 if let status = await EmbeddedEmulator.runInChild(arguments: arguments) { exit(status) }
-let code = await NFCTagTool.run(arguments: arguments)
-// A command a signal stopped has printed what it did; the status tells a script it was stopped.
+// SIGINT, SIGTERM and SIGHUP cancel the command: it stops at its next consistent point, closes
+// the reader and says what it did; the status (130, 143, 129) tells a script it was stopped.
+let command = Task { await NFCTagTool.run(arguments: arguments) }
+let trap = SignalTrap { _ in command.cancel() }
+let code = await command.value
+trap.release()
 exit(SignalTrap.exitCode ?? code.rawValue)

@@ -1,5 +1,7 @@
 import Foundation
+import NFCEmulator
 import Testing
+import TestSupport
 
 /// The command line as the shells write it: `--option=value`, `--` before positional
 /// arguments, a missing value, and `--help` wherever it stands — no reader is needed.
@@ -55,5 +57,33 @@ struct ArgumentParsingTests {
         #expect(process.stdout.contains("\"A\""), "the log's station is not in the report: \(process.stdout)")
         let without = try ToolRunner.run(["report", "--night.log"], workingDirectory: directory)
         #expect(without.status == 2, "\(without.stderr)")
+    }
+}
+
+/// One-shot commands and signals: the command stops at its next consistent point, closes the
+/// reader and exits 128 + the signal.
+@Suite("nfctag one-shot commands and signals", .timeLimit(.minutes(1)))
+struct OneShotSignalTests {
+    @Test(
+        "read waiting for a tag: SIGINT ends the wait at once, closes the reader and exits 130",
+        arguments: [
+            (SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129)),
+        ])
+    func readInterruptedWhileWaiting(signal: Int32, status: Int32) async throws {
+        let emulator = try startEmulator([])
+        defer { emulator.stop() }
+        let read = try RunningTool(["read", "--timeout", "30", "--device", emulator.connectionString])
+        // The tool is waiting once it polls the empty field.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while emulator.statistics.commands < 8, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(emulator.statistics.commands >= 8, "the tool never polled: \(read.standardError)")
+        let started = ContinuousClock.now
+        #expect(await read.send(signal, timeout: .seconds(10)) == status, "\(read.standardError)")
+        #expect(ContinuousClock.now - started < .seconds(10), "the wait for a tag did not end")
+        // Closed, not abandoned: the reader opens again at once for the next command.
+        let again = try ToolRunner.run(["readers", "--device", emulator.connectionString, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
     }
 }
