@@ -203,6 +203,21 @@ enum EmulateCommand {
         try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
+    /// Every tag name the emulator knows (``EmulatedTagFactory/tagNames``), wrapped under `--tag`.
+    static var tagNameLines: String {
+        var lines: [String] = []
+        var line = ""
+        for name in EmulatedTagFactory.tagNames {
+            if !line.isEmpty, line.count + 1 + name.count > 56 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + name
+        }
+        lines.append(line)
+        return lines.map { String(repeating: " ", count: 24) + $0 }.joined(separator: "\n")
+    }
+
     static let help = """
         nfctag emulate — an emulated PN532 reader with tags, on a pseudo-terminal
 
@@ -213,9 +228,8 @@ enum EmulateCommand {
         Prints pn532_uart:PATH as its first line once ready, then serves until SIGINT or
         SIGTERM. Point libnfc at it with LIBNFC_DEVICE=pn532_uart:PATH (or --device).
 
-          --tag TAG…            tags in the field: ntag213 ntag215 ntag216 ultralight
-                                ultralight-ev1-mf0ul11 ultralight-ev1-mf0ul21 ultralight-c
-                                classic1k classic4k type4 (several: two are listed at once)
+          --tag TAG…            tags in the field (several: two are listed at once):
+        \(tagNameLines)
           --reader KIND         pn532 (UART, default), acr122u or pn533 (USB: line 1 is the
                                 connection string, line 2 the environment a client needs)
           --link PATH           a stable symbolic link to the pseudo-terminal (USB: the socket)

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import NFCEmulator
 import Testing
 
 /// `nfctag emulate` as a script uses it: started in the background, its first line read,
@@ -102,6 +103,16 @@ struct EmulateCommandTests {
         FileManager.default.temporaryDirectory.appendingPathComponent(
             "nfctag-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         ).path
+    }
+
+    @Test("emulate --help names every tag the emulator can make")
+    func helpListsEveryTag() throws {
+        let help = try ToolRunner.run(["emulate", "--help"])
+        #expect(help.status == 0)
+        let words = Set(help.stdout.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init))
+        for name in EmulatedTagFactory.tagNames {
+            #expect(words.contains(name), "emulate --help omits \(name)")
+        }
     }
 
     @Test("prints pn532_uart:LINK first; nfc-list sees the tag; SIGTERM stops it and --stats is written")
