@@ -94,9 +94,9 @@ struct TagSessionMemoryTests {
             var trailer = try ClassicSectorTrailer(bytes: ChipTables.classic.factoryTrailer)
             let never = AccessBits(c1: true, c2: true, c3: true)
             let unusable = ClassicSectorTrailer(
-                keyA: Self.transportKey.bytes,
+                keyA: Self.transportKey,
                 access: AccessConditions(groups: [never, never, never], trailer: never),
-                generalPurposeByte: 0x69, keyB: Self.transportKey.bytes)
+                generalPurposeByte: 0x69, keyB: Self.transportKey)
             let refused = await sessionError { () throws(TagSessionError) in
                 try await classic.writeSectorTrailer(unusable, sector: 1)
             }
@@ -107,7 +107,7 @@ struct TagSessionMemoryTests {
             let emulated = try #require(fixture.emulator.tags.first as? ClassicTag)
             #expect(emulated.block(7) == ChipTables.classic.factoryTrailer, "a refused trailer reached the card")
 
-            let newKey: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
+            let newKey = ClassicKey.madKeyA
             trailer.keyA = newKey
             try await classic.writeSectorTrailer(trailer, sector: 1)
             try await session.reselect()
@@ -115,7 +115,7 @@ struct TagSessionMemoryTests {
                 try await classic.authenticate(sector: 1, keyType: .a, key: Self.transportKey)
             }
             #expect(old != nil)
-            try await classic.authenticate(sector: 1, keyType: .a, key: ClassicKey(bytes: newKey)!)
+            try await classic.authenticate(sector: 1, keyType: .a, key: newKey)
             #expect(try await classic.readBlock(4) == data)
         }
     }

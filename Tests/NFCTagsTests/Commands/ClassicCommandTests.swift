@@ -126,7 +126,7 @@ struct ClassicCommandTests {
             return AccessBits(c1: v & 1 != 0, c2: v & 2 != 0, c3: v & 4 != 0)
         }
         for _ in 0..<500 {
-            let key = { (0..<6).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+            let key = { ClassicKey(uncheckedBytes: (0..<6).map { _ in UInt8(truncatingIfNeeded: random.next()) }) }
             let trailer = ClassicSectorTrailer(
                 keyA: key(), access: AccessConditions(groups: [bits(), bits(), bits()], trailer: bits()),
                 generalPurposeByte: UInt8(truncatingIfNeeded: random.next()), keyB: key())
@@ -153,10 +153,10 @@ struct ClassicCommandTests {
         let never = AccessBits(c1: true, c2: true, c3: true)
         let frozen = AccessBits(c1: true, c2: true, c3: true)  // trailer 111: nothing writable
         let trailer = ClassicSectorTrailer(
-            keyA: [UInt8](repeating: 0xFF, count: 6),
+            keyA: .factoryDefault,
             access: AccessConditions(
                 groups: [never, AccessBits(c1: false, c2: false, c3: false), never], trailer: frozen),
-            generalPurposeByte: 0x69, keyB: [UInt8](repeating: 0xFF, count: 6))
+            generalPurposeByte: 0x69, keyB: .factoryDefault)
         #expect(trailer.problems == [.dataGroupUnreadableForever(group: 0), .dataGroupUnreadableForever(group: 2)])
         #expect(trailer.isFrozen)
         let bytes = try trailer.bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
@@ -175,11 +175,11 @@ struct ClassicCommandTests {
     func keyBOnlyRights() throws {
         // Data 011 (read B), trailer 010 (key B readable, nothing writable).
         let trailer = ClassicSectorTrailer(
-            keyA: [UInt8](repeating: 0, count: 6),
+            keyA: ClassicKey(uncheckedBytes: [UInt8](repeating: 0, count: 6)),
             access: AccessConditions(
                 groups: Array(repeating: AccessBits(c1: false, c2: true, c3: true), count: 3),
                 trailer: AccessBits(c1: false, c2: true, c3: false)),
-            generalPurposeByte: 0, keyB: [UInt8](repeating: 0, count: 6))
+            generalPurposeByte: 0, keyB: ClassicKey(uncheckedBytes: [UInt8](repeating: 0, count: 6)))
         #expect(trailer.problems.count == 3)
         #expect(trailer.problems.first == .rightOnlyForReadableKeyB(right: "read of data group 0"))
     }

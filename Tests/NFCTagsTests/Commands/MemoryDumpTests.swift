@@ -109,6 +109,7 @@ struct MemoryDumpTests {
 @Suite("Classic dump and restore with keys")
 struct ClassicDumpTests {
     static let key = [UInt8](repeating: 0xFF, count: 6)
+    static let classicKey = ClassicKey.factoryDefault
     static let keyHex = "FF FF FF FF FF FF"
 
     @Test(
@@ -144,7 +145,7 @@ struct ClassicDumpTests {
         #expect(blocks[8] == [UInt8](repeating: 8, count: 16))
         #expect(blocks[3]?.prefix(6) == Self.key[...])
         // Transport access bits (trailer 001) make key B readable: the dump keeps what was read.
-        #expect(dump.sectorKeys?[0] == ClassicSectorKeys(sector: 0, keyA: Self.key, keyB: Self.key))
+        #expect(dump.sectorKeys?[0] == ClassicSectorKeys(sector: 0, keyA: Self.classicKey, keyB: Self.classicKey))
         #expect(dump.sectorKeys?[1] == ClassicSectorKeys(sector: 1, keyA: nil, keyB: nil))
         #expect(try TagMemoryDump(jsonBytes: try dump.jsonBytes()) == dump)
     }
@@ -169,8 +170,8 @@ struct ClassicDumpTests {
         let written = try await classic.restore(
             dump,
             keys: [
-                ClassicSectorKeys(sector: 0, keyA: Self.key, keyB: nil),
-                ClassicSectorKeys(sector: 1, keyA: Self.key, keyB: [UInt8](commandHex: "A0 A1 A2 A3 A4 A5")),
+                ClassicSectorKeys(sector: 0, keyA: Self.classicKey, keyB: nil),
+                ClassicSectorKeys(sector: 1, keyA: Self.classicKey, keyB: .madKeyA),
             ])
         #expect(written == [1, 5])
         #expect(await transport.problems == [])
@@ -183,7 +184,7 @@ struct ClassicDumpTests {
         blocks[3] = ChipTables.classic.factoryTrailer  // trailer 001: key B readable, opens nothing
         let dump = TagMemoryDump(
             chip: .classic1k, uid: [1, 2, 3, 4], blocks: blocks,
-            sectorKeys: [ClassicSectorKeys(sector: 0, keyA: Self.key, keyB: Self.key)])
+            sectorKeys: [ClassicSectorKeys(sector: 0, keyA: Self.classicKey, keyB: Self.classicKey)])
         let transport = TranscriptTransport(
             target: TagTarget(uid: [5, 6, 7, 8], atqa: 0x0004, sak: 0x08),
             steps: [
@@ -211,7 +212,7 @@ struct ClassicDumpTests {
         let written = try await classic.restore(
             dump,
             keys: [
-                ClassicSectorKeys(sector: 1, keyA: Self.key, keyB: [UInt8](commandHex: "A0 A1 A2 A3 A4 A5"))
+                ClassicSectorKeys(sector: 1, keyA: Self.classicKey, keyB: .madKeyA)
             ])
         #expect(written == [5])
         #expect(await transport.problems == [])

@@ -10,16 +10,16 @@ import NFCChips
 /// ```
 public struct ClassicSectorTrailer: Sendable, Hashable {
     /// Key A (reads back as zeros from a card).
-    public var keyA: [UInt8]
+    public var keyA: ClassicKey
     /// C1C2C3 of the data groups and the trailer.
     public var access: AccessConditions
     /// The general-purpose (user) byte.
     public var generalPurposeByte: UInt8
     /// Key B (reads back as zeros unless the access bits make it readable).
-    public var keyB: [UInt8]
+    public var keyB: ClassicKey
 
     /// A trailer from its parts.
-    public init(keyA: [UInt8], access: AccessConditions, generalPurposeByte: UInt8, keyB: [UInt8]) {
+    public init(keyA: ClassicKey, access: AccessConditions, generalPurposeByte: UInt8, keyB: ClassicKey) {
         self.keyA = keyA
         self.access = access
         self.generalPurposeByte = generalPurposeByte
@@ -43,25 +43,27 @@ public struct ClassicSectorTrailer: Sendable, Hashable {
         } catch {
             throw .unusableTrailer([.wrongLength(accessBytes.count)])
         }
-        self.keyA = keyA
+        self.keyA = ClassicKey(uncheckedBytes: keyA)
         self.generalPurposeByte = gpb
-        self.keyB = keyB
+        self.keyB = ClassicKey(uncheckedBytes: keyB)
     }
 
     /// The 16 bytes of the block.
     public var bytes: [UInt8] {
         get throws(TagCommandError) {
             let fields = ChipTables.classic.trailer
-            guard keyA.count == fields[.keyA].length, keyB.count == fields[.keyB].length else {
+            guard keyA.bytes.count == fields[.keyA].length, keyB.bytes.count == fields[.keyB].length else {
                 throw .invalidArgument("Classic keys are \(fields[.keyA].length) bytes")
             }
             var block = [UInt8](repeating: 0, count: ChipTables.classic.blockSize)
-            block.replaceSubrange(fields[.keyA].offset..<(fields[.keyA].offset + fields[.keyA].length), with: keyA)
+            block.replaceSubrange(
+                fields[.keyA].offset..<(fields[.keyA].offset + fields[.keyA].length), with: keyA.bytes)
             block.replaceSubrange(
                 fields[.accessBits].offset..<(fields[.accessBits].offset + fields[.accessBits].length),
                 with: access.accessBytes)
             block[fields[.generalPurposeByte].offset] = generalPurposeByte
-            block.replaceSubrange(fields[.keyB].offset..<(fields[.keyB].offset + fields[.keyB].length), with: keyB)
+            block.replaceSubrange(
+                fields[.keyB].offset..<(fields[.keyB].offset + fields[.keyB].length), with: keyB.bytes)
             return block
         }
     }

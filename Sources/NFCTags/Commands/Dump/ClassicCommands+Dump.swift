@@ -43,16 +43,17 @@ extension ClassicCommands {
                 }
             }
             var keysOfSector = ClassicSectorKeys(
-                sector: sector, keyA: keyType == .a ? key : nil, keyB: keyType == .b ? key : nil)
+                sector: sector, keyA: keyType == .a ? ClassicKey(uncheckedBytes: key) : nil,
+                keyB: keyType == .b ? ClassicKey(uncheckedBytes: key) : nil)
             let trailer = first + count - 1
             if var bytes = blocks[trailer] {
                 let keyAField = ChipTables.classic.trailer[.keyA]
                 let keyBField = ChipTables.classic.trailer[.keyB]
                 if let keyA = keysOfSector.keyA {
-                    bytes.replaceSubrange(keyAField.offset..<(keyAField.offset + keyAField.length), with: keyA)
+                    bytes.replaceSubrange(keyAField.offset..<(keyAField.offset + keyAField.length), with: keyA.bytes)
                 }
                 if let keyB = keysOfSector.keyB {
-                    bytes.replaceSubrange(keyBField.offset..<(keyBField.offset + keyBField.length), with: keyB)
+                    bytes.replaceSubrange(keyBField.offset..<(keyBField.offset + keyBField.length), with: keyB.bytes)
                 } else if let readable = try? ClassicSectorTrailer(bytes: bytes), !readable.isKeyBUsable {
                     keysOfSector.keyB = readable.keyB
                 }
@@ -114,7 +115,7 @@ extension ClassicCommands {
     private func authenticate(sector: Int, keys: ClassicSectorKeys, keyBUsable: Bool) async throws(TagCommandError) {
         if let keyB = keys.keyB, keyBUsable {
             do {
-                try await authenticate(sector: sector, keyType: .b, key: keyB)
+                try await authenticate(sector: sector, keyType: .b, key: keyB.bytes)
                 return
             } catch .authenticationFailed where keys.keyA != nil {
                 try await transport.reselectTag()
@@ -127,6 +128,6 @@ extension ClassicCommands {
                     : "sector \(sector): the dump's trailer makes key B readable (it opens nothing) and no key A is given"
             )
         }
-        try await authenticate(sector: sector, keyType: .a, key: keyA)
+        try await authenticate(sector: sector, keyType: .a, key: keyA.bytes)
     }
 }

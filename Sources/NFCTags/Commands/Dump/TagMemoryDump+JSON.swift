@@ -29,7 +29,9 @@ extension TagMemoryDump {
             format: Self.format, version: Self.version, chip: chip.rawValue, uid: Self.hex(uid),
             pages: pages?.map(Self.hex), blocks: blocks?.map { $0.map(Self.hex) },
             sectorKeys: sectorKeys?.map {
-                Keys(sector: $0.sector, keyA: $0.keyA.map(Self.hex), keyB: $0.keyB.map(Self.hex))
+                Keys(
+                    sector: $0.sector, keyA: $0.keyA.map { Self.hex($0.bytes) },
+                    keyB: $0.keyB.map { Self.hex($0.bytes) })
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -79,7 +81,10 @@ extension TagMemoryDump {
                 let keyB = try entry.keyB.map { hex throws(TagCommandError) in
                     try Self.bytes(hex, field: "sectorKeys[\(entry.sector)].keyB")
                 }
-                decoded.append(ClassicSectorKeys(sector: entry.sector, keyA: keyA, keyB: keyB))
+                decoded.append(
+                    ClassicSectorKeys(
+                        sector: entry.sector, keyA: keyA.map(ClassicKey.init(uncheckedBytes:)),
+                        keyB: keyB.map(ClassicKey.init(uncheckedBytes:))))
             }
             keys = decoded
         }

@@ -80,12 +80,12 @@ public struct ClassicSectorKeys: Sendable, Hashable {
     /// The sector.
     public var sector: Int
     /// Key A.
-    public var keyA: [UInt8]?
+    public var keyA: ClassicKey?
     /// Key B.
-    public var keyB: [UInt8]?
+    public var keyB: ClassicKey?
 
     /// The keys of `sector`.
-    public init(sector: Int, keyA: [UInt8]?, keyB: [UInt8]?) {
+    public init(sector: Int, keyA: ClassicKey?, keyB: ClassicKey?) {
         self.sector = sector
         self.keyA = keyA
         self.keyB = keyB
