@@ -17,7 +17,7 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How the step changes what the tag requires.
-    public enum Effect: Sendable, Hashable {
+    package enum Effect: Sendable, Hashable {
         /// Nothing that matters for access.
         case none
         /// The tag's secret (PWD, or the Ultralight C key) becomes this value.
@@ -29,7 +29,7 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     /// What to send.
     public var action: Action
     /// How it changes the tag's requirement.
-    public var effect: Effect
+    package var effect: Effect
     /// Why the step is there, in words.
     public var purpose: String
 

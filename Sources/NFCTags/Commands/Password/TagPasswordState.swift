@@ -38,18 +38,18 @@ public struct TagPasswordState: Sendable, Hashable, CustomStringConvertible {
     /// Secrets the tag may hold, most likely first; `nil` is a secret nobody knows — one the
     /// caller never gave, or a mix of old and new bits a torn write left (harmless while no
     /// page is protected).
-    public var possibleSecrets: [[UInt8]?]
+    package var possibleSecrets: [[UInt8]?]
     /// Whether the protection may be active (`true`), inactive (`false`), or either.
-    public var possibleProtection: [Bool]
+    package var possibleProtection: [Bool]
 
     /// Creates a state.
-    public init(possibleSecrets: [[UInt8]?], possibleProtection: [Bool]) {
+    package init(possibleSecrets: [[UInt8]?], possibleProtection: [Bool]) {
         self.possibleSecrets = possibleSecrets
         self.possibleProtection = possibleProtection
     }
 
     /// A state known for certain.
-    public init(secret: [UInt8]?, protected: Bool) {
+    package init(secret: [UInt8]?, protected: Bool) {
         self.init(possibleSecrets: [secret], possibleProtection: [protected])
     }
 
