@@ -33,16 +33,22 @@ struct NDEFSessionTransport: TagTransport {
     /// error here (the tag is selected again and the caller's next protected command
     /// meets the refusal with its own step); a lost tag or reader is.
     func reselect() async throws(TagTransportError) {
+        try await base.reselect()
+        try await presentCredentials()
+    }
+
+    /// Presents the password or key to the selected tag (a ``TagSession``'s remembered ones
+    /// as they are now). A refused one leaves the tag selected again, unauthenticated.
+    func presentCredentials() async throws(TagTransportError) {
         if let remembered {
             let current = remembered.credentials.value
             let opening = NDEFSessionTransport(
                 base: base, chip: remembered.chip,
                 credentials: current.password.map { ($0.bytes, current.expectedPACK?.bytes) },
                 ultralightCKey: current.ultralightCKey?.bytes)
-            try await opening.reselect()
+            try await opening.presentCredentials()
             return
         }
-        try await base.reselect()
         if let ultralightC {
             do {
                 try await ultralightC.commands.authenticate(ultralightCKey: ultralightC.key)

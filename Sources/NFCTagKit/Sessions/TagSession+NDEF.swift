@@ -19,10 +19,11 @@ extension TagSession {
         if fieldUsedElsewhere, let type2 = driver as? Type2NDEFDriver { await type2.forgetConfiguration() }
         let reopening = NDEFSessionTransport(base: transport, chip: chip, remembered: credentials)
         if exclusive {
+            // The alone check selects the tag: only the password or key is presented again.
             try await selectAlone()
-            if credentials.value != TagCredentials.Value() { try await reopen(reopening) }
+            if credentials.value != TagCredentials.Value() { try await reopen(reopening.presentCredentials) }
         } else if fieldUsedElsewhere {
-            try await reopen(reopening)
+            try await reopen(reopening.reselect)
         }
         do {
             return try await body(driver)
@@ -73,10 +74,10 @@ extension TagSession {
         }
     }
 
-    /// Selects the tag again and presents its password or key.
-    private func reopen(_ transport: NDEFSessionTransport) async throws(NDEFSessionError) {
+    /// Runs `step` (a re-selection, or the password or key presented); a failure is the tag lost.
+    private func reopen(_ step: () async throws(TagTransportError) -> Void) async throws(NDEFSessionError) {
         do {
-            try await transport.reselect()
+            try await step()
         } catch {
             throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: await readerLoss())
         }

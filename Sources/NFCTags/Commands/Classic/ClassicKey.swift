@@ -31,14 +31,14 @@ public struct ClassicKey: Sendable, Hashable, CustomStringConvertible {
     public static let ndefKeyA = ClassicKey(named: .nfcKeyA)
 
     /// Every well-known key in the tables, each once: what a dump tries when given none.
-    public static var wellKnown: [ClassicKey] {
+    public static let wellKnown: [ClassicKey] = {
         var keys: [ClassicKey] = []
         for entry in ChipTables.classic.keys {
             let key = ClassicKey(uncheckedBytes: entry.key)
             if !keys.contains(key) { keys.append(key) }
         }
         return keys
-    }
+    }()
 
     /// The key in hex, except that a key not well known is named, not shown.
     public var description: String {
