@@ -29,8 +29,11 @@ public struct EmulatorStatistics: Sendable, Equatable {
     public var framesFromTags = 0
     /// The modelled duration of all of the above.
     public var modelledTime: Duration = .zero
-    /// The host-link speed used by the model; 0 when the host link is USB.
+    /// The chip's serial speed, which also prices the host link; 0 when the host link is USB.
     public var uartBaud = 0
+    /// Bytes the host sent while its port ran at a speed other than the chip's: noise to
+    /// the chip, never understood (``PN532Controller/receive(_:hostSpeed:)``).
+    public var bytesAtWrongSpeed = 0
     /// Bulk transfers on USB, both directions (0 on a UART): a USB reader's host link is
     /// priced per transfer at full speed (`datasheets/readers.json`, `usbFullSpeed`).
     public var usbBulkTransfers = 0

@@ -101,6 +101,22 @@ public struct PN532Controller: Sendable {
         return output
     }
 
+    /// Feeds bytes the host sent while its port ran at `hostSpeed` (nil: unknown). A UART
+    /// receiver samples at its own speed, so bytes sent at another one are noise to the chip:
+    /// nothing is understood, a frame in progress is lost, nothing is answered (UM0701-02
+    /// §7.2.8: the chip keeps the speed SetSerialBaudRate gave it until a reset or power-off).
+    /// While a switch waits for its committing ACK the bytes are taken at either speed: a pty
+    /// cannot tell whether the host wrote them before or after it changed its own side.
+    public mutating func receive(_ bytes: [UInt8], hostSpeed: Int?) -> [UInt8] {
+        if hostLinkIsUART, pendingBaud == nil, let hostSpeed, hostSpeed != statistics.uartBaud {
+            statistics.bytesFromHost += bytes.count
+            statistics.bytesAtWrongSpeed += bytes.count
+            parser.reset()
+            return []
+        }
+        return receive(bytes)
+    }
+
     /// Prices the host link as something other than the UART from now on: the owner of
     /// the link adds its time with ``chargeHostLink(_:)``.
     mutating func priceHostLinkExternally() {

@@ -247,7 +247,7 @@ public final class PN532Emulator: Sendable {
             if state.controller.awaitsCommitAfterDiscard {
                 output += state.controller.hostDiscardedOutput(hostSpeed: terminal.clientSpeed)
             }
-            output += state.controller.receive(bytes)
+            output += state.controller.receive(bytes, hostSpeed: terminal.clientSpeed)
             var delay = faults.answerDelay + (isRealTime ? state.controller.lastExchangeDuration : .zero)
             if !output.isEmpty, !state.hasAnswered {
                 state.hasAnswered = true

@@ -313,6 +313,33 @@ struct PN532TableDrivenCommandTests {
         #expect(chip.statistics.uartBaud == 921_600)
     }
 
+    @Test(
+        "a frame sent at a speed other than the chip's is noise: no ACK, no answer, a half frame lost; the chip keeps its speed"
+    )
+    func wrongSpeedIsNoise() {
+        var chip = PN532Controller()
+        let getFirmwareVersion: [UInt8] = [0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00]
+        #expect(chip.receive(getFirmwareVersion, hostSpeed: 460_800) == [])
+        #expect(chip.statistics.bytesAtWrongSpeed == getFirmwareVersion.count)
+        #expect(chip.statistics.commands == 0)
+        // Half a frame at the chip's speed, the rest at another: the frame is lost.
+        #expect(chip.receive(Array(getFirmwareVersion.prefix(5)), hostSpeed: 115_200) == [])
+        #expect(chip.receive(Array(getFirmwareVersion.dropFirst(5)), hostSpeed: 460_800) == [])
+        #expect(chip.receive(getFirmwareVersion, hostSpeed: 115_200).starts(with: ackFrame))
+        // Switched to 460 800: the ACK commits at whatever speed the pty reports, then 115 200 is noise.
+        #expect(exchange(&chip, 0x10, [0x06]) == [])
+        _ = chip.receive(ackFrame, hostSpeed: 460_800)
+        #expect(chip.statistics.uartBaud == 460_800)
+        let commands = chip.statistics.commands
+        #expect(chip.receive(getFirmwareVersion, hostSpeed: 115_200) == [])
+        #expect(chip.statistics.commands == commands)
+        #expect(chip.receive(getFirmwareVersion, hostSpeed: 460_800).starts(with: ackFrame))
+        // A host whose speed is unknown (not a UART) is taken at its word.
+        #expect(chip.receive(getFirmwareVersion, hostSpeed: nil).starts(with: ackFrame))
+        // Power-on: 115 200 again.
+        #expect(PN532Controller().statistics.uartBaud == 115_200)
+    }
+
     @Test("RFConfiguration switches the field by its RFOn bit only; WriteGPIO writes only validated ports")
     func rfFieldAndGPIO() {
         var chip = PN532Controller()

@@ -180,6 +180,8 @@ struct PN532FrameTimeoutTests {
         var raw = termios()
         tcgetattr(client, &raw)
         cfmakeraw(&raw)
+        cfsetispeed(&raw, speed_t(B115200))  // the chip's speed: bytes at another are noise to it
+        cfsetospeed(&raw, speed_t(B115200))
         tcsetattr(client, TCSANOW, &raw)
         let bogus: [UInt8] = [0x00, 0x00, 0xFF, 0x0A, 0xF6, 0xD4, 0x02, 0x2A, 0x00]
         #expect(write(client, bogus, bogus.count) == bogus.count)
