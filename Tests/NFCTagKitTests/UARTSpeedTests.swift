@@ -13,11 +13,37 @@ struct UARTSpeedTests {
 
     /// Waits (bounded) until the emulated chip runs at `baud`.
     private static func chipReaches(_ baud: Int, _ emulator: PN532Emulator) async throws -> Bool {
-        for _ in 0..<1000 {
-            if emulator.statistics.uartBaud == baud { return true }
-            try await Task.sleep(for: .milliseconds(1))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while emulator.statistics.uartBaud != baud, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
         }
         return emulator.statistics.uartBaud == baud
+    }
+
+    /// libnfc's `nfc-list` on `connectionString`: its exit status and output; nil when it is
+    /// not installed.
+    private static func nfcList(_ connectionString: String) throws -> (status: Int32, output: String)? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        guard
+            path.split(separator: ":").contains(where: {
+                FileManager.default.isExecutableFile(atPath: "\($0)/nfc-list")
+            })
+        else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["nfc-list"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIBNFC_DEVICE"] = connectionString
+        environment["LIBNFC_AUTO_SCAN"] = "false"
+        environment["LIBNFC_LOG_LEVEL"] = "0"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
     }
 
     @Test("connect switches chip and port to 460 800 baud; ReaderInfo says so; tags answer there")
@@ -44,27 +70,8 @@ struct UARTSpeedTests {
             await device.close()
             #expect(try await Self.chipReaches(Self.standard, fixture.uart))
             #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == 2)
-            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            guard
-                path.split(separator: ":").contains(where: {
-                    FileManager.default.isExecutableFile(atPath: "\($0)/nfc-list")
-                })
-            else { return }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["nfc-list"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["LIBNFC_DEVICE"] = fixture.connectionString
-            environment["LIBNFC_AUTO_SCAN"] = "false"
-            environment["LIBNFC_LOG_LEVEL"] = "0"
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(output)")
+            guard let (status, output) = try Self.nfcList(fixture.connectionString) else { return }
+            #expect(status == 0, "\(output)")
             #expect(output.contains("ISO/IEC 14443A"), "\(output)")
         }
     }
@@ -140,6 +147,60 @@ struct UARTSpeedTests {
                 #expect(try await Self.chipReaches(Self.standard, fixture.uart))
             }
             #expect(fixture.uart.statistics.commandsByCode[Self.setSerialBaudRate] == 100)
+        }
+    }
+
+    @Test(
+        "a chip a killed program left at 460 800 or 230 400: nfc-list gets no answer, connect finds it, close brings it back",
+        arguments: [460_800, 230_400])
+    func chipLeftAtAnotherSpeed(speed: Int) async throws {
+        let fixture = try EmulatorFixture(kind: .pn532)
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 60) {
+            // What a program killed while it held the reader leaves behind: the switch without the switch back.
+            try PN532SerialLink.switchSpeed(path: fixture.uart.devicePath, from: Self.standard, to: speed)
+            #expect(try await Self.chipReaches(speed, fixture.uart))
+            if let (status, output) = try Self.nfcList(fixture.connectionString) {
+                #expect(
+                    !output.contains("opened"), "nfc-list at 115 200 reached a chip at \(speed): \(status) \(output)")
+                #expect(fixture.uart.statistics.bytesAtWrongSpeed > 0)
+            }
+            let device = try await fixture.connectedDevice()
+            #expect(await device.readerInfo?.serialSpeed == Self.fastest)
+            #expect(try await device.selectTarget()?.uid == TestUID.first)
+            await device.close()
+            #expect(try await Self.chipReaches(Self.standard, fixture.uart))
+            if let (status, output) = try Self.nfcList(fixture.connectionString) {
+                #expect(status == 0, "\(output)")
+                #expect(output.contains("ISO/IEC 14443A"), "\(output)")
+            }
+        }
+    }
+
+    @Test("a device released without close() switches the chip back to 115 200 on its thread")
+    func releasedDeviceSwitchesBack() async throws {
+        let fixture = try EmulatorFixture(kind: .pn532)
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 60) {
+            var device: NFCDevice? = try await fixture.connectedDevice()
+            #expect(await device?.readerInfo?.serialSpeed == Self.fastest)
+            device = nil
+            #expect(device == nil)
+            #expect(try await Self.chipReaches(Self.standard, fixture.uart))
+        }
+    }
+
+    @Test("a power cycle brings a chip left at 460 800 back to 115 200")
+    func powerCycleRestoresStandardSpeed() async throws {
+        let fixture = try EmulatorFixture(kind: .pn532)
+        defer { fixture.stop() }
+        try PN532SerialLink.switchSpeed(path: fixture.uart.devicePath, from: Self.standard, to: Self.fastest)
+        #expect(try await Self.chipReaches(Self.fastest, fixture.uart))
+        fixture.uart.unplug()
+        try fixture.uart.plug()
+        #expect(fixture.uart.statistics.uartBaud == Self.standard)
+        if let (status, output) = try Self.nfcList(fixture.connectionString) {
+            #expect(status == 0, "\(output)")
         }
     }
 }

@@ -151,7 +151,9 @@ public actor NFCDevice {
 
     /// One attempt of ``openDevice(_:patience:)``: the speed switch (when the connection
     /// string allows it), then the libnfc open; a speed the chip took but libnfc cannot reach
-    /// it at is switched back, and the next slower one is tried.
+    /// it at is switched back, and the next slower one is tried. A chip that a killed program
+    /// left at another speed is found there (``PN532SerialLink/switchSpeed(path:from:to:)``);
+    /// one that answers at no speed is left to libnfc, whose error says why.
     private func openAtFastestSpeed(_ connectionString: String, port: UARTConnection?) throws(NFCDeviceError)
         -> ReaderInfo
     {
@@ -159,17 +161,24 @@ public actor NFCDevice {
             return try openLibNFC(connectionString, libnfcConnectionString: connectionString, serialSpeed: port?.speed)
         }
         let standard = PN532SerialLink.standardSpeed
+        var chipSpeed = standard
         for speed in PN532SerialLink.fasterSpeeds {
-            guard (try? PN532SerialLink.switchSpeed(path: port.path, from: standard, to: speed)) != nil else {
-                continue
+            do {
+                chipSpeed = try PN532SerialLink.switchSpeed(path: port.path, from: chipSpeed, to: speed)
+            } catch {
+                break  // no answer at any speed, or the port is another program's
             }
+            guard chipSpeed == speed else { continue }  // refused: still where it was
             if let info = try? openLibNFC(
                 connectionString, libnfcConnectionString: port.connectionString(speed: speed),
                 serialSpeed: speed)
             {
                 return info
             }
-            try? PN532SerialLink.switchSpeed(path: port.path, from: speed, to: standard)
+            chipSpeed = (try? PN532SerialLink.switchSpeed(path: port.path, from: speed, to: standard)) ?? speed
+        }
+        if chipSpeed != standard {
+            _ = try? PN532SerialLink.switchSpeed(path: port.path, from: chipSpeed, to: standard)
         }
         return try openLibNFC(connectionString, libnfcConnectionString: connectionString, serialSpeed: standard)
     }
@@ -260,7 +269,7 @@ public actor NFCDevice {
         if let handle = open.handle { LibNFC.close(handle) }
         if let port = open.switchedPort {
             // Back to 115 200 for the next program; a reader that is gone cannot be asked.
-            try? PN532SerialLink.switchSpeed(path: port.path, from: port.speed, to: PN532SerialLink.standardSpeed)
+            _ = try? PN532SerialLink.switchSpeed(path: port.path, from: port.speed, to: PN532SerialLink.standardSpeed)
         }
         if let connectionString = open.connectionString { OpenReaderRegistry.shared.remove(connectionString) }
     }

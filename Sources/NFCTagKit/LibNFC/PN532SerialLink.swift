@@ -59,22 +59,47 @@ enum PN532SerialLink {
     /// How long the chip may take to answer one command on this link.
     static let answerTimeoutMilliseconds: Int32 = 200
 
-    /// Switches the PN532 on `path` from `current` to `target` baud: HSU wake-up and
-    /// SAMConfiguration (the chip may be powered down or in LowVbat), SetSerialBaudRate at
-    /// `current`, its answer at `current`, then the host ACK that commits the switch, drained
-    /// onto the line before the port is closed.
-    static func switchSpeed(path: String, from current: Int, to target: Int) throws(PN532SerialLinkError) {
+    /// Switches the PN532 on `path` to `target` baud and returns the speed it runs at
+    /// afterwards: `target`, or the speed it was found at when it refuses `target`.
+    ///
+    /// The chip keeps the speed it was last given until a reset or power-off, so a program
+    /// that died without switching it back leaves it anywhere. It is looked for at `likely`
+    /// first, then at 115 200, then at the faster speeds (fastest first): at each one the HSU
+    /// wake-up and SAMConfiguration (it may be powered down or in LowVbat); silence means
+    /// the wrong speed. Where it answers, SetSerialBaudRate, its answer at that speed, then
+    /// the host ACK that commits the switch, drained onto the line before the port is closed.
+    @discardableResult
+    static func switchSpeed(path: String, from likely: Int, to target: Int) throws(PN532SerialLinkError) -> Int {
         let spec = ChipTables.pn532
         guard let code = spec.serialBaudRates.first(where: { $0.baud == target })?.code, libnfcSpeeds[target] != nil
         else {
             throw PN532SerialLinkError(path: path, reason: .speedNotDriven(target))
         }
-        let port = try Port(path: path, speed: current)
-        // libnfc's HSU wake-up: the preamble, then zeros while the chip wakes.
-        try port.write(spec.frame.wakeUpPreamble + [UInt8](repeating: 0, count: 14))
-        try port.exchange(.samConfiguration, [spec.samModes[.normal].code])
-        try port.exchange(.setSerialBaudRate, [code])
+        var candidates = [likely, standardSpeed] + fasterSpeeds
+        candidates = candidates.enumerated().filter { !candidates[..<$0.offset].contains($0.element) }.map(\.element)
+        let port = try Port(path: path, speed: candidates[0])
+        var found: Int?
+        for speed in candidates where libnfcSpeeds[speed] != nil {
+            try port.setSpeed(speed)
+            // libnfc's HSU wake-up: the preamble, then zeros while the chip wakes.
+            try port.write(spec.frame.wakeUpPreamble + [UInt8](repeating: 0, count: 14))
+            do {
+                try port.exchange(.samConfiguration, [spec.samModes[.normal].code])
+                found = speed
+                break
+            } catch  where error.reason == .noAnswer {
+                continue
+            }
+        }
+        guard let current = found else { throw PN532SerialLinkError(path: path, reason: .noAnswer) }
+        guard current != target else { return target }
+        do {
+            try port.exchange(.setSerialBaudRate, [code])
+        } catch  where error.reason == .refused {
+            return current
+        }
         try port.write(spec.frame.ackFrame)
+        return target
     }
 
     /// One open port, closed (and its settings restored) when dropped.
@@ -118,6 +143,23 @@ enum PN532SerialLink {
             var saved = saved
             tcsetattr(descriptor, TCSANOW, &saved)
             close(descriptor)
+        }
+
+        /// Runs the host's side at `speed` from now on; what arrived before is thrown away.
+        func setSpeed(_ speed: Int) throws(PN532SerialLinkError) {
+            var settings = termios()
+            guard tcgetattr(descriptor, &settings) == 0 else {
+                throw PN532SerialLinkError(path: path, reason: .system("tcgetattr", errno))
+            }
+            let baud = PN532SerialLink.libnfcSpeeds[speed] ?? speed_t(B115200)
+            if cfgetospeed(&settings) != baud {
+                cfsetispeed(&settings, baud)
+                cfsetospeed(&settings, baud)
+                guard tcsetattr(descriptor, TCSADRAIN, &settings) == 0 else {
+                    throw PN532SerialLinkError(path: path, reason: .system("tcsetattr", errno))
+                }
+            }
+            tcflush(descriptor, TCIFLUSH)
         }
 
         /// Writes all of `bytes` and waits until they have left the host.
