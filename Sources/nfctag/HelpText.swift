@@ -408,6 +408,9 @@ enum HelpText {
         that cannot be reset — gone, or silent after the reset — exits 1 with the reason.
         With --json: {"reset": true, "firmware": TEXT, "ms": N}.
 
+        A PN532 on a serial port that a killed program left at a fast speed is found there
+        and left at 115 200 baud, where libnfc's own tools (nfc-list) look for it.
+
         Examples:
           nfctag reset --device pn532_uart:/dev/ttyUSB0
           nfctag reset --json
