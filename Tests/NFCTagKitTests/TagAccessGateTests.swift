@@ -102,7 +102,7 @@ struct TagAccessGateTests {
             let key = ChipTables.classic.keys[.factoryDefault].key
             let emulated = try #require(harness.emulator.tags.first as? ClassicTag)
             for sector in 0..<16 {
-                let blocks = try await device.withExclusiveTagAccess { () async throws -> [[UInt8]] in
+                let blocks = try await device.withExclusiveTagAccess(busy: { $0 }) { () async throws -> [[UInt8]] in
                     guard try await device.selectTarget(uid: uid) != nil else { return [] }
                     _ = try await device.transceive([authenticate, UInt8(sector * 4 + 3)] + key + uid)
                     // Leave room for a poll (every 50 ms) to slip in, were the gate not held.

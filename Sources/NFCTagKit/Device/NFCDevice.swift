@@ -22,7 +22,7 @@ public actor NFCDevice {
     nonisolated let statusBroadcast = Broadcast<ConnectionStatus>(initial: .notConnected)
     nonisolated let eventBroadcast = Broadcast<ReaderEvent>(initial: nil)
     /// One user of the tag at a time (sessions and ``withExclusiveTagAccess(isolation:_:)``).
-    nonisolated let tagAccess = TagAccessGate()
+    package nonisolated let tagAccess = TagAccessGate()
 
     /// The actor runs on its own thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

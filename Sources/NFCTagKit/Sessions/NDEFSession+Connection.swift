@@ -28,7 +28,16 @@ extension NDEFSession {
         stopPolling()
         dropConnection()
         state = .connected(uid: tag.uid)
-        await acquireGate()
+        do throws(NDEFSessionError) {
+            try await acquireGate(for: "an NDEF session connecting to tag \(tag.uid.hexString())")
+        } catch {
+            // Nothing was sent: the session polls again, as after any failed connect.
+            if state == .connected(uid: tag.uid), connectedID == nil {
+                state = .polling
+                startPolling(after: .zero)
+            }
+            throw error
+        }
         defer { releaseGate() }
         let handle = await makeHandle(for: tag)
         connectedID = handle.connectionID
@@ -199,7 +208,7 @@ extension NDEFSession {
     ) async throws(NDEFSessionError) -> T {
         try checkNotInvalidated()
         guard connectedID == tag.connectionID else { throw .tagNotConnected }
-        await acquireGate()
+        try await acquireGate(for: "an NDEF session's operation on tag \(tag.uid.hexString())")
         defer { releaseGate() }
         try checkNotInvalidated()
         guard connectedID == tag.connectionID else { throw .tagNotConnected }

@@ -53,7 +53,11 @@ extension NDEFSession {
     /// One round of the loop, holding the gate; the pause before the next, or nil to stop.
     private func pollStep(generation: Int) async -> Duration? {
         guard isPolling(generation) else { return nil }
-        await acquireGate()
+        do {
+            try await acquireGate(for: "an NDEF session polling the field", limited: false)
+        } catch {
+            return nil  // cancelled: polling stops
+        }
         guard isPolling(generation) else {
             releaseGate()
             return nil

@@ -73,7 +73,8 @@ public actor NDEFSession {
     /// holds only this number, so a dropped session is not kept alive by its own tag).
     var connectedID: Int?
     var connectionCounter = 0
-    var gate = NDEFSessionGate()
+    /// One operation of this session at a time (a polling round, a connect, a tag operation).
+    let gate = TagAccessGate()
     /// Another user (a ``TagSession``, an app's exclusive block) had the field since this
     /// session's last turn: the connected tag must be selected again before it is used.
     var fieldUsedElsewhere = false

@@ -66,6 +66,11 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     case messageNotEncodable(NDEFEncodingError)
     /// The reader or a chip command failed outside the NDEF steps (`reason` says what).
     case readerFailure(step: NDEFTagStep?, reason: String)
+    /// Another user of the reader (`heldBy` names it, and for how long) kept it past the
+    /// wait limit; nothing was sent to the tag.
+    case readerBusy(heldBy: String)
+    /// The calling task was cancelled while it waited for the reader; nothing was sent.
+    case cancelled
 
     /// A sentence a person understands.
     public var description: String {
@@ -96,6 +101,8 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case .alreadyFormatted: "The tag already holds NDEF; formatting refused (force it to erase)."
         case let .messageNotEncodable(error): "The message cannot be encoded: \(error)."
         case let .readerFailure(step, reason): "Reader failure\(step.map { " while \($0)" } ?? ""): \(reason)."
+        case let .readerBusy(holder): "The reader stayed busy (\(holder)); nothing was sent."
+        case .cancelled: "Cancelled while waiting for the reader; nothing was sent."
         }
     }
 

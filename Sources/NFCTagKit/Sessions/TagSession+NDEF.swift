@@ -13,7 +13,13 @@ extension TagSession {
         _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T
     ) async throws(NDEFSessionError) -> T {
         let driver = try await ndefDriverForCurrentCredentials()
-        let fieldUsedElsewhere = await device.tagAccess.acquire(owner: self)
+        let fieldUsedElsewhere: Bool
+        do {
+            fieldUsedElsewhere = try await device.tagAccess.acquire(
+                owner: self, purpose: "a tag session's NDEF operation on tag \(uid.hexString())")
+        } catch {
+            throw NDEFSessionError(error)
+        }
         defer { device.tagAccess.release() }
         // Someone else had the field: what the driver read of the configuration may no longer hold.
         if fieldUsedElsewhere, let type2 = driver as? Type2NDEFDriver { await type2.forgetConfiguration() }

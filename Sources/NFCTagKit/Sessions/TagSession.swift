@@ -76,7 +76,9 @@ public actor TagSession {
     public static func connect(on device: NFCDevice, timeout: Duration? = NFCDevice.defaultTimeout)
         async throws(TagSessionError) -> TagSession
     {
-        try await device.withExclusiveTagAccess { () async throws(TagSessionError) -> TagSession in
+        try await device.withExclusiveTagAccess(purpose: "a tag session waiting for a tag", busy: TagSessionError.init)
+        {
+            () async throws(TagSessionError) -> TagSession in
             try await connectHoldingTagAccess(on: device, timeout: timeout)
         }
     }
@@ -182,7 +184,7 @@ public actor TagSession {
     /// Selects the tag again: it leaves any authentication and is ACTIVE. Throws
     /// ``TagSessionError/tagLost(operation:)`` when it is gone.
     public func reselect() async throws(TagSessionError) {
-        await device.tagAccess.acquire(owner: self)
+        try await acquireTagAccess(for: .connect)
         defer { device.tagAccess.release() }
         do {
             try await transport.reselect()
@@ -203,7 +205,7 @@ public actor TagSession {
         reselected: () async -> Void = {},
         _ body: () async throws(TagCommandError) -> Result
     ) async throws(TagSessionError) -> Result {
-        let fieldUsedElsewhere = await device.tagAccess.acquire(owner: self)
+        let fieldUsedElsewhere = try await acquireTagAccess(for: operation)
         defer { device.tagAccess.release() }
         do throws(TagCommandError) {
             if fieldUsedElsewhere {
@@ -214,6 +216,18 @@ public actor TagSession {
         } catch {
             if case .nak = error { try? await transport.reselect() }
             throw await Self.classify(error, device: device, uid: uid, operation: operation)
+        }
+    }
+
+    /// Waits for the device's tag access (``TagAccessGate``) for `operation`; returns
+    /// whether another user had the field since this session's last turn.
+    @discardableResult
+    func acquireTagAccess(for operation: TagSessionOperation) async throws(TagSessionError) -> Bool {
+        do {
+            return try await device.tagAccess.acquire(
+                owner: self, purpose: "a tag session \(operation) on tag \(uid.hexString())")
+        } catch {
+            throw TagSessionError(error)
         }
     }
 

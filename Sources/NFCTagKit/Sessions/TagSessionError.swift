@@ -42,6 +42,9 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
     case command(operation: TagSessionOperation, TagCommandError)
     /// The calling task was cancelled.
     case cancelled
+    /// Another user of the reader (`heldBy` names it, and for how long) kept it past the
+    /// wait limit; nothing was sent to the tag.
+    case readerBusy(heldBy: String)
     /// The device failed in a way that is not about the tag (not connected, reader in use…).
     case device(NFCDeviceError)
 
@@ -75,8 +78,30 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
             return "Failed while \(operation): \(error)."
         case .cancelled:
             return "Cancelled."
+        case .readerBusy(let holder):
+            return "The reader stayed busy (\(holder)); nothing was sent."
         case .device(let error):
             return "\(error)"
+        }
+    }
+}
+
+extension TagSessionError {
+    /// The error for a wait on the device's tag access that ended without it.
+    init(_ failure: TagAccessGate.WaitFailure) {
+        switch failure {
+        case .cancelled: self = .cancelled
+        case .timedOut(let holder): self = .readerBusy(heldBy: holder)
+        }
+    }
+}
+
+extension NDEFSessionError {
+    /// The error for a wait on the reader that ended without it.
+    init(_ failure: TagAccessGate.WaitFailure) {
+        switch failure {
+        case .cancelled: self = .cancelled
+        case .timedOut(let holder): self = .readerBusy(heldBy: holder)
         }
     }
 }
