@@ -167,10 +167,14 @@ extension NFCDevice {
     }
 
     /// The USB reader `reader` is now, when it came back at another address: the USB
-    /// readers present, enumerated once through ``ConnectionConfiguration/usbHotPlug``.
+    /// readers present, enumerated once through ``ConnectionConfiguration/usbHotPlug``. A
+    /// reader another device of this program holds open is never taken (two ACR122Us have
+    /// no serial number to tell them apart).
     private func relocatedUSBReader(_ reader: NFCReader) -> NFCReader? {
         guard reader.kind.isUSB, let backend = configuration.usbHotPlug,
-            let present = USBReaderWatcher.presentReaders(on: backend)
+            let present = USBReaderWatcher.presentReaders(on: backend)?.filter({
+                !OpenReaderRegistry.shared.contains($0.connectionString)
+            })
         else { return nil }
         guard let moved = reader.relocated(among: present), moved.connectionString != reader.connectionString else {
             return nil
