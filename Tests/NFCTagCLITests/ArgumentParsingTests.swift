@@ -62,7 +62,7 @@ struct ArgumentParsingTests {
 
 /// One-shot commands and signals: the command stops at its next consistent point, closes the
 /// reader and exits 128 + the signal.
-@Suite("nfctag one-shot commands and signals", .timeLimit(.minutes(1)))
+@Suite("nfctag one-shot commands and signals", .tags(.reader), .timeLimit(.minutes(1)))
 struct OneShotSignalTests {
     @Test(
         "read waiting for a tag: SIGINT ends the wait at once, closes the reader and exits 130",

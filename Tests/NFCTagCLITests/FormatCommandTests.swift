@@ -2,8 +2,9 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
-@Suite("nfctag format", .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag format", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct FormatCommandTests {
     @Test("format refuses a tag holding NDEF (exit 1); --force leaves an empty message")
     func formatForce() throws {

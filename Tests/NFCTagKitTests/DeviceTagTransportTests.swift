@@ -7,7 +7,7 @@ import TestSupport
 
 /// The TagTransport of a tag selected on an NFCDevice, through real libnfc to an
 /// emulated NTAG215: standard and raw framing, ACK / NAK codes, errors.
-@Suite("DeviceTagTransport", .serialized, .timeLimit(.minutes(1)))
+@Suite("DeviceTagTransport", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
 struct DeviceTagTransportTests {
     static let ntag215 = ChipTables.spec(for: .ntag215)
 

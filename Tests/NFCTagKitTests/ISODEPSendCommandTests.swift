@@ -8,7 +8,9 @@ import TestSupport
 /// `NFCISODEPTag.sendCommand(_:)` through libnfc and the emulated PN532 to the emulated
 /// Type 4 tag: GET RESPONSE, Le retries, extended lengths, and ISO-DEP chaining both ways
 /// (the PN532 splits a command to the tag's FSC 64, the tag chains an answer past FSD 256).
-@Suite("NFCISODEPTag.sendCommand through libnfc and the emulated PN532", .serialized, .timeLimit(.minutes(2)))
+@Suite(
+    "NFCISODEPTag.sendCommand through libnfc and the emulated PN532", .tags(.reader), .serialized,
+    .timeLimit(.minutes(2)))
 struct ISODEPSendCommandTests {
     static let uid: [UInt8] = [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x81]
     static let selectApplication: [UInt8] = [

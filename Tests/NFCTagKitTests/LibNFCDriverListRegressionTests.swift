@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import NFCTagKit
 
 /// Found by `make sanitize` (AddressSanitizer: double free in `nfc_exit`, from two devices
@@ -13,7 +14,7 @@ struct LibNFCDriverListRegressionTests {
 
     @Test("a device closing leaves another able to open a reader")
     func closeLeavesOtherUsersTheirDrivers() throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         LibNFC.close(try LibNFC.open(connectionString: fixture.connectionString))
         // With nfc_exit at a close this was NFC_ENOTSUCHDEV: the driver list was empty.
@@ -29,7 +30,7 @@ struct LibNFCDriverListRegressionTests {
                 }
             }
         }
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         LibNFC.close(try LibNFC.open(connectionString: fixture.connectionString))
     }

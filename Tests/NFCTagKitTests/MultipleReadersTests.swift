@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("Several readers on one host, and reconnect-at-start")
+@Suite("Several readers on one host, and reconnect-at-start", .tags(.reader))
 struct MultipleReadersTests {
     @Test("two emulated readers, each with its own device actor, work in parallel")
     func twoReadersInParallel() async throws {

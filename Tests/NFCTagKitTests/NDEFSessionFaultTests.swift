@@ -8,7 +8,7 @@ import TestSupport
 
 /// The reader pulled out in the middle of a write, and a session sharing its device with
 /// raw transceives from another task.
-@Suite("NDEFSession faults and sharing", .serialized, .timeLimit(.minutes(4)))
+@Suite("NDEFSession faults and sharing", .tags(.reader), .serialized, .timeLimit(.minutes(4)))
 struct NDEFSessionFaultTests {
     /// Whether `message` is what `state` allows the tag to hold after an interrupted write.
     static func consistent(_ message: NDEFMessage, with state: NDEFTagContentState) -> Bool {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// NTAG21x ASCII mirrors written through the NDEF session, over libnfc and the emulated PN532.
-@Suite("NDEF session: URLs with a live UID and counter (NTAG21x mirror)", .serialized)
+@Suite("NDEF session: URLs with a live UID and counter (NTAG21x mirror)", .tags(.reader), .serialized)
 struct NDEFSessionMirrorTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 

@@ -5,9 +5,10 @@ import NFCEmulator
 import NFCTags
 import Locking
 import Testing
+import TestSupport
 
 /// Query, read, write, lock and format through an NDEF session, and each refusal.
-@Suite("NDEFSession operations", .serialized, .timeLimit(.minutes(3)))
+@Suite("NDEFSession operations", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
 struct NDEFSessionOperationTests {
     @Test("query, write, read back, lock and format on each Type 2 chip", arguments: NDEFSessionPollingTests.type2Chips)
     func lifecycle(chip: Chip) async throws {

@@ -4,10 +4,11 @@ import NFCEmulator
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// PWD_AUTH before operations: the configured password opens a write-protected NDEF area,
 /// the PACK is checked, a wrong password is refused.
-@Suite("NDEFSession password", .serialized, .timeLimit(.minutes(2)))
+@Suite("NDEFSession password", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct NDEFSessionPasswordTests {
     static let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
     static let pack: [UInt8] = [0xAB, 0xCD]

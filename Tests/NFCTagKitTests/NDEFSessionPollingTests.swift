@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// What an NDEF session reports about the field: one tag, two tags, removal, re-presentation.
-@Suite("NDEFSession polling", .serialized, .timeLimit(.minutes(2)))
+@Suite("NDEFSession polling", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct NDEFSessionPollingTests {
     static let type2Chips: [Chip] = [.ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21]
 

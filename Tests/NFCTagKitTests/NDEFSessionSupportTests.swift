@@ -201,7 +201,7 @@ final class UnplugBeforeFrame: Sendable {
     }
 }
 
-@Suite("NDEF session test support", .serialized, .timeLimit(.minutes(1)))
+@Suite("NDEF session test support", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
 struct NDEFSessionSupportTests {
     @Test("the harness sees the emulated tag's memory change after a write through the session")
     func harnessSeesWrites() async throws {

@@ -16,7 +16,7 @@ import TestSupport
 /// but only when the error said `unknown`, and a new write repairs it. The in-process
 /// matrices (NFCTagsTests) cover every frame and page write; this one proves the same
 /// through the real reader stack.
-@Suite("NDEFSession tear matrix through libnfc", .serialized, .timeLimit(.minutes(3)))
+@Suite("NDEFSession tear matrix through libnfc", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
 struct NDEFSessionTearMatrixTests {
     /// Every third frame of the operation.
     static let stride = 3

@@ -8,7 +8,7 @@ import TestSupport
 
 /// NFC Forum Type 4 and MIFARE Ultralight C through the NDEF session, libnfc and the
 /// emulated PN532: status, read, write (short and long), and the read-only refusal.
-@Suite("NDEFSession on Type 4 and Ultralight C tags", .serialized, .timeLimit(.minutes(3)))
+@Suite("NDEFSession on Type 4 and Ultralight C tags", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
 struct NDEFSessionType4AndUltralightCTests {
     static let uid: [UInt8] = [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x80]
 

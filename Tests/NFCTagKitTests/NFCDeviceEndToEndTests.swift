@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("NFCDevice through libnfc and the emulated PN532")
+@Suite("NFCDevice through libnfc and the emulated PN532", .tags(.reader))
 struct NFCDeviceEndToEndTests {
     @Test("connect opens the reader, reports firmware and modulations; close is idempotent")
     func openAndClose() async throws {

@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("Polling for a tag through the emulated PN532")
+@Suite("Polling for a tag through the emulated PN532", .tags(.reader))
 struct NFCDevicePollingTests {
     @Test("a poll on an empty field returns the tag once it enters")
     func pollFindsArrivingTag() async throws {

@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("Losing the reader and getting it back, through the emulated PN532")
+@Suite("Losing the reader and getting it back, through the emulated PN532", .tags(.reader))
 struct NFCDeviceReconnectionTests {
     @Test(
         "unplugged mid-session then plugged back at the same link: the call fails with connectionLost, reconnection succeeds, events in order"

@@ -10,7 +10,7 @@ import TestSupport
 /// The NTAG 424 DNA handle through libnfc and the emulated PN532 to the emulated NTAG 424
 /// DNA: EV2 authentication, keys, files in each mode, settings, signature, random ID, and
 /// SUN set up, read as a phone reads it and verified by ``SUNVerifier``.
-@Suite("NTAG 424 DNA through libnfc and the emulated PN532", .serialized, .timeLimit(.minutes(3)))
+@Suite("NTAG 424 DNA through libnfc and the emulated PN532", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
 struct NTAG424DNATests {
     static let uid: [UInt8] = [0x04, 0xDE, 0x5F, 0x1E, 0xAC, 0xC0, 0x40]
     static func key(_ byte: UInt8) throws -> AES128Key { try AES128Key([UInt8](repeating: byte, count: 16)) }

@@ -14,7 +14,7 @@ import TestSupport
 /// - a SUN setup (ChangeKey, WriteData, ChangeFileSettings): GetFileSettings shows exactly
 ///   the old or the new settings, and the MAC key slot holds the old or the new key, as its
 ///   version says.
-@Suite("NTAG 424 DNA tear matrix through libnfc", .serialized, .timeLimit(.minutes(5)))
+@Suite("NTAG 424 DNA tear matrix through libnfc", .tags(.reader), .serialized, .timeLimit(.minutes(5)))
 struct NTAG424TearMatrixTests {
     static let uid: [UInt8] = [0x04, 0x3A, 0x42, 0x10, 0x6C, 0x55, 0x80]
     static let newKey = try! AES128Key([UInt8](repeating: 0x6B, count: 16))

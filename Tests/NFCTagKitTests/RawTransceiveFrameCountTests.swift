@@ -14,7 +14,7 @@ struct RawTransceiveFrameCountTests {
 
     @Test("a READ and a WRITE with host CRC are one InCommunicateThru each; ACK and NAK still come back as 4 bits")
     func oneCommandPerExchange() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit {
             let device = try await fixture.connectedDevice()

@@ -20,7 +20,7 @@ struct ReaderDiscoveryTests {
 
     @Test("a named emulator link is found by opening it, with firmware; unplug and plug update the list")
     func namedEmulatorLink() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         let missing = fixture.directory.file("no-reader-here")
         let lists = try await withTimeLimit(seconds: 30) {
@@ -48,7 +48,7 @@ struct ReaderDiscoveryTests {
 
     @Test("a reader open in this process is listed from the registry, not reopened")
     func openReaderListed() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 20) {
             let device = NFCDevice()

@@ -7,7 +7,7 @@ import TestSupport
 /// The reader kind this process runs on (`NFCTAGKIT_TEST_READER`, set by
 /// scripts/test-reader-kinds) is the one libnfc opens: the suites that follow it prove
 /// something about that reader, never silently about the PN532 UART.
-@Suite("The reader kind under test", .serialized, .timeLimit(.minutes(1)))
+@Suite("The reader kind under test", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
 struct ReaderKindTests {
     @Test("the fixture's reader is the kind asked for, opened through its own libnfc driver, with its tag selectable")
     func fixtureIsTheKindAskedFor() async throws {

@@ -59,7 +59,7 @@ struct ReaderModelTests {
 
     @Test("a command longer than the reader's frame is refused, typed, before anything is sent")
     func commandTooLong() async throws {
-        let fixture = try EmulatorFixture()
+        let fixture = try EmulatorFixture(kind: .pn532)
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 30) {
             let device = try await fixture.connectedDevice()

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Lifetimes an app does not have to manage: the scoped helpers open and always close, and a
 /// session or device the app drops without its closing call stops and closes by itself.
-@Suite("Scoped lifetimes: withReader, withTag, and what a dropped session leaves")
+@Suite("Scoped lifetimes: withReader, withTag, and what a dropped session leaves", .tags(.reader))
 struct ScopedLifetimeTests {
     @Test(
         "a begun session and its device dropped without invalidate() or close(): polling stops and the reader is closed"

@@ -11,7 +11,7 @@ import TestSupport
 /// same device as a tag session that runs multi-command operations. Without the device's
 /// gate a poll resets the field between two commands of a dump (a Classic sector loses its
 /// authentication, a Type 2 tag drops out of ACTIVE) and the dump fails.
-@Suite("One user of the tag at a time on a device", .serialized, .timeLimit(.minutes(3)))
+@Suite("One user of the tag at a time on a device", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
 struct TagAccessGateTests {
     @Test(
         "a Classic dump (authenticate, then four reads per sector) stays whole while an NDEF session polls every 50 ms")

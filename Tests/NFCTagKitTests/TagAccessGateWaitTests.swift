@@ -2,6 +2,7 @@ import Locking
 @testable import NFCTagKit
 import NFCTags
 import Testing
+import TestSupport
 
 /// A caller waiting for the reader never hangs: cancelling it ends the wait at once, and a
 /// holder that keeps the reader past the wait limit is named in the error. Waits end on
@@ -107,7 +108,7 @@ private final class NSObjectLike {}
 /// The same through libnfc and the emulated PN532: a tag session waiting for a tag that
 /// never comes holds the reader; other callers wait, and get a typed error when cancelled
 /// or when the wait limit passes.
-@Suite("Waiting behind a tag session that waits for a tag", .timeLimit(.minutes(1)))
+@Suite("Waiting behind a tag session that waits for a tag", .tags(.reader), .timeLimit(.minutes(1)))
 struct TagAccessGateDeviceTests {
     @Test("TagSession and NDEFSession callers: cancelled → .cancelled, limit → readerBusy naming the holder")
     func waitersBehindAConnect() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Counters, the originality signature, MIFARE Classic keys, values and trailers, and
 /// memory images, through libnfc to the emulated tags.
-@Suite("TagSession counters, signatures, Classic and dumps", .serialized, .timeLimit(.minutes(2)))
+@Suite("TagSession counters, signatures, Classic and dumps", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct TagSessionMemoryTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let classicUID: [UInt8] = [0x3E, 0xE0, 0x5A, 0x11]

@@ -9,7 +9,7 @@ import TestSupport
 /// One tag model: a ``TagSession``'s family handles answer the NDEF calls of
 /// ``NFCNDEFTag`` on the same connection as their chip commands, through libnfc to the
 /// emulated reader.
-@Suite("TagSession handles are NDEF tags", .serialized, .timeLimit(.minutes(2)))
+@Suite("TagSession handles are NDEF tags", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct TagSessionNDEFTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let password = TagPassword(uncheckedBytes: [0x5A, 0x17, 0xC3, 0x08])

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Password protection, removal, AUTHLIM lock-out and the Ultralight C key, through
 /// libnfc to the emulated tags.
-@Suite("TagSession passwords and keys", .serialized, .timeLimit(.minutes(2)))
+@Suite("TagSession passwords and keys", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct TagSessionPasswordTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let password = TagPassword(uncheckedBytes: [0x12, 0x34, 0x56, 0x78])

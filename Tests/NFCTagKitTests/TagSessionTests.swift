@@ -35,7 +35,7 @@ func sessionError(_ body: () async throws(TagSessionError) -> Void) async -> Tag
 }
 
 /// Connection, identification, raw commands and losses, through libnfc to the emulator.
-@Suite("TagSession connection and raw commands", .serialized, .timeLimit(.minutes(2)))
+@Suite("TagSession connection and raw commands", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
 struct TagSessionTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 

@@ -3,6 +3,7 @@ import Glibc
 import Locking
 import NFCChips
 import NFCEmulator
+import Testing
 
 /// The reader kinds the suites run on: the PN532 on a pseudo-terminal, and the ACR122U and
 /// PN533 on USB through libnfc's own `acr122_usb` / `pn53x_usb` drivers.
@@ -64,12 +65,15 @@ public final class EmulatedReader: Sendable {
 
     private static let counter = Locked(0)
 
-    /// A reader of `kind` (the process's kind by default) with `tags` in the field. `link` is
-    /// the UART PN532's stable path (a USB reader's socket goes to the process's directory).
+    /// A reader of `kind` with `tags` in the field. `link` is the UART PN532's stable path (a
+    /// USB reader's socket goes to the process's directory). Without `kind`, the process's
+    /// kind, from a suite tagged ``Testing/Tag/reader``.
     public init(
-        kind: ReaderUnderTest = .current, tags: [any EmulatedTag], link: String? = nil,
-        faults: FaultPlan = FaultPlan()
+        kind: ReaderUnderTest? = nil, tags: [any EmulatedTag], link: String? = nil,
+        faults: FaultPlan = FaultPlan(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
+        if kind == nil { ReaderUnderTest.requireReaderTag(sourceLocation: sourceLocation) }
+        let kind = kind ?? .current
         self.kind = kind
         guard let usbKind = kind.usbKind else {
             let emulator = try PN532Emulator(tags: tags, link: link, faults: faults)

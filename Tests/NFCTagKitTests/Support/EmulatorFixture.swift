@@ -1,5 +1,6 @@
 import Foundation
 import NFCEmulator
+import Testing
 import Locking
 import TestSupport
 @testable import NFCTagKit
@@ -52,11 +53,12 @@ struct EmulatorFixture {
 
     init(
         tags: [any EmulatedTag] = [PageTag(uid: TestUID.first)], faults: FaultPlan = FaultPlan(),
-        kind: ReaderUnderTest = .current
+        kind: ReaderUnderTest? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         LibNFCTestEnvironment.prepare()
         directory = try TemporaryDirectory()
-        emulator = try EmulatedReader(kind: kind, tags: tags, link: directory.file("reader"), faults: faults)
+        emulator = try EmulatedReader(
+            kind: kind, tags: tags, link: directory.file("reader"), faults: faults, sourceLocation: sourceLocation)
     }
 
     /// The PN532 on its pseudo-terminal, for a fixture made with `kind: .pn532`.
