@@ -47,6 +47,8 @@ enum ChipSession {
     /// A session error as the tool reports it: the command, the step, the tag's state.
     static func failure(_ error: TagSessionError, command: String, timeout: Double = 0) -> ToolError {
         switch error {
+        case .cancelled:
+            return TagSelection.stopped(command)
         case .noTag:
             return ToolError(
                 exitCode: .noTag, summary: "nfctag: no tag within \(seconds(timeout)) s",

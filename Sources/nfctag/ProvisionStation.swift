@@ -183,5 +183,7 @@ final class StopRequest: Sendable {
         }
     }
 
-    var isRequested: Bool { signals.withLock { $0 > 0 } }
+    /// A signal came, to the station or (while the reader was opening, before the station's
+    /// trap was set) to the tool, whose trap cancels the command's task.
+    var isRequested: Bool { Task.isCancelled || signals.withLock { $0 > 0 } }
 }

@@ -57,7 +57,9 @@ enum TagSelection {
     }
 
     /// The tags in the field, waiting up to `--timeout` for the first.
-    static func waitForTags(_ session: NDEFSession, globals: GlobalOptions) async throws(ToolError) -> [NDEFDetectedTag]
+    static func waitForTags(_ session: NDEFSession, globals: GlobalOptions, command: String = "scan")
+        async throws(ToolError)
+        -> [NDEFDetectedTag]
     {
         do {
             return try await session.waitForTags(timeout: .seconds(globals.timeout))
@@ -66,7 +68,7 @@ enum TagSelection {
                 exitCode: .noTag, summary: "nfctag: no tag within \(formatSeconds(globals.timeout)) s",
                 detail: ["Hold a tag on the reader, or give more time with --timeout SECONDS."])
         } catch {
-            throw failure(error, operation: "scan")
+            throw failure(error, operation: command)
         }
     }
 
@@ -76,7 +78,7 @@ enum TagSelection {
     {
         let (device, session) = try await beginSession(globals, options: options)
         do throws(ToolError) {
-            let tags = try await waitForTags(session, globals: globals)
+            let tags = try await waitForTags(session, globals: globals, command: command)
             guard tags.count == 1, let only = tags.first else { throw severalTags(tags.count) }
             let tag: NDEFSessionTag
             do throws(NDEFSessionError) {
@@ -116,12 +118,21 @@ enum TagSelection {
 
     /// A session error as the tool reports it: the operation, the step (page in hex) and
     /// what the tag holds now.
+    /// A command stopped (by a signal) before its next step reached the tag.
+    static func stopped(_ operation: String) -> ToolError {
+        ToolError(
+            exitCode: .failure,
+            summary: "nfctag: \(operation) stopped before it reached the tag: nothing was written to it")
+    }
+
     static func failure(_ error: NDEFSessionError, operation: String, chip: Chip? = nil) -> ToolError {
         switch error {
         case .severalTags(let count):
             return severalTags(count)
         case .timeout(nil):
             return ToolError(exitCode: .noTag, summary: "nfctag: no tag in time")
+        case .cancelled:
+            return stopped(operation)
         case .sessionInvalidated(.readerUnavailable):
             return ToolError(
                 exitCode: .noReader, summary: "nfctag: \(operation) failed: the reader is gone",

@@ -74,9 +74,38 @@ final class RunningTool: Sendable {
         await send(SIGINT, timeout: timeout)
     }
 
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Whether the last ``send(_:timeout:)`` reached the process while it ran.
+    var signalArrivedInTime: Bool { delivered.withLock { $0 } }
+    private let delivered = Locked(false)
+
     /// Sends `signal` and waits for the exit status; nil when it does not end in time.
     func send(_ signal: Int32, timeout: Duration = .seconds(10)) async -> Int32? {
-        kill(process.processIdentifier, signal)
+        let running = process.isRunning
+        delivered.withLock { $0 = running && kill(process.processIdentifier, signal) == 0 }
+        return await exitStatus(timeout: timeout)
+    }
+
+    /// Sends `signal` from a thread of its own as soon as `condition` holds (checked every
+    /// 0.2 ms, off the test's own executor, which blocking tool runs can starve), then waits
+    /// for the exit status; nil when the process does not end in time.
+    func send(
+        _ signal: Int32, once condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(20)
+    ) async -> Int32? {
+        let process = process
+        let delivered = delivered
+        let watcher = Thread {
+            while process.isRunning {
+                if condition() {
+                    delivered.withLock { $0 = kill(process.processIdentifier, signal) == 0 }
+                    return
+                }
+                usleep(200)
+            }
+        }
+        watcher.start()
         return await exitStatus(timeout: timeout)
     }
 

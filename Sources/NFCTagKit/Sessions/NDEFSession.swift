@@ -140,7 +140,8 @@ public actor NDEFSession {
     /// then the app must not expect a connection to succeed).
     ///
     /// - Parameter timeout: fail with ``NDEFSessionError/timeout(step:)`` (step `nil`) after
-    ///   this long; `nil` waits until the session ends.
+    ///   this long; `nil` waits until the session ends. Cancelling the calling task ends the
+    ///   wait with ``NDEFSessionError/cancelled``.
     public nonisolated func waitForTags(timeout: Duration? = NFCDevice.defaultTimeout) async throws(NDEFSessionError)
         -> [NDEFDetectedTag]
     {
@@ -170,7 +171,7 @@ public actor NDEFSession {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
-            return first ?? .failure(.timeout(step: nil))
+            return first ?? .failure(Task.isCancelled ? .cancelled : .timeout(step: nil))
         }
         return try result.get()
     }
