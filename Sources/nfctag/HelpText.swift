@@ -499,9 +499,9 @@ extension HelpText {
         Progress (done, failed, skipped, per minute) goes to stderr: one line redrawn on a
         terminal, a line per tag otherwise. --json prints each tag's JSON line on stdout
         and a summary object {"summary": true, "done", "failed", "skipped", …} at the end.
-        Ctrl-C finishes the tag in hand, prints the summary and exits: 0 when no tag
-        failed, 1 otherwise (3: the reader went away for good). A second Ctrl-C exits
-        at once.
+        Ctrl-C (SIGTERM, SIGHUP) finishes the tag in hand, prints the summary and exits
+        130 (143, 129); a second one exits at once. Ended by --count, it exits 0 when no
+        tag failed, 1 otherwise (3: the reader went away for good).
 
         Examples:
           nfctag provision --uri https://example.com/box17 --count 50 --log box17.jsonl

@@ -1,3 +1,4 @@
+import Foundation
 import NFCTagKit
 import Locking
 
@@ -35,7 +36,14 @@ struct ProvisionStation {
     /// then waited out like any other).
     var leftInARow: (uid: [UInt8], count: Int)? = nil
 
-    private static let pollInterval: Duration = .milliseconds(150)
+    /// The pause between two looks at the field: a person's pace. The test suites set
+    /// `NFCTAG_TEST_STATION_POLL_MS` to run hundreds of tags through a station in seconds.
+    private static let pollInterval: Duration = {
+        guard let text = ProcessInfo.processInfo.environment["NFCTAG_TEST_STATION_POLL_MS"],
+            let milliseconds = Int(text), (1...1000).contains(milliseconds)
+        else { return .milliseconds(150) }
+        return .milliseconds(milliseconds)
+    }()
 
     mutating func run() async throws(ToolError) -> Ending {
         while true {

@@ -14,12 +14,14 @@ final class ProvisionBench {
     let directory: URL
     let logPath: String
 
-    init(tags: [any EmulatedTag] = [], faults: FaultPlan = FaultPlan()) throws {
+    /// `kind`: the process's reader kind unless given (a suite tagged `.reader`).
+    init(tags: [any EmulatedTag] = [], faults: FaultPlan = FaultPlan(), kind: ReaderUnderTest? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("nfctag-provision-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         logPath = directory.appendingPathComponent("provision.jsonl").path
-        emulator = try EmulatedReader(tags: tags, link: directory.appendingPathComponent("reader").path, faults: faults)
+        emulator = try EmulatedReader(
+            kind: kind, tags: tags, link: directory.appendingPathComponent("reader").path, faults: faults)
     }
 
     deinit {
