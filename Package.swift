@@ -144,7 +144,7 @@ let package = Package(
                 "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking",
             ]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
-        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator"]),
+        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
         .testTarget(
             name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NFCTags", "NDEF"]),
     ],

@@ -13,6 +13,8 @@ final class ExampleProcess: Sendable {
 
     private let process: Process
     private let collector = Collector()
+    private let ended = Locked(false)
+    private let pipe = Pipe()
     let name: String
 
     /// The example's binary beside the test bundle in the build directory.
@@ -42,7 +44,9 @@ final class ExampleProcess: Sendable {
         environment["LIBNFC_LOG_LEVEL"] = "0"
         environment.merge(extra) { $1 }
         process.environment = environment
-        let out = Pipe()
+        let out = pipe
+        let ended = ended
+        process.terminationHandler = { _ in ended.withLock { $0 = true } }
         process.standardOutput = out
         process.standardError = out
         process.standardInput = FileHandle.nullDevice
@@ -59,19 +63,24 @@ final class ExampleProcess: Sendable {
             }
         }
         try process.run()
-        let process = process
+        // The timer captures the process id and the collector, never the process and its pipe.
+        let pid = process.processIdentifier
         let (seconds, attoseconds) = limit.components
         DispatchQueue.global().asyncAfter(
             deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
         ) {
-            guard process.isRunning else { return }
-            collector.killedByLimit.withLock { $0 = true }
-            kill(process.processIdentifier, SIGKILL)
+            ended.withLock { ended in
+                guard !ended else { return }
+                collector.killedByLimit.withLock { $0 = true }
+                kill(pid, SIGKILL)
+            }
         }
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        pipe.fileHandleForReading.readabilityHandler = nil
+        try? pipe.fileHandleForReading.close()
     }
 
     /// Every output line (stdout and stderr) so far.

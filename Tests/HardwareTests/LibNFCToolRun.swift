@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import NFCTagKit
 
 /// One run of a libnfc or libfreefare tool against a reader, with an outer limit.
@@ -43,10 +44,15 @@ struct LibNFCToolRun {
         let start = clock.now
         try process.run()
         try? errorHandle.close()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // The timer captures the process id and a flag, never the process and its pipe.
+        let pid = process.processIdentifier
+        let ended = Locked(false)
+        let killer = DispatchWorkItem { ended.withLock { if !$0 { kill(pid, SIGTERM) } } }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        ended.withLock { $0 = true }
+        try? out.fileHandleForReading.close()
         elapsed = clock.now - start
         killer.cancel()
         timedOut = process.terminationReason == .uncaughtSignal

@@ -12,6 +12,7 @@ final class RunningTool: Sendable {
 
     private let process: Process
     private let collector = Collector()
+    private let pipes: [Pipe]
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
@@ -23,6 +24,7 @@ final class RunningTool: Sendable {
         process.environment = env
         let out = Pipe()
         let err = Pipe()
+        pipes = [out, err]
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -47,6 +49,11 @@ final class RunningTool: Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
+        // A readability handler keeps its pipe open until it is removed.
+        for pipe in pipes {
+            pipe.fileHandleForReading.readabilityHandler = nil
+            try? pipe.fileHandleForReading.close()
+        }
     }
 
     /// Every stdout line so far.

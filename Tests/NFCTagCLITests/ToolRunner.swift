@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Runs the built `nfctag` as a process, the way a script would.
 struct ToolRunner {
@@ -48,7 +49,12 @@ struct ToolRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The timer holds its work item until the limit, cancelled or not: it captures the
+        // process id and a flag, never the process and its pipes (60 s of open descriptors
+        // per run piled up past FD_SETSIZE, which libnfc's select() does not survive).
+        let pid = process.processIdentifier
+        let ended = Locked(false)
+        let killer = DispatchWorkItem { ended.withLock { if !$0 { kill(pid, SIGKILL) } } }
         let (seconds, attoseconds) = limit.components
         DispatchQueue.global().asyncAfter(
             deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)),
@@ -60,7 +66,10 @@ struct ToolRunner {
         let errorData = ErrorCollector(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        ended.withLock { $0 = true }
         var stderr = String(decoding: errorData.wait(), as: UTF8.self)
+        try? out.fileHandleForReading.close()
+        try? err.fileHandleForReading.close()
         if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
             stderr += "\n[test] nfctag killed after \(limit): it did not finish\n"
         }
