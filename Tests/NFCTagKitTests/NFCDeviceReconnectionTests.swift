@@ -15,7 +15,9 @@ struct NFCDeviceReconnectionTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
-            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let clock = ManualClock()
+            try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(liveness: nil, clock: clock))
             try await device.selectTarget()
             fixture.emulator.unplug()
             do {
@@ -31,9 +33,10 @@ struct NFCDeviceReconnectionTests {
             #expect(await device.status == .connecting)
             // Calls during the reconnection fail at once with the same reason.
             await #expect(throws: NFCDeviceError.connectionLost(.unplugged)) { try await device.selectTarget() }
-            try await Task.sleep(for: .milliseconds(150))
+            // Two attempts find no reader; the reader comes back before the third.
+            await clock.run(by: .milliseconds(200)) { clock.elapsed >= .milliseconds(400) }
             try fixture.emulator.plug()
-            try await log.wait(for: "reconnectSucceeded")
+            await clock.run(by: .milliseconds(200)) { log.names.contains("reconnectSucceeded") }
             #expect(log.names == ["connected", "reconnectStarted", "reconnectSucceeded"])
             #expect(log.all[1].reason == .unplugged)
             #expect(await device.status == .connected)
@@ -51,12 +54,14 @@ struct NFCDeviceReconnectionTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
+            let clock = ManualClock()
             try await device.connect(
-                to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
+                to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100), clock: clock))
             fixture.emulator.unplug()
-            try await log.wait(for: "reconnectStarted")
+            // Nothing is sent: only the liveness check, on the clock, notices.
+            await clock.run(by: .milliseconds(100)) { log.names.contains("reconnectStarted") }
             try fixture.emulator.plug()
-            try await log.wait(for: "reconnectSucceeded")
+            await clock.run(by: .milliseconds(200)) { log.names.contains("reconnectSucceeded") }
             #expect(log.names == ["connected", "reconnectStarted", "reconnectSucceeded"])
             await device.close()
         }
@@ -70,12 +75,17 @@ struct NFCDeviceReconnectionTests {
             let device = NFCDevice()
             let log = EventLog(device)
             // Attempts that find no device node do not count: the time limit ends the wait.
-            var configuration = fixture.configuration(attempts: 3, liveness: nil)
+            let clock = ManualClock()
+            var configuration = fixture.configuration(attempts: 3, liveness: nil, clock: clock)
             configuration.reconnection.timeout = .seconds(2)
             try await device.connect(to: fixture.reader, configuration: configuration)
             fixture.emulator.unplug()
             await #expect(throws: NFCDeviceError.connectionLost(.unplugged)) { try await device.listTargets() }
-            try await log.wait(for: "disconnected")
+            await clock.run(by: .milliseconds(200)) { log.names.contains("disconnected") }
+            // It gives up when the next attempt (200 ms on) would fall past the 2 s limit.
+            #expect(
+                clock.elapsed + .milliseconds(200) >= .seconds(2) && clock.elapsed <= .seconds(2),
+                "given up at \(clock.elapsed)")
             #expect(log.names == ["connected", "reconnectStarted", "reconnectFailed", "disconnected"])
             #expect(log.all.last?.reason == .unplugged)
             #expect(await device.status == .notConnected)
@@ -91,8 +101,9 @@ struct NFCDeviceReconnectionTests {
         try await withTimeLimit(seconds: 30) {
             let device = NFCDevice()
             let log = EventLog(device)
+            let clock = ManualClock()
             try await device.connect(
-                to: fixture.reader, configuration: fixture.configuration(attempts: 1000, liveness: nil))
+                to: fixture.reader, configuration: fixture.configuration(attempts: 1000, liveness: nil, clock: clock))
             fixture.emulator.unplug()
             _ = try? await device.listTargets()
             try await log.wait(for: "reconnectStarted")
@@ -102,9 +113,10 @@ struct NFCDeviceReconnectionTests {
             }
             cancel.cancel()
             try await log.wait(for: "disconnected")
-            // Plugging back after the cancel must not reconnect.
+            // No attempt is left on the clock: plugging back after the cancel does not reconnect.
+            #expect(clock.sleepers == 0)
             try fixture.emulator.plug()
-            try await Task.sleep(for: .milliseconds(300))
+            clock.advance(by: .seconds(60))
             #expect(log.names == ["connected", "reconnectStarted", "reconnectFailed", "disconnected"])
             #expect(await device.status == .notConnected)
             cancel.cancel()
@@ -179,17 +191,14 @@ struct NFCDeviceReconnectionTests {
             let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream()
             let handled = EventLog(stream)
             let device = NFCDevice()
+            let clock = ManualClock()
             try await device.connect(
                 to: fixture.reader,
-                configuration: fixture.configuration(liveness: nil, events: { continuation.yield($0) }))
+                configuration: fixture.configuration(liveness: nil, events: { continuation.yield($0) }, clock: clock))
             fixture.emulator.unplug()
             _ = try? await device.listTargets()
             try fixture.emulator.plug()
-            do {
-                try await handled.wait(for: "reconnectSucceeded", seconds: 20)
-            } catch {
-                Issue.record("no reconnectSucceeded: \(handled.all) (\(fixture.connectionString))")
-            }
+            await clock.run(by: .milliseconds(200)) { handled.names.contains("reconnectSucceeded") }
             #expect(handled.names == ["connected", "reconnectStarted", "reconnectSucceeded"])
             await device.close()
         }

@@ -24,6 +24,8 @@ public struct ConnectionConfiguration: Sendable {
     /// at the old one fails (a USB address changes on every plug-in; see
     /// ``NFCReader/relocated(among:)``). The default is this process's bus (``USBDeviceDirectory/current``): libusb's, or the one `NFCTAGKIT_USB_DEVICES` names; nil only tries the old address.
     package var usbHotPlug: (any USBHotPlugBackend)? = USBDeviceDirectory.current.hotPlugBackend()
+    /// The time reconnection and liveness checks run on (tests move a manual clock on).
+    package var clock = DeviceClock.continuous
     /// The defaults: automatic reconnection on, liveness every 500 ms, the reader not saved.
     public init() {}
 }

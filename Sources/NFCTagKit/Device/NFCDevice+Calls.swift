@@ -11,7 +11,7 @@ extension NFCDevice {
         mostCallsInFlight = max(mostCallsInFlight, callsInFlight)
         defer {
             callsInFlight -= 1
-            lastActivity = .now
+            lastActivity = configuration.clock.now()
         }
         do {
             return try abortSwitch.abortable { () throws(LibNFCError) -> T in try body(handle) }
@@ -91,7 +91,7 @@ extension NFCDevice {
     func connectionLost(_ reason: DisconnectReason) {
         closeDevice()
         lastLoss = reason
-        lostAt = .now
+        lostAt = configuration.clock.now()
         livenessTask?.cancel()
         livenessTask = nil
         apply(machine.lost(reason))
@@ -135,9 +135,10 @@ extension NFCDevice {
     private func scheduleReconnectAttempt(after delay: Duration) {
         reconnectTask?.cancel()
         let expected = generation
+        let clock = configuration.clock
         reconnectTask = Task { [weak self] in
             if delay > .zero {
-                do { try await Task.sleep(for: delay) } catch { return }
+                do { try await clock.sleep(delay) } catch { return }
             }
             await self?.attemptReconnect(generation: expected)
         }
@@ -159,7 +160,7 @@ extension NFCDevice {
             saveLastReader(info)
             startLivenessChecks()
         } catch {
-            let elapsed = lostAt.map { $0.duration(to: .now) } ?? .zero
+            let elapsed = lostAt.map { $0.duration(to: configuration.clock.now()) } ?? .zero
             // A reader whose node is not back yet has not refused anything: only the time limit counts.
             let present = ReaderNode(connectionString: reader.connectionString)?.exists ?? true
             apply(machine.attemptFailed(elapsed: elapsed, readerPresent: present))
@@ -201,9 +202,10 @@ extension NFCDevice {
         livenessTask?.cancel()
         guard let interval = configuration.livenessInterval else { return }
         let expected = generation
+        let clock = configuration.clock
         livenessTask = Task { [weak self] in
             while !Task.isCancelled {
-                do { try await Task.sleep(for: interval) } catch { return }
+                do { try await clock.sleep(interval) } catch { return }
                 guard let device = self, await device.checkLiveness(generation: expected, interval: interval) else {
                     return
                 }
@@ -218,7 +220,7 @@ extension NFCDevice {
             connectionLost(.unplugged)
             return false
         }
-        guard lastActivity.duration(to: .now) >= interval else { return true }
+        guard lastActivity.duration(to: configuration.clock.now()) >= interval else { return true }
         do {
             try withDevice { (device) throws(LibNFCError) in try LibNFC.setProperty(device, .activateField, true) }
         } catch {

@@ -236,7 +236,7 @@ public actor NFCDevice {
         }
         framing = FramingState()
         abortSwitch.arm(newHandle)
-        lastActivity = .now
+        lastActivity = configuration.clock.now()
         return info
     }
 

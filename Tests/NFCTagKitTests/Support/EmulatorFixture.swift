@@ -83,9 +83,10 @@ struct EmulatorFixture {
     /// quick reconnection attempts.
     func configuration(
         reconnect: Bool = true, attempts: Int = 20, liveness: Duration? = .milliseconds(200),
-        events: (@Sendable (ReaderEvent) -> Void)? = nil
+        events: (@Sendable (ReaderEvent) -> Void)? = nil, clock: ManualClock? = nil
     ) -> ConnectionConfiguration {
         var configuration = ConnectionConfiguration()
+        if let clock { configuration.clock = clock.deviceClock }
         configuration.lastReaderStore = LastReaderStore(path: directory.file("last-reader.json"))
         configuration.reconnection.isEnabled = reconnect
         configuration.reconnection.maximumAttempts = attempts
