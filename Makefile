@@ -7,7 +7,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # TEST_FLAGS=--no-parallel runs one at a time.
 TEST_FLAGS  ?= --experimental-maximum-parallelization-width 8
 
-.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load format lint
+.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load station-soak format lint
 
 all: build
 
@@ -83,3 +83,12 @@ SOAK_SEED ?= 8
 soak-under-load: setup
 	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
 	SWIFT=$(SWIFT) SOAK_TAGS=$(SOAK_TAGS) SOAK_SEED=$(SOAK_SEED) ./scripts/soak-under-load
+
+## `nfctag provision` as a process, killed with SIGKILL at seeded random points and restarted,
+## with tears and unplugs (StationKillTests; 200 tags in `make test`): `make station-soak STATION_SOAK_TAGS=5000`.
+STATION_SOAK_TAGS ?= 1000
+STATION_SOAK_SEED ?= 1592590372
+station-soak: setup
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	NFCTAG_STATION_SOAK_TAGS=$(STATION_SOAK_TAGS) NFCTAG_STATION_SOAK_SEED=$(STATION_SOAK_SEED) \
+		$(SWIFT) test --skip-build --filter StationKillTests
