@@ -49,10 +49,12 @@ final class ProvisionBench {
     }
 
     /// `nfctag provision --uri URL ARGS --device … --timeout 3`, running.
-    func start(_ arguments: [String], log: Bool = true, environment: [String: String] = [:]) throws -> RunningTool {
+    func start(_ arguments: [String], log: Bool = true, environment: [String: String] = [:], timeout: Int = 3) throws
+        -> RunningTool
+    {
         try RunningTool(
             ["provision", "--uri", Self.url] + arguments + (log ? ["--log", logPath] : [])
-                + ["--device", emulator.connectionString, "--timeout", "3"], environment: environment)
+                + ["--device", emulator.connectionString, "--timeout", "\(timeout)"], environment: environment)
     }
 
     /// Waits for the `--json` line of `uid` with `result`, parsed.

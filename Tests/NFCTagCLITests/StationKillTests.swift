@@ -59,9 +59,10 @@ struct StationKillTests {
         let bench = try ProvisionBench(kind: .pn532)
         let emulator = bench.emulator
         let expected = try ProvisionBench.expectedTLV()
-        // The station looks at the field every 20 ms instead of a person's 150 ms.
+        // The station looks at the field every 20 ms instead of a person's 150 ms; a restarted
+        // one on a loaded machine may need more than a few seconds to find its reader.
         let pace = ["NFCTAG_TEST_STATION_POLL_MS": "20"]
-        var station = try bench.start([], environment: pace)
+        var station = try bench.start([], environment: pace, timeout: 30)
         var faults: [Fault: Int] = [:]
         var snapshots: [String] = []
         var done = Set<String>()
@@ -88,7 +89,7 @@ struct StationKillTests {
                 awaited =
                     records(onDisk, uid: uid, result: "ok") == 1
                     ? ("skipped", records(onDisk, uid: uid, result: "skipped") + 1) : ("ok", 1)
-                station = try bench.start([], environment: pace)
+                station = try bench.start([], environment: pace, timeout: 30)
             case .tear:
                 // Taken away for a moment (mid-write, the write is torn) and presented again.
                 _ = when(emulator, reaches: threshold) {
