@@ -115,7 +115,9 @@ struct StationKillTests {
                 try await Task.sleep(for: .milliseconds(5))
             }
             let text = logText(bench)
-            #expect(records(text, uid: uid, result: awaited.result) >= awaited.count, context)
+            #expect(
+                records(text, uid: uid, result: awaited.result) >= awaited.count,
+                "\(context); the station said: \(station.standardError.suffix(1500))")
             #expect(records(text, uid: uid, result: "ok") == 1, context)
             // A fault thread still waiting (the station went idle first) does its work first.
             let tag = try handle.withLock { current in

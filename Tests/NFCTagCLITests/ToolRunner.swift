@@ -28,7 +28,12 @@ struct ToolRunner {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("nfctag-cli-tests-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": directory]) { $1 }
+        // libnfc's own log off, said here rather than inherited: other suites of this process
+        // set it with setenv() while the tests run side by side, and a snapshot taken during
+        // a setenv() can miss it.
+        return ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": directory, "LIBNFC_LOG_LEVEL": "0"]) {
+            $1
+        }
     }()
 
     /// Runs `nfctag` to its end. A tool still running after `limit` is killed (a test must
