@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// An error from the operating system while opening or driving a pseudo-terminal.
@@ -121,15 +122,37 @@ public final class PseudoTerminal {
     public var isClosed: Bool { masterDescriptor < 0 }
 
     /// Clears libnfc's "claimed" bit on the slave, left behind by a client that died
-    /// without restoring the port; returns whether it was set.
+    /// without restoring the port — never while a client still has the slave open; returns
+    /// whether it was cleared.
     @discardableResult
     public func releaseClaim() -> Bool {
         guard slaveDescriptor >= 0 else { return false }
         var attributes = termios()
         guard tcgetattr(slaveDescriptor, &attributes) == 0 else { return false }
-        guard attributes.c_iflag & Self.libnfcClaimedFlag != 0 else { return false }
+        guard attributes.c_iflag & Self.libnfcClaimedFlag != 0, !isOpenByClient else { return false }
         attributes.c_iflag &= ~Self.libnfcClaimedFlag
         return tcsetattr(slaveDescriptor, TCSANOW, &attributes) == 0
+    }
+
+    /// Whether a descriptor other than the emulator's own has the slave open, in any
+    /// process this user can see (`/proc/*/fd`).
+    var isOpenByClient: Bool {
+        var slave = stat()
+        guard fstat(slaveDescriptor, &slave) == 0 else { return false }
+        var found = 0
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in processes where pid.allSatisfy(\.isNumber) {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            for descriptor in descriptors {
+                var node = stat()
+                guard stat("/proc/\(pid)/fd/\(descriptor)", &node) == 0, node.st_mode & S_IFMT == S_IFCHR,
+                    node.st_rdev == slave.st_rdev
+                else { continue }
+                found += 1
+                if found > 1 { return true }
+            }
+        }
+        return false
     }
 
     /// One read of the master: the client's bytes, and whether the client flushed its

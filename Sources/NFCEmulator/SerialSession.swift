@@ -10,7 +10,8 @@ import Glibc
 final class SerialSession: @unchecked Sendable {
     /// How long `poll` waits before the loop looks at idle housekeeping, in milliseconds.
     static let pollInterval: Int32 = 100
-    /// Idle polls after which libnfc's claim flag is cleared (a client that died).
+    /// Idle polls after which libnfc's claim flag is cleared when no client has the port
+    /// open any more (a client that died).
     static let idlePollsBeforeReleasingClaim = 10
 
     let terminal: PseudoTerminal

@@ -167,7 +167,7 @@ extension HardwareInTheLoop {
                 "[hil] S2 nfc-list straight after the kill: \(before.output.contains("UID") ? "REACHED the chip" : "no answer")"
             )
             // The killed program's claim on the port (libnfc's flag in the port settings): the
-            // emulator clears it after a quiet second; whether a real port keeps it shows here.
+            // emulator clears it once the port is closed everywhere; whether a real port keeps it shows here.
             var device: NFCDevice?
             for attempt in 1...10 where device == nil {
                 do { device = try await reader.connect() } catch {

@@ -26,7 +26,7 @@ struct KilledToolTests {
     private static let uid: [UInt8] = [0x04, 0x6B, 0x2F, 0x11, 0x90, 0x33, 0x80]
 
     /// Waits until libnfc's claim flag on the port is clear (the emulator clears the claim of
-    /// a client that died once the line has been idle for a second).
+    /// a client that died once no process has the port open and the line has been idle for a second).
     private static func waitUntilUnclaimed(_ path: String) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while portClaimed(path), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }

@@ -1,3 +1,4 @@
+import Foundation
 @testable import NFCTagKit
 import Testing
 
@@ -86,11 +87,40 @@ struct ReaderInUseTests {
         #expect(ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts()) == nil)
     }
 
-    @Test("a serial port claimed by another libnfc program is reported with fuser")
+    @Test("a serial port another NFCTagKit program holds names the program")
     func claimedPort() throws {
+        var facts = facts(claimed: true)
+        facts.portLockHolders = { path in path == "/dev/null" ? ["nfctag (pid 4242)"] : [] }
+        let inUse = try #require(ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts))
+        #expect(inUse.holder == .otherProgram)
+        #expect(inUse.fix == "end nfctag (pid 4242), which has /dev/null open")
+    }
+
+    @Test("a serial port with libnfc's claim is reported with fuser, and what a stale claim needs")
+    func staleClaim() throws {
         let inUse = try #require(
             ReaderInUse.diagnose(connectionString: "pn532_uart:/dev/null", facts: facts(claimed: true)))
         #expect(inUse.holder == .otherProgram)
-        #expect(inUse.fix.contains("fuser -v /dev/null"))
+        #expect(inUse.fix.contains("fuser -v /dev/null"), "\(inUse.fix)")
+        #expect(inUse.fix.contains("killed"), "\(inUse.fix)")
+    }
+
+    @Test("the lock's holder is read from /proc/locks, by name and pid")
+    func lockHolders() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-lock-\(getpid())").path
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        child.arguments = ["--exclusive", "--no-fork", file, "sleep", "30"]
+        try child.run()
+        defer { child.terminate() }
+        let expected = "sleep (pid \(child.processIdentifier))"
+        var holders: [String] = []
+        for _ in 0..<500 where !holders.contains(expected) {
+            holders = SerialPortLock.holders(ofPath: file)
+            usleep(10_000)
+        }
+        #expect(holders == [expected])
     }
 }

@@ -33,6 +33,8 @@ public actor NFCDevice {
     var framing = FramingState()
     /// The UART reader switched to a faster speed, switched back when it is closed.
     var switchedPort: SwitchedPort?
+    /// This process's claim on the open UART reader's port, released after it is closed.
+    var portLock: SerialPortLock?
 
     /// The reader this device connects (or last connected) to.
     public internal(set) var reader: NFCReader?
@@ -86,7 +88,11 @@ public actor NFCDevice {
             handle: handle,
             connectionString: readerInfo?.connectionString, switchedPort: switchedPort)
         let abortSwitch = abortSwitch
-        executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
+        let portLock = portLock
+        executor.shutdown {
+            Self.close(open, abortSwitch: abortSwitch)
+            withExtendedLifetime(portLock) {}
+        }
         statusBroadcast.finish()
         eventBroadcast.finish()
     }
@@ -134,12 +140,24 @@ public actor NFCDevice {
                     holder: .otherProgram,
                     fix: "another NFCDevice in this process has \(connectionString) open; close it first"))
         }
+        // Claimed before the first byte: a second program's wake-up and speed change would
+        // break the holder's link.
+        let lock: SerialPortLock?
+        do {
+            lock = try SerialPortLock.acquire(connectionString: connectionString)
+        } catch {
+            throw .readerInUse(
+                ReaderInUse.diagnose(connectionString: connectionString)
+                    ?? ReaderInUse(holder: .otherProgram, fix: "end the other program that has the port open"))
+        }
         let port = UARTConnection(connectionString: connectionString)
         var pause = Duration.milliseconds(100)
         var waited = Duration.zero
         while true {
             do {
-                return try openAtFastestSpeed(connectionString, port: port)
+                let info = try openAtFastestSpeed(connectionString, port: port)
+                portLock = lock
+                return info
             } catch {
                 guard port != nil, waited + pause <= patience, case .libnfc = error else { throw error }
                 Self.sleep(pause)
@@ -257,6 +275,7 @@ public actor NFCDevice {
                 switchedPort: switchedPort),
             abortSwitch: abortSwitch)
         switchedPort = nil
+        portLock = nil
         handle = nil
         readerInfo = nil
         selectedTarget = nil

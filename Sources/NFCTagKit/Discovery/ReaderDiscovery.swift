@@ -108,6 +108,17 @@ actor ReaderDiscovery {
             return NFCReader(connectionString: connectionString, name: info.name, info: info)
         }
         if let node = ReaderNode(connectionString: connectionString), !node.exists { return nil }
+        // A port another program holds is not probed: libnfc's wake-up would break its link.
+        let lock: SerialPortLock?
+        do {
+            lock = try SerialPortLock.acquire(connectionString: connectionString)
+        } catch {
+            let inUse = ReaderInUse.diagnose(connectionString: connectionString, facts: facts)
+            return NFCReader(
+                connectionString: connectionString,
+                inUse: inUse ?? ReaderInUse(holder: .otherProgram, fix: "end the other program that has the port open"))
+        }
+        defer { withExtendedLifetime(lock) {} }
         do {
             let device = try LibNFC.open(connectionString: connectionString)
             defer { LibNFC.close(device) }

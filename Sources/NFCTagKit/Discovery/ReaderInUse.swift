@@ -9,7 +9,8 @@ public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible 
         case kernelModules([String])
         /// The PC/SC daemon claims the reader (ACR122U and others with a CCID interface).
         case pcscd
-        /// Another program has the serial port open with libnfc (its "claimed" flag is set).
+        /// Another program has the serial port open: an NFCTagKit program (its lock on the
+        /// port) or another libnfc program (libnfc's "claimed" flag, on kernels that keep it).
         case otherProgram
     }
 
@@ -47,6 +48,8 @@ public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible 
         var processNames: @Sendable () -> [String]
         /// True when a serial port carries libnfc's "claimed" flag (bit 31 of `c_iflag`).
         var portClaimed: @Sendable (String) -> Bool
+        /// Other processes holding NFCTagKit's lock on a serial port, as "name (pid N)".
+        var portLockHolders: @Sendable (String) -> [String] = { _ in [] }
 
         /// The live system.
         static let live = SystemFacts(
@@ -68,7 +71,8 @@ public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible 
                 var settings = termios()
                 guard tcgetattr(descriptor, &settings) == 0 else { return false }
                 return settings.c_iflag & 0x8000_0000 != 0
-            }
+            },
+            portLockHolders: SerialPortLock.holders(ofPath:)
         )
     }
 
@@ -95,12 +99,19 @@ public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible 
             return nil
         case .pn532UART, .arygon:
             guard let node = ReaderNode(connectionString: connectionString), node.exists,
-                !OpenReaderRegistry.shared.contains(connectionString),
-                facts.portClaimed(node.path)
+                !OpenReaderRegistry.shared.contains(connectionString)
             else { return nil }
+            let holders = facts.portLockHolders(node.path)
+            if !holders.isEmpty {
+                return ReaderInUse(
+                    holder: .otherProgram, fix: "end \(holders.joined(separator: ", ")), which has \(node.path) open")
+            }
+            guard facts.portClaimed(node.path) else { return nil }
             return ReaderInUse(
                 holder: .otherProgram,
-                fix: "close the other program using \(node.path) (`fuser -v \(node.path)` names it)")
+                fix: "close the other program using \(node.path) (`fuser -v \(node.path)` names it; "
+                    + "if none has it open, a program killed while it held the port left libnfc's flag set: "
+                    + "unplug the adapter and plug it in again)")
         default:
             return nil
         }
