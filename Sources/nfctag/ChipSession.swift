@@ -138,7 +138,7 @@ enum ChipSession {
         return bytes
     }
 
-    private static func seconds(_ value: Double) -> String {
+    static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 

@@ -27,14 +27,17 @@ enum MonitorCommand {
                 }
             }
         }
+        let deadline = ContinuousClock.now + .seconds(globals.timeout)
         let connectionString = try await ReaderSelection.connectionString(for: globals)
-        do {
+        do throws(ToolError) {
             var configuration = ConnectionConfiguration()
             configuration.lastReaderStore = ReaderSelection.lastReaderStore(globals)
-            _ = try await device.connect(toConnectionString: connectionString, configuration: configuration)
+            _ = try await ReaderSelection.open(
+                device, connectionString, configuration: configuration, timeout: globals.timeout,
+                deadline: deadline)
         } catch {
             printing.cancel()
-            throw ReaderSelection.failure(error, connectionString: connectionString)
+            throw error
         }
         let watching = Task { () -> NFCDeviceError? in
             do throws(NFCDeviceError) {

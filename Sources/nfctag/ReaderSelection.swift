@@ -37,15 +37,54 @@ enum ReaderSelection {
     )
         async throws(ToolError) -> (NFCDevice, ReaderInfo)
     {
+        let deadline = ContinuousClock.now + .seconds(globals.timeout)
         let connectionString = try await connectionString(for: globals)
         var configuration = configuration
         configuration.lastReaderStore = lastReaderStore(globals)
         let device = NFCDevice()
-        do {
-            let info = try await device.connect(toConnectionString: connectionString, configuration: configuration)
-            return (device, info)
-        } catch {
-            throw failure(error, connectionString: connectionString)
+        let info = try await open(
+            device, connectionString, configuration: configuration, timeout: globals.timeout, deadline: deadline)
+        return (device, info)
+    }
+
+    /// Connects `device`, waiting until `deadline` (`--timeout` from the command's start: the
+    /// contract's "wait for a reader") for a reader that is away for a moment — unplugged, not
+    /// yet enumerated, still held by a process that is exiting — and saying once on stderr
+    /// what it waits for. A signal ends the wait (the command stops as any other).
+    static func open(
+        _ device: NFCDevice, _ connectionString: String, configuration: ConnectionConfiguration, timeout: Double,
+        deadline: ContinuousClock.Instant
+    ) async throws(ToolError) -> ReaderInfo {
+        var told = false
+        while true {
+            do {
+                return try await device.connect(toConnectionString: connectionString, configuration: configuration)
+            } catch {
+                guard isWorthWaiting(error), ContinuousClock.now < deadline, !Task.isCancelled else {
+                    if Task.isCancelled {
+                        throw ToolError(
+                            exitCode: .failure,
+                            summary:
+                                "nfctag: stopped while waiting for the reader \(connectionString); no tag was touched")
+                    }
+                    throw failure(error, connectionString: connectionString)
+                }
+                if !told {
+                    told = true
+                    Output().note(
+                        "nfctag: waiting up to \(ChipSession.seconds(timeout)) s for the reader \(connectionString): \(error)"
+                    )
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    /// A reader that may come back within the wait: not one that can never open.
+    private static func isWorthWaiting(_ error: NFCDeviceError) -> Bool {
+        switch error {
+        case .readerNotFound, .readerInUse, .connectionLost, .libnfc: true
+        default: false
         }
     }
 

@@ -76,6 +76,17 @@ final class RunningTool: Sendable {
         return nil
     }
 
+    /// Waits until stderr contains `text`; false after `timeout` or when the process ended without it.
+    func waitForError(containing text: String, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if standardError.contains(text) { return true }
+            if !process.isRunning { return standardError.contains(text) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     /// Sends SIGINT (Ctrl-C) and waits for the exit status; nil when it does not end in time.
     func interrupt(timeout: Duration = .seconds(10)) async -> Int32? {
         await send(SIGINT, timeout: timeout)
