@@ -44,6 +44,7 @@ final class SoakTimings: Sendable {
         var unplugs: [ContinuousClock.Instant] = []
         /// Every reconnection: its start, and its end once it ended.
         var reconnectionSpans: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)] = []
+        var reconnectionReasons: [String] = []
         /// The device's events since the current tag started (for a failure's message).
         var recentEvents: [String] = []
     }
@@ -69,7 +70,7 @@ final class SoakTimings: Sendable {
             }
         }
         switch event {
-        case .reconnectStarted: reconnectionStarted()
+        case .reconnectStarted(let reason, _): reconnectionStarted(reason: reason.name)
         case .reconnectSucceeded: reconnectionEnded(succeeded: true)
         case .reconnectFailed: reconnectionEnded(succeeded: false)
         default: break
@@ -77,10 +78,11 @@ final class SoakTimings: Sendable {
     }
 
     /// The device lost its reader and started reconnecting, at `now`.
-    func reconnectionStarted(at now: ContinuousClock.Instant = .now) {
+    func reconnectionStarted(reason: String = "", at now: ContinuousClock.Instant = .now) {
         state.withLock {
             $0.reconnectStarted = now
             $0.reconnectionSpans.append((start: now, end: nil))
+            $0.reconnectionReasons.append(reason)
         }
     }
 
@@ -124,7 +126,8 @@ final class SoakTimings: Sendable {
     var summary: Summary {
         state.withLock { state in
             var summary = state.summary
-            summary.unplugs = SoakUnplugAccount(unplugs: state.unplugs, reconnections: state.reconnectionSpans)
+            summary.unplugs = SoakUnplugAccount(
+                unplugs: state.unplugs, reconnections: state.reconnectionSpans, reasons: state.reconnectionReasons)
             return summary
         }
     }

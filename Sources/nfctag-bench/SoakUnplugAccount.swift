@@ -34,6 +34,9 @@ struct SoakUnplugAccount: Equatable, Sendable {
     var reconnectionsStarted = 0
     /// Reconnections that no unplug before them explains.
     var otherReconnections = 0
+    /// Why the device started each of those (`not-responding`: a reader starved of time
+    /// on a loaded machine answers too late), when the run knew.
+    var otherReasons: [String] = []
 
     init(
         unplugs: Int = 0, noticed: Int = 0, whileReconnecting: Int = 0, beforeNoticed: Int = 0, notNoticed: Int = 0,
@@ -53,35 +56,38 @@ struct SoakUnplugAccount: Equatable, Sendable {
     /// wait for the next reconnection to start, the last of them counting as noticed by it.
     init(
         unplugs: [ContinuousClock.Instant],
-        reconnections: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)]
+        reconnections: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)], reasons: [String] = []
     ) {
-        let spans = reconnections.sorted { $0.start < $1.start }
+        let order = reconnections.indices.sorted { reconnections[$0].start < reconnections[$1].start }
+        let spans = order.map { reconnections[$0] }
+        let reasons = order.map { reasons.indices.contains($0) ? reasons[$0] : nil }
         self.unplugs = unplugs.count
         reconnectionsStarted = spans.count
         var waiting = 0
         var next = 0
         for unplug in unplugs.sorted() {
             while next < spans.count, spans[next].start < unplug {
-                settle(waiting: &waiting)
+                settle(waiting: &waiting, reason: reasons[next])
                 next += 1
             }
             let inside = spans[..<next].contains { span in span.end.map { unplug <= $0 } ?? true }
             if inside { whileReconnecting += 1 } else { waiting += 1 }
         }
         while next < spans.count {
-            settle(waiting: &waiting)
+            settle(waiting: &waiting, reason: reasons[next])
             next += 1
         }
         notNoticed = waiting
     }
 
     /// A reconnection starts: the last unplug waiting is the one it noticed.
-    private mutating func settle(waiting: inout Int) {
+    private mutating func settle(waiting: inout Int, reason: String?) {
         if waiting > 0 {
             noticed += 1
             beforeNoticed += waiting - 1
         } else {
             otherReconnections += 1
+            if let reason { otherReasons.append(reason) }
         }
         waiting = 0
     }
@@ -98,6 +104,7 @@ struct SoakUnplugAccount: Equatable, Sendable {
         "reader unplugs: \(unplugs) — \(noticed) noticed (a reconnection each), \(whileReconnecting) while already reconnecting, "
             + "\(beforeNoticed) before the previous one was noticed, \(notNoticed) not noticed by the end; "
             + "reconnections without an unplug: \(otherReconnections)"
+            + (otherReasons.isEmpty ? "" : " (\(otherReasons.joined(separator: ", ")))")
     }
 
     /// The JSON object `unplugs` of the soak report.

@@ -94,6 +94,12 @@ struct SoakRunTests {
         // reconnection still running at the end covers what comes after its start.
         account = SoakUnplugAccount(unplugs: [ms(500), ms(900)], reconnections: [(ms(100), ms(300))])
         #expect(account == SoakUnplugAccount(unplugs: 2, notNoticed: 2, reconnectionsStarted: 1, otherReconnections: 1))
+        // Its reason is kept and reported.
+        account = SoakUnplugAccount(
+            unplugs: [ms(500)], reconnections: [(ms(600), ms(700)), (ms(100), ms(300))],
+            reasons: ["unplugged", "not-responding"])
+        #expect(account.otherReasons == ["not-responding"])
+        #expect(account.text.hasSuffix("reconnections without an unplug: 1 (not-responding)"), "\(account.text)")
         account = SoakUnplugAccount(unplugs: [ms(0), ms(50)], reconnections: [(ms(5), nil)])
         #expect(account == SoakUnplugAccount(unplugs: 2, noticed: 1, whileReconnecting: 1, reconnectionsStarted: 1))
         for account in [account, SoakUnplugAccount()] { #expect(account.addsUp) }
