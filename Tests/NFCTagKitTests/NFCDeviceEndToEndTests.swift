@@ -71,20 +71,12 @@ struct NFCDeviceEndToEndTests {
             for await status in statuses { seen.append(status) }
             #expect(seen.last == .connected, "no status after release: \(seen)")
             for await _ in events {}
-            // The reader was closed and forgotten: another device opens it (libnfc and the
-            // in-process registry would both refuse a reader still open). The close runs on
-            // the released device's thread, so give it a moment.
+            // The reader was closed and forgotten: another device opens it (the port lock and
+            // the in-process registry would both refuse a reader still open). The close runs
+            // on the released device's thread; the registry says when it is done.
+            await OpenReaderRegistry.shared.waitUntilClosed(fixture.reader.connectionString)
             let second = NFCDevice()
-            var opened = false
-            for _ in 0..<100 where !opened {
-                do {
-                    try await second.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
-                    opened = true
-                } catch {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
-            #expect(opened)
+            try await second.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
             await second.close()
         }
     }

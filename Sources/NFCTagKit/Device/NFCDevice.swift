@@ -86,13 +86,9 @@ public actor NFCDevice {
         livenessTask?.cancel()
         let open = OpenLibNFCDevice(
             handle: handle,
-            connectionString: readerInfo?.connectionString, switchedPort: switchedPort)
+            connectionString: readerInfo?.connectionString, switchedPort: switchedPort, portLock: portLock)
         let abortSwitch = abortSwitch
-        let portLock = portLock
-        executor.shutdown {
-            Self.close(open, abortSwitch: abortSwitch)
-            withExtendedLifetime(portLock) {}
-        }
+        executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
         statusBroadcast.finish()
         eventBroadcast.finish()
     }
@@ -272,7 +268,7 @@ public actor NFCDevice {
         Self.close(
             OpenLibNFCDevice(
                 handle: handle, connectionString: readerInfo?.connectionString,
-                switchedPort: switchedPort),
+                switchedPort: switchedPort, portLock: portLock),
             abortSwitch: abortSwitch)
         switchedPort = nil
         portLock = nil
@@ -290,6 +286,8 @@ public actor NFCDevice {
             // Back to 115 200 for the next program; a reader that is gone cannot be asked.
             _ = try? PN532SerialLink.switchSpeed(path: port.path, from: port.speed, to: PN532SerialLink.standardSpeed)
         }
+        // Free for other programs before this process's waiters hear it is closed.
+        open.portLock?.release()
         if let connectionString = open.connectionString { OpenReaderRegistry.shared.remove(connectionString) }
     }
 
@@ -306,6 +304,7 @@ struct OpenLibNFCDevice: Sendable {
     let handle: LibNFCDeviceHandle?
     let connectionString: String?
     let switchedPort: SwitchedPort?
+    let portLock: SerialPortLock?
 }
 
 /// A UART reader this device switched away from 115 200 baud, to be switched back at close.

@@ -1,4 +1,5 @@
 import Glibc
+internal import Locking
 
 /// NFCTagKit's own claim on a serial reader: an advisory `flock` on the port's device node,
 /// taken before the first byte is sent and held while the reader is open.
@@ -10,7 +11,7 @@ import Glibc
 /// on a serial port, as picocom does) out; the kernel drops it when its process ends, however
 /// it ends, so a killed program leaves no stale lock behind.
 final class SerialPortLock: Sendable {
-    private let descriptor: Int32
+    private let descriptor: Locked<Int32>
 
     /// Why a lock could not be taken.
     enum Failure: Error, Equatable {
@@ -19,7 +20,7 @@ final class SerialPortLock: Sendable {
     }
 
     private init(descriptor: Int32) {
-        self.descriptor = descriptor
+        self.descriptor = Locked(descriptor)
     }
 
     /// Takes the lock of `connectionString`'s port without waiting; nil when it names no
@@ -36,8 +37,17 @@ final class SerialPortLock: Sendable {
         return SerialPortLock(descriptor: descriptor)
     }
 
+    /// Lets the port go (closing the descriptor drops the lock). Idempotent.
+    func release() {
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
     deinit {
-        close(descriptor)
+        release()
     }
 
     /// The processes holding a `flock` on `path`, as "name (pid N)".
