@@ -37,7 +37,7 @@ struct ProvisionStationTests {
         let lost = try await bench.waitForRecord(tool, uid: 1, result: "failed")
         #expect(lost["reader_lost"] as? Bool == true, "\(lost)")
         #expect((lost["state"] as? String)?.isEmpty == false)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await tool.waitForError(containing: "reconnecting", timeout: .seconds(20)), "\(tool.standardError)")
         try emulator.plug()
         // Not taken away: tried again as soon as the reader is back.
         let done = try await bench.waitForRecord(tool, uid: 1, result: "ok", timeout: .seconds(40))
@@ -61,7 +61,7 @@ struct ProvisionStationTests {
             line?.contains(ProvisionBench.hex(ProvisionBench.uid(1))) == true, "\(tool.output) \(tool.standardError)")
         bench.emulator.remove(first)
         bench.emulator.unplug()
-        try await Task.sleep(for: .seconds(1))
+        #expect(await tool.waitForError(containing: "reconnecting", timeout: .seconds(20)), "\(tool.standardError)")
         try bench.emulator.plug()
         bench.emulator.insert(try ProvisionBench.tag(2))
         let second = await tool.waitForLine(timeout: .seconds(40)) {

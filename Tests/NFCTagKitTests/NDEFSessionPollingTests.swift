@@ -20,8 +20,11 @@ struct NDEFSessionPollingTests {
             #expect(tags.map(\.uid) == [SessionUID.first])
             #expect(tags.first?.chip == chip)
             #expect(tags.first?.chipName == chip.rawValue)
-            // Polling goes on without reporting the same tag again.
-            try await Task.sleep(for: .milliseconds(400))
+            // Polling goes on (a dozen more commands reach the reader) without reporting the same tag again.
+            let before = harness.fixture.emulator.statistics.commands
+            while harness.fixture.emulator.statistics.commands < before + 12 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             let later = harness.log.all[(index + 1)...].filter { if case .tagsDetected = $0 { true } else { false } }
             #expect(later.isEmpty, "\(later)")
             #expect(await harness.session.state == .polling)

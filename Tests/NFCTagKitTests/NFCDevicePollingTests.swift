@@ -6,15 +6,29 @@ import TestSupport
 
 @Suite("Polling for a tag through the emulated PN532", .tags(.reader))
 struct NFCDevicePollingTests {
+    /// InListPassiveTarget commands the reader has answered so far.
+    private static func selects(_ fixture: EmulatorFixture) -> Int {
+        fixture.emulator.statistics.commandsByCode[0x4A] ?? 0
+    }
+
+    /// Waits until `count` more selects than `before` have reached the reader: the poll is
+    /// running and has found the field empty that many times.
+    private static func waitForSelects(_ fixture: EmulatorFixture, after before: Int, count: Int) async throws {
+        try await withTimeLimit(seconds: 20) {
+            while selects(fixture) < before + count { try await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
     @Test("a poll on an empty field returns the tag once it enters")
     func pollFindsArrivingTag() async throws {
         let fixture = try EmulatorFixture(tags: [])
         defer { fixture.stop() }
         try await withTimeLimit {
             let device = try await fixture.connectedDevice()
+            let before = Self.selects(fixture)
             let poll = Task { try await device.waitForTarget(timeout: .seconds(10), pollInterval: .milliseconds(20)) }
             // Let a few empty selects go by, then bring the tag.
-            try await Task.sleep(for: .milliseconds(150))
+            try await Self.waitForSelects(fixture, after: before, count: 3)
             fixture.emulator.insert(PageTag(uid: TestUID.second))
             let target = try await poll.value
             #expect(target.uid == TestUID.second)
@@ -44,8 +58,9 @@ struct NFCDevicePollingTests {
         defer { fixture.stop() }
         try await withTimeLimit(seconds: 10) {
             let device = try await fixture.connectedDevice()
+            let before = Self.selects(fixture)
             let poll = Task { try await device.waitForTarget(timeout: nil, pollInterval: .milliseconds(5)) }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Self.waitForSelects(fixture, after: before, count: 2)
             poll.cancel()
             await #expect(throws: NFCDeviceError.cancelled) { try await poll.value }
             // The device is still usable after the abort.
@@ -63,8 +78,9 @@ struct NFCDevicePollingTests {
         defer { fixture.stop() }
         try await withTimeLimit {
             let device = try await fixture.connectedDevice()
+            let before = Self.selects(fixture)
             let poll = Task { try await device.waitForTarget(timeout: nil, pollInterval: .milliseconds(50)) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Self.waitForSelects(fixture, after: before, count: 1)
             // Not blocked behind the endless poll.
             #expect(try await device.listTargets().isEmpty)
             poll.cancel()

@@ -116,7 +116,8 @@ struct ReaderDiscoveryTests {
             let task = Task {
                 for await _ in NFCDevice.discoverReaders(timeout: nil, options: Self.options([], usb: backend)) {}
             }
-            try await Task.sleep(for: .milliseconds(200))
+            // Running: hot-plug started.
+            while backend.starts == 0 { try await Task.sleep(for: .milliseconds(5)) }
             task.cancel()
             await task.value
             while backend.stops == 0 { try await Task.sleep(for: .milliseconds(20)) }

@@ -86,7 +86,7 @@ struct UARTSpeedTests {
             try await device.connect(
                 to: fixture.reader, configuration: fixture.configuration(liveness: .milliseconds(100)))
             fixture.uart.unplug()
-            try await Task.sleep(for: .milliseconds(150))
+            try await log.wait(for: "reconnectStarted")
             try fixture.uart.plug()  // a new chip: 115 200 baud again
             try await log.wait(for: "reconnectSucceeded")
             #expect(fixture.uart.statistics.uartBaud == Self.fastest)
