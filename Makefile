@@ -7,7 +7,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # TEST_FLAGS=--no-parallel runs one at a time.
 TEST_FLAGS  ?= --experimental-maximum-parallelization-width 8
 
-.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load station-soak format lint
+.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load test-under-load station-soak format lint
 
 all: build
 
@@ -83,6 +83,13 @@ SOAK_SEED ?= 8
 soak-under-load: setup
 	$(SWIFT) build -c release --product nfctag-bench $(SWIFT_FLAGS)
 	SWIFT=$(SWIFT) SOAK_TAGS=$(SOAK_TAGS) SOAK_SEED=$(SOAK_SEED) ./scripts/soak-under-load
+
+## The whole suite of `make test` TEST_RUNS times in a row while stress-ng loads every core
+## (5 by default, about 30 minutes on 2 cores): no run may fail.
+TEST_RUNS ?= 5
+test-under-load: setup
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	SWIFT=$(SWIFT) TEST_RUNS=$(TEST_RUNS) TEST_FLAGS="$(TEST_FLAGS)" ./scripts/test-under-load
 
 ## `nfctag provision` as a process, killed with SIGKILL at seeded random points and restarted,
 ## with tears and unplugs (StationKillTests; 200 tags in `make test`): `make station-soak STATION_SOAK_TAGS=5000`.
