@@ -25,7 +25,12 @@ struct SoakRunTests {
         let unplugs = report.timings.unplugs
         #expect(unplugs.unplugs == report.faultsFired["unplug"] ?? 0, "seed \(seed):\n\(report.text)")
         #expect(unplugs.addsUp, "seed \(seed):\n\(report.text)")
-        #expect(unplugs.otherReconnections == 0, "seed \(seed):\n\(report.text)")
+        // A reconnection no unplug explains is allowed for one reason only: the reader answered
+        // later than libnfc waits (an emulator starved of time under a sanitizer), and the
+        // device brought it back.
+        #expect(
+            unplugs.otherReasons.count == unplugs.otherReconnections
+                && unplugs.otherReasons.allSatisfy { $0 == "not-responding" }, "seed \(seed):\n\(report.text)")
         #expect(report.timings.reconnections == unplugs.reconnectionsStarted, "seed \(seed):\n\(report.text)")
         if unplugs.unplugs > 0 { #expect(unplugs.noticed > 0, "seed \(seed):\n\(report.text)") }
         #expect(report.text.contains(unplugs.text))

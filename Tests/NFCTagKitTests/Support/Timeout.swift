@@ -7,12 +7,24 @@ struct TimeLimitExceeded: Error, CustomStringConvertible {
     var description: String { "gave up after \(seconds) s (libnfc may be blocked)" }
 }
 
+/// How much longer a hang guard waits in this run: `NFCTAG_TEST_HANG_GUARD_SCALE` (1 when
+/// unset). A sanitizer slows every exchange with the emulated reader several times over, and
+/// `scripts/sanitize` sets it; a guard is there to end a hung test, never to bound its speed.
+let hangGuardScale: Double = {
+    guard let text = ProcessInfo.processInfo.environment["NFCTAG_TEST_HANG_GUARD_SCALE"],
+        let scale = Double(text), scale >= 1
+    else { return 1 }
+    return scale
+}()
+
 /// Runs `operation` with an outer time limit that does not wait for it: a libnfc call
-/// can block a thread beyond cancellation, and a test must still end.
+/// can block a thread beyond cancellation, and a test must still end. The limit is
+/// multiplied by ``hangGuardScale``.
 func withTimeLimit<T: Sendable>(
     seconds: Double = 60,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
+    let seconds = seconds * hangGuardScale
     let once = Locked(false)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let finish: @Sendable (Result<T, any Error>) -> Bool = { result in
