@@ -99,7 +99,8 @@ let package = Package(
         // Operations on the emulated reader next to their physical floor; the soak run (`make bench`).
         .executableTarget(name: "nfctag-bench", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
 
-        // What several test targets share (the seeded PRNG of the property tests).
+        // What several test targets share (the seeded PRNG of the property tests, the emulated
+        // reader of the process, the trait that takes blocking tests off the cooperative pool).
         .target(name: "TestSupport", dependencies: ["NFCEmulator", "NFCChips", "Locking"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CLibNFCTests", dependencies: ["CLibNFC"]),
@@ -141,10 +142,10 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
-                "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking",
+                "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking", "TestSupport",
             ]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
-        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator", "Locking"]),
+        .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator", "Locking", "TestSupport"]),
         .testTarget(
             name: "NFCTagBenchTests", dependencies: ["nfctag-bench", "NFCEmulator", "NFCChips", "NFCTags", "NDEF"]),
     ],

@@ -2,6 +2,7 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// Starts an emulated PN532 with `tags`; with `link`, behind a stable path in a fresh
 /// directory (so that it can be unplugged and plugged back at the same connection string).
@@ -23,7 +24,7 @@ func hex(_ bytes: [UInt8]) -> String { bytes.hexString() }
 let ntag215UID: [UInt8] = [0x04, 0x51, 0x62, 0x73, 0x84, 0x95, 0xA6]
 
 /// Each example program, built, run against the emulated PN532 through libnfc.
-@Suite("Examples against the emulator", .serialized, .timeLimit(.minutes(3)))
+@Suite("Examples against the emulator", .serialized, .timeLimit(.minutes(3)), .blockingCalls)
 struct ExamplesTests {
     static let ntag215 = ChipTables.spec(for: .ntag215).memory!
 

@@ -2,13 +2,14 @@ import Foundation
 import NFCChips
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// The library's NDEF and tag sessions on the USB readers: the example programs (each a
 /// plain NFCTagKit client) run against an emulated ACR122U and PN533 through libnfc's own
 /// `acr122_usb` / `pn53x_usb` drivers. LD_PRELOAD acts at process start, so the program is
 /// a child process started with the reader's environment; `ExamplesTests` runs the same
 /// programs on the UART PN532.
-@Suite("Examples on the USB readers", .serialized, .timeLimit(.minutes(3)))
+@Suite("Examples on the USB readers", .serialized, .timeLimit(.minutes(3)), .blockingCalls)
 struct USBReaderExamplesTests {
     static let ntag215 = ChipTables.spec(for: .ntag215).memory!
 

@@ -2,13 +2,14 @@ import Foundation
 import NFCEmulator
 import NFCTagKit
 import Testing
+import TestSupport
 
 extension HardwareInTheLoop {
     /// One scenario per emulator assumption that no source confirms (the DocC article
     /// "What the emulator assumes" lists them with their ids). On the emulator they pass by
     /// construction; on a real reader each one settles its assumption: it passes when the
     /// reader behaves as the emulator does, and prints what it measured (`[hil] A…`).
-    @Suite("Emulator assumptions, settled on a real reader")
+    @Suite("Emulator assumptions, settled on a real reader", .blockingCalls)
     struct Assumptions {
         /// A2: with a tag in the field, libnfc's InAutoPoll (ISO 14443-4A slot, then MIFARE)
         /// answers after about one activation per slot — the 14443-4A slot does not last its

@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 import NFCTagKit
 import Testing
+import TestSupport
 
 /// Where the hardware-in-the-loop suite runs, from the environment:
 ///
@@ -86,7 +87,7 @@ enum HardwareBench {
 
 /// The hardware-in-the-loop suite: its scenarios run one at a time (one real reader, one
 /// tag), the read-only ones first.
-@Suite("Hardware in the loop", .serialized)
+@Suite("Hardware in the loop", .serialized, .blockingCalls)
 struct HardwareInTheLoop {}
 
 /// The reader for one test: the real one, or a fresh emulated PN532 (behind a stable link,

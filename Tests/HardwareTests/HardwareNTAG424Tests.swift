@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 import NFCTagKit
 import Testing
+import TestSupport
 
 /// One side of an NTAG 424 DNA comparison: the emulated tag or the real one, connected in a
 /// tag session, with the keys its slots hold and one handle (which keeps its EV2 session).
@@ -197,7 +198,7 @@ extension HardwareInTheLoop {
     /// tag and put it back (the NDEF file's settings and bytes, the CC's first byte written
     /// with its own value); `NFC_TEST_NTAG424_RANDOM_ID=1` (with it) turns the random ID on
     /// for good — a tag to spare; `NFC_TEST_TEAR_RIG=1` runs the tear scenario.
-    @Suite("NTAG 424 DNA assumptions, settled on a real tag", .serialized, .timeLimit(.minutes(10)))
+    @Suite("NTAG 424 DNA assumptions, settled on a real tag", .serialized, .timeLimit(.minutes(10)), .blockingCalls)
     struct NTAG424Assumptions {
         /// N424-1: Read_Sig answers `9190` (not the data sheet's `9100`) with 56 bytes;
         /// GetVersion's part 3 carries UID and production data (printed, not compared: the

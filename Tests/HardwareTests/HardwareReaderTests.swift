@@ -2,11 +2,12 @@ import Foundation
 import NFCEmulator
 import NFCTagKit
 import Testing
+import TestSupport
 
 extension HardwareInTheLoop {
     /// Reads only: the reader, the tag's identity, its NDEF message, counters and signature,
     /// and getting the reader back after a loss. Safe on any tag.
-    @Suite("Hardware in the loop: reader, identification, reads", .serialized, .timeLimit(.minutes(2)))
+    @Suite("Hardware in the loop: reader, identification, reads", .serialized, .timeLimit(.minutes(2)), .blockingCalls)
     struct HardwareReaderTests {
         @Test("connect: the reader answers with its name and firmware, status connected, a connected event")
         func connect() async throws {

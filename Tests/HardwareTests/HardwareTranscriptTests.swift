@@ -1,6 +1,7 @@
 import Foundation
 import NFCTagKit
 import Testing
+import TestSupport
 
 extension HardwareInTheLoop {
     /// Records, on a real reader, the exchanges no public real-hardware transcript in
@@ -10,7 +11,8 @@ extension HardwareInTheLoop {
     /// the same bytes back — and compares the shape of each answer with the emulator's.
     /// With `NFC_TEST_TRANSCRIPT=FILE` it writes them to FILE in the `pn53x-data` layer of
     /// the transcripts format, ready to go to `Tests/Transcripts` once its `source` is filled in.
-    @Suite("Transcripts for what no public real-hardware log shows", .serialized, .timeLimit(.minutes(2)))
+    @Suite(
+        "Transcripts for what no public real-hardware log shows", .serialized, .timeLimit(.minutes(2)), .blockingCalls)
     struct Transcripts {
         @Test(
             "record the missing exchanges on a real reader (NFC_TEST_TRANSCRIPT=FILE writes them) and compare their shape with the emulator's"

@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 import NFCTagKit
 import Testing
+import TestSupport
 
 extension HardwareInTheLoop {
     /// The reader-specific assumptions of the emulated USB readers (ids U1–U12 in the DocC
@@ -14,7 +15,9 @@ extension HardwareInTheLoop {
     /// NFC_TEST_DEVICE=acr122_usb swift test --filter USBReaderAssumptions
     /// NFC_TEST_DEVICE=pn53x_usb swift test --filter USBReaderAssumptions
     /// ```
-    @Suite("USB reader assumptions, settled on a real ACR122U or PN533", .serialized, .timeLimit(.minutes(3)))
+    @Suite(
+        "USB reader assumptions, settled on a real ACR122U or PN533", .serialized, .timeLimit(.minutes(3)),
+        .blockingCalls)
     struct USBReaderAssumptions {
         /// U1: the ACR122U's USB identity and endpoints as the emulator presents them: bulk
         /// OUT 02, bulk IN 82, interrupt IN 81; "ACS" / "ACR122U PICC Interface"; no serial
@@ -439,7 +442,7 @@ extension SysfsUSBDevice {
 
 /// The sysfs reader the USB scenarios rely on, against a tree laid out as Linux lays out
 /// `/sys/bus/usb/devices` (a machine without USB has none to read).
-@Suite("sysfs USB devices as the USB scenarios read them")
+@Suite("sysfs USB devices as the USB scenarios read them", .blockingCalls)
 struct SysfsUSBDeviceTests {
     static func tree() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hil-sysfs-\(UUID().uuidString)")

@@ -1,12 +1,13 @@
 import Foundation
 import NFCTagKit
 import Testing
+import TestSupport
 
 extension HardwareInTheLoop {
     /// Scenarios that write: write + read back (the previous message is put back), password
     /// protection and its removal, and the permanent lock. On a real reader they run only
     /// when the environment allows it (see ``HardwareBench``).
-    @Suite("Hardware in the loop: writes, passwords, lock", .serialized, .timeLimit(.minutes(2)))
+    @Suite("Hardware in the loop: writes, passwords, lock", .serialized, .timeLimit(.minutes(2)), .blockingCalls)
     struct HardwareWriteTests {
         static let password = TagPassword(uncheckedBytes: [0x5A, 0x17, 0xC3, 0x08])
         static let pack = PACK(uncheckedBytes: [0x3C, 0x96])

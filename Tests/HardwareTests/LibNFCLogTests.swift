@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 
 /// How P1 and U8 read libnfc's `LIBNFC_LOG_LEVEL=3` log: a UART driver logs an answer in
 /// the pieces it reads, a USB driver whole, the ACR122U inside CCID and a pseudo-APDU.
-@Suite("libnfc's log read as PN53x commands and answers")
+@Suite("libnfc's log read as PN53x commands and answers", .blockingCalls)
 struct LibNFCLogTests {
     @Test("a UART answer in pieces, after the ACK, is one answer; the command's own data comes back without framing")
     func uartPieces() throws {

@@ -2,8 +2,9 @@ import Foundation
 import NFCChips
 import Testing
 @testable import NFCEmulator
+import TestSupport
 
-@Suite("nfc-mfclassic reads and writes the emulated MIFARE Classic 1K", .serialized)
+@Suite("nfc-mfclassic reads and writes the emulated MIFARE Classic 1K", .serialized, .blockingCalls)
 struct EndToEndClassicToolTests {
     static let secretKey: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 

@@ -2,12 +2,13 @@ import Foundation
 import NFCChips
 import Testing
 @testable import NFCEmulator
+import TestSupport
 
 /// Outside clients (libfreefare 0.4.0's tools and API, libnfc's examples, mfoc) against the
 /// emulated PN532 on a pseudo-terminal: the emulator is checked by what others wrote. Each
 /// test skips, saying so, only when its tool is not installed; `scripts/setup` installs them
 /// (libfreefare-bin, libfreefare-dev, libnfc-examples, libnfc-pn53x-examples, mfoc).
-@Suite("Outside clients drive the emulated PN532", .serialized)
+@Suite("Outside clients drive the emulated PN532", .serialized, .blockingCalls)
 struct EndToEndOutsideClientTests {
     static func installed(_ tools: String...) -> Bool { tools.allSatisfy(LibNFCTool.isInstalled) }
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import NFCEmulator
 import NFCChips
+import TestSupport
 
-@Suite("libnfc's own tools drive the emulated PN532", .serialized)
+@Suite("libnfc's own tools drive the emulated PN532", .serialized, .blockingCalls)
 struct EndToEndToolTests {
     @Test("nfc-list shows the exact UID, ATQA and SAK of the tag in the field")
     func nfcList() throws {
@@ -69,7 +70,7 @@ extension EndToEndToolTests {
     }
 }
 
-@Suite("Two tags in the field, tags that leave, a reader unplugged by a fault", .serialized)
+@Suite("Two tags in the field, tags that leave, a reader unplugged by a fault", .serialized, .blockingCalls)
 struct EndToEndFieldTests {
     @Test("nfc-list lists an NTAG215 and a Classic 1K; after one is removed, only the other")
     func twoTags() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import NFCEmulator
+import TestSupport
 
 /// The emulated USB readers through unmodified libnfc. LD_PRELOAD acts at process start,
 /// so every libnfc client here is a child process started with the reader's environment:
 /// libnfc's `nfc-list`, and the built `nfctag` (the NFCTagKit library end to end).
-@Suite(.serialized)
+@Suite(.serialized, .blockingCalls)
 struct USBReaderTests {
     /// The test binary sits beside the package's products: the stand-in and `nfctag`.
     static let productsDirectory: URL = {

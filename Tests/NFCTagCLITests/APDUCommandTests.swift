@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `nfctag apdu` against the emulated PN532 and Type 4 tag, through libnfc.
-@Suite("nfctag apdu", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
+@Suite("nfctag apdu", .tags(.reader), .serialized, .timeLimit(.minutes(1)), .blockingCalls)
 struct APDUCommandTests {
     static let uid: [UInt8] = [0x04, 0x62, 0x19, 0xA3, 0x5B, 0x70, 0x82]
     static let selectApplication = "00A4040007D276000085010100"

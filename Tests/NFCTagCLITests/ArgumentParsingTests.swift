@@ -5,7 +5,7 @@ import TestSupport
 
 /// The command line as the shells write it: `--option=value`, `--` before positional
 /// arguments, a missing value, and `--help` wherever it stands — no reader is needed.
-@Suite("nfctag argument parsing")
+@Suite("nfctag argument parsing", .blockingCalls)
 struct ArgumentParsingTests {
     @Test("--option=value is --option value; the value may hold '=' and start with '-'")
     func inlineValues() throws {
@@ -62,7 +62,7 @@ struct ArgumentParsingTests {
 
 /// One-shot commands and signals: the command stops at its next consistent point, closes the
 /// reader and exits 128 + the signal.
-@Suite("nfctag one-shot commands and signals", .tags(.reader), .timeLimit(.minutes(1)))
+@Suite("nfctag one-shot commands and signals", .tags(.reader), .timeLimit(.minutes(1)), .blockingCalls)
 struct OneShotSignalTests {
     @Test(
         "read waiting for a tag: SIGINT ends the wait at once, closes the reader and exits 130",

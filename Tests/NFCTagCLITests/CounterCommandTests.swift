@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `nfctag counter` against the emulated PN532, through libnfc.
-@Suite("nfctag counter", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
+@Suite("nfctag counter", .tags(.reader), .serialized, .timeLimit(.minutes(1)), .blockingCalls)
 struct CounterCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `nfctag dump` and `restore` against the emulated PN532, through libnfc.
-@Suite("nfctag dump and restore", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag dump and restore", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct DumpRestoreCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let memory = ChipTables.spec(for: .ntag213).memory!

@@ -2,10 +2,11 @@ import Foundation
 import Locking
 import NFCEmulator
 import Testing
+import TestSupport
 
 /// `nfctag emulate` as a script uses it: started in the background, its first line read,
 /// libnfc's tools pointed at it, stopped with SIGTERM. Every process has an outer timeout.
-@Suite("nfctag emulate", .serialized)
+@Suite("nfctag emulate", .serialized, .blockingCalls)
 struct EmulateCommandTests {
     /// A running `nfctag emulate`.
     final class Emulation {

@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("nfctag format", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag format", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct FormatCommandTests {
     @Test("format refuses a tag holding NDEF (exit 1); --force leaves an empty message")
     func formatForce() throws {

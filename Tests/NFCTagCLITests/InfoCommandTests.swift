@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("nfctag info", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag info", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct InfoCommandTests {
     @Test(
         "info --json adds memory, config, locks and signature to the scan fields",

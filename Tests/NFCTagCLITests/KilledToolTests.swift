@@ -7,7 +7,9 @@ import TestSupport
 /// `kill -9` of an `nfctag` that holds a PN532 on a UART leaves the chip at the fast speed
 /// it was switched to: libnfc's tools cannot reach it at 115 200, the next `nfctag` finds it
 /// and switches it back when it closes, and `nfctag reset` does that on purpose.
-@Suite("A killed nfctag: the PN532 left at 460 800 is found again, nothing to replug", .timeLimit(.minutes(2)))
+@Suite(
+    "A killed nfctag: the PN532 left at 460 800 is found again, nothing to replug", .timeLimit(.minutes(2)),
+    .blockingCalls)
 struct KilledToolTests {
     /// An emulated PN532 held by `nfctag monitor`, which is then killed with SIGKILL: the
     /// chip stays at 460 800 and libnfc's claim on the port is gone.

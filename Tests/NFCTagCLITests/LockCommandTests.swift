@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("nfctag lock", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag lock", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct LockCommandTests {
     @Test("lock without --yes exits 2 and touches nothing")
     func refusesWithoutYes() throws {

@@ -5,7 +5,9 @@ import Testing
 import TestSupport
 
 /// `write --mirror` and `provision --mirror` against the emulated PN532, through libnfc.
-@Suite("nfctag write --mirror and provision --mirror", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite(
+    "nfctag write --mirror and provision --mirror", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls
+)
 struct MirrorCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `nfctag ndef encode` / `decode` as a script sees them: output, JSON fields, exit codes.
-@Suite("nfctag ndef")
+@Suite("nfctag ndef", .blockingCalls)
 struct NDEFCommandTests {
     @Test("encode prints the message as lowercase hex with the longest URI prefix")
     func encodeURI() throws {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// `nfctag ntag424 info | auth | change-key | sun-setup` against the emulated NTAG 424 DNA,
 /// through libnfc; the SUN URLs `nfctag read` gets afterwards checked by `ntag424 sun-verify`.
-@Suite("nfctag ntag424 (tag verbs)", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag ntag424 (tag verbs)", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct NTAG424CommandTests {
     static let uid: [UInt8] = [0x04, 0x51, 0x2A, 0x7C, 0x90, 0x1B, 0x80]
 

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// `nfctag provision --ntag424-sun TEMPLATE`: a station that sets up SUN on tag after tag.
-@Suite("nfctag provision --ntag424-sun", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag provision --ntag424-sun", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct NTAG424ProvisionTests {
     static let template = "https://example.com/t?picc_data={picc}&cmac={cmac}"
 

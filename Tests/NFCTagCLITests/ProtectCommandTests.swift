@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `nfctag protect` and `unprotect` against the emulated PN532, through libnfc.
-@Suite("nfctag protect and unprotect", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag protect and unprotect", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct ProtectCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let spec = ChipTables.spec(for: .ntag215)
@@ -171,7 +171,7 @@ struct ProtectCommandTests {
 }
 
 /// `protect` / `unprotect` / `read` / `write` with `--ultralight-c-key` on an emulated Ultralight C.
-@Suite("nfctag and the Ultralight C key", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag and the Ultralight C key", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct UltralightCCommandTests {
     static let uid: [UInt8] = [0x04, 0x5C, 0x11, 0x22, 0x33, 0x44, 0x55]
     static let spec = ChipTables.spec(for: .ultralightC)

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `nfctag provision` run as a process against the emulated PN532; the test presents and
 /// takes away tags as a person at the station would.
-@Suite("nfctag provision: tag after tag", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
+@Suite("nfctag provision: tag after tag", .tags(.reader), .serialized, .timeLimit(.minutes(3)), .blockingCalls)
 struct ProvisionCommandTests {
     @Test("three tags one after another: each written and verified, one log line each, a summary, exit 0")
     func threeTags() async throws {

@@ -7,7 +7,9 @@ import TestSupport
 
 /// The station's resilience and its endings: a reader unplugged mid-tag, Ctrl-C, and the
 /// password and lock steps (with a retry on a tag the station already protected).
-@Suite("nfctag provision: reader loss, Ctrl-C, protect and lock", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
+@Suite(
+    "nfctag provision: reader loss, Ctrl-C, protect and lock", .tags(.reader), .serialized, .timeLimit(.minutes(3)),
+    .blockingCalls)
 struct ProvisionStationTests {
     static let memory = ChipTables.spec(for: .ntag215).memory!
 

@@ -30,7 +30,7 @@ func type2Tag(_ emulator: EmulatedReader) throws -> Type2Tag {
 }
 
 /// `nfctag raw` against the emulated PN532, through libnfc.
-@Suite("nfctag raw", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
+@Suite("nfctag raw", .tags(.reader), .serialized, .timeLimit(.minutes(1)), .blockingCalls)
 struct RawCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
     static let ntag215 = ChipTables.spec(for: .ntag215)

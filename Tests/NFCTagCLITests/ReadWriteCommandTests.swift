@@ -4,7 +4,7 @@ import NFCEmulator
 import Testing
 import TestSupport
 
-@Suite("nfctag read and write", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag read and write", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct ReadWriteCommandTests {
     static let chips: [Chip] = [.ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL21]
 

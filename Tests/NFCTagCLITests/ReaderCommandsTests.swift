@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `nfctag readers` and `nfctag monitor` against the emulated PN532, through real libnfc.
-@Suite("nfctag readers and monitor", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
+@Suite("nfctag readers and monitor", .tags(.reader), .serialized, .timeLimit(.minutes(1)), .blockingCalls)
 struct ReaderCommandsTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
 
@@ -111,7 +111,7 @@ struct ReaderCommandsTests {
 }
 
 /// `--device emulator[:TAG,…]`: the embedded emulated reader, reached through libnfc.
-@Suite("nfctag --device emulator", .tags(.reader), .timeLimit(.minutes(1)))
+@Suite("nfctag --device emulator", .tags(.reader), .timeLimit(.minutes(1)), .blockingCalls)
 struct EmbeddedEmulatorTests {
     @Test("readers --device emulator lists a PN532 on a pseudo-terminal")
     func readers() throws {

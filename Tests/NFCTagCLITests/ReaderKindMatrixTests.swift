@@ -9,7 +9,9 @@ import TestSupport
 /// child process with the USB stand-in preloaded): waits, frame limits, the alone check, and
 /// silences that are not lost readers. The whole suites run on each kind too, one test
 /// process per kind (scripts/test-reader-kinds).
-@Suite("Every reader kind: nfctag writes, reads, protects and reads counters", .serialized, .timeLimit(.minutes(3)))
+@Suite(
+    "Every reader kind: nfctag writes, reads, protects and reads counters", .serialized, .timeLimit(.minutes(3)),
+    .blockingCalls)
 struct ReaderKindMatrixTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let secondUID: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]

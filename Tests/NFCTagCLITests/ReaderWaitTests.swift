@@ -7,7 +7,7 @@ import TestSupport
 /// `--timeout` is how long a command waits for a reader (the contract), not only for a tag:
 /// a PN532 on a UART that is away for a moment — unplugged, or still claimed by a process
 /// killed an instant ago — is waited for, with one line on stderr saying so.
-@Suite("nfctag waits up to --timeout for a reader that is away", .timeLimit(.minutes(1)))
+@Suite("nfctag waits up to --timeout for a reader that is away", .timeLimit(.minutes(1)), .blockingCalls)
 struct ReaderWaitTests {
     private static let uid: [UInt8] = [0x04, 0x52, 0x17, 0x6A, 0x90, 0x33, 0x80]
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `nfctag report` on hand-written logs: every rule of cli.md's `report` row.
-@Suite("nfctag report")
+@Suite("nfctag report", .blockingCalls)
 struct ReportCommandTests {
     func write(_ lines: [String]) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(

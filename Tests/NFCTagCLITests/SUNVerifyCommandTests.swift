@@ -2,10 +2,11 @@ import Foundation
 @testable import NFCEmulator
 import NTAG424Crypto
 import Testing
+import TestSupport
 
 /// `nfctag ntag424 sun-verify` as a web server's script sees it: exit 0 valid, 1 not valid,
 /// 2 malformed; `--json` with the UID and counter.
-@Suite("nfctag ntag424 sun-verify")
+@Suite("nfctag ntag424 sun-verify", .blockingCalls)
 struct SUNVerifyCommandTests {
     /// NXP AN12196 §3.4.4.2.1: zero keys, UID 04DE5F1EACC040, SDMReadCtr 61.
     static let nxpURL = "https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086"

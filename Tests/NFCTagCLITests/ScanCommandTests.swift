@@ -53,7 +53,7 @@ struct CLITagFixture {
     }
 }
 
-@Suite("nfctag scan", .tags(.reader), .serialized, .timeLimit(.minutes(2)))
+@Suite("nfctag scan", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct ScanCommandTests {
     @Test(
         "scan --json prints uid, chip, atqa, sak and the NDEF status of the tag",

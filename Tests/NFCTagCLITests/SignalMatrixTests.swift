@@ -9,7 +9,7 @@ import TestSupport
 /// and leaves the tag in a state that matches what it said and the reader reachable (on a
 /// UART, back at 115 200). The points are fractions of the frames an uninterrupted run
 /// sends, counted by the emulated reader, so they fall on waiting, writing and verifying.
-@Suite("nfctag stopped by a signal in the middle of a command", .tags(.reader), .timeLimit(.minutes(3)))
+@Suite("nfctag stopped by a signal in the middle of a command", .tags(.reader), .timeLimit(.minutes(3)), .blockingCalls)
 struct SignalMatrixTests {
     static let uid: [UInt8] = [0x04, 0x5A, 0x11, 0x22, 0x33, 0x44, 0x55]
     static let old = "https://example.com/old"

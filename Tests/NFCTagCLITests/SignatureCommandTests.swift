@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `nfctag signature` against the emulated PN532, through libnfc.
-@Suite("nfctag signature", .tags(.reader), .serialized, .timeLimit(.minutes(1)))
+@Suite("nfctag signature", .tags(.reader), .serialized, .timeLimit(.minutes(1)), .blockingCalls)
 struct SignatureCommandTests {
     static let uid: [UInt8] = [0x04, 0x47, 0x5E, 0xD2, 0x9C, 0x39, 0x80]
 

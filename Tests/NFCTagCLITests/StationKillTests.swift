@@ -13,7 +13,9 @@ import TestSupport
 ///
 /// 200 tags in `make test`; `NFCTAG_STATION_SOAK_TAGS=5000` (and `…_SEED`) for the soak
 /// that BENCHMARKS.md reports.
-@Suite("nfctag provision killed with SIGKILL and restarted, with tears and unplugs", .timeLimit(.minutes(60)))
+@Suite(
+    "nfctag provision killed with SIGKILL and restarted, with tears and unplugs", .timeLimit(.minutes(60)),
+    .blockingCalls)
 struct StationKillTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seed = environment["NFCTAG_STATION_SOAK_SEED"].flatMap(UInt64.init) ?? 0x5EED_0024

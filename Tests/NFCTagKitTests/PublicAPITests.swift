@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What `import NFCTagKit` shows an app, read from the symbol graph of the built modules
 /// (`swift-symbolgraph-extract`, as `swift package dump-symbol-graph` runs it) and held
@@ -7,7 +8,7 @@ import Testing
 ///
 /// After a deliberate change: `NFCTAGKIT_UPDATE_PUBLIC_API=1 swift test --filter PublicAPI`
 /// rewrites the list; commit it with the change.
-@Suite("Public API")
+@Suite("Public API", .blockingCalls)
 struct PublicAPITests {
     /// The modules `import NFCTagKit` brings in (Sources/NFCTagKit/Exports.swift).
     static let modules = ["NFCTagKit", "NDEF", "NFCChips", "NFCTags", "NTAG424Crypto"]

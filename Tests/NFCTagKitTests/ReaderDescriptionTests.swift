@@ -1,8 +1,9 @@
 import Foundation
 @testable import NFCTagKit
 import Testing
+import TestSupport
 
-@Suite("Reader kinds, nodes, USB models and firmware names")
+@Suite("Reader kinds, nodes, USB models and firmware names", .blockingCalls)
 struct ReaderDescriptionTests {
     @Test("the kind comes from the driver prefix")
     func kinds() {
@@ -53,7 +54,7 @@ struct ReaderDescriptionTests {
     }
 }
 
-@Suite("Reader-in-use diagnosis names the holder and the fix")
+@Suite("Reader-in-use diagnosis names the holder and the fix", .blockingCalls)
 struct ReaderInUseTests {
     func facts(modules: [String] = [], processes: [String] = [], claimed: Bool = false) -> ReaderInUse.SystemFacts {
         ReaderInUse.SystemFacts(loadedModules: { modules }, processNames: { processes }, portClaimed: { _ in claimed })

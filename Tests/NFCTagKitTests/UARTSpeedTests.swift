@@ -5,7 +5,9 @@ import Testing
 import TestSupport
 @testable import NFCTagKit
 
-@Suite("PN532 UART speed: switched up at connect, back at close, through libnfc and the emulated PN532", .serialized)
+@Suite(
+    "PN532 UART speed: switched up at connect, back at close, through libnfc and the emulated PN532", .serialized,
+    .blockingCalls)
 struct UARTSpeedTests {
     private static let setSerialBaudRate = ChipTables.pn532.code(.setSerialBaudRate)
     private static let fastest = PN532SerialLink.fasterSpeeds[0]
