@@ -42,6 +42,33 @@ struct TagSessionNDEFTests {
         }
     }
 
+    @Test("a URL with a live UID and counter on the tag session's connection; a chip without a mirror writes nothing")
+    func mirrorOnOneConnection() async throws {
+        try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, fixture in
+            let ntag = try session.type2Tag()
+            let template = try NTAGMirrorTemplate(uri: "https://example.com/t?id={uid}x{counter}", chip: .ntag215)
+            try await ntag.writeNDEF(mirroring: template)
+            let uri = try #require(try await ntag.readNDEF().records.first?.uri)
+            #expect(uri.hasPrefix("https://example.com/t?id=04475ED29C3980x"), "\(uri)")
+            let configuration = try await ntag.readConfiguration()
+            #expect(configuration.isNFCCounterEnabled == true)
+            #expect(configuration.mirrorConfiguration == template.mirrorConfiguration)
+        }
+        try await withTagSession([try Type2Tag(chip: .ultralight, uid: Self.uid)]) { session, fixture in
+            let ultralight = try session.type2Tag()
+            let before = try #require(fixture.emulator.tags.first as? Type2Tag).memory
+            let template = try NTAGMirrorTemplate(uri: "https://example.com/t?id={uid}", chip: .ntag215)
+            do throws(NDEFSessionError) {
+                try await ultralight.writeNDEF(mirroring: template)
+                Issue.record("a mirror was written to an Ultralight")
+            } catch {
+                guard case .unsupportedTag(let reason) = error else { throw error }
+                #expect(reason == "ultralight has no ASCII mirror")
+            }
+            #expect(try #require(fixture.emulator.tags.first as? Type2Tag).memory == before)
+        }
+    }
+
     @Test("a protected tag refuses a write until the session authenticates, and nothing is written")
     func protectedUntilAuthenticated() async throws {
         try await withTagSession([try Type2Tag(chip: .ntag215, uid: Self.uid)]) { session, fixture in

@@ -99,33 +99,12 @@ public final class NDEFSessionTag: Sendable {
         mirroring template: NTAGMirrorTemplate,
         progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
     ) async throws(NDEFSessionError) {
-        guard let commands, let configurationPage = commands.memory.configuration?.pages.first else {
-            throw .unsupportedTag(reason: "\(detected.chipName) has no ASCII mirror")
-        }
+        guard let commands else { throw .unsupportedTag(reason: "\(detected.chipName) has no ASCII mirror") }
         try await session.perform(on: self, exclusive: true) { driver throws(NDEFTagError) in
             guard let type2 = driver as? Type2NDEFDriver else {
                 throw .unsupportedTag(reason: "\(self.detected.chipName) has no ASCII mirror")
             }
-            let (page, byte) = try await type2.mirrorPlacement(for: template)
-            try await driver.writeMessage(template.message, options: NDEFWriteOptions(), progress: progress)
-            // The configuration pages change here, not through the driver.
-            await type2.forgetConfiguration()
-            let notSet = "the message is written and verified, but the mirror is not set"
-            var configuration: Type2Configuration
-            do throws(TagCommandError) {
-                configuration = try await commands.readConfiguration()
-            } catch {
-                throw .readerFailure(step: .readConfiguration(page: configurationPage), reason: "\(notSet): \(error)")
-            }
-            configuration.mirrorConfiguration = template.mirrorConfiguration
-            configuration.mirrorPage = page
-            configuration.mirrorByte = UInt8(byte)
-            if template.mirrorsCounter { configuration.isNFCCounterEnabled = true }
-            do throws(TagCommandError) {
-                try await commands.writeConfiguration(configuration)
-            } catch {
-                throw .readerFailure(step: .writeConfiguration(page: configurationPage), reason: "\(notSet): \(error)")
-            }
+            try await type2.writeMessage(mirroring: template, commands: commands, progress: progress)
         }
     }
 

@@ -112,6 +112,39 @@ extension NFCType2Tag {
     }
 }
 
+// MARK: - NDEF with a live UID and counter
+
+extension NFCType2Tag {
+    /// Writes `template`'s URL (`NTAGMirrorTemplate`: `{uid}`, `{counter}` or
+    /// `{uid}x{counter}` as ASCII zeros) tear-safely and verified, then points the NTAG21x's
+    /// ASCII mirror at the zeros, so that every later read shows the live UID and counter —
+    /// on this connection, after the same alone check as ``writeNDEF(_:options:progress:)``.
+    ///
+    /// A mirror that would leave the user memory or straddle reserved bytes is refused with
+    /// ``NDEFSessionError/unsupportedTag(reason:)`` before anything is written. Authenticate
+    /// first when the configuration pages are write-protected.
+    ///
+    /// ```swift
+    /// let template = try NTAGMirrorTemplate(uri: "https://example.com/t?{uid}x{counter}", chip: .ntag215)
+    /// try await ntag.writeNDEF(mirroring: template)
+    /// ```
+    public func writeNDEF(
+        mirroring template: NTAGMirrorTemplate,
+        progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
+    ) async throws(NDEFSessionError) {
+        let chipName = chip?.rawValue ?? "unknown"
+        guard let commands = try? session.type2(.writeConfiguration) else {
+            throw .unsupportedTag(reason: "\(chipName) has no ASCII mirror")
+        }
+        try await session.performNDEF(exclusive: true) { driver throws(NDEFTagError) in
+            guard let type2 = driver as? Type2NDEFDriver else {
+                throw .unsupportedTag(reason: "\(chipName) has no ASCII mirror")
+            }
+            try await type2.writeMessage(mirroring: template, commands: commands, progress: progress)
+        }
+    }
+}
+
 // MARK: - Counters
 
 /// The NTAG21x NFC counter and the Ultralight EV1 counters with their tearing flags.

@@ -38,3 +38,38 @@ extension Type2NDEFDriver {
         return (page, byte)
     }
 }
+
+extension Type2NDEFDriver {
+    /// Writes `template`'s message tear-safely and verified, then points the NTAG21x's ASCII
+    /// mirror at its zeros: MIRROR_CONF, MIRROR_PAGE, MIRROR_BYTE, and NFC_CNT_EN when the
+    /// counter is mirrored. Where the zeros will lie is worked out before anything is written
+    /// (``mirrorPlacement(for:)``); `commands` writes the configuration pages.
+    package func writeMessage(
+        mirroring template: NTAGMirrorTemplate, commands: Type2Commands,
+        progress: @escaping @Sendable (NDEFWriteProgress) -> Void
+    ) async throws(NDEFTagError) {
+        guard let configurationPage = commands.memory.configuration?.pages.first else {
+            throw .unsupportedTag(reason: "\(commands.chip.rawValue) has no ASCII mirror")
+        }
+        let (page, byte) = try await mirrorPlacement(for: template)
+        try await writeMessage(template.message, options: NDEFWriteOptions(), progress: progress)
+        // The configuration pages change here, not through the driver.
+        forgetConfiguration()
+        let notSet = "the message is written and verified, but the mirror is not set"
+        var configuration: Type2Configuration
+        do throws(TagCommandError) {
+            configuration = try await commands.readConfiguration()
+        } catch {
+            throw .readerFailure(step: .readConfiguration(page: configurationPage), reason: "\(notSet): \(error)")
+        }
+        configuration.mirrorConfiguration = template.mirrorConfiguration
+        configuration.mirrorPage = page
+        configuration.mirrorByte = UInt8(byte)
+        if template.mirrorsCounter { configuration.isNFCCounterEnabled = true }
+        do throws(TagCommandError) {
+            try await commands.writeConfiguration(configuration)
+        } catch {
+            throw .readerFailure(step: .writeConfiguration(page: configurationPage), reason: "\(notSet): \(error)")
+        }
+    }
+}
