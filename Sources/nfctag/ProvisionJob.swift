@@ -4,14 +4,16 @@ import NFCTagKit
 /// protect (password, with the lock-out guard) and lock (permanent). The write reads back
 /// every page it wrote and compares it byte for byte; verify checks, record by record, that
 /// those bytes decode to the message asked for (with `--mirror` it reads the message again,
-/// since the chip's mirror shows only in a read). The lock step, on a new connection after
-/// the protect step, reads the message again before anything permanent is written.
+/// since the chip's mirror shows only in a read). The lock step reads the message again
+/// before anything permanent is written.
 ///
-/// Every step goes through the library's sessions on the station's device: a
-/// ``NFCTagKit/TagSession`` to identify and protect, an ``NFCTagKit/NDEFSession`` to write,
-/// verify and lock. Nothing is written when more than one tag is in the field. A tag
-/// already protected with the station's password (a retry after a failure past the
-/// protect step) is written and locked with PWD_AUTH.
+/// Every step runs on one ``NFCTagKit/TagSession`` connection: the family handle's chip
+/// commands and its NDEF calls (``NFCTagKit/NFCNDEFTag``). The station's poll that found
+/// the tag alone is its alone check for all of them while the tag stays selected
+/// (`aloneCheckBeforeEveryWrite: false`), so a password presented on the connection stays
+/// in force. Nothing is written when more than one tag is in the field. A tag already
+/// protected with the station's password (a retry after a failure past the protect step)
+/// is opened with PWD_AUTH on the same connection and finished.
 struct ProvisionJob {
     /// What came of a job.
     enum Outcome {
@@ -46,7 +48,7 @@ struct ProvisionJob {
 
         let tag: TagSession
         do {
-            tag = try await TagSession.connect(on: device, timeout: timeout)
+            tag = try await TagSession.connect(on: device, timeout: timeout, aloneCheckBeforeEveryWrite: false)
         } catch .severalTags(let uids) {
             return .severalTags(uids.count)
         } catch .noTag {
@@ -77,24 +79,41 @@ struct ProvisionJob {
             }
             return finish(nil)
         }
-        let detected = NDEFDetectedTag(target: tag.target, chip: chip)
+        guard let ndef = Self.ndefTag(tag.tag) else {
+            return finish(
+                ProvisionRecord.Failure(
+                    step: "write", message: "\(chip.rawValue) holds no NDEF NFCTagKit can write",
+                    state: "nothing was written"))
+        }
+        let type2: NFCType2Tag?
+        if case .type2(let ntag) = tag.tag { type2 = ntag } else { type2 = nil }
+        let steps = Steps(job: self, tag: ndef, type2: type2)
 
         // Write and verify (and lock here when no password comes between).
         let lockNow = options.lock && options.protection == nil
-        if let failure = await writeAndVerify(detected, lock: lockNow, actions: &record.actions) {
+        if let failure = await steps.writeAndVerify(lock: lockNow, actions: &record.actions) {
             return finish(failure)
         }
         if let protection = options.protection {
-            if let failure = await protect(detected, with: protection) { return finish(failure) }
+            if let failure = await steps.protect(with: protection) { return finish(failure) }
             record.actions.append("protect")
             if options.lock {
-                if let failure = await lock(detected, password: protection.password, pack: protection.pack) {
-                    return finish(failure)
-                }
+                if let failure = await steps.lock() { return finish(failure) }
                 record.actions.append("lock")
             }
         }
         return finish(nil)
+    }
+
+    /// The NDEF view of the tag's family handle.
+    private static func ndefTag(_ tag: NFCTag) -> (any NFCNDEFTag)? {
+        switch tag {
+        case .type2(let handle): handle
+        case .ultralightC(let handle): handle
+        case .miFareClassic(let handle): handle
+        case .isoDEP(let handle): handle
+        case .unknown: nil
+        }
     }
 
     // MARK: - Steps
@@ -138,156 +157,177 @@ struct ProvisionJob {
         }
     }
 
-    /// Writes and verifies the message; locks it too with `lock`. A tag that refuses the
-    /// write and may be protected with the station's password is tried again with it.
-    private func writeAndVerify(_ detected: NDEFDetectedTag, lock: Bool, actions: inout [String]) async
-        -> ProvisionRecord.Failure?
-    {
-        let first = await writeAndVerify(
-            detected, lock: lock, password: options.authentication.map { ($0.password, $0.pack) },
-            actions: &actions)
-        guard let first, actions.isEmpty, let protection = options.protection, first.refusedWrite else {
-            return first?.failure
+    /// The write, protect and lock steps on the job's one connection.
+    private struct Steps {
+        let job: ProvisionJob
+        /// The tag's NDEF calls.
+        let tag: any NFCNDEFTag
+        /// The same handle's chip commands, on a Type 2 tag (PWD_AUTH, protection, mirror).
+        let type2: NFCType2Tag?
+
+        private var options: ProvisionOptions { job.options }
+
+        /// Writes and verifies the message; locks it too with `lock`. With `--password` the
+        /// tag is opened first; a tag that refuses the write and may be protected with the
+        /// station's own password is opened with it and written again.
+        func writeAndVerify(lock: Bool, actions: inout [String]) async -> ProvisionRecord.Failure? {
+            if let (password, pack) = options.authentication,
+                let refusal = await authenticate(password: password, pack: pack)
+            {
+                return refusal.failure
+            }
+            let first = await writeVerifyAndLock(lock: lock, actions: &actions)
+            guard let first, actions.isEmpty, let protection = options.protection, first.refusedWrite else {
+                return first?.failure
+            }
+            // The refused write may have left the tag IDLE (a NAK): select it before PWD_AUTH.
+            do throws(TagSessionError) {
+                try await type2?.session.reselect()
+            } catch {
+                return await job.failure(error, step: "write", state: "nothing was written")
+            }
+            // A password refused means the tag was not ours to begin with: report the first refusal.
+            if let refusal = await authenticate(password: protection.password, pack: protection.pack) {
+                return refusal.passwordRefused ? first.failure : refusal.failure
+            }
+            return await writeVerifyAndLock(lock: lock, actions: &actions)?.failure
         }
-        let retry = await writeAndVerify(
-            detected, lock: lock, password: (protection.password, protection.pack), actions: &actions)
-        // A password refused means the tag was not ours to begin with: report the first refusal.
-        if let retry, actions.isEmpty, retry.passwordRefused { return first.failure }
-        return retry?.failure
-    }
 
-    private struct WriteFailure {
-        var failure: ProvisionRecord.Failure
-        var refusedWrite = false
-        var passwordRefused = false
-    }
+        private struct WriteFailure {
+            var failure: ProvisionRecord.Failure
+            var refusedWrite = false
+            var passwordRefused = false
+        }
 
-    private func writeAndVerify(
-        _ detected: NDEFDetectedTag, lock: Bool, password: (TagPassword, PACK?)?,
-        actions: inout [String]
-    ) async -> WriteFailure? {
-        let session = NDEFSession(
-            device: device, configuration: .station(password: password?.0, expectedPACK: password?.1))
-        var step = "write"
-        do throws(NDEFSessionError) {
-            try await session.begin()
-            let tag = try await session.connect(to: detected)
-            let template: NTAGMirrorTemplate?
-            if options.mirror {
-                let mirrorTemplate: NTAGMirrorTemplate
-                do throws(ToolError) {
-                    mirrorTemplate = try MirrorWriting.template(
-                        for: options.message, chip: detected.chip, command: "provision")
-                } catch {
-                    await session.invalidate()
-                    return WriteFailure(
-                        failure: ProvisionRecord.Failure(
-                            step: "write", message: error.summary,
-                            state: "nothing was written"))
-                }
-                try await tag.writeNDEF(mirroring: mirrorTemplate)
-                template = mirrorTemplate
-            } else {
-                template = nil
-                try await tag.writeNDEF(options.message)
-            }
-            actions.append("write")
-            step = "verify"
-            let back: NDEFMessage?
-            if template != nil {
-                // The chip's mirror shows only in what a read returns: read the message again.
-                back = try await tag.readNDEF()
-            } else {
-                // The write read back every page it wrote and compared it byte for byte with the
-                // message's bytes, and read the pages it left alone on this connection just
-                // before: those bytes, decoded as a reader decodes them, are the message read
-                // back. Reading them once more would repeat the same frames (as `nfctag write`).
-                back = WriteCommand.decodedAsStored(options.message)
-            }
-            guard let back, template.map({ MirrorWriting.matches(back, $0) }) ?? (back == options.message) else {
-                await session.invalidate()
+        /// PWD_AUTH with `password`, the PACK checked: the NDEF calls that follow present it
+        /// again whenever they select the tag.
+        private func authenticate(password: TagPassword, pack: PACK?) async -> WriteFailure? {
+            guard let type2 else {
                 return WriteFailure(
                     failure: ProvisionRecord.Failure(
-                        step: "verify", message: "verify failed: the message read back differs from the one written",
-                        state: "the tag holds another message than the one written"))
+                        step: "write", message: "\(tag.chip?.rawValue ?? "unknown") has no PWD_AUTH password",
+                        state: "nothing was written"))
             }
-            actions.append("verify")
-            if lock {
-                step = "lock"
+            do throws(TagSessionError) {
+                try await type2.authenticate(password: password, expectedPACK: pack)
+                return nil
+            } catch {
+                var result = WriteFailure(
+                    failure: await job.failure(error, step: "write", state: "nothing was written"))
+                if case .command(_, .authenticationFailed) = error { result.passwordRefused = true }
+                if case .command(_, .packMismatch) = error { result.passwordRefused = true }
+                return result
+            }
+        }
+
+        private func writeVerifyAndLock(lock: Bool, actions: inout [String]) async -> WriteFailure? {
+            var step = "write"
+            do throws(NDEFSessionError) {
+                let template: NTAGMirrorTemplate?
+                if options.mirror {
+                    let mirrorTemplate: NTAGMirrorTemplate
+                    do throws(ToolError) {
+                        mirrorTemplate = try MirrorWriting.template(
+                            for: options.message, chip: tag.chip, command: "provision")
+                    } catch {
+                        return WriteFailure(
+                            failure: ProvisionRecord.Failure(
+                                step: "write", message: error.summary, state: "nothing was written"))
+                    }
+                    guard let type2 else { throw .unsupportedTag(reason: "the tag has no ASCII mirror") }
+                    try await type2.writeNDEF(mirroring: mirrorTemplate)
+                    template = mirrorTemplate
+                } else {
+                    template = nil
+                    try await tag.writeNDEF(options.message)
+                }
+                actions.append("write")
+                step = "verify"
+                let back: NDEFMessage?
+                if template != nil {
+                    // The chip's mirror shows only in what a read returns: read the message again.
+                    back = try await tag.readNDEF()
+                } else {
+                    // The write read back every page it wrote and compared it byte for byte with
+                    // the message's bytes, and read the pages it left alone on this connection
+                    // just before: those bytes, decoded as a reader decodes them, are the message
+                    // read back. Reading them once more would repeat the same frames.
+                    back = WriteCommand.decodedAsStored(options.message)
+                }
+                guard let back, matches(back, template: template) else {
+                    return WriteFailure(
+                        failure: ProvisionRecord.Failure(
+                            step: "verify",
+                            message: "verify failed: the message read back differs from the one written",
+                            state: "the tag holds another message than the one written"))
+                }
+                actions.append("verify")
+                if lock {
+                    step = "lock"
+                    try await tag.writeLock()
+                    actions.append("lock")
+                }
+                return nil
+            } catch {
+                var result = WriteFailure(failure: await job.failure(error, step: step, done: actions))
+                if case .tagNotWritable = error { result.refusedWrite = true }
+                if case .authenticationRequired = error { result.refusedWrite = true }
+                return result
+            }
+        }
+
+        private func matches(_ back: NDEFMessage, template: NTAGMirrorTemplate?) -> Bool {
+            template.map { MirrorWriting.matches(back, $0) } ?? (back == options.message)
+        }
+
+        /// Password protection, on the connection that wrote the message (its current
+        /// password is the station's own when a retry finds it already protected).
+        func protect(with protection: ProvisionOptions.Protection) async -> ProvisionRecord.Failure? {
+            let done = "the new message is written and verified; "
+            guard let ntag = type2 else {
+                return ProvisionRecord.Failure(
+                    step: "protect",
+                    message: "\(tag.chip?.rawValue ?? "unknown") has no password protection (PWD_AUTH)",
+                    state: done + "not protected")
+            }
+            do throws(TagSessionError) {
+                try await ntag.protect(
+                    password: protection.password, pack: protection.pack,
+                    from: protection.fromPage ?? ntag.memory.firstUserPage,
+                    readProtected: protection.readProtect, authLimit: protection.authLimit,
+                    lockConfiguration: protection.lockConfiguration, currentPassword: protection.password,
+                    consent: protection.consent)
+                return nil
+            } catch {
+                var state = done + "not protected"
+                if case .interrupted(_, let passwordState, _) = error { state = done + passwordState.sentence }
+                return await job.failure(error, step: "protect", state: state)
+            }
+        }
+
+        /// Locks the protected tag: the message read back and compared, then the lock.
+        func lock() async -> ProvisionRecord.Failure? {
+            do throws(NDEFSessionError) {
+                let template =
+                    options.mirror
+                    ? try? MirrorWriting.template(for: options.message, chip: tag.chip, command: "provision") : nil
+                guard matches(try await tag.readNDEF(), template: template) else {
+                    return ProvisionRecord.Failure(
+                        step: "lock", message: "the message read back before locking differs from the one written",
+                        state: "protected, not locked")
+                }
                 try await tag.writeLock()
-                actions.append("lock")
+                return nil
+            } catch {
+                return await job.failure(error, step: "lock", done: ["write", "verify", "protect"])
             }
-            await session.invalidate()
-            return nil
-        } catch {
-            await session.invalidate()
-            var result = WriteFailure(failure: await failure(error, step: step, done: actions))
-            if case .tagNotWritable = error { result.refusedWrite = true }
-            if case .authenticationRequired = error { result.refusedWrite = true }
-            if case .authenticationFailed = error { result.passwordRefused = true }
-            if case .packMismatch = error { result.passwordRefused = true }
-            return result
-        }
-    }
-
-    /// Password protection on a fresh selection of the tag (its current password is the
-    /// station's own when a retry finds it already protected).
-    private func protect(_ detected: NDEFDetectedTag, with protection: ProvisionOptions.Protection) async
-        -> ProvisionRecord.Failure?
-    {
-        let done = "the new message is written and verified; "
-        do throws(TagSessionError) {
-            let session = try await TagSession.connect(on: device, timeout: timeout)
-            guard session.uid == detected.uid else {
-                return ProvisionRecord.Failure(
-                    step: "protect", message: "another tag (\(session.uid.hexString())) came into the field",
-                    state: done + "not protected")
-            }
-            guard case .type2(let ntag) = session.tag else {
-                return ProvisionRecord.Failure(
-                    step: "protect", message: "\(detected.chipName) has no password protection (PWD_AUTH)",
-                    state: done + "not protected")
-            }
-            try await ntag.protect(
-                password: protection.password, pack: protection.pack,
-                from: protection.fromPage ?? ntag.memory.firstUserPage,
-                readProtected: protection.readProtect, authLimit: protection.authLimit,
-                lockConfiguration: protection.lockConfiguration, currentPassword: protection.password,
-                consent: protection.consent)
-            return nil
-        } catch {
-            var state = done + "not protected"
-            if case .interrupted(_, let passwordState, _) = error { state = done + passwordState.sentence }
-            return await failure(error, step: "protect", state: state)
-        }
-    }
-
-    /// Locks the protected tag: PWD_AUTH, the message read back and compared, then the lock.
-    private func lock(_ detected: NDEFDetectedTag, password: TagPassword, pack: PACK) async -> ProvisionRecord.Failure?
-    {
-        let session = NDEFSession(device: device, configuration: .station(password: password, expectedPACK: pack))
-        do throws(NDEFSessionError) {
-            try await session.begin()
-            let tag = try await session.connect(to: detected)
-            guard try await tag.readNDEF() == options.message else {
-                await session.invalidate()
-                return ProvisionRecord.Failure(
-                    step: "lock", message: "the message read back before locking differs from the one written",
-                    state: "protected, not locked")
-            }
-            try await tag.writeLock()
-            await session.invalidate()
-            return nil
-        } catch {
-            await session.invalidate()
-            return await failure(error, step: "lock", done: ["write", "verify", "protect"])
         }
     }
 
     // MARK: - Failures
 
     /// A session failure at `step`: the message a person reads, and what the tag holds.
-    private func failure(_ error: NDEFSessionError, step: String, done: [String]) async -> ProvisionRecord.Failure {
+    fileprivate func failure(_ error: NDEFSessionError, step: String, done: [String]) async -> ProvisionRecord.Failure {
         let summary = TagSelection.failure(error, operation: step).summary
         let state: String
         switch error {
@@ -308,7 +348,7 @@ struct ProvisionJob {
             readerLost: readerLost, tagLeft: tagLeft)
     }
 
-    private func failure(_ error: TagSessionError, step: String, state: String) async -> ProvisionRecord.Failure {
+    fileprivate func failure(_ error: TagSessionError, step: String, state: String) async -> ProvisionRecord.Failure {
         let summary = ChipSession.failure(error, command: step, timeout: Double(timeout.components.seconds)).summary
         var tagLeft = false
         switch error {

@@ -50,6 +50,24 @@ struct ProvisionCommandTests {
         #expect(statistics.tagFramesByCode[read, default: 0] == 0, "\(statistics.tagFramesByCode)")
     }
 
+    @Test(
+        "one connection per tag: the station's look at the field is the alone check of write, verify and lock; protect proves its password from a fresh selection, and the lock looks again",
+        arguments: [false, true])
+    func looksAtTheField(protect: Bool) async throws {
+        let bench = try ProvisionBench(tags: [try ProvisionBench.tag(1)], kind: .pn532)
+        let password = ["--protect", "--password", "12345678", "--pack", "abcd"]
+        let tool = try bench.start((protect ? password : []) + ["--lock", "--count", "1", "--json"])
+        let record = try await bench.waitForRecord(tool, uid: 1, result: "ok")
+        #expect(
+            record["actions"] as? [String]
+                == (protect ? ["write", "verify", "protect", "lock"] : ["write", "verify", "lock"]))
+        #expect(await tool.exitStatus() == 0, "\(tool.standardError)")
+        // The tag lies on the reader from the start and --count 1 ends the station after it:
+        // every InAutoPoll of the run looked at the field for this tag.
+        let polls = bench.emulator.statistics.commandsByCode[ChipTables.pn532.code(.inAutoPoll), default: 0]
+        #expect(polls == (protect ? 2 : 1), "\(polls) looks at the field for one tag")
+    }
+
     @Test("--station NAME is in every log line and the summary; nfctag report merges two stations' logs")
     func stationsAndReport() async throws {
         let first = try ProvisionBench()

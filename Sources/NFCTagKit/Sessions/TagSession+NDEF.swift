@@ -7,7 +7,9 @@ extension TagSession {
     /// Runs an NDEF driver call on this connection's tag as the only user of the device's
     /// tag. `exclusive` (a write or lock) first checks that the tag is alone in the field,
     /// as the NDEF session does; the check selects the tag again, so the password or key
-    /// that opened it is presented again (``TagCredentials``).
+    /// that opened it is presented again (``TagCredentials``). Without
+    /// ``aloneCheckBeforeEveryWrite`` the poll that found the tag alone stays the check while
+    /// nothing has selected the tag again since, nor seen it NAK or fail.
     func performNDEF<T: Sendable>(
         exclusive: Bool,
         _ body: @Sendable (any NDEFTagDriver) async throws(NDEFTagError) -> T
@@ -23,12 +25,17 @@ extension TagSession {
         defer { device.tagAccess.release() }
         // Someone else had the field: what the driver read of the configuration may no longer hold.
         if fieldUsedElsewhere, let type2 = driver as? Type2NDEFDriver { await type2.forgetConfiguration() }
+        // Without a look before every write, the poll that found the tag alone and selected it
+        // stands while nothing has selected the tag again since, nor seen it NAK or fail: the
+        // tag is still selected (and still open with any password presented on it).
+        var proven = false
+        if !aloneCheckBeforeEveryWrite { proven = await device.targetAloneSincePoll?.uid == uid }
         let reopening = NDEFSessionTransport(base: transport, chip: chip, remembered: credentials)
-        if exclusive {
+        if exclusive, !proven {
             // The alone check selects the tag: only the password or key is presented again.
             try await selectAlone()
             if credentials.value != TagCredentials.Value() { try await reopen(reopening.presentCredentials) }
-        } else if fieldUsedElsewhere {
+        } else if fieldUsedElsewhere, !proven {
             try await reopen(reopening.reselect)
         }
         do {

@@ -37,6 +37,8 @@ public actor TagSession {
     /// The password or key that last opened the tag, presented again after a re-selection
     /// inside the NDEF calls (``NFCNDEFTag``).
     nonisolated let credentials = TagCredentials()
+    /// Whether every NDEF write and lock looks at the field again first (``connect(on:timeout:aloneCheckBeforeEveryWrite:)``).
+    package nonisolated let aloneCheckBeforeEveryWrite: Bool
     /// The NDEF driver of this connection, made at its first NDEF call: it remembers what it
     /// verified, which `writeLock` needs; and whether it was last told the tag is open.
     var ndefDriver: (driver: any NDEFTagDriver, authenticated: Bool)?
@@ -55,8 +57,9 @@ public actor TagSession {
     /// A session on a tag already selected and identified (tests wrap the transport).
     init(
         device: NFCDevice, target: ISO14443ATarget, identification: TagIdentificationReport,
-        transport: any TagTransport
+        transport: any TagTransport, aloneCheckBeforeEveryWrite: Bool = true
     ) {
+        self.aloneCheckBeforeEveryWrite = aloneCheckBeforeEveryWrite
         self.device = device
         self.target = target
         self.identification = identification
@@ -70,23 +73,30 @@ public actor TagSession {
     /// - Parameters:
     ///   - device: a connected device.
     ///   - timeout: how long to wait for a tag (`nil`: until cancelled).
+    ///   - aloneCheckBeforeEveryWrite: `true` (the default): every NDEF write and lock first
+    ///     looks at the field again, since a person may have added a tag. `false`, for a
+    ///     station where nothing enters the field between the steps of one tag: the look that
+    ///     found the tag alone (here, or the station's ``NFCDevice/pollField()``) stays its
+    ///     alone check while nothing selects the tag again (a NAK, a password proven from a
+    ///     fresh selection) — one look per tag for a write, verify and lock.
     /// - Throws: ``TagSessionError/noTag`` after `timeout`,
     ///   ``TagSessionError/severalTags(uids:)`` when more than one tag answers,
     ///   ``TagSessionError/readerLost(operation:reason:)`` / ``TagSessionError/tagLost(operation:)``.
-    public static func connect(on device: NFCDevice, timeout: Duration? = NFCDevice.defaultTimeout)
-        async throws(TagSessionError) -> TagSession
-    {
+    public static func connect(
+        on device: NFCDevice, timeout: Duration? = NFCDevice.defaultTimeout, aloneCheckBeforeEveryWrite: Bool = true
+    ) async throws(TagSessionError) -> TagSession {
         try await device.withExclusiveTagAccess(purpose: "a tag session waiting for a tag", busy: TagSessionError.init)
         {
             () async throws(TagSessionError) -> TagSession in
-            try await connectHoldingTagAccess(on: device, timeout: timeout)
+            try await connectHoldingTagAccess(
+                on: device, timeout: timeout, aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite)
         }
     }
 
     /// ``connect(on:timeout:)`` while the device's tag access is held.
-    private static func connectHoldingTagAccess(on device: NFCDevice, timeout: Duration?) async throws(TagSessionError)
-        -> TagSession
-    {
+    private static func connectHoldingTagAccess(
+        on device: NFCDevice, timeout: Duration?, aloneCheckBeforeEveryWrite: Bool
+    ) async throws(TagSessionError) -> TagSession {
         // A tag that a counting poll found alone and left selected (a station's
         // ``NFCDevice/pollField()``) is identified where it is: that poll is its alone check
         // while the identification leaves it selected. When the identification selected it
@@ -96,7 +106,8 @@ public actor TagSession {
             do throws(TagSessionError) {
                 let session = try await identified(
                     device: device, target: proven,
-                    transport: await DeviceTagTransport(device: device, target: proven))
+                    transport: await DeviceTagTransport(device: device, target: proven),
+                    aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite)
                 if await device.targetAloneSincePoll?.uid == proven.uid { return session }
                 // The identification selected the tag again or saw it fail: the tag may have
                 // left and come back (IDLE, silent to GET_VERSION), so what it found is not
@@ -120,7 +131,8 @@ public actor TagSession {
         case .alone(let selected):
             return try await identified(
                 device: device, target: selected,
-                transport: await DeviceTagTransport(device: device, target: selected))
+                transport: await DeviceTagTransport(device: device, target: selected),
+                aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite)
         case .several:
             let inField: [ISO14443ATarget]
             do {
@@ -135,16 +147,18 @@ public actor TagSession {
     }
 
     /// Identifies the tag behind `transport` and makes a session for it.
-    static func identified(device: NFCDevice, target: ISO14443ATarget, transport: any TagTransport)
-        async throws(TagSessionError) -> TagSession
-    {
+    static func identified(
+        device: NFCDevice, target: ISO14443ATarget, transport: any TagTransport, aloneCheckBeforeEveryWrite: Bool = true
+    ) async throws(TagSessionError) -> TagSession {
         let report: TagIdentificationReport
         do {
             report = try await TagIdentifier.identify(over: transport)
         } catch {
             throw await classify(error, device: device, uid: target.uid, operation: .identify)
         }
-        return TagSession(device: device, target: target, identification: report, transport: transport)
+        return TagSession(
+            device: device, target: target, identification: report, transport: transport,
+            aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite)
     }
 
     /// Sends `bytes` to the tag and returns its answer: data, or an ACK. The reader adds
