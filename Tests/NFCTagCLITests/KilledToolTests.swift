@@ -35,15 +35,6 @@ struct KilledToolTests {
         #expect(!portClaimed(path), "the claim of the killed process stayed on \(path)")
     }
 
-    /// Whether the chip reaches `baud` (the committing ACK may still be on its way when the tool has exited).
-    private static func chipReaches(_ baud: Int, _ emulator: EmulatedReader) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while emulator.statistics.uartBaud != baud, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return emulator.statistics.uartBaud == baud
-    }
-
     private static func portClaimed(_ path: String) -> Bool {
         let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
@@ -70,7 +61,7 @@ struct KilledToolTests {
         }
         let read = try ToolRunner.run(["read", "--json", "--device", emulator.connectionString, "--timeout", "5"])
         #expect(read.stdout.contains("046b2f11903380"), "\(read.stdout)\(read.stderr)")
-        #expect(try await Self.chipReaches(115_200, emulator), "nfctag read left the chip at the fast speed")
+        #expect(try await emulator.chipReaches(baud: 115_200), "nfctag read left the chip at the fast speed")
         if Self.hasNFCList {
             let after = try EmulateCommandTests.libnfcTool("nfc-list", [], device: emulator.connectionString)
             #expect(after.contains("ISO/IEC 14443A"), "\(after)")
@@ -84,7 +75,7 @@ struct KilledToolTests {
         let reset = try ToolRunner.run(["reset", "--json", "--device", emulator.connectionString])
         #expect(reset.status == 0, "\(reset.stderr)")
         #expect(reset.stdout.contains(#""reset":true"#), "\(reset.stdout)")
-        #expect(try await Self.chipReaches(115_200, emulator))
+        #expect(try await emulator.chipReaches(baud: 115_200))
         if Self.hasNFCList {
             let after = try EmulateCommandTests.libnfcTool("nfc-list", [], device: emulator.connectionString)
             #expect(after.contains("ISO/IEC 14443A"), "\(after)")

@@ -75,7 +75,7 @@ struct SignalMatrixTests {
         // 128 + the signal, unless the command had finished before the signal came.
         #expect(status == 128 + signal || (status == 0 && !tool.signalArrivedInTime), context)
         // The reader is closed, not abandoned: at 115 200 on a UART, and it opens again.
-        if emulator.kind == .pn532 { #expect(emulator.statistics.uartBaud == 115_200, context) }
+        if emulator.kind == .pn532 { #expect(try await emulator.chipReaches(baud: 115_200), context) }
         let auth0 = try #require(ChipTables.spec(for: .ntag215).memory?.configuration?.field(.auth0))
         let protected = Int(try #require(auth0.value(in: try type2Tag(emulator).page(auth0.page)))) < 0xFF
         let read = try runTool(["read", "--json"] + (protected ? ["--password", Self.password] : []), on: emulator)

@@ -159,6 +159,17 @@ public final class EmulatedReader: Sendable {
         uart?.statistics ?? usb.withLock { $0?.statistics } ?? EmulatorStatistics()
     }
 
+    /// Whether the chip's UART reaches `baud` within 10 s. A client that switches the speed
+    /// back as it closes sends the committing ACK last, and the chip may take it just after
+    /// the client's process has exited.
+    public func chipReaches(baud: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while statistics.uartBaud != baud, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return statistics.uartBaud == baud
+    }
+
     /// Runs `body` on the field under the reader's lock (inspect or change tags).
     public func withField<Result>(_ body: (inout Field) -> Result) -> Result {
         if let uart { return uart.withField(body) }
