@@ -9,9 +9,10 @@ import NFCTagKit
 ///
 /// Every step runs on one ``NFCTagKit/TagSession`` connection: the family handle's chip
 /// commands and its NDEF calls (``NFCTagKit/NFCNDEFTag``). The station's poll that found
-/// the tag alone is its alone check for all of them while the tag stays selected
-/// (`aloneCheckBeforeEveryWrite: false`), so a password presented on the connection stays
-/// in force. Nothing is written when more than one tag is in the field. A tag already
+/// the tag alone is the alone check of the write, verify and lock while nothing selects the
+/// tag again (`aloneCheckBeforeEveryWrite: false`); protect proves its password from a fresh
+/// selection, so a lock after it looks at the field once more. Nothing is written when more
+/// than one tag is in the field. A tag already
 /// protected with the station's password (a retry after a failure past the protect step)
 /// is opened with PWD_AUTH on the same connection and finished.
 struct ProvisionJob {
