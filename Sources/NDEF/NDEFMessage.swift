@@ -57,3 +57,13 @@ public struct NDEFMessage: Hashable, Sendable {
         return try NDEFMessageEncoder(records: records, maximumChunkSize: maximumChunkSize).encode()
     }
 }
+
+extension NDEFMessage {
+    /// The message as a reader decodes the bytes a write stores for it (none for a message
+    /// without records), or `nil` when they do not decode.
+    package var decodedAsStored: NDEFMessage? {
+        guard !records.isEmpty else { return NDEFMessage(records: []) }
+        guard let bytes = try? encoded() else { return nil }
+        return try? NDEFMessage(bytes: bytes)
+    }
+}

@@ -23,19 +23,6 @@ enum MirrorWriting {
         }
     }
 
-    /// Whether `back` is `template`'s URL as the chip shows it: the same, except that the
-    /// placeholder's zeros now show the live UID / counter (hex digits and the separator).
-    static func matches(_ back: NDEFMessage, _ template: NTAGMirrorTemplate) -> Bool {
-        guard back.records.count == 1, let record = back.records.first,
-            let shown = try? NDEFURIRecord(record: record).uri,
-            let written = template.message.records.first.flatMap({ try? NDEFURIRecord(record: $0).uri })
-        else { return false }
-        let (a, b) = (Array(written.utf8), Array(shown.utf8))
-        guard a.count == b.count else { return false }
-        let mirrored = Set("0123456789ABCDEF".utf8 + [template.rules.separator])
-        return zip(a, b).allSatisfy { $0 == $1 || ($0 == UInt8(ascii: "0") && mirrored.contains($1)) }
-    }
-
     /// `uid`, `counter` or `uid+counter`, for messages and JSON.
     static func name(_ template: NTAGMirrorTemplate) -> String {
         [template.mirrorsUID ? "uid" : nil, template.mirrorsCounter ? "counter" : nil].compactMap { $0 }.joined(

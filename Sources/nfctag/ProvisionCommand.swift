@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import NFCTagKit
+import Locking
 
 /// `nfctag provision RECORD… [--lock] [--protect --password HEX8 …] [--count N] [--log FILE]
 /// [--again]`: a batch station. For each tag presented: identify, write (tear-safe),
@@ -38,7 +39,8 @@ enum ProvisionCommand {
         configuration.reconnection.maximumAttempts = 100_000
         let (device, info) = try await ReaderSelection.connect(globals, configuration: configuration)
 
-        let steps = options.plannedActions.joined(separator: ", ")
+        let plan = options.plan
+        let steps = plan.steps.map(\.rawValue).joined(separator: ", ")
         let already =
             provisioned.isEmpty
             ? ""
@@ -47,37 +49,99 @@ enum ProvisionCommand {
             "Provisioning station on \(info.name): \(steps) for each tag\(options.count.map { ", \($0) tag\($0 == 1 ? "" : "s")" } ?? "").\(already) Ctrl-C ends."
         )
 
-        let stop = StopRequest()
+        let timeout = Duration.seconds(globals.timeout)
+        let station = ProvisioningStation(
+            device: device, plan: plan, label: options.station,
+            alreadyProvisioned: Set(provisioned.compactMap(Hex.decode)), skipsProvisioned: !options.again,
+            tagTimeout: timeout, pollInterval: pollInterval)
+        let signals = Locked(0)
         let trap = SignalTrap { _ in
-            if stop.request() > 1 { exit(SignalTrap.exitCode ?? 130) }
+            // The first signal stops the station between tags; a second one ends the tool at once.
+            if signals.withLock({ count in
+                count += 1
+                return count
+            }) > 1 {
+                exit(SignalTrap.exitCode ?? 130)
+            }
+            station.stop()
         }
-        var station = ProvisionStation(
-            device: device, options: options, output: output, log: log, stop: stop,
-            timeout: .seconds(globals.timeout), provisioned: provisioned,
-            progress: ProvisionProgress(station: options.station))
-        let ending: ProvisionStation.Ending
+        var progress = ProvisionProgress(station: options.station)
+        let ending: ProvisioningStation.Ending
         do throws(ToolError) {
-            ending = try await station.run()
+            ending = try await station.run(count: options.count) { event throws(ToolError) in
+                try show(event, progress: &progress, options: options, timeout: timeout, log: log, output: output)
+            }
         } catch {
             trap.release()
-            station.progress.clearLine()
+            progress.clearLine()
             await device.close()
             throw error
         }
         trap.release()
-        station.progress.clearLine()
+        progress.clearLine()
         await device.close()
-        try finish(station.progress, ending: ending, output: output)
+        try finish(progress, ending: ending, output: output)
+    }
+
+    /// The pause between two looks at the field: a person's pace. The test suites set
+    /// `NFCTAG_TEST_STATION_POLL_MS` to run hundreds of tags through a station in seconds.
+    private static let pollInterval: Duration = {
+        guard let text = ProcessInfo.processInfo.environment["NFCTAG_TEST_STATION_POLL_MS"],
+            let milliseconds = Int(text), (1...1000).contains(milliseconds)
+        else { return .milliseconds(150) }
+        return .milliseconds(milliseconds)
+    }()
+
+    /// What the person at the reader sees of `event`; a handled tag is logged (and flushed)
+    /// before anything else, and a log that cannot be written stops the station.
+    private static func show(
+        _ event: ProvisioningStation.Event, progress: inout ProvisionProgress, options: ProvisionOptions,
+        timeout: Duration, log: ProvisionLog?, output: Output
+    ) throws(ToolError) {
+        switch event {
+        case .waitingForTag:
+            progress.show("Present a tag (Ctrl-C ends)")
+        case .severalTags(let count):
+            progress.show("\(count) tags in the field — remove all but one (nothing is written)")
+        case .provisioning(let uid):
+            // Derived passwords are never printed: the tool learns them to leave them out.
+            if let derivation = options.passwordDerivation {
+                _ = DerivedPasswords.credentials(derivation, uid: uid)
+            }
+            progress.show("Hold the tag still — provisioning \(uid.hexString())")
+        case .handled(let handled):
+            let record = handled.worded(timeout: timeout)
+            try log?.append(record.json)
+            progress.clearLine()
+            if output.json {
+                output.document(record.json)
+            } else {
+                output.line(record.line)
+            }
+            progress.count(record)
+            if record.failure?.readerLost == true {
+                progress.show("The reader was lost — reconnecting; the tag is tried again once it is back")
+            }
+        case .presentAgain:
+            progress.show("The tag left the field — present it again to finish it")
+        case .removeTag(let failed):
+            progress.show(
+                failed ? "Take the failed tag away, present the next one" : "Remove the tag, present the next one")
+        case .readerLost:
+            progress.show("The reader was lost — waiting for it to come back (reconnecting)")
+        case .readerBack:
+            progress.show("The reader is back")
+        }
     }
 
     /// Prints the summary; throws the exit code when something failed.
-    private static func finish(_ progress: ProvisionProgress, ending: ProvisionStation.Ending, output: Output)
+    private static func finish(_ progress: ProvisionProgress, ending: ProvisioningStation.Ending, output: Output)
         throws(ToolError)
     {
         if output.json {
-            output.document(progress.summaryJSON(interrupted: ending == .interrupted))
+            output.document(progress.summaryJSON(interrupted: ending == .stopped))
         } else {
-            output.line((ending == .interrupted ? "Stopped. " : "") + progress.summaryText)
+            output.line((ending == .stopped ? "Stopped. " : "") + progress.summaryText)
             if progress.failed > 0 {
                 output.line("Failed: " + progress.failedUIDs.sorted().joined(separator: ", "))
             }

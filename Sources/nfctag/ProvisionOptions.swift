@@ -37,20 +37,8 @@ struct ProvisionOptions {
     /// protected — PWD_AUTH before writing.
     var authentication: (password: TagPassword, pack: PACK?)?
     /// `--password-derive-env VAR`: the password and PACK of `--protect` (or of the
-    /// authentication) are each tag's own, derived from its UID (``resolved(forUID:)``).
+    /// authentication) are each tag's own, derived from its UID by the station.
     var passwordDerivation: TagPasswordDerivation?
-
-    /// The options for the tag with `uid`: with a derivation, its own password and PACK in
-    /// place of the station's.
-    func resolved(forUID uid: [UInt8]) -> ProvisionOptions {
-        guard let passwordDerivation else { return self }
-        let derived = DerivedPasswords.credentials(passwordDerivation, uid: uid)
-        var options = self
-        options.protection?.password = derived.password
-        options.protection?.pack = derived.pack
-        if options.authentication != nil { options.authentication = (derived.password, derived.pack) }
-        return options
-    }
 
     /// `--protect` and its options, as `nfctag protect` takes them.
     struct Protection {
@@ -63,10 +51,27 @@ struct ProvisionOptions {
         var consent: IrreversibleConsent = []
     }
 
-    /// The actions a fully provisioned tag went through, in order.
-    var plannedActions: [String] {
-        if ntag424SUN != nil { return ["sun-setup", "verify"] }
-        return ["write", "verify"] + (protection == nil ? [] : ["protect"]) + (lock ? ["lock"] : [])
+    /// The library's plan for every tag.
+    var plan: ProvisioningPlan {
+        if let ntag424SUN {
+            return ProvisioningPlan(
+                sun: .init(template: ntag424SUN, metaReadKey: ntag424MetaKey, masterKey: ntag424MasterKey))
+        }
+        var plan = ProvisioningPlan(message: message)
+        plan.mirror = mirror
+        plan.lock = lock
+        plan.authentication = authentication
+        plan.passwordDerivation = passwordDerivation
+        plan.protection = protection.map { options in
+            var protection = ProvisioningPlan.Protection(password: options.password, pack: options.pack)
+            protection.fromPage = options.fromPage
+            protection.readProtected = options.readProtect
+            protection.authLimit = options.authLimit
+            protection.lockConfiguration = options.lockConfiguration
+            protection.consent = options.consent
+            return protection
+        }
+        return plan
     }
 
     /// Parses the subcommand's options (global options are offered to `parser` first).
@@ -148,7 +153,7 @@ struct ProvisionOptions {
                     "nfctag provision: --protect needs the password to set: --password HEX8 (or --password-env VAR, or --password-derive-env VAR for a password per tag)"
                 )
             }
-            // With a derivation each tag's own password takes this place (resolved(forUID:)).
+            // With a derivation each tag's own password takes this place.
             protection.password = globals.password ?? .factoryDefault
             options.protection = protection
             let irreversible =

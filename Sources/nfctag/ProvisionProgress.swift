@@ -29,7 +29,7 @@ struct ProvisionProgress {
     }
 
     /// Counts `record`.
-    mutating func count(_ record: ProvisionRecord) {
+    mutating func count(_ record: ProvisioningRecord) {
         let uid = record.uid.hexString()
         switch record.result {
         case .ok:

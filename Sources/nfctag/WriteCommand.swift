@@ -77,9 +77,9 @@ enum WriteCommand {
                     // the message's bytes; the pages it left alone were read on this connection just
                     // before. Those bytes, decoded as a reader decodes them, are the message read
                     // back: reading them a second time would only repeat the same frames.
-                    back = Self.decodedAsStored(message)
+                    back = message.decodedAsStored
                 }
-                guard let back, template.map({ MirrorWriting.matches(back, $0) }) ?? (back == message) else {
+                guard let back, template.map({ $0.isShown(in: back) }) ?? (back == message) else {
                     throw ToolError(
                         exitCode: .failure,
                         summary: "nfctag: verify failed: the message read back differs from the one written")
@@ -128,14 +128,6 @@ enum WriteCommand {
             }
             return message
         }
-    }
-
-    /// `message` as a reader decodes the bytes a write stores for it (none for a message
-    /// without records), or `nil` when they do not decode.
-    static func decodedAsStored(_ message: NDEFMessage) -> NDEFMessage? {
-        guard !message.records.isEmpty else { return NDEFMessage(records: []) }
-        guard let bytes = try? message.encoded() else { return nil }
-        return try? NDEFMessage(bytes: bytes)
     }
 
     private static func drawProgress(_ progress: NDEFWriteProgress) {

@@ -120,3 +120,17 @@ extension String {
         components(separatedBy: text).count - 1
     }
 }
+
+extension NTAGMirrorTemplate {
+    /// Whether `back` is this template's URL as the chip shows it: the same, except that
+    /// the placeholder's zeros now show the live UID / counter (hex digits and the separator).
+    package func isShown(in back: NDEFMessage) -> Bool {
+        guard back.records.count == 1, let shown = back.records.first?.uri,
+            let written = message.records.first?.uri
+        else { return false }
+        let (a, b) = (Array(written.utf8), Array(shown.utf8))
+        guard a.count == b.count else { return false }
+        let mirrored = Set("0123456789ABCDEF".utf8 + [rules.separator])
+        return zip(a, b).allSatisfy { $0 == $1 || ($0 == UInt8(ascii: "0") && mirrored.contains($1)) }
+    }
+}
