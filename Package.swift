@@ -137,12 +137,15 @@ let package = Package(
             exclude: ["README.md"]),
         .executableTarget(
             name: "ClassicNDEF", dependencies: ["NFCTagKit"], path: "Examples/ClassicNDEF", exclude: ["README.md"]),
+        .executableTarget(
+            name: "PackingLine", dependencies: ["NFCTagKit"], path: "Examples/PackingLine", exclude: ["README.md"]),
         // Runs the built examples against an in-process emulated PN532.
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
                 "ReaderLifecycle", "WriteAndLockURL", "PasswordProtectNTAG",
-                "CountersAndSignature", "ClassicNDEF", "NFCEmulator", "NFCChips", "Locking", "TestSupport",
+                "CountersAndSignature", "ClassicNDEF", "PackingLine", "NFCTagKit", "NFCEmulator", "NFCChips", "Locking",
+                "TestSupport",
             ]),
         // Hardware in the loop: a real reader when NFC_TEST_DEVICE names one, the emulated reader otherwise.
         .testTarget(name: "HardwareTests", dependencies: ["NFCTagKit", "NFCEmulator", "Locking", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import NFCChips
 import NFCEmulator
+import NFCTagKit
 import Testing
 import TestSupport
 
@@ -139,5 +140,28 @@ struct ExamplesTests {
             "ClassicNDEF", [emulator.connectionString, "--text", text], limit: .seconds(90))
         #expect(status == 0, "\(output)")
         #expect(output.contains("Read back: \"\(text)\" — verified"), "\(output)")
+    }
+
+    @Test(
+        "PackingLine: the station writes, verifies and locks the tag, and logs one JSON line a ProvisioningRecord decodes"
+    )
+    func packingLine() async throws {
+        let emulator = try startEmulator([try Type2Tag(chip: .ntag215, uid: ntag215UID)])
+        defer { emulator.stop() }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("packing-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let url = "https://example.com/box/17"
+        let (status, output) = try await ExampleProcess.run(
+            "PackingLine", [emulator.connectionString, "--url", url, "--lock", "--log", log.path])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("ok \(ntag215UID.hexString()) write, verify, lock"), "\(output)")
+        #expect(output.contains("finished: 1 provisioned, 0 failed"), "\(output)")
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        let record = try JSONDecoder().decode(ProvisioningRecord.self, from: Data(try #require(lines.first).utf8))
+        #expect(record.uid == ntag215UID && record.result == .ok && record.chip == .ntag215)
+        let tag = try #require(emulator.tags.first as? Type2Tag)
+        #expect(String(decoding: tag.memory, as: UTF8.self).contains("example.com/box/17"))
+        #expect(tag.page(Self.ntag215.capabilityContainer.page)[3] == 0x0F, "the CC does not say read-only")
     }
 }
