@@ -95,11 +95,6 @@ extension NFCTagHandle {
     }
 }
 
-extension NFCType2Tag: NFCNDEFTag {}
-extension NFCUltralightCTag: NFCNDEFTag {}
-extension NFCMiFareClassicTag: NFCNDEFTag {}
-extension NFCISODEPTag: NFCNDEFTag {}
-
 extension NFCNTAG424DNATag: NFCNDEFTag {
     /// The tag's UID.
     public var uid: [UInt8] { session.uid }

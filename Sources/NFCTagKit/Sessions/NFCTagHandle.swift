@@ -1,13 +1,14 @@
 import NFCChips
 import NFCTags
 
-/// What every tag family handle shares: the session it came from, the tag's identity and
-/// the raw ``send(_:framing:timeout:)``.
+/// What every tag family handle shares: the session it came from, the tag's identity, the
+/// raw ``send(_:framing:timeout:)``, and the NDEF calls of ``NFCNDEFTag`` (as Core NFC's
+/// `NFCMiFareTag` is an `NFCNDEFTag`).
 ///
 /// Handles are small values: copy them freely. Each command runs as the only user of the
 /// device's tag (the same gate as ``TagSession``) and fails with a ``TagSessionError`` that
 /// names the step, so a tag that left the field is told from a reader that went away.
-public protocol NFCTagHandle: Sendable {
+public protocol NFCTagHandle: NFCNDEFTag {
     /// The session the tag is connected in.
     var session: TagSession { get }
 }

@@ -61,7 +61,7 @@ struct ProvisioningJob {
         if let sun = plan.sun {
             return finish(await setUpSUN(session, sun: sun, actions: &record.actions))
         }
-        guard let ndef = session.tag.handle as? any NFCNDEFTag else {
+        guard let ndef = session.tag.handle else {
             return finish(
                 .init(
                     step: .write, message: "\(chip.rawValue) holds no NDEF NFCTagKit can write",
