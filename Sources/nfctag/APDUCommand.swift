@@ -6,15 +6,33 @@ import NFCTagKit
 /// (`6Cxx`) happen inside the library. Exit 0 when every status word is `9000` or `9100`,
 /// 1 otherwise and for a tag without ISO-DEP.
 enum APDUCommand {
+    static let spec = CommandSpec(
+        "apdu", "send ISO 7816-4 APDUs to an ISO-DEP tag", operands: "HEX [HEX…]",
+        options: TagOptions.specs,
+        discussion: """
+            Sends each APDU (CLA INS P1 P2 [Lc data] [Le], short or extended lengths) in order
+            and prints one line per answer: the data in hex, SW1SW2 and its meaning. A 61xx
+            answer is followed by GET RESPONSE and the parts joined; a 6Cxx answer makes the
+            APDU go again with the Le the tag named. The reader chains ISO-DEP blocks; an APDU
+            longer than one reader exchange is refused (exit 2).
+            With --json: one object per line and APDU,
+            {"apdu": HEX, "data": HEX, "sw": "9000", "meaning": TEXT}.
+            Exit 0 when every status word is 9000 or 9100; 1 when one is not, and for a tag
+            without ISO-DEP (NTAG, Ultralight, MIFARE Classic).
+
+            \(HelpText.chipCommon)
+
+            Examples:
+              nfctag apdu 00A4040007D276000085010100                  # SELECT the NDEF application
+              nfctag apdu 00A4040007D276000085010100 00A4000C02E103 00B000000F --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var apdus: [APDU] = []
         var tagOptions = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try tagOptions.consume(token, from: &parser) { continue }
-            guard !parser.isOption(token) else {
-                throw .usage("nfctag apdu: unknown option '\(token)'", "Run 'nfctag apdu --help'.")
-            }
+        while let argument = try parser.next(of: spec) {
+            if try tagOptions.consume(argument) { continue }
+            let token = argument.value
             guard let bytes = Hex.decode(token) else {
                 throw .malformedInput("nfctag apdu: '\(token)' is not an APDU in hex (e.g. 00A4040007D276000085010100)")
             }
@@ -26,7 +44,7 @@ enum APDUCommand {
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.apdu)
+            output.line(spec.help)
             return
         }
         guard !apdus.isEmpty else {

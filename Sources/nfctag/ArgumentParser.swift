@@ -54,7 +54,7 @@ struct ArgumentParser {
     }
 
     /// The next token, or nil at the end.
-    mutating func nextToken() -> String? {
+    private mutating func nextToken() -> String? {
         guard index < tokens.count else { return nil }
         defer { index += 1 }
         return tokens[index]
@@ -65,15 +65,13 @@ struct ArgumentParser {
 
     /// Whether the token ``nextToken()`` just returned is an option (`-x`, `--name`), not a
     /// positional argument (`-` alone is standard input; after `--` nothing is an option).
-    func isOption(_ token: String) -> Bool {
+    private func isOption(_ token: String) -> Bool {
         !isPositional && token.hasPrefix("-") && token != "-"
     }
 
     private static let helpFlags: Set<String> = ["--help", "-h"]
     /// The global options that take a value (see ``consumeGlobal(_:)``).
-    private static let globalsWithValue: Set<String> = [
-        "--device", "--timeout", "--password", "--password-env", "--ultralight-c-key", "--password-derive-env",
-    ]
+    private static let globalsWithValue = Set(GlobalOptions.specs.filter { $0.value != nil }.flatMap(\.names))
 
     /// The command words at the start of `tokens` (`ndef`, `decode`), past the global options,
     /// up to the command's first option.
@@ -105,9 +103,22 @@ struct ArgumentParser {
         return nil
     }
 
+    /// The next argument of `command`: global options are taken on the way; an option the
+    /// command does not declare is a usage error; a declared option with a placeholder
+    /// brings its value.
+    mutating func next(of command: CommandSpec) throws(ToolError) -> ParsedArgument? {
+        while let token = nextToken() {
+            if try consumeGlobal(token) { continue }
+            guard isOption(token) else { return ParsedArgument(option: nil, value: token) }
+            guard let option = command.option(named: token) else { throw command.unknown(token) }
+            return ParsedArgument(option: option.name, value: option.value == nil ? "" : try value(for: token))
+        }
+        return nil
+    }
+
     /// The value that must follow `option`; another `--option` in its place is a usage error
     /// (`--device --json` does not open a reader called `--json`: write `--device=--json`).
-    mutating func value(for option: String) throws(ToolError) -> String {
+    private mutating func value(for option: String) throws(ToolError) -> String {
         guard let value = nextToken() else {
             throw .usage("nfctag: \(option) needs a value")
         }
@@ -118,7 +129,7 @@ struct ArgumentParser {
     }
 
     /// Consumes `token` (and its value) when it is a global option or a help flag.
-    mutating func consumeGlobal(_ token: String) throws(ToolError) -> Bool {
+    private mutating func consumeGlobal(_ token: String) throws(ToolError) -> Bool {
         guard !isPositional else { return false }
         switch token {
         case "--help", "-h":
@@ -159,6 +170,23 @@ struct ArgumentParser {
 
 /// Options that every subcommand accepts, before or after its name.
 struct GlobalOptions: Sendable {
+    /// The global options as the tool's help lists them (``ArgumentParser/consumeGlobal(_:)``
+    /// parses them).
+    static let specs: [OptionSpec] = [
+        OptionSpec(
+            "--device", value: "CONNSTRING",
+            help: "libnfc connection string, or emulator[:KIND][:TAG,…] (KIND pn532, the default, acr122u or pn533)"),
+        OptionSpec("--json", help: "machine-readable output on stdout"),
+        OptionSpec("--timeout", value: "SECONDS", help: "how long to wait for a reader or a tag (default 10)"),
+        OptionSpec("--password", value: "HEX8", help: "PWD_AUTH before the operation"),
+        OptionSpec("--password-env", value: "VAR", help: "the same, the password read from $VAR"),
+        OptionSpec(
+            "--password-derive-env", value: "VAR",
+            help: "each tag's own PWD / PACK, derived from the secret in $VAR and the UID (v1; see the README)"),
+        OptionSpec("--ultralight-c-key", value: "HEX32", help: "Ultralight C: 3DES authentication with this key first"),
+        OptionSpec("--help", "-h", help: "help for the tool or a command (wins wherever it stands)"),
+    ]
+
     /// Machine-readable output on stdout.
     var json = false
     /// A libnfc connection string, or `emulator[:TAG,…]`.

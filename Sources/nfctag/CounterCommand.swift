@@ -5,20 +5,35 @@ import NFCTagKit
 /// flags (`{"counters": [N, N, N]}`). `--password` authenticates first (for a
 /// password-protected counter or configuration).
 enum CounterCommand {
+    static let spec = CommandSpec(
+        "counter", "the tag's counters",
+        options: [OptionSpec("--enable", help: "turn the NTAG NFC counter on first (NFC_CNT_EN)")] + TagOptions.specs,
+        discussion: """
+            NTAG21x: the NFC counter (reads of the tag in the field). Ultralight EV1: the three
+            one-way counters and their tearing flags. --password authenticates first (a
+            password-protected counter or configuration).
+            With --json: {"nfc_counter": N} on NTAG, {"counters": [N, N, N], "tearing_valid": […]} on EV1.
+
+            \(HelpText.chipCommon)
+
+            Examples:
+              nfctag counter --enable
+              nfctag counter --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var enable = false
         var tagOptions = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try tagOptions.consume(token, from: &parser) { continue }
-            switch token {
+        while let argument = try parser.next(of: spec) {
+            if try tagOptions.consume(argument) { continue }
+            switch argument.option {
             case "--enable": enable = true
-            default: throw .usage("nfctag counter: unknown option '\(token)'", "Run 'nfctag counter --help'.")
+            default: throw spec.unknown(argument.token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.counter)
+            output.line(spec.help)
             return
         }
         let printer = output

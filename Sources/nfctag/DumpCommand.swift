@@ -6,25 +6,41 @@ import NFCTagKit
 /// are opened with the `--key` keys and the well-known keys from the tables. `--password`
 /// authenticates first, for read-protected pages. Progress bar on a terminal only.
 enum DumpCommand {
+    static let spec = CommandSpec(
+        "dump", "the whole memory image",
+        options: [
+            OptionSpec("--out", "-o", value: "FILE", help: "write the dump to FILE (stdout without it)"),
+            OptionSpec("--key", value: "HEX12", help: "a MIFARE Classic key to try first (repeatable)"),
+        ] + TagOptions.specs,
+        discussion: """
+            Reads every readable page (or every MIFARE Classic sector a key opens: the --key keys,
+            then the well-known keys) into the JSON dump format; to FILE, or stdout without --out.
+            --password authenticates first, for read-protected pages. Progress bar on a terminal only.
+
+            \(HelpText.chipCommon)
+
+            Examples:
+              nfctag dump --out tag.json
+              nfctag dump --key a0a1a2a3a4a5 > classic.json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var file: String?
         var keys: [ClassicKey] = []
         var tagOptions = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try tagOptions.consume(token, from: &parser) { continue }
-            switch token {
-            case "--out", "-o": file = try parser.value(for: token)
+        while let argument = try parser.next(of: spec) {
+            if try tagOptions.consume(argument) { continue }
+            switch argument.option {
+            case "--out": file = argument.value
             case "--key":
                 keys.append(
-                    ClassicKey(
-                        uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 6, option: token)))
-            default: throw .usage("nfctag dump: unknown option '\(token)'", "Run 'nfctag dump --help'.")
+                    ClassicKey(uncheckedBytes: try ChipSession.bytes(argument.value, count: 6, option: "--key")))
+            default: throw spec.unknown(argument.token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.dump)
+            output.line(spec.help)
             return
         }
         let printer = output

@@ -27,7 +27,7 @@ enum EmulateCommand {
         let options = try parse(&parser)
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(help)
+            output.line(spec.help)
             return
         }
         if options.printSigningKey {
@@ -57,31 +57,27 @@ enum EmulateCommand {
     private static func parse(_ parser: inout ArgumentParser) throws(ToolError) -> Options {
         var options = Options()
         var collectingTags = false
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) {
-                collectingTags = false
-                continue
-            }
-            switch token {
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            switch argument.option {
             case "--tag":
-                options.tags += try parser.value(for: token).split(separator: ",").map(String.init)
+                options.tags += argument.value.split(separator: ",").map(String.init)
                 collectingTags = true
                 continue
-            case "--link": options.link = try parser.value(for: token)
-            case "--reader": options.reader = try parser.value(for: token)
-            case "--state": options.statePath = try parser.value(for: token)
+            case "--link": options.link = argument.value
+            case "--reader": options.reader = argument.value
+            case "--state": options.statePath = argument.value
             case "--realtime": options.realTime = true
-            case "--fault": options.faults += try parser.value(for: token).split(separator: ",").map(String.init)
-            case "--stats": options.statsPath = try parser.value(for: token)
-            case "--uid": options.uid = try hexValue(parser.value(for: token), option: token)
-            case "--signature": options.signature = try hexValue(parser.value(for: token), option: token)
+            case "--fault": options.faults += argument.value.split(separator: ",").map(String.init)
+            case "--stats": options.statsPath = argument.value
+            case "--uid": options.uid = try hexValue(argument.value, option: token)
+            case "--signature": options.signature = try hexValue(argument.value, option: token)
             case "--print-signing-key": options.printSigningKey = true
-            default:
-                guard collectingTags, !parser.isOption(token) else {
-                    throw .usage("nfctag emulate: unknown option '\(token)'", "Run 'nfctag emulate --help'.")
-                }
+            case nil where collectingTags:
                 options.tags += token.split(separator: ",").map(String.init)
                 continue
+            default:
+                throw spec.unknown(token)
             }
             collectingTags = false
         }
@@ -215,45 +211,52 @@ enum EmulateCommand {
             line += (line.isEmpty ? "" : " ") + name
         }
         lines.append(line)
-        return lines.map { String(repeating: " ", count: 24) + $0 }.joined(separator: "\n")
+        return lines.map { "  " + $0 }.joined(separator: "\n")
     }
 
-    static let help = """
-        nfctag emulate — an emulated PN532 reader with tags, on a pseudo-terminal
+    static let spec = CommandSpec(
+        "emulate", "an emulated PN532 reader with tags, on a pseudo-terminal", operands: "--tag TAG…",
+        options: [
+            OptionSpec(
+                "--tag", value: "TAG…", help: "tags in the field (several: two are listed at once); names below"),
+            OptionSpec(
+                "--reader", value: "KIND",
+                help: "pn532 (UART, default), acr122u or pn533 (USB: line 2 is the client's environment)"),
+            OptionSpec(
+                "--link", value: "PATH", help: "a stable symbolic link to the pseudo-terminal (USB: the socket)"),
+            OptionSpec(
+                "--state", value: "FILE", help: "load tag memory from FILE if it exists; save after every change"),
+            OptionSpec("--realtime", help: "answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)"),
+            OptionSpec("--fault", value: "SPEC", help: "inject a fault (repeatable; the specs are below)"),
+            OptionSpec(
+                "--stats", value: "FILE",
+                help: "on exit, JSON: commands, bytes_to_reader, bytes_from_reader, modeled_ms"),
+            OptionSpec("--uid", value: "HEX", help: "the first tag's UID (to replay a real tag)"),
+            OptionSpec("--signature", value: "HEX", help: "the first tag's READ_SIG answer (32 bytes)"),
+            OptionSpec(
+                "--print-signing-key",
+                help: "print the emulator's signing key (secp128r1; secp224r1 with --tag ntag424dna)"),
+        ],
+        discussion: """
+            Prints pn532_uart:PATH as its first line once ready, then serves until SIGINT or
+            SIGTERM. Point libnfc at it with LIBNFC_DEVICE=pn532_uart:PATH (or --device).
+            A USB reader prints its connection string, then the environment a client needs.
 
-        Usage: nfctag emulate --tag TAG… [--reader KIND] [--link PATH] [--state FILE] [--realtime]
-                              [--fault SPEC]… [--stats FILE] [--uid HEX] [--signature HEX]
-               nfctag emulate --print-signing-key
+            Tags (--tag):
+            \(tagNameLines)
 
-        Prints pn532_uart:PATH as its first line once ready, then serves until SIGINT or
-        SIGTERM. Point libnfc at it with LIBNFC_DEVICE=pn532_uart:PATH (or --device).
+            Faults (--fault): tear-after=N, tear-in-write=N[:SEED], nak-page=P, timeout-page=P,
+            timeout-command=HEX, mute-command=HEX (the reader chip holds its answer: the host's
+            wait runs out, an ACR122U answers ICC mute), eeprom-fail-page=P, garble-after=N,
+            unplug-after=N, slow=MS, first-answer-delay=MS, max-baud=N. tear-after cuts between
+            frames; tear-in-write cuts the Nth page write mid-cycle (the tag leaves without an
+            answer, the page keeps seeded old/new bits, a tearing-protected page all old or all
+            new); eeprom-fail-page leaves the tag in the field answering the EEPROM-error NAK.
+            --stats prices a USB reader's link as full-speed bulk transfers.
 
-          --tag TAG…            tags in the field (several: two are listed at once):
-        \(tagNameLines)
-          --reader KIND         pn532 (UART, default), acr122u or pn533 (USB: line 1 is the
-                                connection string, line 2 the environment a client needs)
-          --link PATH           a stable symbolic link to the pseudo-terminal (USB: the socket)
-          --state FILE          load tag memory from FILE if it exists; save after every change
-          --realtime            answer after the modelled time (115200 baud, 106 kbit/s, EEPROM)
-          --fault SPEC          tear-after=N, tear-in-write=N[:SEED], nak-page=P, timeout-page=P,
-                                timeout-command=HEX, mute-command=HEX (the reader chip holds
-                                its answer: the host's wait runs out, an ACR122U answers ICC
-                                mute), eeprom-fail-page=P, garble-after=N,
-                                unplug-after=N, slow=MS, first-answer-delay=MS, max-baud=N.
-                                tear-after cuts between frames; tear-in-write cuts the Nth
-                                page write mid-cycle (the tag leaves without an answer, the
-                                page keeps seeded old/new bits, a tearing-protected page all
-                                old or all new); eeprom-fail-page leaves the tag in the field
-                                answering the EEPROM-error NAK
-          --stats FILE          on exit, JSON: commands, bytes_to_reader, bytes_from_reader, modeled_ms
-                                (a USB reader prices its link as full-speed bulk transfers)
-          --uid HEX             the first tag's UID (to replay a real tag)
-          --signature HEX       the first tag's READ_SIG answer (32 bytes)
-          --print-signing-key   print the public key (secp128r1) of the emulator's signing key
-                                (secp224r1 with --tag ntag424dna)
-
-        Examples:
-          nfctag emulate --tag ntag215 --link "$XDG_RUNTIME_DIR/nfc0"
-          nfctag emulate --tag ntag215 classic1k --stats stats.json --fault tear-after=40
-        """
+            Examples:
+              nfctag emulate --tag ntag215 --link "$XDG_RUNTIME_DIR/nfc0"
+              nfctag emulate --tag ntag215 classic1k --stats stats.json --fault tear-after=40
+              nfctag emulate --print-signing-key
+            """)
 }

@@ -3,20 +3,30 @@ import NFCTagKit
 /// `nfctag format [--force]`: writes an empty NDEF structure (CC and empty NDEF TLV) to a
 /// blank tag. A tag already holding NDEF is refused unless `--force`.
 enum FormatCommand {
+    static let spec = CommandSpec(
+        "format", "write an empty NDEF structure to a blank tag",
+        options: [OptionSpec("--force", help: "erase the message of a tag that already holds NDEF")] + TagOptions.specs,
+        discussion: """
+            Writes the capability container and an empty NDEF message. A tag that already
+            holds NDEF is refused; --force erases its message.
+            \(HelpText.tagCommon)
+
+            Examples:
+              nfctag format
+              nfctag format --force --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var options = TagOptions()
         var force = false
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try options.consume(token, from: &parser) { continue }
-            guard token == "--force" else {
-                throw .usage("nfctag format: unknown option '\(token)'", "Run 'nfctag format --help'.")
-            }
+        while let argument = try parser.next(of: spec) {
+            if try options.consume(argument) { continue }
+            guard argument.option == "--force" else { throw spec.unknown(argument.token) }
             force = true
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.format)
+            output.line(spec.help)
             return
         }
         let printer = output

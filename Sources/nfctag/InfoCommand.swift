@@ -5,16 +5,31 @@ import NFCTagKit
 /// JSON: the `scan` fields plus `memory`, `config`, `locks`, `signature` (`null` where the
 /// chip has no such thing or it could not be read).
 enum InfoCommand {
+    static let spec = CommandSpec(
+        "info", "one tag in depth",
+        options: TagOptions.specs,
+        discussion: """
+            Chip, memory, NDEF status and capacity, lock bytes and locked pages, configuration
+            (AUTH0, PROT, CFGLCK, NFC counter settings, AUTHLIM) and the originality signature
+            check, and the reader with its link speed. --json adds "memory", "config", "locks",
+            "signature" ({"signature","valid","key"}) and "reader" ({"connstring","serial_speed"})
+            to the scan fields; null where the chip has none.
+            \(HelpText.tagCommon)
+
+            Examples:
+              nfctag info
+              nfctag info --json --password 12345678
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var options = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try options.consume(token, from: &parser) { continue }
-            throw .usage("nfctag info: unknown option '\(token)'", "Run 'nfctag info --help'.")
+        while let argument = try parser.next(of: spec) {
+            if try options.consume(argument) { continue }
+            throw spec.unknown(argument.token)
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.info)
+            output.line(spec.help)
             return
         }
         let printer = output

@@ -4,22 +4,38 @@ import NFCTagKit
 /// without `--yes` (exit 2). Reads the message back first and locks only when it reads
 /// and verifies; `--force` locks without that check.
 enum LockCommand {
+    static let spec = CommandSpec(
+        "lock", "make the tag's NDEF data permanently read-only", operands: "--yes",
+        options: [
+            OptionSpec("--yes", help: "confirm: THIS CANNOT BE UNDONE (without it nothing happens)"),
+            OptionSpec("--force", help: "lock even when the message on the tag does not read"),
+        ] + TagOptions.specs,
+        discussion: """
+            THIS CANNOT BE UNDONE. Without --yes nothing happens (exit 2). The message on the
+            tag is read back and verified first; a tag whose message does not read is not
+            locked (--force locks it anyway). Sets the CC write access, then the static and
+            the dynamic lock bits.
+            \(HelpText.tagCommon)
+
+            Examples:
+              nfctag lock --yes
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var options = TagOptions()
         var confirmed = false
         var force = false
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try options.consume(token, from: &parser) { continue }
-            switch token {
+        while let argument = try parser.next(of: spec) {
+            if try options.consume(argument) { continue }
+            switch argument.option {
             case "--yes": confirmed = true
             case "--force": force = true
-            default: throw .usage("nfctag lock: unknown option '\(token)'", "Run 'nfctag lock --help'.")
+            default: throw spec.unknown(argument.token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.lock)
+            output.line(spec.help)
             return
         }
         guard confirmed else {

@@ -4,14 +4,27 @@ import NFCTagKit
 /// reader event until interrupted: connected, disconnected (with reason),
 /// reconnectStarted, reconnectSucceeded, reconnectFailed, tagDetected (uid, chip), tagRemoved.
 enum MonitorCommand {
+    static let spec = CommandSpec(
+        "monitor", "stream reader and tag events until interrupted",
+        options: [],
+        discussion: """
+            Connects (automatic reconnection on) and prints one line per event; with --json
+            one object per line: {"event":"connected"}, {"event":"disconnected","reason":…},
+            reconnectStarted, reconnectSucceeded, reconnectFailed,
+            {"event":"tagDetected","uid":…,"chip":…}, {"event":"tagRemoved","uid":…}.
+
+            Examples:
+              nfctag monitor --device pn532_uart:/dev/ttyUSB0
+              nfctag monitor --json | jq -c 'select(.event == "tagDetected")'
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            throw .usage("nfctag monitor: unknown option '\(token)'", "Run 'nfctag monitor --help'.")
+        while let argument = try parser.next(of: spec) {
+            throw spec.unknown(argument.token)
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.monitor)
+            output.line(spec.help)
             return
         }
         let globals = parser.globals

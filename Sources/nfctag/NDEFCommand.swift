@@ -3,6 +3,33 @@ import NFCTagKit
 
 /// `nfctag ndef encode RECORD…` and `nfctag ndef decode HEX|-`.
 enum NDEFCommand {
+    static let decodeSpec = CommandSpec(
+        "ndef decode", "decode an NDEF message", operands: "HEX|-",
+        options: [],
+        discussion: """
+            Prints the records; with --json, {"records":[{"tnf","type","id","payload",…}]}.
+            Malformed input exits with code 2 and names the byte offset.
+
+            Examples:
+              nfctag ndef decode d1010c55046578616d706c652e636f6d
+              nfctag ndef encode --uri https://example.com | nfctag ndef decode - --json
+            """)
+
+    static let encodeSpec = CommandSpec(
+        "ndef encode", "print an NDEF message as lowercase hex", operands: "RECORD…",
+        options: RecordArguments.specs,
+        discussion: """
+            Records go in the order given; a modifier (--lang, --utf16, --file, --payload-hex,
+            --title) applies to the record just before it.
+            With --json: {"hex": …, "length": N, "records": […]}.
+
+            Examples:
+              nfctag ndef encode --uri https://example.com
+              nfctag ndef encode --text "Hallo" --lang de --uri tel:+4930123
+              nfctag ndef encode --smart-poster https://shop.example --title "Our shop"
+              nfctag ndef encode --external example.com:serial --payload-hex 0102
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) throws(ToolError) {
         let verb = try parser.nextCommandWord()
         output.json = parser.globals.json
@@ -22,14 +49,14 @@ enum NDEFCommand {
 
     private static func encode(_ parser: inout ArgumentParser, output: inout Output) throws(ToolError) {
         var records = RecordArguments()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try records.consume(token, from: &parser) { continue }
-            throw .usage("nfctag ndef encode: unknown option '\(token)'", "Run 'nfctag ndef encode --help'.")
+        while let argument = try parser.next(of: encodeSpec) {
+            let token = argument.token
+            if try records.consume(argument) { continue }
+            throw encodeSpec.unknown(token)
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.ndefEncode)
+            output.line(encodeSpec.help)
             return
         }
         guard !records.isEmpty else {
@@ -56,16 +83,14 @@ enum NDEFCommand {
 
     private static func decode(_ parser: inout ArgumentParser, output: inout Output) throws(ToolError) {
         var source: String?
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            guard source == nil, !parser.isOption(token) else {
-                throw .usage("nfctag ndef decode: unexpected '\(token)'", "Run 'nfctag ndef decode --help'.")
-            }
+        while let argument = try parser.next(of: decodeSpec) {
+            let token = argument.token
+            guard source == nil, argument.option == nil else { throw decodeSpec.unknown(token) }
             source = token
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.ndefDecode)
+            output.line(decodeSpec.help)
             return
         }
         guard let source else {

@@ -14,22 +14,77 @@ enum NTAG424TagCommands {
         var publicKey: [UInt8]?
     }
 
-    static let valueOptions: Set<String> = [
-        "--key-no", "--key", "--auth-key", "--old-key", "--new-key", "--version", "--uri",
-        "--auth-key-env", "--meta-key-env", "--mac-key-env", "--master-key-env", "--public-key",
-    ]
+    static let infoSpec = CommandSpec(
+        "ntag424 info", "version, file settings, key versions and signature of an NTAG 424 DNA",
+        options: [OptionSpec("--public-key", value: "HEX", help: "verify the signature against this key (04 ‖ X ‖ Y)")],
+        discussion: """
+            Version, UID (a random ID shown as such), file settings, key versions, and the
+            originality signature (secp224r1; NXP's key, or the one given — the emulator's:
+            nfctag emulate --tag ntag424dna --print-signing-key).
 
-    static func parse(_ parser: inout ArgumentParser, verb: String) throws(ToolError) -> Options {
+            Example:
+              nfctag --device emulator:ntag424dna ntag424 info --json
+            """)
+
+    static let authSpec = CommandSpec(
+        "ntag424 auth", "check an NTAG 424 DNA key (EV2 authentication)",
+        options: [
+            OptionSpec("--key-no", value: "N", help: "the key slot, 0–4 (default 0)"),
+            OptionSpec("--key", value: "HEX32", help: "the key (default: the factory key, all zero)"),
+        ],
+        discussion: """
+            Exit 0 when the tag accepts the key, 1 when it refuses it.
+
+            Example:
+              nfctag ntag424 auth --key-no 0 --key 00000000000000000000000000000000
+            """)
+
+    static let changeKeySpec = CommandSpec(
+        "ntag424 change-key", "change an NTAG 424 DNA key, verified",
+        options: [
+            OptionSpec("--auth-key", value: "HEX32", help: "key 0, to authenticate with (default all zero)"),
+            OptionSpec("--key-no", value: "N", help: "the key slot to change, 0–4"),
+            OptionSpec("--old-key", value: "HEX32", help: "its current value (needed for N ≠ 0)"),
+            OptionSpec("--new-key", value: "HEX32", help: "its new value"),
+            OptionSpec("--version", value: "V", help: "the new key version (default: one more than now)"),
+        ],
+        discussion: """
+            Authenticates with key 0, changes key N and verifies it by authenticating with the
+            new key; a cut is reported with the keys the slot may hold.
+
+            Example:
+              nfctag ntag424 change-key --key-no 1 --old-key 00000000000000000000000000000000 --new-key 00112233445566778899aabbccddeeff
+            """)
+
+    static let sunSetupSpec = CommandSpec(
+        "ntag424 sun-setup", "write an NTAG 424 DNA's SUN URL and its SDM settings",
+        options: [
+            OptionSpec("--uri", value: "TEMPLATE", help: "{picc} and {cmac} (encrypted), or {uid}, {counter}, {cmac}"),
+            OptionSpec("--auth-key-env", value: "VAR", help: "key 0 from $VAR (default all zero)"),
+            OptionSpec("--meta-key-env", value: "VAR", help: "the meta-read key (slot 2) from $VAR"),
+            OptionSpec("--mac-key-env", value: "VAR", help: "the MAC key (slot 1) from $VAR"),
+            OptionSpec("--master-key-env", value: "VAR", help: "with --diversify: the master key from $VAR"),
+            OptionSpec("--diversify", help: "a MAC key per tag, diversified from the master key (AN10922)"),
+        ],
+        discussion: """
+            Writes the NDEF URL and the SDM settings; keys default to all zero and are read
+            only from the environment, never printed.
+
+            Example:
+              nfctag --device emulator:ntag424dna ntag424 sun-setup --uri 'https://example.com/t?picc_data={picc}&cmac={cmac}'
+            """)
+
+    static func parse(_ parser: inout ArgumentParser, spec: CommandSpec) throws(ToolError) -> Options {
         var options = Options()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if valueOptions.contains(token) {
-                options.values[token] = try parser.value(for: token)
-            } else if token == "--diversify" {
-                options.flags.insert(token)
+        let verb = String(spec.name.dropFirst("ntag424 ".count))
+        while let argument = try parser.next(of: spec) {
+            guard let option = argument.option, let declared = spec.option(named: option) else {
+                throw spec.unknown(argument.token)
+            }
+            if declared.value != nil {
+                options.values[option] = argument.value
             } else {
-                throw .usage(
-                    "nfctag ntag424 \(verb): unknown option '\(token)'", "Run 'nfctag ntag424 \(verb) --help'.")
+                options.flags.insert(option)
             }
         }
         if let text = options.values["--public-key"] {
@@ -114,9 +169,9 @@ enum NTAG424TagCommands {
     // MARK: info
 
     static func info(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let options = try parse(&parser, verb: "info")
+        let options = try parse(&parser, spec: infoSpec)
         output.json = parser.globals.json
-        if parser.helpRequested { return output.line(help) }
+        if parser.helpRequested { return output.line(infoSpec.help) }
         let printer = output
         try await withTag(parser.globals, verb: "info") { ntag, session throws(TagSessionError) in
             let version = try await ntag.version()
@@ -209,9 +264,9 @@ enum NTAG424TagCommands {
     // MARK: auth
 
     static func auth(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let options = try parse(&parser, verb: "auth")
+        let options = try parse(&parser, spec: authSpec)
         output.json = parser.globals.json
-        if parser.helpRequested { return output.line(help) }
+        if parser.helpRequested { return output.line(authSpec.help) }
         let number = try self.number(options, "--key-no", verb: "auth", range: 0...4) ?? 0
         let key = try self.key(options, "--key", verb: "auth") ?? .zero
         let printer = output
@@ -228,9 +283,9 @@ enum NTAG424TagCommands {
     // MARK: change-key
 
     static func changeKey(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let options = try parse(&parser, verb: "change-key")
+        let options = try parse(&parser, spec: changeKeySpec)
         output.json = parser.globals.json
-        if parser.helpRequested { return output.line(help) }
+        if parser.helpRequested { return output.line(changeKeySpec.help) }
         guard let number = try self.number(options, "--key-no", verb: "change-key", range: 0...4) else {
             throw .usage("nfctag ntag424 change-key: give --key-no N")
         }
@@ -266,9 +321,9 @@ enum NTAG424TagCommands {
     // MARK: sun-setup
 
     static func sunSetup(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let options = try parse(&parser, verb: "sun-setup")
+        let options = try parse(&parser, spec: sunSetupSpec)
         output.json = parser.globals.json
-        if parser.helpRequested { return output.line(help) }
+        if parser.helpRequested { return output.line(sunSetupSpec.help) }
         guard let uri = options.values["--uri"] else { throw .usage("nfctag ntag424 sun-setup: give --uri TEMPLATE") }
         let template: NTAG424SUNTemplate
         do { template = try NTAG424SUNTemplate(uri) } catch {
@@ -309,27 +364,4 @@ enum NTAG424TagCommands {
             }
         }
     }
-
-    static let help = """
-        nfctag ntag424 info | auth | change-key | sun-setup — NTAG 424 DNA on the reader
-
-        Usage:
-          nfctag ntag424 info [--public-key HEX]
-              version, UID (a random ID shown as such), file settings, key versions, signature
-              (secp224r1; NXP's key, or the one given — the emulator's:
-              nfctag emulate --tag ntag424dna --print-signing-key)
-          nfctag ntag424 auth --key-no N --key HEX32
-              EV2 authentication check: exit 0 accepted, 1 refused
-          nfctag ntag424 change-key --auth-key HEX32 --key-no N [--old-key HEX32] --new-key HEX32 [--version V]
-              authenticates with key 0, changes key N (its old value needed for N ≠ 0), verifies
-              with the new key; a cut is reported with the keys the slot may hold
-          nfctag ntag424 sun-setup --uri TEMPLATE [--auth-key-env VAR] [--meta-key-env VAR]
-                                   [--mac-key-env VAR] [--master-key-env VAR --diversify]
-              writes the NDEF URL and the SDM settings: TEMPLATE holds {picc} and {cmac}
-              (encrypted) or {uid}, {counter} and {cmac} (plain); keys default to all zero;
-              meta-read key in slot 2, MAC key in slot 1 (diversified per tag with --diversify)
-
-        Example:
-          nfctag --device emulator:ntag424dna ntag424 sun-setup --uri 'https://example.com/t?picc_data={picc}&cmac={cmac}'
-        """
 }

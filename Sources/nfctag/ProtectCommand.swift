@@ -6,6 +6,43 @@ import NFCTagKit
 /// proven, AUTH0 last). A finite `--auth-limit` and `--lock-config` cannot be undone and
 /// need `--yes-irreversible`; `--dry-run` prints the plan and writes nothing.
 enum ProtectCommand {
+    static let spec = CommandSpec(
+        "protect", "password protection with the lock-out guard", operands: "--password HEX8",
+        options: [
+            OptionSpec("--pack", value: "HEX4", help: "the PACK the tag answers (default 0000)"),
+            OptionSpec("--from-page", value: "N", help: "AUTH0, the first protected page (default: first user page)"),
+            OptionSpec("--read-protect", help: "PROT: reads need the password too, not only writes"),
+            OptionSpec(
+                "--auth-limit", value: "N",
+                help: "AUTHLIM: N wrong passwords lock the tag for good (irreversible; 0: unlimited)"),
+            OptionSpec("--lock-config", help: "CFGLCK: configuration locked for good (irreversible)"),
+            OptionSpec("--current-password", value: "HEX8", help: "the tag's password when it is already protected"),
+            OptionSpec("--yes-irreversible", help: "accept the irreversible choices (refused with exit 2 without it)"),
+            OptionSpec("--dry-run", help: "print the plan (steps, changes, irreversible ones) and write nothing"),
+            OptionSpec(
+                "--new-ultralight-c-key", value: "HEX32",
+                help: "Ultralight C: the new 3DES key (with --ultralight-c-key, the current one)"),
+        ],
+        discussion: """
+            The new password comes with --password HEX8 (or --password-env VAR, or
+            --password-derive-env VAR for a password per tag).
+            Ultralight C: --ultralight-c-key proves the tag's 3DES key, then sets AUTH0 (and AUTH1:
+            writes only, or reads too with --read-protect); with --new-ultralight-c-key it changes
+            the key instead (a cut between two key pages: the error names the key that opens it).
+
+            Writes PWD and PACK first, proves them with PWD_AUTH (PACK checked), then writes
+            AUTH0 last and reads the configuration back: a cut at any point never leaves a tag
+            whose password you do not know — the error names what the tag now requires.
+
+            With --json: {"uid","chip","protected_from","read_protected","auth_limit","config_locked","pack"};
+            with --dry-run --json: {"dry_run":true,"steps":[…],"changes":[…],"irreversible":[…],…}.
+
+            Examples:
+              nfctag protect --password 12345678 --pack abcd --dry-run
+              nfctag protect --password-env TAG_PWD --read-protect
+              nfctag protect --password 12345678 --auth-limit 5 --yes-irreversible
+            """)
+
     struct Options {
         var pack: PACK = .factoryDefault
         var packGiven = false
@@ -22,32 +59,32 @@ enum ProtectCommand {
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var options = Options()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
             switch token {
             case "--pack":
                 options.pack = PACK(
-                    uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
+                    uncheckedBytes: try ChipSession.bytes(argument.value, count: 2, option: token))
                 options.packGiven = true
-            case "--from-page": options.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
+            case "--from-page": options.fromPage = try ChipSession.integer(argument.value, option: token)
             case "--read-protect": options.readProtect = true
             case "--auth-limit":
-                options.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
+                options.authLimit = try ChipSession.integer(argument.value, option: token)
             case "--lock-config": options.lockConfiguration = true
             case "--current-password":
                 options.currentPassword = try GlobalOptions.password(
-                    fromHex: try parser.value(for: token), source: token)
+                    fromHex: argument.value, source: token)
             case "--yes-irreversible": options.consent = [.authenticationLimit, .configurationLock]
             case "--dry-run": options.dryRun = true
             case "--new-ultralight-c-key":
                 options.newUltralightCKey = try GlobalOptions.ultralightCKey(
-                    fromHex: try parser.value(for: token), source: token)
-            default: throw .usage("nfctag protect: unknown option '\(token)'", "Run 'nfctag protect --help'.")
+                    fromHex: argument.value, source: token)
+            default: throw spec.unknown(token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.protect)
+            output.line(spec.help)
             return
         }
         let globals = parser.globals

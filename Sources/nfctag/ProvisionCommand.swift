@@ -12,11 +12,67 @@ import Locking
 /// Ctrl-C); the exit code is 0 when no tag failed, 1 otherwise, 3 when the reader went
 /// away for good.
 enum ProvisionCommand {
+    static let spec = CommandSpec(
+        "provision", "a batch station: provision tag after tag", operands: "RECORD…",
+        options: RecordArguments.specs + [
+            OptionSpec("--hex", value: "HEX", help: "the encoded message, in place of records"),
+            OptionSpec("--lock", help: "lock every tag permanently (THIS CANNOT BE UNDONE)"),
+            OptionSpec("--protect", help: "set the password given with --password HEX8 (or --password-env VAR)"),
+            OptionSpec("--pack", value: "HEX4", help: "with --protect the PACK to set; without, the PACK to check"),
+            OptionSpec("--from-page", value: "N", help: "with --protect: AUTH0, as in 'nfctag protect'"),
+            OptionSpec("--read-protect", help: "with --protect: reads need the password too"),
+            OptionSpec("--auth-limit", value: "N", help: "with --protect: AUTHLIM (irreversible)"),
+            OptionSpec("--lock-config", help: "with --protect: CFGLCK (irreversible)"),
+            OptionSpec("--yes-irreversible", help: "accept --auth-limit and --lock-config"),
+            OptionSpec("--count", value: "N", help: "stop after N tags were provisioned (without it, until Ctrl-C)"),
+            OptionSpec("--log", value: "FILE", help: "append one JSON line per tag (created if missing)"),
+            OptionSpec("--again", help: "provision tags the log lists as done"),
+            OptionSpec("--mirror", help: "the --uri is a mirror template ({uid}, {counter}, {uid}x{counter})"),
+            OptionSpec(
+                "--ntag424-sun", value: "TEMPLATE",
+                help: "NTAG 424 DNA: this SUN URL and its SDM settings instead of a message"),
+            OptionSpec("--ntag424-meta-key-env", value: "VAR", help: "with --ntag424-sun: the SDM meta read key"),
+            OptionSpec(
+                "--ntag424-master-key-env", value: "VAR",
+                help: "with --ntag424-sun: the master key each tag's MAC key is diversified from"),
+            OptionSpec("--station", value: "NAME", help: "this station's name, in every log line and the summary"),
+        ],
+        discussion: """
+            For each tag presented alone: identify it, write the message (tear-safe; every page
+            written is read back and compared byte for byte), check that those bytes decode to
+            the message asked for (with --mirror: read the message again), then with --protect
+            set the password, with --lock lock it for good. One JSON line per tag goes to the
+            log ("time", "uid", "chip", "result": ok | failed | skipped, "actions", "ms"; a
+            failure adds "step", "error", "state"). Then the station asks for the next tag and
+            waits until this one is taken away, so no tag is provisioned twice in a row by
+            accident. A tag the log lists as ok is skipped unless --again. A failed tag is
+            reported with the step and what it holds, and the station goes on; present it
+            again to retry. Two tags in the field: nothing is written until one is taken away.
+            An unplugged reader is reconnected; the tag in hand is reported and tried again
+            once the reader is back. Failed and skipped tags do not count towards --count.
+            Without --protect, --password HEX8 is the password the tags already have (PWD_AUTH
+            before writing). --ntag424-sun takes {picc}+{cmac}, or {uid}+{counter}+{cmac}, as
+            'ntag424 sun-setup' does; its keys default to the factory keys. 'nfctag report'
+            merges the logs of many stations.
+            Progress (done, failed, skipped, per minute) goes to stderr: one line redrawn on a
+            terminal, a line per tag otherwise. --json prints each tag's JSON line on stdout
+            and a summary object {"summary": true, "done", "failed", "skipped", …} at the end.
+            Ctrl-C (SIGTERM, SIGHUP) finishes the tag in hand, prints the summary and exits
+            130 (143, 129); a second one exits at once. Ended by --count, it exits 0 when no
+            tag failed, 1 otherwise (3: the reader went away for good).
+
+            Examples:
+              nfctag provision --uri https://example.com/box17 --count 50 --log box17.jsonl
+              nfctag provision --uri https://example.com --lock --log done.jsonl
+              nfctag provision --text "Asset" --protect --password-env TAG_PWD --pack abcd --lock
+              nfctag provision --uri https://example.com --device emulator:ntag213 --count 1
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         let options = try ProvisionOptions.parse(&parser)
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.provision)
+            output.line(spec.help)
             return
         }
         let globals = parser.globals

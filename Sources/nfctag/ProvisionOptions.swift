@@ -85,12 +85,12 @@ struct ProvisionOptions {
         var sunTemplate: String?
         var metaKeyVariable: String?
         var masterKeyVariable: String?
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try records.consume(token, from: &parser) { continue }
+        while let argument = try parser.next(of: ProvisionCommand.spec) {
+            let token = argument.token
+            if try records.consume(argument) { continue }
             switch token {
             case "--hex":
-                let text = try parser.value(for: token)
+                let text = argument.value
                 guard let bytes = Hex.decode(text) else {
                     throw .malformedInput("nfctag provision: --hex: '\(text)' is not hex")
                 }
@@ -99,30 +99,30 @@ struct ProvisionOptions {
             case "--protect": protect = true
             case "--pack":
                 protection.pack = PACK(
-                    uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
+                    uncheckedBytes: try ChipSession.bytes(argument.value, count: 2, option: token))
                 packGiven = true
             case "--from-page":
-                protection.fromPage = try ChipSession.integer(try parser.value(for: token), option: token)
+                protection.fromPage = try ChipSession.integer(argument.value, option: token)
             case "--read-protect": protection.readProtect = true
             case "--auth-limit":
-                protection.authLimit = try ChipSession.integer(try parser.value(for: token), option: token)
+                protection.authLimit = try ChipSession.integer(argument.value, option: token)
             case "--lock-config": protection.lockConfiguration = true
             case "--yes-irreversible": protection.consent = [.authenticationLimit, .configurationLock]
             case "--count":
-                let count = try ChipSession.integer(try parser.value(for: token), option: token)
+                let count = try ChipSession.integer(argument.value, option: token)
                 guard count > 0 else { throw .usage("nfctag provision: --count takes a positive number of tags") }
                 options.count = count
-            case "--log": options.logPath = try parser.value(for: token)
+            case "--log": options.logPath = argument.value
             case "--again": options.again = true
             case "--mirror": options.mirror = true
-            case "--ntag424-sun": sunTemplate = try parser.value(for: token)
-            case "--ntag424-meta-key-env": metaKeyVariable = try parser.value(for: token)
-            case "--ntag424-master-key-env": masterKeyVariable = try parser.value(for: token)
+            case "--ntag424-sun": sunTemplate = argument.value
+            case "--ntag424-meta-key-env": metaKeyVariable = argument.value
+            case "--ntag424-master-key-env": masterKeyVariable = argument.value
             case "--station":
-                let name = try parser.value(for: token)
+                let name = argument.value
                 guard !name.isEmpty else { throw .usage("nfctag provision: --station takes a name") }
                 options.station = name
-            default: throw .usage("nfctag provision: unknown option '\(token)'", "Run 'nfctag provision --help'.")
+            default: throw ProvisionCommand.spec.unknown(token)
             }
         }
         if parser.helpRequested { return options }

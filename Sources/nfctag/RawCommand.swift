@@ -6,17 +6,34 @@ import NFCTagKit
 /// Type 2 tags, the reader's data exchange for MIFARE Classic and Type 4; `--raw-frame`
 /// forces the raw frame. `--password` authenticates first.
 enum RawCommand {
+    static let spec = CommandSpec(
+        "raw", "send one command to the tag", operands: "HEX",
+        options: [OptionSpec("--raw-frame", help: "send a raw frame (CRC_A added and checked) whatever the chip")]
+            + TagOptions.specs,
+        discussion: """
+            Sends the command bytes (without CRC) and prints the answer as hex, ACK, or the NAK
+            with its code and meaning (a NAK exits 1). The command goes the chip's way: a raw
+            frame with CRC_A added and checked by nfctag for Type 2 tags (4-bit ACK / NAK codes
+            arrive), the reader's data exchange for MIFARE Classic and Type 4. --raw-frame forces
+            the raw frame. --password authenticates first.
+            With --json: {"answer": HEX, "length": N}, {"ack": true} or {"nak": N, "meaning": …}.
+
+            \(HelpText.chipCommon)
+
+            Examples:
+              nfctag raw 3004          # READ page 4
+              nfctag raw 60 --json     # GET_VERSION
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var frame: [UInt8]?
         var forceRaw = false
         var tagOptions = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try tagOptions.consume(token, from: &parser) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            if try tagOptions.consume(argument) { continue }
             switch token {
             case "--raw-frame": forceRaw = true
-            case _ where parser.isOption(token):
-                throw .usage("nfctag raw: unknown option '\(token)'", "Run 'nfctag raw --help'.")
             default:
                 guard frame == nil else { throw .usage("nfctag raw: one command only; write it as one HEX argument") }
                 guard let bytes = Hex.decode(token), !bytes.isEmpty else {
@@ -27,7 +44,7 @@ enum RawCommand {
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.raw)
+            output.line(spec.help)
             return
         }
         guard let frame else { throw .usage("nfctag raw: give the command as HEX, e.g. 'nfctag raw 3004'") }

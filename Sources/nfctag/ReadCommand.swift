@@ -3,16 +3,30 @@ import NFCTagKit
 /// `nfctag read`: the NDEF message of the one tag in the field; `--json` prints
 /// `{"uid","chip","length","records":[…]}` (records as `ndef decode --json`).
 enum ReadCommand {
+    static let spec = CommandSpec(
+        "read", "the NDEF message of the tag",
+        options: TagOptions.specs,
+        discussion: """
+            Prints the records; --json prints {"uid","chip","length","records":[…]} with the
+            records as 'ndef decode --json' shows them. A torn or corrupt message exits 1 and
+            names the byte address (write a new message to repair it).
+            \(HelpText.tagCommon)
+
+            Examples:
+              nfctag read
+              nfctag read --json | jq -r '.records[0].uri'
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var options = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try options.consume(token, from: &parser) { continue }
-            throw .usage("nfctag read: unknown option '\(token)'", "Run 'nfctag read --help'.")
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            if try options.consume(argument) { continue }
+            throw spec.unknown(token)
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.read)
+            output.line(spec.help)
             return
         }
         let printer = output

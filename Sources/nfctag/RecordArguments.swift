@@ -24,23 +24,40 @@ struct RecordArguments {
 
     var isEmpty: Bool { pending.isEmpty }
 
-    /// Consumes `option` (and its values) when it is a record option; false otherwise.
-    mutating func consume(_ option: String, from parser: inout ArgumentParser) throws(ToolError) -> Bool {
+    /// The record options, in the order the help lists them.
+    static let specs: [OptionSpec] = [
+        OptionSpec("--uri", value: "URL", help: "URI record (the longest URI prefix is abbreviated)"),
+        OptionSpec("--text", value: "TEXT", help: "Text record (UTF-8, language en unless --lang)"),
+        OptionSpec("--lang", value: "L", help: "the language of the --text or --title before it"),
+        OptionSpec("--utf16", help: "the --text before it in UTF-16"),
+        OptionSpec("--mime", value: "TYPE", help: "MIME record, with --file PATH or --payload-hex HEX"),
+        OptionSpec("--file", value: "PATH", help: "the payload of the --mime before it, from a file"),
+        OptionSpec("--external", value: "DOMAIN:TYPE", help: "external-type record, with --payload-hex HEX"),
+        OptionSpec("--payload-hex", value: "HEX", help: "the payload of the --external or --mime before it"),
+        OptionSpec("--smart-poster", value: "URL", help: "Smart Poster record, with --title TEXT [--lang L]…"),
+        OptionSpec("--title", value: "TEXT", help: "a title of the --smart-poster before it"),
+        OptionSpec("--empty", help: "empty record"),
+    ]
+
+    /// Takes `argument` when it is a record option; false otherwise.
+    mutating func consume(_ argument: ParsedArgument) throws(ToolError) -> Bool {
+        guard let option = argument.option else { return false }
+        let value = argument.value
         switch option {
         case "--uri":
-            pending.append(.uri(try parser.value(for: option)))
+            pending.append(.uri(value))
         case "--text":
-            pending.append(.text(try parser.value(for: option), lang: "en", utf16: false))
+            pending.append(.text(value, lang: "en", utf16: false))
         case "--mime":
-            pending.append(.mime(try parser.value(for: option), payload: nil))
+            pending.append(.mime(value, payload: nil))
         case "--external":
-            pending.append(.external(try parser.value(for: option), payload: []))
+            pending.append(.external(value, payload: []))
         case "--smart-poster":
-            pending.append(.smartPoster(try parser.value(for: option), titles: []))
+            pending.append(.smartPoster(value, titles: []))
         case "--empty":
             pending.append(.empty)
         case "--lang":
-            let lang = try parser.value(for: option)
+            let lang = value
             switch pending.last {
             case .text(let text, _, let utf16)?:
                 pending[pending.count - 1] = .text(text, lang: lang, utf16: utf16)
@@ -56,20 +73,20 @@ struct RecordArguments {
             }
             pending[pending.count - 1] = .text(text, lang: lang, utf16: true)
         case "--title":
-            let title = try parser.value(for: option)
+            let title = value
             guard case .smartPoster(let uri, var titles)? = pending.last else {
                 throw .usage("nfctag: --title must follow --smart-poster")
             }
             titles.append((title, lang: "en"))
             pending[pending.count - 1] = .smartPoster(uri, titles: titles)
         case "--file":
-            let path = try parser.value(for: option)
+            let path = value
             guard case .mime(let type, _)? = pending.last else {
                 throw .usage("nfctag: --file must follow --mime")
             }
             pending[pending.count - 1] = .mime(type, payload: try Self.readFile(path))
         case "--payload-hex":
-            let text = try parser.value(for: option)
+            let text = value
             guard let bytes = Hex.decode(text) else {
                 throw .malformedInput("nfctag: --payload-hex: '\(text)' is not hex")
             }

@@ -7,18 +7,35 @@ import NFCTagKit
 /// their step), and each station's throughput. Lines without a station count under `""`;
 /// lines that do not parse are counted and reported on stderr.
 enum ReportCommand {
+    static let spec = CommandSpec(
+        "report", "merge the provisioning logs of many stations", operands: "LOG…",
+        options: [],
+        discussion: """
+            Reads the JSON lines that 'provision --log' writes (any number of files, from any
+            number of stations) and prints the shift at a glance: per station the tags done,
+            the tags whose last attempt failed, the skipped ones and the tags per minute (from
+            the station's first and last line); the lines per outcome; the tags written more
+            than once (at two stations, or twice); and the failed tags with their last step. A
+            tag that failed and later succeeded is not failed. Lines without a station count
+            under "". With --json: {"stations": {NAME: {"ok", "failed", "skipped", "per_minute"}},
+            "outcomes": {RESULT: N}, "duplicates": [{"uid", "stations", "count"}],
+            "failed": [{"uid", "station", "step"}]}.
+
+            Examples:
+              nfctag report line-1.jsonl line-2.jsonl
+              nfctag report shift/*.jsonl --json | jq '.duplicates'
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) throws(ToolError) {
         var paths: [String] = []
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            guard !parser.isOption(token) else {
-                throw .usage("nfctag report: unknown option '\(token)'", "Run 'nfctag report --help'.")
-            }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            guard argument.option == nil else { throw spec.unknown(token) }
             paths.append(token)
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.report)
+            output.line(spec.help)
             return
         }
         guard !paths.isEmpty else {

@@ -6,14 +6,31 @@ import NFCTagKit
 /// `--json`: `{"reset": true, "firmware": TEXT, "ms": N}`. A reader that cannot be reset
 /// (gone, or not answering after the reset) exits 1 with the reason.
 enum ResetCommand {
+    static let spec = CommandSpec(
+        "reset", "reset (\"reboot\") a wedged reader",
+        options: [],
+        discussion: """
+            Powers the reader chip down where it allows, closes the reader and opens it again
+            (NFCDevice.reset()), then prints the firmware it reports and the time taken. A reader
+            that cannot be reset — gone, or silent after the reset — exits 1 with the reason.
+            With --json: {"reset": true, "firmware": TEXT, "ms": N}.
+
+            A PN532 on a serial port that a killed program left at a fast speed is found there
+            and left at 115 200 baud, where libnfc's own tools (nfc-list) look for it.
+
+            Examples:
+              nfctag reset --device pn532_uart:/dev/ttyUSB0
+              nfctag reset --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            throw .usage("nfctag reset: unknown option '\(token)'", "Run 'nfctag reset --help'.")
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            throw spec.unknown(token)
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.reset)
+            output.line(spec.help)
             return
         }
         var configuration = ConnectionConfiguration()

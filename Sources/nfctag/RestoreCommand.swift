@@ -8,21 +8,39 @@ import NFCTagKit
 /// with `--include-trailers` (checked; a frozen one needs `--yes-irreversible`). UID,
 /// passwords, keys and counters are never written.
 enum RestoreCommand {
+    static let spec = CommandSpec(
+        "restore", "write a memory image back", operands: "FILE",
+        options: [
+            OptionSpec("--include-config", help: "the configuration fields too (never turns protection on)"),
+            OptionSpec("--include-locks", help: "lock and OTP pages too (one-way bits: needs --yes-irreversible)"),
+            OptionSpec("--include-trailers", help: "MIFARE Classic sector trailers too (checked)"),
+            OptionSpec("--yes-irreversible", help: "accept one-way bits and frozen sector trailers"),
+        ] + TagOptions.specs,
+        discussion: """
+            Writes the pages of a dump that differ from the tag: user memory (Classic data
+            blocks) only, unless asked. UID, passwords, keys and counters are never written.
+            A file that is not a dump exits 2; a dump of another chip is refused.
+
+            \(HelpText.chipCommon)
+
+            Examples:
+              nfctag restore tag.json
+              nfctag restore tag.json --include-config --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var file: String?
         var options: RestoreOptions = []
         var consent: IrreversibleConsent = []
         var tagOptions = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try tagOptions.consume(token, from: &parser) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            if try tagOptions.consume(argument) { continue }
             switch token {
             case "--include-config": options.insert(.configuration)
             case "--include-locks": options.formUnion([.lockPages, .otpPages])
             case "--include-trailers": options.insert(.sectorTrailers)
             case "--yes-irreversible": consent = [.lockAndOTPBits, .frozenSectorTrailer]
-            case _ where parser.isOption(token):
-                throw .usage("nfctag restore: unknown option '\(token)'", "Run 'nfctag restore --help'.")
             default:
                 guard file == nil else { throw .usage("nfctag restore: one FILE only (got '\(token)' too)") }
                 file = token
@@ -30,7 +48,7 @@ enum RestoreCommand {
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.restore)
+            output.line(spec.help)
             return
         }
         guard let file else { throw .usage("nfctag restore: give the dump FILE (made by 'nfctag dump --out FILE')") }

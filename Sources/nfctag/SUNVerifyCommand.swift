@@ -12,34 +12,31 @@ enum SUNVerifyCommand {
         var diversify = false
         var names = SUNVerifier.ParameterNames()
         var lastCounter: UInt32?
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
             switch token {
-            case "--key": metaKey = try key(parser.value(for: token), option: token)
-            case "--mac-key": macKey = try key(parser.value(for: token), option: token)
-            case "--master-key": masterKey = try key(parser.value(for: token), option: token)
+            case "--key": metaKey = try key(argument.value, option: token)
+            case "--mac-key": macKey = try key(argument.value, option: token)
+            case "--master-key": masterKey = try key(argument.value, option: token)
             case "--diversify": diversify = true
-            case "--picc-param": names.piccData = try parameterName(parser.value(for: token), option: token)
-            case "--uid-param": names.uid = try parameterName(parser.value(for: token), option: token)
-            case "--counter-param": names.counter = try parameterName(parser.value(for: token), option: token)
-            case "--cmac-param": names.cmac = try parameterName(parser.value(for: token), option: token)
+            case "--picc-param": names.piccData = try parameterName(argument.value, option: token)
+            case "--uid-param": names.uid = try parameterName(argument.value, option: token)
+            case "--counter-param": names.counter = try parameterName(argument.value, option: token)
+            case "--cmac-param": names.cmac = try parameterName(argument.value, option: token)
             case "--last-counter":
-                let text = try parser.value(for: token)
+                let text = argument.value
                 guard let value = UInt32(text), value <= 0xFF_FFFF else {
                     throw .usage("nfctag ntag424 sun-verify: --last-counter takes a number 0…16777215, not '\(text)'")
                 }
                 lastCounter = value
             default:
-                guard url == nil, !parser.isOption(token) else {
-                    throw .usage(
-                        "nfctag ntag424 sun-verify: unexpected '\(token)'", "Run 'nfctag ntag424 sun-verify --help'.")
-                }
+                guard url == nil, argument.option == nil else { throw spec.unknown(token) }
                 url = token
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(help)
+            output.line(spec.help)
             return
         }
         guard let url else {
@@ -100,33 +97,36 @@ enum SUNVerifyCommand {
         return text
     }
 
-    static let help = """
-        nfctag ntag424 sun-verify — check a Secure Unique NFC URL from an NTAG 424 DNA (no reader)
+    static let spec = CommandSpec(
+        "ntag424 sun-verify", "check a Secure Unique NFC URL from an NTAG 424 DNA (no reader)", operands: "URL",
+        options: [
+            OptionSpec(
+                "--key", value: "HEX32", help: "the SDM meta-read key, which decrypts the PICC data (default all zero)"),
+            OptionSpec(
+                "--mac-key", value: "HEX32", help: "the SDM file-read key, which keys the CMAC (default: --key)"),
+            OptionSpec(
+                "--master-key", value: "HEX32",
+                help: "with --diversify: the file-read key is derived per tag from it and the UID (AN10922)"),
+            OptionSpec("--diversify", help: "derive the file-read key from --master-key"),
+            OptionSpec("--picc-param", value: "NAME", help: "the PICC data parameter (default picc_data)"),
+            OptionSpec("--uid-param", value: "NAME", help: "the UID parameter (default uid)"),
+            OptionSpec("--counter-param", value: "NAME", help: "the counter parameter (default ctr)"),
+            OptionSpec("--cmac-param", value: "NAME", help: "the CMAC parameter (default cmac)"),
+            OptionSpec(
+                "--last-counter", value: "N",
+                help: "the last counter accepted for this tag: one not above it is a replay"),
+        ],
+        discussion: """
+            The URL has one of the two layouts sun-setup writes:
+              encrypted  …?picc_data=HEX32&cmac=HEX16          (UID and counter encrypted)
+              plain      …?uid=HEX14&ctr=HEX6&cmac=HEX16       (UID and counter in the clear)
+            The CMAC covers the empty input (SDMMACInputOffset = SDMMACOffset).
+            With --json: {"valid":true,"uid":HEX,"counter":N,"mode":"encrypted"} (and "reason" when not valid).
 
-        Usage: nfctag ntag424 sun-verify URL [options]
+            Exit status: 0 valid, 1 not valid (altered, another key, replay), 2 malformed URL or options.
 
-        The URL has one of the two layouts sun-setup writes:
-          encrypted  …?picc_data=HEX32&cmac=HEX16          (UID and counter encrypted)
-          plain      …?uid=HEX14&ctr=HEX6&cmac=HEX16       (UID and counter in the clear)
-        The CMAC covers the empty input (SDMMACInputOffset = SDMMACOffset).
-
-        Options:
-          --key HEX32               the SDM meta-read key, which decrypts the PICC data (default all zero)
-          --mac-key HEX32           the SDM file-read key, which keys the CMAC (default: --key)
-          --master-key HEX32 --diversify
-                                    the file-read key is derived per tag from this master key
-                                    and the UID (NXP AN10922)
-          --picc-param NAME         the PICC data parameter (default picc_data)
-          --uid-param NAME          the UID parameter (default uid)
-          --counter-param NAME      the counter parameter (default ctr)
-          --cmac-param NAME         the CMAC parameter (default cmac)
-          --last-counter N          the last counter accepted for this tag: a counter not above it is a replay
-          --json                    {"valid":true,"uid":HEX,"counter":N,"mode":"encrypted"} (and "reason" when not valid)
-
-        Exit status: 0 valid, 1 not valid (altered, another key, replay), 2 malformed URL or options.
-
-        Example (NXP AN12196's example URL):
-          nfctag ntag424 sun-verify 'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086' \\
-              --picc-param e --cmac-param c
-        """
+            Example (NXP AN12196's example URL):
+              nfctag ntag424 sun-verify 'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086' \\
+                  --picc-param e --cmac-param c
+            """)
 }

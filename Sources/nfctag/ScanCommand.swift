@@ -4,20 +4,38 @@ import NFCTagKit
 /// With `--json` one object per tag per line; `--watch` streams tags as they arrive
 /// (`"event":"tagDetected"`) and leave (`"event":"tagRemoved"`) until Ctrl-C.
 enum ScanCommand {
+    static let spec = CommandSpec(
+        "scan", "the tags in the field",
+        options: [OptionSpec("--watch", help: "keep scanning until Ctrl-C; stream tags as they come and go")]
+            + TagOptions.specs,
+        discussion: """
+            Waits up to --timeout for a tag, then prints each tag in the field: UID, chip,
+            ATQA, SAK and NDEF status (status, length and capacity; queried only when one tag
+            is alone in the field). With --json one object per tag per line:
+            {"uid","chip","atqa","sak","ndef":{"status","capacity","length"}|null}.
+            --watch keeps scanning until Ctrl-C and streams {"event":"tagDetected",…} and
+            {"event":"tagRemoved","uid"} as tags come and go.
+            Exit codes: 0, 3 no reader, 4 no tag within --timeout.
+
+            Examples:
+              nfctag scan --device pn532_uart:/dev/ttyUSB0
+              nfctag scan --watch --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var watch = false
         var options = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try options.consume(token, from: &parser) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            if try options.consume(argument) { continue }
             guard token == "--watch" else {
-                throw .usage("nfctag scan: unknown option '\(token)'", "Run 'nfctag scan --help'.")
+                throw spec.unknown(token)
             }
             watch = true
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.scan)
+            output.line(spec.help)
             return
         }
         let globals = parser.globals

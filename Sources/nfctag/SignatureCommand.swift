@@ -5,25 +5,44 @@ import NFCTagKit
 /// | false | null, "key": NAME-or-HEX}` (`null` when no key is known). The verdict is the
 /// result: an invalid signature still exits 0.
 enum SignatureCommand {
+    static let spec = CommandSpec(
+        "signature", "read and verify the originality signature",
+        options: [
+            OptionSpec("--public-key", value: "HEX", help: "verify against this key (04 ‖ X ‖ Y) instead of NXP's")
+        ] + TagOptions.specs,
+        discussion: """
+            READ_SIG, verified (ECDSA on secp128r1) for the tag's UID against NXP's published key
+            for the chip, or the key given (uncompressed point 04 ‖ X ‖ Y). The verdict is the
+            result: an invalid signature exits 0 with "valid": false.
+            With --json: {"signature": HEX, "valid": true|false|null, "key": NAME-or-HEX}
+            (null when no key is known for the chip).
+
+            \(HelpText.chipCommon)
+
+            Examples:
+              nfctag signature
+              nfctag signature --public-key 04… --json
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var publicKey: [UInt8]?
         var tagOptions = TagOptions()
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try tagOptions.consume(token, from: &parser) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            if try tagOptions.consume(argument) { continue }
             switch token {
             case "--public-key":
-                let text = try parser.value(for: token)
+                let text = argument.value
                 guard let bytes = Hex.decode(text), !bytes.isEmpty else {
                     throw .usage("nfctag signature: --public-key takes the public point as hex (04 ‖ X ‖ Y)")
                 }
                 publicKey = bytes
-            default: throw .usage("nfctag signature: unknown option '\(token)'", "Run 'nfctag signature --help'.")
+            default: throw spec.unknown(token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.signature)
+            output.line(spec.help)
             return
         }
         let printer = output

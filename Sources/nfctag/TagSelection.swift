@@ -8,10 +8,15 @@ import NFCTagKit
 struct TagOptions {
     var pack: PACK?
 
-    /// Consumes `token` (and its value) when it is a tag option.
-    mutating func consume(_ token: String, from parser: inout ArgumentParser) throws(ToolError) -> Bool {
-        guard token == "--pack" else { return false }
-        let text = try parser.value(for: token)
+    /// The tag options.
+    static let specs = [
+        OptionSpec("--pack", value: "HEX4", help: "the PACK the tag must answer to PWD_AUTH (with --password)")
+    ]
+
+    /// Takes `argument` when it is a tag option.
+    mutating func consume(_ argument: ParsedArgument) throws(ToolError) -> Bool {
+        guard argument.option == "--pack" else { return false }
+        let text = argument.value
         guard let parsed = PACK(hex: text) else {
             throw .usage("nfctag: --pack must be 2 bytes as 4 hex digits, e.g. abcd")
         }

@@ -4,24 +4,41 @@ import NFCTagKit
 /// the password, puts AUTH0 back to its default and PROT off, then PWD / PACK back to the
 /// factory values (unless `--keep-password`).
 enum UnprotectCommand {
+    static let spec = CommandSpec(
+        "unprotect", "remove the password protection", operands: "--password HEX8",
+        options: [
+            OptionSpec("--pack", value: "HEX4", help: "the PACK the tag must answer to the password"),
+            OptionSpec("--keep-password", help: "leave PWD and PACK as they are (only AUTH0 and PROT go back)"),
+            OptionSpec("--dry-run", help: "print the plan and write nothing"),
+        ],
+        discussion: """
+            Proves the password (PACK checked with --pack), puts AUTH0 back to its default and
+            PROT off, then PWD and PACK back to the factory values (--keep-password leaves them).
+            A wrong password is reported with the attempts left where AUTHLIM tells them.
+
+            Examples:
+              nfctag unprotect --password 12345678
+              nfctag unprotect --password-env TAG_PWD --pack abcd --dry-run
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var pack: PACK?
         var resetPassword = true
         var dryRun = false
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
             switch token {
             case "--pack":
                 pack = PACK(
-                    uncheckedBytes: try ChipSession.bytes(try parser.value(for: token), count: 2, option: token))
+                    uncheckedBytes: try ChipSession.bytes(argument.value, count: 2, option: token))
             case "--keep-password": resetPassword = false
             case "--dry-run": dryRun = true
-            default: throw .usage("nfctag unprotect: unknown option '\(token)'", "Run 'nfctag unprotect --help'.")
+            default: throw spec.unknown(token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.unprotect)
+            output.line(spec.help)
             return
         }
         let globals = parser.globals

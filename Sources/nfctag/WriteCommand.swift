@@ -12,6 +12,37 @@ import Locking
 /// the chip's mirror shows only in a read). `--full` writes
 /// every page instead of only those that change. A progress bar goes to stderr on a TTY.
 enum WriteCommand {
+    static let spec = CommandSpec(
+        "write", "write an NDEF message (tear-safe, verified)", operands: "RECORD…",
+        options: RecordArguments.specs + [
+            OptionSpec("--hex", value: "HEX", help: "the encoded message, in place of records"),
+            OptionSpec("--no-verify", help: "skip the record-by-record check of what was written"),
+            OptionSpec("--full", help: "write every page, not only those that change"),
+            OptionSpec("--mirror", help: "NTAG21x: the --uri holds {uid}, {counter} or {uid}x{counter}"),
+        ] + TagOptions.specs,
+        discussion: """
+            Records as in 'ndef encode' (--uri, --text, --mime, --external, --smart-poster,
+            --empty), or the encoded message with --hex. The write is tear-safe (NDEF length
+            0 first, then the body, then the real length in a write of its own) and only pages
+            that change are written unless --full. Written pages are always read back and compared
+            byte for byte; the tool then checks, record by record, that those bytes decode to the
+            message asked for (--no-verify skips that check; with --mirror it reads the message
+            again, since the chip's mirror shows only in a read). A progress bar goes to stderr on
+            a terminal.
+            A message too big for the tag, or a read-only tag, is refused before anything is
+            written. --json prints {"uid","chip","length","written","total","verified"}.
+            --mirror (NTAG21x): the --uri holds {uid}, {counter} or {uid}x{counter}; the chip
+            fills them in on every read (its ASCII mirror), and the NFC counter is turned on for
+            {counter}. A layout the chip cannot mirror is refused before anything is written.
+            \(HelpText.tagCommon)
+
+            Examples:
+              nfctag write --uri https://example.com
+              nfctag write --uri "https://example.com/t?id={uid}x{counter}" --mirror
+              nfctag write --text "Hallo" --lang de --full
+              nfctag write --hex d1010c55046578616d706c652e636f6d
+            """)
+
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         var options = TagOptions()
         var records = RecordArguments()
@@ -19,13 +50,13 @@ enum WriteCommand {
         var verify = true
         var fullWrite = false
         var mirror = false
-        while let token = parser.nextToken() {
-            if try parser.consumeGlobal(token) { continue }
-            if try options.consume(token, from: &parser) { continue }
-            if try records.consume(token, from: &parser) { continue }
+        while let argument = try parser.next(of: spec) {
+            let token = argument.token
+            if try options.consume(argument) { continue }
+            if try records.consume(argument) { continue }
             switch token {
             case "--hex":
-                let text = try parser.value(for: token)
+                let text = argument.value
                 guard let bytes = Hex.decode(text) else {
                     throw .malformedInput("nfctag write: --hex: '\(text)' is not hex")
                 }
@@ -33,12 +64,12 @@ enum WriteCommand {
             case "--no-verify": verify = false
             case "--full": fullWrite = true
             case "--mirror": mirror = true
-            default: throw .usage("nfctag write: unknown option '\(token)'", "Run 'nfctag write --help'.")
+            default: throw spec.unknown(token)
             }
         }
         output.json = parser.globals.json
         if parser.helpRequested {
-            output.line(HelpText.write)
+            output.line(spec.help)
             return
         }
         let message = try message(records: records, hex: hexMessage)

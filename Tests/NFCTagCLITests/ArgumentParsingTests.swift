@@ -2,6 +2,7 @@ import Foundation
 import NFCEmulator
 import Testing
 import TestSupport
+@testable import nfctag
 
 /// The command line as the shells write it: `--option=value`, `--` before positional
 /// arguments, a missing value, and `--help` wherever it stands — no reader is needed.
@@ -42,6 +43,31 @@ struct ArgumentParsingTests {
         let nested = try ToolRunner.run(["ndef", "decode", "--bogus", "--help"])
         let nestedPlain = try ToolRunner.run(["ndef", "decode", "--help"])
         #expect(nested.status == 0 && nested.stdout == nestedPlain.stdout)
+    }
+
+    @Test(
+        "every command's help is made from its declarations and names every option it accepts",
+        arguments: HelpText.commands.map(\.name))
+    func helpListsEveryOption(name: String) throws {
+        let spec = try #require(HelpText.commands.first { $0.name == name })
+        let result = try ToolRunner.run(name.split(separator: " ").map(String.init) + ["--help"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == spec.help + "\n", "nfctag \(name) --help is not its declaration's help")
+        for option in spec.options {
+            for optionName in option.names {
+                #expect(result.stdout.contains(optionName), "nfctag \(name) --help omits \(optionName)")
+            }
+            // What the help declares, the command takes: a declared option is never "unknown"
+            // (the command then fails on the reader that is not there, or on a value).
+            guard name != "emulate", option.name != "--watch" else { continue }  // they serve, or watch, until stopped
+            let value = option.value == nil ? [] : ["1"]
+            let parsed = try ToolRunner.run(
+                name.split(separator: " ").map(String.init) + [option.name] + value
+                    + ["--timeout", "0.2", "--device", "pn532_uart:/nonexistent/nfctag-test"], limit: .seconds(20))
+            #expect(!parsed.stderr.contains("unknown option"), "\(name) \(option.name): \(parsed.stderr)")
+        }
+        let tool = try ToolRunner.run(["--help"])
+        #expect(tool.stdout.contains("  " + name), "nfctag --help does not list \(name)")
     }
 
     @Test("after --, an argument that starts with '-' is a positional one (report reads a log named --night.log)")
