@@ -1,15 +1,15 @@
 /// What a tag's encrypted PICC data holds (NT4H2421Gx §9.3.4, AN12196 §3.4.2).
-public struct PICCData: Sendable, Equatable {
+package struct PICCData: Sendable, Equatable {
     /// PICCDataTag: bit 7 UID mirrored, bit 6 SDMReadCtr mirrored, bits 3–0 the UID length
     /// (7); `C7` when both are there.
-    public let tag: UInt8
+    package let tag: UInt8
     /// The 7-byte UID, when mirrored.
-    public let uid: [UInt8]?
+    package let uid: [UInt8]?
     /// SDMReadCtr, when mirrored.
-    public let readCounter: UInt32?
+    package let readCounter: UInt32?
 
     /// Mirrored data from its parts.
-    public init(tag: UInt8, uid: [UInt8]?, readCounter: UInt32?) {
+    package init(tag: UInt8, uid: [UInt8]?, readCounter: UInt32?) {
         self.tag = tag
         self.uid = uid
         self.readCounter = readCounter

@@ -180,7 +180,7 @@ enum TagSelection {
                 exitCode: .failure,
                 summary: "nfctag: \(operation) failed: the NDEF message on the tag is invalid at byte 0x\(hex(offset))",
                 detail: ["\(reason)", "Write a new message to repair it (nfctag write …)."])
-        case .invalidTagData(.invalidCapabilityContainer(_, .notFormatted)):
+        case .notFormatted:
             return ToolError(
                 exitCode: .failure,
                 summary: "nfctag: \(operation) failed: the tag is not NDEF-formatted; nothing was written",

@@ -32,6 +32,9 @@ struct FormatCommandTests {
         defer { fixture.stop() }
         let before = try CLITagFixture.object(try fixture.run(["scan", "--json"]))
         #expect((before["ndef"] as? [String: Any])?["status"] as? String == "not-supported")
+        let read = try fixture.run(["read"])
+        #expect(read.status == 1 && read.stderr.contains("not NDEF-formatted"), "\(read.stderr)")
+        #expect(read.stderr.contains("nfctag format"), "\(read.stderr)")
         let result = try fixture.run(["format"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("NDEF read-write, 0/"), "\(result.stdout)")

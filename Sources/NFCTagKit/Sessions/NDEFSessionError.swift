@@ -39,9 +39,12 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The NDEF message on the tag does not decode (torn or corrupt); `offset` is the
     /// byte address on the tag. Write a new message to repair it.
     case invalidNDEF(offset: Int, reason: NDEFDecodingError.Reason)
+    /// The tag is not NDEF-formatted (its capability container says so): format it first.
+    case notFormatted
     /// The tag's NDEF structures (TLVs, capability container, MAD, Type 4 files) are
-    /// malformed or answered unexpectedly; the wrapped error says where.
-    case invalidTagData(NDEFTagError)
+    /// malformed or answered unexpectedly: where (a byte address on the tag, when one
+    /// applies) and what is wrong.
+    case invalidTagData(offset: Int?, reason: String)
     /// More than one tag is in the field: the session does not connect or write until one
     /// is taken away (it asks for that and restarts polling).
     case severalTags(count: Int)
@@ -89,7 +92,9 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .packMismatch(expected, received):
             "The tag answered PACK \(received.hexString()), expected \(expected.hexString())."
         case let .invalidNDEF(offset, reason): "The NDEF message on the tag is invalid at byte \(offset): \(reason)."
-        case let .invalidTagData(error): "The tag's NDEF data is malformed: \(error)."
+        case .notFormatted: "The tag is not NDEF-formatted; format it first."
+        case let .invalidTagData(offset?, reason): "The tag's NDEF data is malformed at byte \(offset): \(reason)."
+        case let .invalidTagData(nil, reason): "The tag's NDEF data is malformed: \(reason)."
         case let .severalTags(count): "\(count) tags are in the field — remove all but one."
         case let .unsupportedTag(reason): "Unsupported tag: \(reason)."
         case let .timeout(step?): "The tag did not answer in time while \(step)."
@@ -117,8 +122,16 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .nak(code, step): self = .nak(code: code, step: step)
         case let .authenticationRequired(step): self = .authenticationRequired(step: step)
         case let .invalidNDEF(offset, reason): self = .invalidNDEF(offset: offset, reason: reason)
-        case .invalidTLV, .invalidCapabilityContainer, .invalidApplicationDirectory, .statusWord, .unexpectedResponse:
-            self = .invalidTagData(error)
+        case .invalidCapabilityContainer(_, .notFormatted): self = .notFormatted
+        case let .invalidCapabilityContainer(offset, problem):
+            self = .invalidTagData(offset: offset, reason: "capability container: \(problem)")
+        case let .invalidTLV(offset, problem): self = .invalidTagData(offset: offset, reason: "TLV: \(problem)")
+        case let .invalidApplicationDirectory(offset, problem):
+            self = .invalidTagData(offset: offset, reason: "MIFARE application directory: \(problem)")
+        case let .statusWord(word, step):
+            self = .invalidTagData(offset: nil, reason: "status word \(word.hexString()) while \(step)")
+        case let .unexpectedResponse(step, description):
+            self = .invalidTagData(offset: nil, reason: "\(description) while \(step)")
         case let .messageNotEncodable(error): self = .messageNotEncodable(error)
         case let .unsupportedTag(reason): self = .unsupportedTag(reason: reason)
         case let .timeout(step): self = .timeout(step: step)

@@ -11,7 +11,7 @@ import NDEF
 /// catch .tagSizeTooSmall(let needed, let capacity) { … }          // nothing was written
 /// catch .connectionLost(let step, let state) { … }                  // state: what the tag holds
 /// ```
-public enum NDEFTagError: Error, Sendable, Hashable {
+package enum NDEFTagError: Error, Sendable, Hashable {
     /// The tag is not read-write (CC, lock bits, access conditions or a password say so);
     /// nothing was written.
     case tagNotWritable
@@ -73,7 +73,7 @@ public enum NDEFUpdateFailureReason: Sendable, Hashable {
 }
 
 /// What is wrong with a TLV (inside ``NDEFTagError/invalidTLV(offset:reason:)``).
-public enum NDEFTLVProblem: Sendable, Hashable {
+package enum NDEFTLVProblem: Sendable, Hashable {
     /// The TLV area ends inside a length field.
     case truncatedLength
     /// The TLV's value runs past the end of the data area.
@@ -89,7 +89,7 @@ public enum NDEFTLVProblem: Sendable, Hashable {
 }
 
 /// What is wrong with a capability container.
-public enum NDEFCapabilityContainerProblem: Sendable, Hashable {
+package enum NDEFCapabilityContainerProblem: Sendable, Hashable {
     /// The magic number (Type 2 CC0) is not the NDEF one: the tag is not NDEF-formatted.
     case notFormatted(found: UInt8)
     /// The mapping version's major number is not supported.
@@ -103,7 +103,7 @@ public enum NDEFCapabilityContainerProblem: Sendable, Hashable {
 }
 
 /// What is wrong with a MIFARE Application Directory.
-public enum NDEFApplicationDirectoryProblem: Sendable, Hashable {
+package enum NDEFApplicationDirectoryProblem: Sendable, Hashable {
     /// The sector 0 GPB says there is no MAD (DA bit clear).
     case missing
     /// The CRC-8 does not match.
