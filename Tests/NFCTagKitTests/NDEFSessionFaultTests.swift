@@ -101,7 +101,7 @@ struct NDEFSessionFaultTests {
             #expect(try await tag.readNDEF() == message)
             #expect(counts.good > 0)
             #expect(counts.wrong == 0)
-            #expect(await device.mostCallsInFlight == 1)
+            #expect(await device.link.mostCallsInFlight == 1)
             await harness.stop()
         }
     }

@@ -325,7 +325,7 @@ struct NFCDeviceEndToEndTests {
                     #expect(Set(answers).count == 1, "every answer to the same READ is the same")
                 }
             }
-            #expect(await device.mostCallsInFlight == 1)
+            #expect(await device.link.mostCallsInFlight == 1)
             await device.close()
         }
     }

@@ -85,7 +85,7 @@ struct NFCDevicePollingTests {
             #expect(try await device.listTargets().isEmpty)
             poll.cancel()
             _ = await poll.result
-            #expect(await device.mostCallsInFlight == 1)
+            #expect(await device.link.mostCallsInFlight == 1)
             await device.close()
         }
     }

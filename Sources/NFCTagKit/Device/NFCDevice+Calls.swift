@@ -6,12 +6,12 @@ extension NFCDevice {
     /// sorts its failure: a lost reader becomes ``NFCDeviceError/connectionLost(_:)`` (and
     /// starts the reconnection logic), anything else ``NFCDeviceError/libnfc(_:)``.
     func withDevice<T>(_ body: (LibNFCDeviceHandle) throws(LibNFCError) -> T) throws(NFCDeviceError) -> T {
-        guard let handle else { throw unavailableError() }
-        callsInFlight += 1
-        mostCallsInFlight = max(mostCallsInFlight, callsInFlight)
+        guard let handle = link.handle else { throw unavailableError() }
+        link.callsInFlight += 1
+        link.mostCallsInFlight = max(link.mostCallsInFlight, link.callsInFlight)
         defer {
-            callsInFlight -= 1
-            lastActivity = configuration.clock.now()
+            link.callsInFlight -= 1
+            link.lastActivity = link.configuration.clock.now()
         }
         do {
             return try abortSwitch.abortable { () throws(LibNFCError) -> T in try body(handle) }
@@ -38,7 +38,7 @@ extension NFCDevice {
 
     /// The error for a call made while no reader is open.
     func unavailableError() -> NFCDeviceError {
-        if let lastLoss { return .connectionLost(lastLoss) }
+        if let lastLoss = link.lastLoss { return .connectionLost(lastLoss) }
         return .notConnected
     }
 
@@ -90,11 +90,11 @@ extension NFCDevice {
     /// between reconnecting and reporting `disconnected`.
     func connectionLost(_ reason: DisconnectReason) {
         closeDevice()
-        lastLoss = reason
-        lostAt = configuration.clock.now()
-        livenessTask?.cancel()
-        livenessTask = nil
-        apply(machine.lost(reason))
+        link.lastLoss = reason
+        link.lostAt = link.configuration.clock.now()
+        link.livenessTask?.cancel()
+        link.livenessTask = nil
+        apply(link.machine.lost(reason))
     }
 
     /// Carries out a state-machine step: status, events, then the next action.
@@ -119,8 +119,8 @@ extension NFCDevice {
         case .none:
             break
         case .stopAttempts:
-            reconnectTask?.cancel()
-            reconnectTask = nil
+            link.reconnectTask?.cancel()
+            link.reconnectTask = nil
         case .attempt(let delay):
             scheduleReconnectAttempt(after: delay)
         }
@@ -129,14 +129,14 @@ extension NFCDevice {
     /// Stops an automatic reconnection in progress: `reconnectFailed` then `disconnected`
     /// follow. Does nothing when no reconnection is running.
     public func cancelReconnection() {
-        apply(machine.cancel())
+        apply(link.machine.cancel())
     }
 
     private func scheduleReconnectAttempt(after delay: Duration) {
-        reconnectTask?.cancel()
-        let expected = generation
-        let clock = configuration.clock
-        reconnectTask = Task { [weak self] in
+        link.reconnectTask?.cancel()
+        let expected = link.generation
+        let clock = link.configuration.clock
+        link.reconnectTask = Task { [weak self] in
             if delay > .zero {
                 do { try await clock.sleep(delay) } catch { return }
             }
@@ -145,7 +145,7 @@ extension NFCDevice {
     }
 
     private func attemptReconnect(generation expected: UInt64) {
-        guard expected == generation, case .reconnecting = machine.state, let reader else { return }
+        guard expected == link.generation, case .reconnecting = link.machine.state, let reader else { return }
         do {
             let info: ReaderInfo
             do {
@@ -155,15 +155,15 @@ extension NFCDevice {
                 info = try openDevice(moved.connectionString)
                 self.reader = moved
             }
-            lastLoss = nil
-            apply(machine.attemptSucceeded())
+            link.lastLoss = nil
+            apply(link.machine.attemptSucceeded())
             saveLastReader(info)
             startLivenessChecks()
         } catch {
-            let elapsed = lostAt.map { $0.duration(to: configuration.clock.now()) } ?? .zero
+            let elapsed = link.lostAt.map { $0.duration(to: link.configuration.clock.now()) } ?? .zero
             // A reader whose node is not back yet has not refused anything: only the time limit counts.
             let present = ReaderNode(connectionString: reader.connectionString)?.exists ?? true
-            apply(machine.attemptFailed(elapsed: elapsed, readerPresent: present))
+            apply(link.machine.attemptFailed(elapsed: elapsed, readerPresent: present))
         }
     }
 
@@ -172,7 +172,7 @@ extension NFCDevice {
     /// reader another device of this program holds open is never taken (two ACR122Us have
     /// no serial number to tell them apart).
     private func relocatedUSBReader(_ reader: NFCReader) -> NFCReader? {
-        guard reader.kind.isUSB, let backend = configuration.usbHotPlug,
+        guard reader.kind.isUSB, let backend = link.configuration.usbHotPlug,
             let present = USBReaderWatcher.presentReaders(on: backend)?.filter({
                 !OpenReaderRegistry.shared.contains($0.connectionString)
             })
@@ -188,7 +188,7 @@ extension NFCDevice {
     /// connection string alone knows none of them).
     func identifiedUSBReader(_ reader: NFCReader) -> NFCReader {
         guard reader.kind.isUSB, reader.serialNumber == nil || reader.usbID == nil || reader.usbPortPath == nil,
-            let backend = configuration.usbHotPlug,
+            let backend = link.configuration.usbHotPlug,
             let device = USBReaderWatcher.presentReaders(on: backend)?.first(where: {
                 $0.connectionString == reader.connectionString
             })
@@ -199,11 +199,11 @@ extension NFCDevice {
     /// Checks an idle connection every ``ConnectionConfiguration/livenessInterval``: the
     /// device node must still exist, and a reader quiet for a whole interval must answer.
     func startLivenessChecks() {
-        livenessTask?.cancel()
-        guard let interval = configuration.livenessInterval else { return }
-        let expected = generation
-        let clock = configuration.clock
-        livenessTask = Task { [weak self] in
+        link.livenessTask?.cancel()
+        guard let interval = link.configuration.livenessInterval else { return }
+        let expected = link.generation
+        let clock = link.configuration.clock
+        link.livenessTask = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await clock.sleep(interval) } catch { return }
                 guard let device = self, await device.checkLiveness(generation: expected, interval: interval) else {
@@ -215,16 +215,18 @@ extension NFCDevice {
 
     /// One liveness check; false ends the checks.
     private func checkLiveness(generation expected: UInt64, interval: Duration) -> Bool {
-        guard expected == generation, let handle, machine.state == .connected else { return false }
+        guard expected == link.generation, let handle = link.handle, link.machine.state == .connected else {
+            return false
+        }
         if let reader, let node = ReaderNode(connectionString: reader.connectionString), !node.exists {
             connectionLost(.unplugged)
             return false
         }
-        guard lastActivity.duration(to: configuration.clock.now()) >= interval else { return true }
+        guard link.lastActivity.duration(to: link.configuration.clock.now()) >= interval else { return true }
         do {
             try withDevice { (device) throws(LibNFCError) in try LibNFC.setProperty(device, .activateField, true) }
         } catch {
-            return self.handle != nil && handle.pointer == self.handle?.pointer
+            return self.link.handle != nil && handle.pointer == self.link.handle?.pointer
         }
         return true
     }

@@ -11,19 +11,19 @@ extension NFCDevice {
     public func connect(to reader: NFCReader, configuration: ConnectionConfiguration = ConnectionConfiguration())
         throws(NFCDeviceError) -> ReaderInfo
     {
-        guard !connectInProgress else { throw .connectionInProgress }
-        connectInProgress = true
-        defer { connectInProgress = false }
+        guard !link.connectInProgress else { throw .connectionInProgress }
+        link.connectInProgress = true
+        defer { link.connectInProgress = false }
         stopConnection()
-        self.configuration = configuration
+        self.link.configuration = configuration
         // Before libnfc claims it: reading a USB reader's serial string opens the device.
         self.reader = identifiedUSBReader(reader)
-        machine = ReconnectStateMachine(policy: configuration.reconnection)
+        link.machine = ReconnectStateMachine(policy: configuration.reconnection)
         status = .connecting
         do {
             let info = try openDevice(reader.connectionString, patience: Self.firstOpenPatience)
-            lastLoss = nil
-            apply(machine.connected())
+            link.lastLoss = nil
+            apply(link.machine.connected())
             emit(.connected(info))
             saveLastReader(info)
             startLivenessChecks()
@@ -61,12 +61,12 @@ extension NFCDevice {
     /// `reconnectFailed`, `disconnected`), as after a loss; without it,
     /// `disconnected(.reset)` then `connected`.
     public func reset() async throws(NFCDeviceError) {
-        guard let reader, machine.state == .connected || handle != nil else { throw unavailableError() }
-        if let handle {
+        guard let reader, link.machine.state == .connected || link.handle != nil else { throw unavailableError() }
+        if let handle = link.handle {
             // PowerDown is best effort: a wedged chip may not answer it.
             _ = try? abortSwitch.abortable { () throws(LibNFCError) in try LibNFC.idle(handle) }
         }
-        if configuration.reconnection.isEnabled {
+        if link.configuration.reconnection.isEnabled {
             connectionLost(.reset)
             // The attempts run on this actor while this call waits for the outcome:
             // connected again, or not connected (gave up, cancelled, or closed).
@@ -81,13 +81,13 @@ extension NFCDevice {
         status = .connecting
         do {
             let info = try openDevice(reader.connectionString)
-            lastLoss = nil
-            apply(machine.connected())
+            link.lastLoss = nil
+            apply(link.machine.connected())
             emit(.connected(info))
             startLivenessChecks()
         } catch {
-            lastLoss = .reset
-            _ = machine.closed()
+            link.lastLoss = .reset
+            _ = link.machine.closed()
             status = .notConnected
             throw error
         }
@@ -95,19 +95,19 @@ extension NFCDevice {
 
     /// Ends everything tied to the current connection (tasks, device) without events.
     func stopConnection() {
-        generation &+= 1
-        reconnectTask?.cancel()
-        reconnectTask = nil
-        livenessTask?.cancel()
-        livenessTask = nil
-        _ = machine.closed()
-        lastLoss = nil
+        link.generation &+= 1
+        link.reconnectTask?.cancel()
+        link.reconnectTask = nil
+        link.livenessTask?.cancel()
+        link.livenessTask = nil
+        _ = link.machine.closed()
+        link.lastLoss = nil
         closeDevice()
     }
 
     /// Remembers `info`'s reader in the configured store (errors are not fatal).
     func saveLastReader(_ info: ReaderInfo) {
-        guard let store = configuration.lastReaderStore else { return }
+        guard let store = link.configuration.lastReaderStore else { return }
         let entry = LastReaderStore.Entry(
             connectionString: info.connectionString,
             serialNumber: reader?.serialNumber,

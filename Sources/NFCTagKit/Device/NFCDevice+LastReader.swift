@@ -12,7 +12,7 @@ extension NFCDevice {
         discovery: DiscoveryOptions = DiscoveryOptions()
     ) async throws(NFCDeviceError) -> ReaderInfo {
         guard let entry = store.load() else { throw .readerNotFound("no reader saved in \(store.path)") }
-        guard !connectInProgress else { throw .connectionInProgress }
+        guard !link.connectInProgress else { throw .connectionInProgress }
         stopConnection()
         status = .discovering
         var options = discovery

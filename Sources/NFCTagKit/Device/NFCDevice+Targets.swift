@@ -13,7 +13,7 @@ extension NFCDevice {
     package func listTargets(maximum: Int = 2) throws(NFCDeviceError) -> [ISO14443ATarget] {
         guard (1...16).contains(maximum) else { throw .invalidArgument("maximum must be 1…16, not \(maximum)") }
         try restoreSelectionSettings()
-        selectedTarget = nil
+        field.selectedTarget = nil
         let targets = try withDevice { (device) throws(LibNFCError) in
             try LibNFC.listPassiveISO14443A(device, maximum: maximum)
         }
@@ -76,10 +76,10 @@ extension NFCDevice {
         // (TxMode and RxMode read 80 after it). So the host's CRC setting is not switched on
         // before the poll; when libnfc has it off, it is written off again after the poll —
         // one register write-back instead of one before the poll and one after.
-        let crcOff = !framing.handleCRC
+        let crcOff = !field.framing.handleCRC
         try restoreSelectionSettings(for: isoDEP ? nil : uid, keepingCRC: true)
         try pollOnlyNeededTypes(isoDEP: isoDEP, uid: uid)
-        selectedTarget = nil
+        field.selectedTarget = nil
         let polled = Result { () throws(NFCDeviceError) -> (count: Int, selected: ISO14443ATarget?) in
             try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
         }
@@ -89,12 +89,12 @@ extension NFCDevice {
         case 0:
             return .absent
         case 1:
-            selectedTarget = selected
+            field.selectedTarget = selected
             guard let selected, selected.uid == uid else { return .absent }
-            aloneSincePoll = uid
+            field.aloneSincePoll = uid
             return .alone(selected)
         default:
-            selectedTarget = selected
+            field.selectedTarget = selected
             return .several(count: count)
         }
     }
@@ -123,10 +123,10 @@ extension NFCDevice {
             return .alone(selected)
         }
         // As in the alone check: the poll's activation sets the CRC bits itself.
-        let crcOff = !framing.handleCRC
-        try applyFraming(easy: true, crcByReader: framing.handleCRC)
-        if framing.autoISO14443_4 { try setAutoISO14443_4(false, for: nil) }
-        selectedTarget = nil
+        let crcOff = !field.framing.handleCRC
+        try applyFraming(easy: true, crcByReader: field.framing.handleCRC)
+        if field.framing.autoISO14443_4 { try setAutoISO14443_4(false, for: nil) }
+        field.selectedTarget = nil
         let polled = Result { () throws(NFCDeviceError) -> (count: Int, selected: ISO14443ATarget?) in
             try withDevice { (device) throws(LibNFCError) in try LibNFC.pollPassiveISO14443A(device) }
         }
@@ -134,7 +134,7 @@ extension NFCDevice {
         let (count, found) = try polled.get()
         guard count > 0, let found else { return .absent }
         guard count == 1 else {
-            selectedTarget = found
+            field.selectedTarget = found
             return .several(count: count)
         }
         guard !found.isISODEP else {
@@ -142,21 +142,21 @@ extension NFCDevice {
             guard let withATS = try selectTarget(uid: found.uid) else { return .absent }
             return .alone(withATS)
         }
-        selectedTarget = found
-        framing.autoISO14443_4OffFor = found.uid
-        aloneSincePoll = found.uid
+        field.selectedTarget = found
+        field.framing.autoISO14443_4OffFor = found.uid
+        field.aloneSincePoll = found.uid
         return .alone(found)
     }
 
     /// The selected tag while the poll that found it alone is still its alone check.
     var targetAloneSincePoll: ISO14443ATarget? {
-        guard let selected = selectedTarget, selected.uid == aloneSincePoll else { return nil }
+        guard let selected = selectedTarget, selected.uid == field.aloneSincePoll else { return nil }
         return selected
     }
 
     /// Makes the next alone check poll, whatever an earlier poll proved.
     func endAloneProof() {
-        aloneSincePoll = nil
+        field.aloneSincePoll = nil
     }
 
     /// Selects the one tag a listing found, after the field reset that ends the listing. A
@@ -172,7 +172,7 @@ extension NFCDevice {
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
     /// deselected can be found again without leaving the field.
     package func resetField() throws(NFCDeviceError) {
-        selectedTarget = nil
+        field.selectedTarget = nil
         try withDevice { (device) throws(LibNFCError) in
             try LibNFC.setProperty(device, .activateField, false)
             try LibNFC.setProperty(device, .activateField, true)
@@ -190,7 +190,7 @@ extension NFCDevice {
         let target = try withDevice { (device) throws(LibNFCError) in
             try LibNFC.selectPassiveISO14443A(device, uid: uid)
         }
-        selectedTarget = target
+        field.selectedTarget = target
         return target
     }
 
@@ -213,7 +213,7 @@ extension NFCDevice {
                 // No answer is HLTA's success.
             }
         }
-        selectedTarget = nil
+        field.selectedTarget = nil
         try withDevice { (device) throws(LibNFCError) in try LibNFC.deselectTarget(device) }
     }
 
@@ -223,14 +223,14 @@ extension NFCDevice {
     package func isTargetPresent() throws(NFCDeviceError) -> Bool {
         guard selectedTarget != nil else { throw .noTargetSelected }
         // libnfc re-selects a MIFARE Classic tag to find it: not a counting poll.
-        aloneSincePoll = nil
+        field.aloneSincePoll = nil
         try restoreSelectionSettings()
         let failure = try withDevice { (device) throws(LibNFCError) -> LibNFCError? in
             guard let failure = LibNFC.targetIsPresent(device) else { return nil }
             if failure.code.meansReaderLost { throw failure }
             return failure
         }
-        if failure != nil { selectedTarget = nil }
+        if failure != nil { field.selectedTarget = nil }
         return failure == nil
     }
 
@@ -257,11 +257,11 @@ extension NFCDevice {
         do {
             let response = try exchange(command, framing: framing, timeout: timeout)
             if let value = response.shortFrameValue, NAKCode(rawValue: value)?.isACK != true {
-                aloneSincePoll = nil
+                field.aloneSincePoll = nil
             }
             return response
         } catch {
-            aloneSincePoll = nil
+            field.aloneSincePoll = nil
             throw error
         }
     }
@@ -364,8 +364,8 @@ extension NFCDevice {
     /// them), and NP_AUTO_ISO14443_4 back on unless the select is for `uid`, the tag known
     /// not to be ISO-DEP it was turned off for.
     private func restoreSelectionSettings(for uid: [UInt8]? = nil, keepingCRC: Bool = false) throws(NFCDeviceError) {
-        try applyFraming(easy: true, crcByReader: keepingCRC ? framing.handleCRC : true)
-        if !framing.autoISO14443_4, uid == nil || uid != framing.autoISO14443_4OffFor {
+        try applyFraming(easy: true, crcByReader: keepingCRC ? field.framing.handleCRC : true)
+        if !field.framing.autoISO14443_4, uid == nil || uid != field.framing.autoISO14443_4OffFor {
             try setAutoISO14443_4(true, for: nil)
         }
     }
@@ -383,20 +383,20 @@ extension NFCDevice {
 
     /// The alone check's poll types: ISO 14443-4A only for an ISO-DEP tag.
     private func pollOnlyNeededTypes(isoDEP: Bool, uid: [UInt8]) throws(NFCDeviceError) {
-        if !isoDEP, framing.autoISO14443_4 { try setAutoISO14443_4(false, for: uid) }
+        if !isoDEP, field.framing.autoISO14443_4 { try setAutoISO14443_4(false, for: uid) }
     }
 
     private func setAutoISO14443_4(_ on: Bool, for uid: [UInt8]?) throws(NFCDeviceError) {
         try withDevice { (device) throws(LibNFCError) in try LibNFC.setProperty(device, .autoISO14443_4, on) }
-        framing.autoISO14443_4 = on
-        framing.autoISO14443_4OffFor = on ? nil : uid
+        field.framing.autoISO14443_4 = on
+        field.framing.autoISO14443_4OffFor = on ? nil : uid
     }
 
     private func applyFraming(easy: Bool, crcByReader: Bool) throws(NFCDeviceError) {
-        var wanted = framing
+        var wanted = field.framing
         wanted.easyFraming = easy
         wanted.handleCRC = crcByReader
-        let current = framing
+        let current = field.framing
         guard wanted != current else { return }
         try withDevice { (device) throws(LibNFCError) in
             if wanted.easyFraming != current.easyFraming {
@@ -404,7 +404,7 @@ extension NFCDevice {
             }
             if wanted.handleCRC != current.handleCRC { try LibNFC.setProperty(device, .handleCRC, wanted.handleCRC) }
         }
-        framing = wanted
+        field.framing = wanted
     }
 
     /// A duration as whole milliseconds for libnfc, at least 1 (0 would mean "forever").

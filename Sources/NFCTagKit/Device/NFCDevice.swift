@@ -29,45 +29,21 @@ public actor NFCDevice {
         executor.asUnownedSerialExecutor()
     }
 
-    var handle: LibNFCDeviceHandle?
-    var framing = FramingState()
-    /// The UART reader switched to a faster speed, switched back when it is closed.
-    var switchedPort: SwitchedPort?
-    /// This process's claim on the open UART reader's port, released after it is closed.
-    var portLock: SerialPortLock?
+    /// The link to the reader: the open device, reconnection, liveness.
+    var link = ReaderLink()
+    /// The RF field: the selected tag, its alone proof, the framing in force.
+    var field = FieldState()
 
     /// The reader this device connects (or last connected) to.
     public internal(set) var reader: NFCReader?
     /// Firmware, name and modulations of the open reader; nil when not connected.
     public internal(set) var readerInfo: ReaderInfo?
     /// The tag selected by the last successful select or poll, until deselected or lost.
-    package internal(set) var selectedTarget: ISO14443ATarget? {
-        // Any change of selection ends what a poll proved about the field.
-        didSet { aloneSincePoll = nil }
-    }
-    /// The UID of the selected tag when a poll that counts tags found it alone in the field
-    /// and selected it, and nothing since then selected, deselected, reset the field or saw
-    /// the tag fail: that poll is still its alone check
-    /// (see ``selectIfAlone(uid:isoDEP:reusingPoll:)``). Nil otherwise.
-    var aloneSincePoll: [UInt8]?
+    package var selectedTarget: ISO14443ATarget? { field.selectedTarget }
     /// Where the connection stands. Follow changes with ``statusUpdates``.
     public internal(set) var status: ConnectionStatus = .notConnected {
         didSet { if status != oldValue { statusBroadcast.send(status) } }
     }
-
-    var configuration = ConnectionConfiguration()
-    var machine = ReconnectStateMachine(policy: ReconnectionPolicy())
-    var lastLoss: DisconnectReason?
-    var lostAt: ContinuousClock.Instant?
-    var lastActivity = ContinuousClock.now
-    var generation: UInt64 = 0
-    var connectInProgress = false
-    var reconnectTask: Task<Void, Never>?
-    var livenessTask: Task<Void, Never>?
-
-    /// Calls inside libnfc right now, and the most ever seen (test probe for serialization).
-    var callsInFlight = 0
-    var mostCallsInFlight = 0
 
     /// A device not yet connected to any reader. Connect with ``connect(to:configuration:)``
     /// or ``connectToLastReader(timeout:configuration:store:discovery:)``.
@@ -82,11 +58,11 @@ public actor NFCDevice {
     /// stops a client's release build with "circular reference" on a public actor's
     /// isolated deinit (`Tests/Reproducers/IsolatedDeinitCMO`).
     deinit {
-        reconnectTask?.cancel()
-        livenessTask?.cancel()
+        link.reconnectTask?.cancel()
+        link.livenessTask?.cancel()
         let open = OpenLibNFCDevice(
-            handle: handle,
-            connectionString: readerInfo?.connectionString, switchedPort: switchedPort, portLock: portLock)
+            handle: link.handle,
+            connectionString: readerInfo?.connectionString, switchedPort: link.switchedPort, portLock: link.portLock)
         let abortSwitch = abortSwitch
         executor.shutdown { Self.close(open, abortSwitch: abortSwitch) }
         statusBroadcast.finish()
@@ -104,7 +80,7 @@ public actor NFCDevice {
     }
 
     /// True when a reader is open.
-    public var isConnected: Bool { handle != nil }
+    public var isConnected: Bool { link.handle != nil }
 
     /// Why the reader is gone, or `nil` while it is there: what a session puts in the
     /// errors of a step that failed because the reader went away.
@@ -112,7 +88,7 @@ public actor NFCDevice {
         if isConnected { return nil }
         switch status {
         case .connected: return nil
-        default: return lastLoss ?? .notResponding
+        default: return link.lastLoss ?? .notResponding
         }
     }
 
@@ -152,7 +128,7 @@ public actor NFCDevice {
         while true {
             do {
                 let info = try openAtFastestSpeed(connectionString, port: port)
-                portLock = lock
+                link.portLock = lock
                 return info
             } catch {
                 guard port != nil, waited + pause <= patience, case .libnfc = error else { throw error }
@@ -240,17 +216,17 @@ public actor NFCDevice {
             throw .libnfc(error)
         }
         _ = OpenReaderRegistry.shared.insert(info)
-        handle = newHandle
+        link.handle = newHandle
         readerInfo = info
-        switchedPort = serialSpeed.flatMap { speed in
+        link.switchedPort = serialSpeed.flatMap { speed in
             UARTConnection(connectionString: libnfcConnectionString).flatMap { port in
                 speed == PN532SerialLink.standardSpeed || port.speed == nil
                     ? nil : SwitchedPort(path: port.path, speed: speed)
             }
         }
-        framing = FramingState()
+        field.framing = FramingState()
         abortSwitch.arm(newHandle)
-        lastActivity = configuration.clock.now()
+        link.lastActivity = link.configuration.clock.now()
         return info
     }
 
@@ -267,14 +243,14 @@ public actor NFCDevice {
     func closeDevice() {
         Self.close(
             OpenLibNFCDevice(
-                handle: handle, connectionString: readerInfo?.connectionString,
-                switchedPort: switchedPort, portLock: portLock),
+                handle: link.handle, connectionString: readerInfo?.connectionString,
+                switchedPort: link.switchedPort, portLock: link.portLock),
             abortSwitch: abortSwitch)
-        switchedPort = nil
-        portLock = nil
-        handle = nil
+        link.switchedPort = nil
+        link.portLock = nil
+        link.handle = nil
         readerInfo = nil
-        selectedTarget = nil
+        field.selectedTarget = nil
     }
 
     /// Closes what `open` holds (on the device thread): aborts can no longer reach the
@@ -294,7 +270,7 @@ public actor NFCDevice {
     /// Sends `event` to listeners and to the configuration's handler.
     func emit(_ event: ReaderEvent) {
         eventBroadcast.send(event)
-        configuration.eventHandler?(event)
+        link.configuration.eventHandler?(event)
     }
 }
 

@@ -199,7 +199,7 @@ extension NDEFSession {
             case .connecting, .discovering:
                 continue
             case .notConnected:
-                let lastLoss = await device.lastLoss
+                let lastLoss = await device.link.lastLoss
                 invalidate(reason: .readerUnavailable(reason ?? lastLoss))
                 return false
             }

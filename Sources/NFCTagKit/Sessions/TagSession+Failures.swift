@@ -11,7 +11,7 @@ extension TagSession {
         switch error {
         case .timeout: .noTag
         case .connectionLost(let reason): .readerLost(operation: operation, reason: reason)
-        case .notConnected: .readerLost(operation: operation, reason: await device.lastLoss)
+        case .notConnected: .readerLost(operation: operation, reason: await device.link.lastLoss)
         case .cancelled: .cancelled
         case .noTargetSelected: .tagLost(operation: operation)
         default: .device(error)
@@ -51,14 +51,14 @@ extension TagSession {
         case .tagLost:
             return .tagLost(operation: operation)
         case .connectionLost:
-            return .readerLost(operation: operation, reason: await device.lastLoss)
+            return .readerLost(operation: operation, reason: await device.link.lastLoss)
         case .cancelled:
             return .cancelled
         case .authenticationFailed, .reader:
             return .command(operation: operation, .transport(error))
         case .timeout, .transmission:
             guard await device.isConnected else {
-                return .readerLost(operation: operation, reason: await device.lastLoss)
+                return .readerLost(operation: operation, reason: await device.link.lastLoss)
             }
             do {
                 if try await device.selectTarget(uid: uid) == nil { return .tagLost(operation: operation) }
