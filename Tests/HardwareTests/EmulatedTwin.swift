@@ -20,12 +20,21 @@ final class EmulatedTwin: Sendable {
     /// A twin of `kind` (the PN532 on a UART for every kind that is not one of the two USB
     /// readers the emulator models) with the named tags in its field, each with its UID
     /// from `uids` where given, else the emulator's default.
-    init(of kind: ReaderKind, tags: [String] = ["ntag215"], uids: [[UInt8]] = []) throws {
+    convenience init(of kind: ReaderKind, tags: [String] = ["ntag215"], uids: [[UInt8]] = []) throws {
         var models: [any EmulatedTag] = []
         for (index, name) in tags.enumerated() {
             models.append(
                 try EmulatedTagFactory.make(name: name, uid: index < uids.count ? uids[index] : nil, index: index))
         }
+        try self.init(of: kind, models: models)
+    }
+
+    /// A twin of `kind` whose one tag is the real tag's twin: `image`, read off the real tag.
+    convenience init(of kind: ReaderKind, copying image: TagSnapshot) throws {
+        try self.init(of: kind, models: [try image.makeTag()])
+    }
+
+    private init(of kind: ReaderKind, models: [any EmulatedTag]) throws {
         switch kind {
         case .acr122USB, .pn53xUSB:
             let executable =
@@ -116,4 +125,42 @@ extension HardwareBench {
 
     /// A person set up what a scenario needs and said so in the environment (`NAME=1`).
     static func personSetUp(_ name: String) -> Bool { environment[name] == "1" }
+}
+
+extension TagSnapshot {
+    /// The image of the Type 2 tag on the real `reader`, for its twin: chip, UID, every
+    /// readable page (the configuration, and so the counter's setting, with them) and the
+    /// NFC counter. Nil for a tag of another family. The password pages read as zeros: a
+    /// twin of a protected tag does not know its password.
+    static func ofRealType2Tag(on connectionString: String) async throws -> TagSnapshot? {
+        let device = NFCDevice()
+        var configuration = ConnectionConfiguration()
+        configuration.lastReaderStore = nil
+        try await device.connect(toConnectionString: connectionString, configuration: configuration)
+        do {
+            let image = try await readType2Image(on: device)
+            await device.close()
+            return image
+        } catch {
+            await device.close()
+            throw error
+        }
+    }
+
+    private static func readType2Image(on device: NFCDevice) async throws -> TagSnapshot? {
+        let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+        guard case .type2(let ntag) = session.tag, let chip = ntag.chip,
+            let fresh = try EmulatedTagFactory.make(name: chip.rawValue, uid: session.uid) as? Type2Tag,
+            var snapshot = TagSnapshot(of: fresh), let pages = try await ntag.dump().pages
+        else { return nil }
+        var memory = fresh.memory
+        for (page, bytes) in pages.enumerated() where page * 4 + bytes.count <= memory.count {
+            memory.replaceSubrange(page * 4..<page * 4 + bytes.count, with: bytes)
+        }
+        snapshot.memory = memory.hexString()
+        if (try? await ntag.readConfiguration())?.isNFCCounterEnabled == true {
+            snapshot.nfcCounter = try await ntag.readNFCCounter()
+        }
+        return snapshot
+    }
 }

@@ -13,16 +13,15 @@ extension HardwareInTheLoop.Assumptions {
         "T4 a Type 4 tag answers READ BINARY past the CC file's end, and a wrapped DESFire command, as the emulator does"
     )
     func type4Choices() async throws {
-        let claim = try await Self.withEmulatedDevice(tags: ["type4"]) { try await Self.type4Answers(on: $0) }
-        try #require(claim.count == 3, "the emulator: \(claim)")
         let reader = try RealReader.required(for: "T4")
-        let seen = try await HardwareReader().withDevice { device -> [String: [UInt8]] in
-            let target = try await device.waitForTarget(timeout: .seconds(10))
-            guard target.sak & ChipTables.iso14443a.sakISO14443_4Bit != 0 else {
-                try Test.cancel("T4 needs an ISO-DEP (Type 4) tag on the reader")
-            }
-            return try await Self.type4Answers(on: device)
-        }
+        let hardware = try HardwareReader()
+        let onReader = try await TagOnReader.on(hardware, named: "type4")
+        try onReader.require(.isoDEP, for: "T4")
+        // The twin is the same chip: an NTAG 424 DNA answers as one, not as a generic Type 4 tag.
+        let twin = onReader.chip == .ntag424dna ? "ntag424dna" : "type4"
+        let claim = try await Self.withEmulatedDevice(tags: [twin]) { try await Self.type4Answers(on: $0) }
+        try #require(claim.count == 3, "the emulator: \(claim)")
+        let seen = try await hardware.withDevice { device in try await Self.type4Answers(on: device) }
         print(
             "[hil] T4 \(reader.connectionString) real: \(seen.mapValues { $0.hexString() })  emulator: \(claim.mapValues { $0.hexString() })"
         )

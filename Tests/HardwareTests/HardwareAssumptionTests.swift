@@ -91,11 +91,9 @@ extension HardwareInTheLoop {
         @Test(
             "P4 libfreefare identifies the tag after libnfc's list (InDeselect leaves a Type 2 target in the field)",
             arguments: HardwareBench.tags)
-        func libfreefareAfterList(tag name: String) throws {
-            guard name.hasPrefix("ntag") || name.hasPrefix("ultralight") || HardwareBench.isRealHardware else {
-                try Test.cancel("not a Type 2 tag")
-            }
+        func libfreefareAfterList(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
+            try await TagOnReader.on(reader, named: name).require(.type2, for: "P4")
             let run = try LibNFCToolRun("mifare-ultralight-info", [], device: reader.connectionString, logLevel: 0)
             guard run.launched else { try Test.cancel("libfreefare-bin is not installed") }
             print("[hil] P4 mifare-ultralight-info: \(run.output)")
@@ -106,11 +104,9 @@ extension HardwareInTheLoop {
         /// Crypto1 session, so `nfc-mfclassic`'s direct-write probe does not spoil its read.
         @Test(
             "P5 nfc-mfclassic reads a whole Classic card after its block-0 write probe", arguments: HardwareBench.tags)
-        func classicDirectWriteProbe(tag name: String) throws {
-            guard name.hasPrefix("classic") || HardwareBench.isRealHardware else {
-                try Test.cancel("not a MIFARE Classic")
-            }
+        func classicDirectWriteProbe(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
+            try await TagOnReader.on(reader, named: name).require(.classic, for: "P5")
             let dump = FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString).mfd")
                 .path
             defer { try? FileManager.default.removeItem(atPath: dump) }

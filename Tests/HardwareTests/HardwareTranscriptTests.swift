@@ -1,4 +1,5 @@
 import Foundation
+import NFCEmulator
 import NFCTagKit
 import Testing
 import TestSupport
@@ -17,14 +18,22 @@ extension HardwareInTheLoop {
         @Test(
             "record the missing exchanges on a real reader (NFC_TEST_TRANSCRIPT=FILE writes them) and compare their shape with the emulator's"
         )
-        func recordMissingExchanges() throws {
+        func recordMissingExchanges() async throws {
             let kind = HardwareBench.kindUnderTest
             let type2 = Self.type2Script(autoPoll: kind != .pn53xUSB)
-            let twin = try EmulatedTwin(of: kind)
+            let reader = try RealReader.required(for: "the transcript recording")
+            // The twin takes the real Type 2 tag's identity and state (pages, configuration,
+            // counter), so that a difference is the reader's, not the test's.
+            let image = try await TagSnapshot.ofRealType2Tag(on: reader.connectionString)
+            let twin: EmulatedTwin
+            if let image {
+                twin = try EmulatedTwin(of: kind, copying: image)
+            } else {
+                twin = try EmulatedTwin(of: kind)
+            }
             let claim = try twin.tamaShell(type2)
             try #require(
                 claim.steps.count == type2.count && claim.steps[1].answer != nil, "the emulator: \(claim.steps)")
-            let reader = try RealReader.required(for: "the transcript recording")
             var seen = try reader.tamaShell(type2)
             var what = Self.type2What(autoPoll: kind != .pn53xUSB)
             let activation = seen.step(1)?.answer ?? []
