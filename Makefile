@@ -7,7 +7,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # TEST_FLAGS=--no-parallel runs one at a time.
 TEST_FLAGS  ?= --experimental-maximum-parallelization-width 8
 
-.PHONY: all setup build demo test release docs tables clean fuzz sanitize bench soak-under-load test-under-load station-soak format lint
+.PHONY: all setup build demo test hil hil-matrix release docs tables clean fuzz sanitize bench soak-under-load test-under-load station-soak format lint
 
 all: build
 
@@ -27,6 +27,15 @@ test: setup
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 	SWIFT=$(SWIFT) ./scripts/test-reader-kinds
+
+## The hardware-in-the-loop suite as a report a person can send: with NFC_TEST_DEVICE naming a
+## real reader, scenario → settled / disproved / skipped, in hil-report/ (report.md, report.json).
+hil: setup
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ./scripts/hil
+
+## The same suite in its as-real mode on each emulated reader kind with each tag family (CI).
+hil-matrix: setup
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ./scripts/hil-matrix
 
 ## Release builds as an app makes them: every product, and Tests/ConsumerPackage (the README's
 ## program, depending on this package by path) built with -c release and run on an emulated reader.

@@ -45,6 +45,13 @@ struct TagOnReader: Sendable {
         }
     }
 
+    /// The emulator's name for this chip (``EmulatedTagFactory``), for a twin; an NTAG215
+    /// when the emulator has no model of it.
+    var emulatorName: String {
+        guard let chip, (try? EmulatedTagFactory.make(name: chip.rawValue)) != nil else { return "ntag215" }
+        return chip.rawValue
+    }
+
     var description: String {
         (chip?.rawValue ?? (isISODEP ? "an unidentified ISO-DEP tag" : "an unidentified tag")) + " " + uid.hexString()
     }
