@@ -114,7 +114,7 @@ struct ProvisioningStationTests {
         }
     }
 
-    @Test("stop() ends the run between tags, and nothing is written")
+    @Test("stop() ends the run between tags, and nothing is written; asked before a run, it ends that run")
     func stops() async throws {
         try await withStation(ProvisioningPlan(message: Self.message)) { station, _ in
             let ending = await station.run { event in
@@ -122,6 +122,11 @@ struct ProvisioningStationTests {
             }
             #expect(ending == .stopped)
             #expect(await station.provisionedCount == 0)
+            // A stop asked for before a run (a signal that came first) ends that run at once.
+            station.stop()
+            var events = 0
+            #expect(await station.run { _ in events += 1 } == .stopped)
+            #expect(events == 0)
         }
     }
 

@@ -97,7 +97,8 @@ public actor ProvisioningStation {
     /// Every event of the station's runs, for observers (a second screen, a counter).
     public nonisolated var events: AsyncStream<Event> { broadcast.stream() }
 
-    /// Ends the run between tags: the tag in hand is finished first.
+    /// Ends the run between tags: the tag in hand is finished first. Asked before a run
+    /// begins, it ends that run at once.
     public nonisolated func stop() {
         stopRequest.withLock { $0 = true }
     }
@@ -122,8 +123,11 @@ public actor ProvisioningStation {
             return running
         }
         precondition(!alreadyRunning, "a ProvisioningStation runs one run at a time")
-        stopRequest.withLock { $0 = false }
-        defer { isRunning.withLock { $0 = false } }
+        // A stop asked for before the run began ends it at once; after the run, none is pending.
+        defer {
+            stopRequest.withLock { $0 = false }
+            isRunning.withLock { $0 = false }
+        }
         let start = await provisionedCount
         let target = count.map { start + $0 }
         nonisolated(nonsending) func emit(_ event: Event) async throws(Failure) {
