@@ -34,6 +34,7 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// One case per way NDEF bytes can be malformed.
+    @nonexhaustive
     public enum Reason: Hashable, Sendable, CustomStringConvertible {
         // MARK: Message structure
 

@@ -7,6 +7,7 @@
 /// do { _ = try NDEFMessage(records: []).encoded() }
 /// catch { print(error) }   // an NDEF message needs at least one record
 /// ```
+@nonexhaustive
 public enum NDEFEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The message has no record.
     case emptyMessage

@@ -7,6 +7,7 @@
 /// default: break
 /// }
 /// ```
+@nonexhaustive
 public enum NDEFPayload: Hashable, Sendable {
     /// An empty (TNF 0) record.
     case empty

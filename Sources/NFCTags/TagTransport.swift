@@ -102,6 +102,7 @@ package struct TagTarget: Sendable, Hashable {
 }
 
 /// Why an exchange with a tag failed, as the transport sees it.
+@nonexhaustive
 public enum TagTransportError: Error, Sendable, Hashable {
     /// The tag did not answer in time (through standard framing this includes a NAK).
     case timeout

@@ -5,6 +5,7 @@
 /// do { session = try auth.finish(response: answer) }
 /// catch .authenticationFailed { print("wrong key") }
 /// ```
+@nonexhaustive
 public enum NTAG424CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The other side does not hold the same key: the RndA′ (or RndB′) it sent back does not
     /// match (NT4H2421Gx §9.1.5, AuthenticateEV2First / NonFirst).

@@ -205,6 +205,7 @@ public struct SUNVerification: Sendable, Equatable {
     }
 
     /// Why a URL is not valid.
+    @nonexhaustive
     public enum Rejection: Sendable, Equatable, CustomStringConvertible {
         /// SDMMAC does not match: an altered URL, or another key.
         case macMismatch

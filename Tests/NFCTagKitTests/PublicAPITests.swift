@@ -43,6 +43,44 @@ struct PublicAPITests {
         #expect(removed.isEmpty, "listed symbols that are no longer public:\n\(removed.joined(separator: "\n"))")
     }
 
+    /// Enums whose cases a standard or the chip fixes; every other public enum may gain a case
+    /// and is `@nonexhaustive`, so an app's `switch` has `@unknown default` (issue 23, part 5).
+    static let closedEnums: Set<String> = [
+        "NDEFSmartPosterRecord.Action",  // RTD Smart Poster: do, save, open for editing
+        "NDEFTextRecord.Encoding",  // RTD Text: one status bit
+        "NDEFTypeNameFormat",  // NDEF: three bits, all eight values named
+        "ClassicKeyType",  // key A, key B
+        "ConnectionStatus",  // not connected, discovering, connecting, connected
+        "NDEFSession.State",
+        "NDEFAvailability",  // Core NFC's NFCNDEFStatus: not supported, read-only, read-write
+        "NDEFTagContentState",  // old, new, partly written, unknown
+        "NTAG424Access", "NTAG424CommMode", "NTAG424SUNTemplate.Layout",  // NT4H2421Gx
+        "PasswordRequirement",  // NTAG21x PROT bit and AUTH0
+        "RawAnswer", "TagFraming",  // bytes or bits
+        "RemainingAttempts", "SignatureVerification",
+        "SUNVerification.Mode", "SUNVerifier.MACKey",  // AN12196: plain or encrypted PICC data
+    ]
+
+    @Test("every public enum that may grow is @nonexhaustive: a new case breaks no app")
+    func enumsThatGrow() throws {
+        let surface = try PublicSurface.extract(modules: Self.modules)
+        var withCases: Set<String> = []
+        var exhaustive: Set<String> = []
+        for line in surface.lines {
+            let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
+            guard fields.count == 3 else { continue }
+            let path = String(fields[2].prefix { $0 != ":" })
+            if fields[1] == "enum.case" {
+                withCases.insert(String(path[..<path.lastIndex(of: ".")!]))
+            } else if fields[1] == "enum", !line.contains("@nonexhaustive") {
+                exhaustive.insert(path)
+            }
+        }
+        let unreviewed = exhaustive.intersection(withCases).subtracting(Self.closedEnums)
+        #expect(unreviewed.isEmpty, "public enums a new case would break apps on: \(unreviewed.sorted())")
+        #expect(!withCases.intersection(Self.closedEnums).isEmpty)
+    }
+
     @Test("the surface fits the budget: at most 1,200 public symbols and 120 public types")
     func budget() throws {
         let surface = try PublicSurface.extract(modules: Self.modules)

@@ -5,6 +5,7 @@
 /// let chip = Chip(rawValue: "ntag215")!        // .ntag215
 /// let spec = ChipTables.spec(for: chip)
 /// ```
+@nonexhaustive
 public enum Chip: String, CaseIterable, Codable, Sendable {
     /// NXP NTAG213 (144 user bytes).
     case ntag213

@@ -41,6 +41,7 @@ package struct CommandSpec: Codable, Equatable, Sendable {
 }
 
 /// The names of chip commands, as the datasheets spell them.
+@nonexhaustive
 public enum CommandName: String, Codable, CaseIterable, Sendable {
     /// `60`: 8-byte version answer.
     case getVersion = "GET_VERSION"

@@ -44,6 +44,7 @@ public struct AccessConditions: Hashable, Sendable {
     public var trailer: AccessBits
 
     /// Why 3 access-bit bytes could not be decoded.
+    @nonexhaustive
     public enum DecodeError: Error, Equatable, Sendable {
         /// Not exactly 3 bytes.
         case wrongLength(Int)

@@ -1,4 +1,5 @@
 /// Why a reader connection ended without the app asking for it.
+@nonexhaustive
 public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
     /// The reader's device node (serial port, pseudo-terminal, USB address) disappeared.
     case unplugged

@@ -4,6 +4,7 @@
 /// With automatic reconnection an unexpected loss reads
 /// `reconnectStarted → reconnectSucceeded`, or `reconnectStarted → reconnectFailed →
 /// disconnected`; without it, just `disconnected`.
+@nonexhaustive
 public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
     /// The reader was opened by ``NFCDevice/connect(to:configuration:)``.
     case connected(ReaderInfo)

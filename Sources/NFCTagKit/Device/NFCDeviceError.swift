@@ -9,6 +9,7 @@
 ///     print(error)
 /// }
 /// ```
+@nonexhaustive
 public enum NFCDeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No reader is open on this device (never connected, or closed).
     case notConnected

@@ -4,6 +4,7 @@ import Foundation
 /// Users of libnfc meet this as "Unable to claim USB interface"; NFCTagKit names the cause.
 public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Who holds the reader.
+    @nonexhaustive
     public enum Holder: Sendable, Hashable, Codable {
         /// Linux's own NFC stack: these kernel modules (`pn533_usb`, `pn533`, `nfc`) bind the reader.
         case kernelModules([String])

@@ -1,4 +1,5 @@
 /// Which libnfc driver reaches a reader, taken from its connection string's prefix.
+@nonexhaustive
 public enum ReaderKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// PN532 on a serial port or pseudo-terminal (`pn532_uart:`), including the emulator.
     case pn532UART = "pn532_uart"

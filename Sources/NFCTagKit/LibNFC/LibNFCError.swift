@@ -12,6 +12,7 @@ internal import CLibNFC
 /// ```
 public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The libnfc error codes (`NFC_E*` in `nfc/nfc.h`), with Swift names.
+    @nonexhaustive
     public enum Code: Equatable, Hashable, Sendable, CustomStringConvertible {
         /// `NFC_EIO`: input / output error; the reader is unplugged or answered garbage.
         case io

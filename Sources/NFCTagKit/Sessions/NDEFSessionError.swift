@@ -17,6 +17,7 @@ import NFCTags
 ///     print(error)
 /// }
 /// ```
+@nonexhaustive
 public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The tag is not read-write (CC, lock bits, access conditions or a password); nothing was written.
     case tagNotWritable

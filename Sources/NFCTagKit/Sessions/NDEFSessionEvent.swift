@@ -12,6 +12,7 @@ import NDEF
 ///     }
 /// }
 /// ```
+@nonexhaustive
 public enum NDEFSessionEvent: Sendable, Equatable, CustomStringConvertible {
     /// Polling started (after ``NDEFSession/begin()``).
     case becameActive
@@ -47,6 +48,7 @@ public enum NDEFSessionEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A user-facing message a CLI or GUI can show as it is.
+@nonexhaustive
 public enum NDEFSessionPrompt: Sendable, Hashable {
     /// An operation is running on the tag.
     case holdStill
@@ -72,6 +74,7 @@ public enum NDEFSessionPrompt: Sendable, Hashable {
 }
 
 /// Why an ``NDEFSession`` ended.
+@nonexhaustive
 public enum NDEFSessionInvalidationReason: Sendable, Equatable, CustomStringConvertible {
     /// The app called ``NDEFSession/invalidate()``.
     case userCanceled

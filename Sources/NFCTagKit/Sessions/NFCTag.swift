@@ -24,6 +24,7 @@ import NFCTags
 ///     print(session.identification)                                   // the raw answers
 /// }
 /// ```
+@nonexhaustive
 public enum NFCTag: Sendable {
     /// NTAG213/215/216, MIFARE Ultralight and Ultralight EV1: pages, GET_VERSION,
     /// FAST_READ, PWD_AUTH and PACK, configuration pages, counters, READ_SIG.

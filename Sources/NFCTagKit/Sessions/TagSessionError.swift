@@ -17,6 +17,7 @@ import NFCTags
 ///     print(error)
 /// }
 /// ```
+@nonexhaustive
 public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No tag came into the field within the caller's time limit.
     case noTag

@@ -6,6 +6,7 @@
 ///     print("the tag left the field while \(operation)")   // … while reading pages
 /// }
 /// ```
+@nonexhaustive
 public enum TagSessionOperation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Waiting for a tag, selecting it and checking that it is alone in the field.
     case connect

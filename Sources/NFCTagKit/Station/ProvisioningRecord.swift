@@ -8,12 +8,14 @@ import Foundation
 /// `state` and `reader_lost`.
 public struct ProvisioningRecord: Sendable, Codable {
     /// The steps of provisioning.
+    @nonexhaustive
     public enum Step: String, Sendable, Codable {
         case identify, write, verify, protect, lock
         /// An NTAG 424 DNA's SUN URL and SDM settings.
         case sunSetup = "sun-setup"
     }
 
+    @nonexhaustive
     public enum Result: String, Sendable, Codable {
         /// Written, verified, and protected / locked as the plan asks.
         case ok

@@ -22,6 +22,7 @@ internal import Locking
 /// ```
 public actor ProvisioningStation {
     /// What the station tells the person at the reader, and what it did.
+    @nonexhaustive
     public enum Event: Sendable {
         /// The field is empty: present a tag.
         case waitingForTag
@@ -42,6 +43,7 @@ public actor ProvisioningStation {
     }
 
     /// How a run ended.
+    @nonexhaustive
     public enum Ending: Sendable, Equatable {
         /// The number of tags asked for were provisioned.
         case finished

@@ -1,4 +1,5 @@
 /// A change that cannot be undone once written to the tag.
+@nonexhaustive
 public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
     /// CFGLCK = 1: the configuration pages (CFG0 / CFG1) are write-locked for good.
     case configurationLock

@@ -11,6 +11,7 @@ import NFCChips
 ///     print("\(command?.rawValue ?? "?") refused: \(NAKCode(rawValue: code)?.meaning ?? "NAK \(code)")")
 /// }
 /// ```
+@nonexhaustive
 public enum TagCommandError: Error, Sendable, Hashable {
     /// The tag answered with a 4-bit NAK (`code` as sent; look it up with ``NFCChips/NAKCode``).
     case nak(code: UInt8, command: CommandName?)

@@ -55,6 +55,7 @@ package enum NDEFTagError: Error, Sendable, Hashable {
 }
 
 /// Why a write, lock or format step failed (inside ``NDEFTagError/tagUpdateFailure(step:state:reason:)``).
+@nonexhaustive
 public enum NDEFUpdateFailureReason: Sendable, Hashable {
     /// The tag refused the write with this NAK code (locked page, EEPROM error, password).
     case nak(UInt8)

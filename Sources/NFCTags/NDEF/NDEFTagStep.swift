@@ -1,6 +1,7 @@
 /// The step of an NDEF operation that failed, so an error can say where it happened.
 ///
 /// Page and block numbers are the tag's own addresses; `offset` values are bytes.
+@nonexhaustive
 public enum NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
     // MARK: Type 2 and Classic reads
 

@@ -87,6 +87,7 @@ public struct NTAGMirrorTemplate: Sendable, Equatable {
 }
 
 /// Why a mirror template cannot be written; nothing was written.
+@nonexhaustive
 public enum NTAGMirrorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The chip has no ASCII mirror (or no NFC counter for `{counter}`).
     case chipHasNoMirror(Chip)

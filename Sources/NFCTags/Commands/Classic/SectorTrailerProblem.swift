@@ -1,4 +1,5 @@
 /// Why a MIFARE Classic sector trailer is refused (unless forced).
+@nonexhaustive
 public enum SectorTrailerProblem: Sendable, Hashable, CustomStringConvertible {
     /// The 16 bytes are not a trailer (wrong length).
     case wrongLength(Int)

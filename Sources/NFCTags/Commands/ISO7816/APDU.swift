@@ -178,6 +178,7 @@ package enum APDUCase: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why bytes are not an APDU, or an APDU cannot be built.
+@nonexhaustive
 public enum APDUFormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command data is longer than an extended Lc allows.
     case dataTooLong(Int, maximum: Int)

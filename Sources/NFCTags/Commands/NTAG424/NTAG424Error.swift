@@ -62,6 +62,7 @@ package enum NTAG424Status: UInt8, Sendable, Hashable, CaseIterable, CustomStrin
 /// do { try await ntag.authenticate(keyNumber: 0, key: key) }
 /// catch .ntag424(.wrongKey(let number)) { print("key \(number) is not that one") }
 /// ```
+@nonexhaustive
 public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// Authentication with key `keyNumber` was refused (`91AE`, or the tag's RndA′ did not match).
     case wrongKey(keyNumber: UInt8)

@@ -28,6 +28,7 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
     }
 
     /// Why a template cannot be used.
+    @nonexhaustive
     public enum TemplateError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The placeholders are not one of the two layouts.
         case placeholders(String)

@@ -3,6 +3,7 @@ import NFCChips
 /// One step of a password flow (protect, remove, key change), as the dry run lists it.
 public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     /// What to send.
+    @nonexhaustive
     public enum Action: Sendable, Hashable {
         /// Select the tag again (leaves AUTHENTICATED).
         case reselect

@@ -17,5 +17,7 @@ func tagSessionTour(device: NFCDevice) async throws {
         print(tag.ats)
     case .unknown:
         print(tagSession.identification) // every raw answer
+    @unknown default:                 // families to come (DESFire, FeliCa, ...)
+        print(tagSession.tag)
     }
 }
