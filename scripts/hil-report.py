@@ -25,19 +25,32 @@ for line in open(events_path, encoding="utf-8"):
     kind, test = payload.get("kind"), payload.get("testID")
     if test is None:
         continue
-    entry = outcome.setdefault(test, {"issues": [], "skip": None})
+    entry = outcome.setdefault(test, {"issues": [], "skip": None, "cases": 0, "case_skips": []})
+    comments = payload.get("_comments") or [m["text"] for m in payload.get("messages", [])]
+    reason = " ".join(comments).strip() or "skipped without a reason"
     if kind == "issueRecorded" and not payload.get("issue", {}).get("isKnown", False):
         text = " ".join(m["text"] for m in payload.get("messages", []) if m.get("symbol") in ("fail", "details"))
         entry["issues"].append(text.strip())
+    elif kind == "testCaseStarted":
+        # A parameterized scenario (one case per emulated tag, or the reader's one tag).
+        entry["cases"] += 1
+    elif kind == "testCaseCancelled" and payload.get("_testCase"):
+        entry["case_skips"].append(f"{payload['_testCase'].get('displayName', '').strip(chr(34))}: {reason}")
     elif kind in ("testCancelled", "testCaseCancelled", "testSkipped"):
-        comments = payload.get("_comments") or [m["text"] for m in payload.get("messages", [])]
-        entry["skip"] = " ".join(comments).strip() or "skipped without a reason"
+        entry["skip"] = reason
 
 rows = []
 for test in order:
-    entry = outcome.get(test, {"issues": [], "skip": None})
+    entry = outcome.get(test, {"issues": [], "skip": None, "cases": 0, "case_skips": []})
+    if not entry["skip"] and entry["case_skips"] and len(entry["case_skips"]) >= entry["cases"]:
+        entry["skip"] = " / ".join(entry["case_skips"])
     if entry["issues"]:
         result, detail = "disproved", " / ".join(entry["issues"])
+    elif not entry["skip"] and entry["case_skips"]:
+        # Ran on some tags, skipped on the others: settled where it ran.
+        ran = entry["cases"] - len(entry["case_skips"])
+        result = "settled"
+        detail = f"on {ran} of {entry['cases']} tags; skipped on " + " / ".join(entry["case_skips"])
     elif entry["skip"] and entry["skip"].startswith("outcome: "):
         result, detail = entry["skip"][len("outcome: "):].split(" — ")[0], entry["skip"][len("outcome: "):]
     elif entry["skip"]:
@@ -58,11 +71,55 @@ def cell(text):
 lines = [f"# NFCTagKit hardware-in-the-loop report", "", f"Reader: {reader}  ", f"Result: {summary}", "",
          "| scenario | result | seen / reason |", "|---|---|---|"]
 lines += [f"| {cell(r['scenario'])} | {r['result']} | {cell(r['detail'])} |" for r in rows]
+
+def load(name):
+    try:
+        with open(os.path.join(out_dir, name), encoding="utf-8") as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return None
+
+def differences(before, after):
+    """What changed between two nfctag JSON documents: list items by index, other keys by name."""
+    changed = []
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key), after.get(key)
+        if isinstance(old, list) and isinstance(new, list) and key in ("pages", "blocks"):
+            for index in range(max(len(old), len(new))):
+                a = old[index] if index < len(old) else None
+                b = new[index] if index < len(new) else None
+                if a != b:
+                    changed.append(f"{key[:-1]} {index}: {a} → {b}")
+        elif old != new:
+            changed.append(f"{key}: {json.dumps(old)} → {json.dumps(new)}")
+    return changed
+
+# The tag as found and as left (scripts/hil reads it before and after the suite).
+tag_lines, tag_report = [], {}
+for label, prefix in (("memory image", "tag"), ("NDEF message", "ndef")):
+    before, after = load(f"{prefix}-before.json"), load(f"{prefix}-after.json")
+    if before is None or after is None:
+        continue
+    changed = differences(before, after)
+    tag_report[label] = changed
+    tag_lines.append(f"- {label}: " + ("left as found" if not changed else "changed: " + "; ".join(changed)))
+if tag_lines:
+    lines += ["", "## The tag, before and after the run", ""] + tag_lines
+    lines += ["", "(Reads advance an NTAG21x's NFC counter where it is on; a write scenario puts back what it "
+              "changed unless its row says otherwise.)"]
+report_path = os.path.join(out_dir, "report.json")
+with open(report_path, encoding="utf-8") as file:
+    document = json.load(file)
+document["tag"] = tag_report
+with open(report_path, "w", encoding="utf-8") as file:
+    json.dump(document, file, indent=2, ensure_ascii=False)
 with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as file:
     file.write("\n".join(lines) + "\n")
 width = max((len(r["scenario"]) for r in rows), default=10)
 for row in rows:
     detail = f"  {row['detail']}" if row["detail"] else ""
     print(f"{row['result']:<10} {row['scenario'][:70]:<70}{detail[:140]}")
+for line in tag_lines:
+    print(line[:220])
 print(f"\nhil: {summary} — {os.path.join(out_dir, 'report.md')} and report.json")
 sys.exit(1 if counts.get("disproved") else 0)

@@ -126,7 +126,7 @@ extension HardwareInTheLoop {
         }
 
         @Test(
-            "counters: the NTAG NFC counter (when enabled) or the Ultralight EV1 counters",
+            "counters: the NTAG NFC counter (switched on for the read, off again after) or the Ultralight EV1 counters",
             arguments: HardwareBench.tags)
         func counters(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
@@ -139,7 +139,8 @@ extension HardwareInTheLoop {
                 case 0:
                     try Test.cancel("\(session.chip?.rawValue ?? "this chip") has no counter READ_CNT reads")
                 case 1:
-                    if try await ntag.readConfiguration().isNFCCounterEnabled == false {
+                    let wasEnabled = try await ntag.readConfiguration().isNFCCounterEnabled != false
+                    if !wasEnabled {
                         guard HardwareBench.allowsWrite else {
                             try Test.cancel(
                                 "the NFC counter is disabled; enabling it writes the configuration: set NFC_TEST_ALLOW_WRITE=1"
@@ -156,6 +157,8 @@ extension HardwareInTheLoop {
                     let second = try await ntag.readNFCCounter()
                     #expect(second >= first, "the NFC counter went down: \(first) → \(second)")
                     print("[hil] NFC counter \(first) → \(second)")
+                    // Leave the tag as it was found: the counter off again when it was off.
+                    if !wasEnabled { _ = try await ntag.setNFCCounter(enabled: false) }
                 default:
                     let values = try await ntag.readCounters()
                     #expect(values.count == ntag.counterAddresses.count)

@@ -29,12 +29,28 @@ extension HardwareInTheLoop {
             return (session, tag, status)
         }
 
+        /// The user pages of a page-memory tag (nil for another family), to put back exactly.
+        static func userPages(on device: NFCDevice) async throws -> TagMemoryDump? {
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            guard let pages = session.tag.handle as? any NFCPageMemoryTag else { return nil }
+            return try await pages.dump()
+        }
+
+        /// Writes back the user pages `image` holds where they differ (bytes past the NDEF
+        /// terminator included); lock, OTP and configuration pages are not touched.
+        static func putBack(_ image: TagMemoryDump, on device: NFCDevice) async throws {
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            let pages = try #require(session.tag.handle as? any NFCPageMemoryTag, "the tag changed family")
+            try await pages.restore(image)
+        }
+
         @Test(
-            "write a URL and read it back; the tag's previous message is written back afterwards",
+            "write a URL and read it back; the tag's previous message (and user pages) are put back afterwards",
             .enabled(if: HardwareBench.allowsWrite, HardwareBench.writeSkipMessage), arguments: HardwareBench.tags)
         func writeAndReadBack(tag name: String) async throws {
             let reader = try HardwareReader(tag: name)
             try await reader.withDevice { device in
+                let image = try? await Self.userPages(on: device)
                 let (session, tag, status) = try await Self.ndefTag(on: device)
                 guard case .readWrite = status.availability else {
                     await session.invalidate()
@@ -53,6 +69,7 @@ extension HardwareInTheLoop {
                     #expect(try await tag.readNDEF() == previous, "the previous message was not put back")
                 }
                 await session.invalidate()
+                if let image { try await Self.putBack(image, on: device) }
             }
         }
 
