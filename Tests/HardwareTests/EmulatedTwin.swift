@@ -127,18 +127,39 @@ extension HardwareBench {
     static func personSetUp(_ name: String) -> Bool { environment[name] == "1" }
 }
 
+extension EmulatedTwin {
+    /// A twin of `kind` whose one tag is the twin of the tag on the real reader
+    /// (``TagSnapshot/ofRealTag(on:)``): a difference between the two is then the reader's,
+    /// not the test's. Without a real reader, or for a tag the emulator has no model of,
+    /// the twin holds `fallback`.
+    static func ofRealTag(kind: ReaderKind, fallback: String = "ntag215") async throws -> EmulatedTwin {
+        if let device = HardwareBench.realDevice, let image = try await TagSnapshot.ofRealTag(on: device) {
+            return try EmulatedTwin(of: kind, copying: image)
+        }
+        return try EmulatedTwin(of: kind, tags: [fallback])
+    }
+}
+
 extension TagSnapshot {
-    /// The image of the Type 2 tag on the real `reader`, for its twin: chip, UID, every
-    /// readable page (the configuration, and so the counter's setting, with them) and the
-    /// NFC counter. Nil for a tag of another family. The password pages read as zeros: a
-    /// twin of a protected tag does not know its password.
-    static func ofRealType2Tag(on connectionString: String) async throws -> TagSnapshot? {
+    /// The image of the tag on the real reader, for its twin: chip and UID (the emulator's
+    /// default where the real UID has another length, as a random ID has), and the state a
+    /// host can read —
+    /// - Type 2: every readable page (configuration, and so the counter's setting) and the
+    ///   NFC counter; PWD / PACK and the Ultralight C key stay the factory ones, since they
+    ///   read as zeros;
+    /// - MIFARE Classic: the blocks the well-known keys open, and the trailers' access bits
+    ///   (the keys stay the factory ones: the sector opened with them);
+    /// - Type 4: the CC file and the NDEF file, when their sizes are the emulator's;
+    /// - NTAG 424 DNA: the files a plain read reaches (CC, NDEF).
+    ///
+    /// Nil for a tag the emulator has no model of.
+    static func ofRealTag(on connectionString: String) async throws -> TagSnapshot? {
         let device = NFCDevice()
         var configuration = ConnectionConfiguration()
         configuration.lastReaderStore = nil
         try await device.connect(toConnectionString: connectionString, configuration: configuration)
         do {
-            let image = try await readType2Image(on: device)
+            let image = try await readImage(on: device)
             await device.close()
             return image
         } catch {
@@ -147,20 +168,106 @@ extension TagSnapshot {
         }
     }
 
-    private static func readType2Image(on device: NFCDevice) async throws -> TagSnapshot? {
+    private static func readImage(on device: NFCDevice) async throws -> TagSnapshot? {
         let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-        guard case .type2(let ntag) = session.tag, let chip = ntag.chip,
-            let fresh = try EmulatedTagFactory.make(name: chip.rawValue, uid: session.uid) as? Type2Tag,
-            var snapshot = TagSnapshot(of: fresh), let pages = try await ntag.dump().pages
+        guard let chip = session.chip,
+            let fresh = (try? EmulatedTagFactory.make(name: chip.rawValue, uid: session.uid))
+                ?? (try? EmulatedTagFactory.make(name: chip.rawValue)),
+            var snapshot = TagSnapshot(of: fresh)
         else { return nil }
-        var memory = fresh.memory
-        for (page, bytes) in pages.enumerated() where page * 4 + bytes.count <= memory.count {
-            memory.replaceSubrange(page * 4..<page * 4 + bytes.count, with: bytes)
-        }
-        snapshot.memory = memory.hexString()
-        if (try? await ntag.readConfiguration())?.isNFCCounterEnabled == true {
-            snapshot.nfcCounter = try await ntag.readNFCCounter()
+        let spec = ChipTables.spec(for: chip)
+        switch session.tag {
+        case .type2(let tag as any NFCPageMemoryTag), .ultralightC(let tag as any NFCPageMemoryTag):
+            guard let pages = try await tag.dump().pages, var memory = snapshot.memory.flatMap(HexBytes.decode) else {
+                return snapshot
+            }
+            // Pages that read as zeros whatever they hold: PWD, PACK, the Ultralight C key.
+            var secret = Set<Int>()
+            if let password = spec.memory?.configuration?.password {
+                secret.formUnion([password.pwdPage, password.packPage])
+            }
+            if let key = spec.ultralightCAuthentication { secret.formUnion(key.firstKeyPage...key.lastKeyPage) }
+            for (page, bytes) in pages.enumerated()
+            where !secret.contains(page) && page * 4 + bytes.count <= memory.count {
+                memory.replaceSubrange(page * 4..<page * 4 + bytes.count, with: bytes)
+            }
+            snapshot.memory = memory.hexString()
+            if case .type2(let ntag) = session.tag, (try? await ntag.readConfiguration())?.isNFCCounterEnabled == true {
+                snapshot.nfcCounter = try await ntag.readNFCCounter()
+            }
+        case .miFareClassic(let classic):
+            guard let geometry = spec.classicGeometry, let blocks = try await classic.dump().blocks,
+                var memory = snapshot.memory.flatMap(HexBytes.decode)
+            else { return snapshot }
+            let size = geometry.blockSize
+            for (block, bytes) in blocks.enumerated() {
+                guard let bytes, bytes.count == size, (block + 1) * size <= memory.count else { continue }
+                // A trailer reads key A as zeros: only its access bits and general-purpose byte.
+                let range = geometry.isTrailer(block: block) ? 6..<10 : 0..<size
+                memory.replaceSubrange(
+                    block * size + range.lowerBound..<block * size + range.upperBound, with: bytes[range])
+            }
+            snapshot.memory = memory.hexString()
+        case .isoDEP(let iso):
+            if chip == .ntag424dna {
+                var files = snapshot.files ?? [:]
+                for (number, content) in files {
+                    guard let file = UInt8(number), let size = HexBytes.decode(content)?.count,
+                        let read = try? await iso.ntag424().readData(file: file, length: size, mode: .plain),
+                        read.count == size
+                    else { continue }
+                    files[number] = read.hexString()
+                }
+                snapshot.files = files
+            } else if let (cc, ndef) = try? await Self.readType4Files(iso),
+                cc.count == snapshot.capabilityContainer.flatMap(HexBytes.decode)?.count,
+                ndef.count == snapshot.ndefFile.flatMap(HexBytes.decode)?.count
+            {
+                snapshot.capabilityContainer = cc.hexString()
+                snapshot.ndefFile = ndef.hexString()
+            }
+        default:
+            break
         }
         return snapshot
     }
+
+    /// The NFC Forum Type 4 CC file and the whole NDEF file it names (its maximum size),
+    /// by ISO SELECT and READ BINARY.
+    private static func readType4Files(_ iso: NFCISODEPTag) async throws -> ([UInt8], [UInt8]) {
+        func ok(_ apdu: APDU) async throws -> [UInt8] {
+            let answer = try await iso.sendCommand(apdu)
+            guard answer.statusWord == 0x9000 else { throw TwinReadError(step: apdu, statusWord: answer.statusWord) }
+            return answer.data
+        }
+        func readFile(_ id: [UInt8], size: Int?) async throws -> [UInt8] {
+            _ = try await ok(APDU(cla: 0, ins: 0xA4, p1: 0x00, p2: 0x0C, data: id))
+            var content: [UInt8] = []
+            var total = size ?? 15
+            while content.count < total {
+                let chunk = min(total - content.count, 0x80)
+                let offset = content.count
+                content += try await ok(
+                    APDU(
+                        cla: 0, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF),
+                        expectedResponseLength: chunk))
+                if size == nil, content.count >= 2 { total = Int(content[0]) << 8 | Int(content[1]) }
+            }
+            return content
+        }
+        _ = try await ok(
+            APDU(
+                cla: 0, ins: 0xA4, p1: 0x04, p2: 0x00, data: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01],
+                expectedResponseLength: 256))
+        let cc = try await readFile([0xE1, 0x03], size: nil)
+        guard cc.count >= 15 else { throw TwinReadError(step: nil, statusWord: 0) }
+        let ndef = try await readFile(Array(cc[9..<11]), size: Int(cc[11]) << 8 | Int(cc[12]))
+        return (cc, ndef)
+    }
+}
+
+/// A Type 4 file the twin could not copy: the APDU and the status word it got.
+private struct TwinReadError: Error {
+    var step: APDU?
+    var statusWord: UInt16
 }

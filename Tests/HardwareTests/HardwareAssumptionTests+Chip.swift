@@ -13,9 +13,9 @@ extension HardwareInTheLoop.Assumptions {
     /// `LIBNFC_LOG_LEVEL=3` log).
     @Test(
         "P1 TxMode / RxMode read as the emulator's after libnfc's set-up and after activation (ReadRegister 6302 6303)")
-    func ciuModeRegisters() throws {
+    func ciuModeRegisters() async throws {
         let script = ["06 63 02 63 03", "4A 01 00", "06 63 02 63 03"]
-        let twin = try EmulatedTwin(of: HardwareBench.kindUnderTest)
+        let twin = try await EmulatedTwin.ofRealTag(kind: HardwareBench.kindUnderTest)
         let claim = try twin.tamaShell(script, logLevel: 3)
         try #require(
             claim.steps.count == 3 && claim.steps.allSatisfy { $0.answer != nil }, "the emulator: \(claim.steps)")
@@ -49,7 +49,7 @@ extension HardwareInTheLoop.Assumptions {
     /// the emulator does. The script writes `4B` to TxAuto before each exchange, reads it
     /// after, and writes back what the real reader held before.
     @Test("P2 InDataExchange and InCommunicateThru clear TxAuto's CAOn bit as the emulator does")
-    func txAutoCAOn() throws {
+    func txAutoCAOn() async throws {
         func script(restoring original: UInt8) -> [String] {
             [
                 "4A 01 00", "08 63 05 4B", "06 63 05", "40 01 30 00", "06 63 05",
@@ -57,7 +57,7 @@ extension HardwareInTheLoop.Assumptions {
             ]
         }
         let registerReads = [2, 4, 7]
-        let twin = try EmulatedTwin(of: HardwareBench.kindUnderTest)
+        let twin = try await EmulatedTwin.ofRealTag(kind: HardwareBench.kindUnderTest)
         let before = try twin.tamaShell(["06 63 05"]).step(0)?.answer?.last
         let claim = try twin.tamaShell(script(restoring: try #require(before)))
         try #require(claim.steps.count == 9, "the emulator: \(claim.steps)")
@@ -146,12 +146,16 @@ extension HardwareInTheLoop.Assumptions {
     /// byte itself never reaches the host: only a sniffer (Proxmark3 `hf 14a sniff`) sees
     /// `E0 80`.
     @Test("P7 a Type 4 tag is activated with its ATS and answers a READ BINARY that fills FSD 256, as on the emulator")
-    func ratsAndATS() throws {
+    func ratsAndATS() async throws {
         let script = [
             "4A 01 00", "40 01 00 A4 04 00 07 D2 76 00 00 85 01 01 00", "40 01 00 A4 00 0C 02 E1 04",
             "40 01 00 B0 00 00 FD",
         ]
-        let twin = try EmulatedTwin(of: HardwareBench.kindUnderTest, tags: ["type4"])
+        if HardwareBench.realDevice != nil {
+            try await TagOnReader.on(HardwareReader(), named: "type4").require(.isoDEP, for: "P7")
+        }
+        // The real Type 4 tag's twin (its CC and NDEF file), or the emulator's own Type 4 tag.
+        let twin = try await EmulatedTwin.ofRealTag(kind: HardwareBench.kindUnderTest, fallback: "type4")
         let claim = try twin.tamaShell(script)
         try #require(claim.steps.count == 4, "the emulator: \(claim.steps)")
         let reader = try RealReader.required(for: "P7")

@@ -22,15 +22,9 @@ extension HardwareInTheLoop {
             let kind = HardwareBench.kindUnderTest
             let type2 = Self.type2Script(autoPoll: kind != .pn53xUSB)
             let reader = try RealReader.required(for: "the transcript recording")
-            // The twin takes the real Type 2 tag's identity and state (pages, configuration,
+            // The twin takes the real tag's identity and state (pages, configuration,
             // counter), so that a difference is the reader's, not the test's.
-            let image = try await TagSnapshot.ofRealType2Tag(on: reader.connectionString)
-            let twin: EmulatedTwin
-            if let image {
-                twin = try EmulatedTwin(of: kind, copying: image)
-            } else {
-                twin = try EmulatedTwin(of: kind)
-            }
+            let twin = try await EmulatedTwin.ofRealTag(kind: kind)
             let claim = try twin.tamaShell(type2)
             try #require(
                 claim.steps.count == type2.count && claim.steps[1].answer != nil, "the emulator: \(claim.steps)")

@@ -88,9 +88,8 @@ extension HardwareInTheLoop {
         func acr122uInAutoPoll() async throws {
             let script = ["60 01 01 20 10"]
             let reader = try RealReader.required(for: "U3", kinds: [.acr122USB])
-            // The twin holds the same chip: an ISO-DEP tag is found as type 20, a Type 2 as 10.
-            let onReader = try await TagOnReader.on(HardwareReader(), named: "ntag215")
-            let twin = try EmulatedTwin(of: .acr122USB, tags: [onReader.emulatorName])
+            // The twin holds the same tag: an ISO-DEP tag is found as type 20, a Type 2 as 10.
+            let twin = try await EmulatedTwin.ofRealTag(kind: .acr122USB)
             let claim = try twin.tamaShell(script)
             let claimed = try #require(claim.step(0)?.answer, "the emulator: \(claim.steps)")
             let seen = try reader.tamaShell(script)
