@@ -150,7 +150,7 @@ extension TagSnapshot {
     /// - MIFARE Classic: the blocks the well-known keys open, and the trailers' access bits
     ///   (the keys stay the factory ones: the sector opened with them);
     /// - Type 4: the CC file and the NDEF file, when their sizes are the emulator's;
-    /// - NTAG 424 DNA: the files a plain read reaches (CC, NDEF).
+    /// - NTAG 424 DNA: every file's settings, and the files a plain read reaches (CC, NDEF).
     ///
     /// Nil for a tag the emulator has no model of.
     static func ofRealTag(on connectionString: String) async throws -> TagSnapshot? {
@@ -211,14 +211,21 @@ extension TagSnapshot {
         case .isoDEP(let iso):
             if chip == .ntag424dna {
                 var files = snapshot.files ?? [:]
+                var settings = snapshot.fileSettings ?? [:]
                 for (number, content) in files {
-                    guard let file = UInt8(number), let size = HexBytes.decode(content)?.count,
-                        let read = try? await iso.ntag424().readData(file: file, length: size, mode: .plain),
+                    guard let file = UInt8(number), let size = HexBytes.decode(content)?.count else { continue }
+                    // GetFileSettings answers without a session (SDM, access rights, CommMode).
+                    if let read = try? await iso.ntag424().fileSettings(file) {
+                        settings[number] = read.changeFileSettingsData.hexString()
+                    }
+                    if let read = try? await iso.ntag424().readData(file: file, length: size, mode: .plain),
                         read.count == size
-                    else { continue }
-                    files[number] = read.hexString()
+                    {
+                        files[number] = read.hexString()
+                    }
                 }
                 snapshot.files = files
+                snapshot.fileSettings = settings
             } else if let (cc, ndef) = try? await Self.readType4Files(iso),
                 cc.count == snapshot.capabilityContainer.flatMap(HexBytes.decode)?.count,
                 ndef.count == snapshot.ndefFile.flatMap(HexBytes.decode)?.count

@@ -28,12 +28,14 @@ struct EmulatedTwinTests {
         #expect(twin.capabilityContainer == original.capabilityContainer)
         #expect(twin.ndefFile == original.ndefFile)
         #expect(twin.files == original.files)
+        #expect(twin.fileSettings == original.fileSettings)
         // And the snapshot makes a tag, as the twin reader needs.
         _ = try twin.makeTag()
     }
 
     /// A tag of `name` that is not factory-fresh: another UID, data in the user memory, and
-    /// (NTAG215) the NFC counter on at 7, (Classic) a sector trailer's general-purpose byte set.
+    /// (NTAG215) the NFC counter on at 7, (Classic) a sector trailer's general-purpose byte set,
+    /// (NTAG 424 DNA) the NDEF file written with a key.
     static func tagWithState(_ name: String) throws -> TagSnapshot {
         let uid: [UInt8] = name == "classic1k" ? [0x5E, 0x1A, 0x22, 0x33] : [0x04, 0x5E, 0x1A, 0x22, 0x33, 0x44, 0x80]
         var snapshot = try #require(TagSnapshot(of: try EmulatedTagFactory.make(name: name, uid: uid)))
@@ -61,6 +63,12 @@ struct EmulatedTwinTests {
             try patch(&file, at: 0, with: [0x00, 0x05, 0xD1, 0x01, 0x01, 0x55, 0x00])
             files["2"] = file
             snapshot.files = files
+            // File 2's access rights: read free, write with key 0 (the factory tag writes free).
+            var settings = try #require(snapshot.fileSettings)
+            var fileSettings = settings["2"]
+            try patch(&fileSettings, at: 2, with: [0xE0])
+            settings["2"] = fileSettings
+            snapshot.fileSettings = settings
         }
         return snapshot
     }
