@@ -35,22 +35,25 @@ for line in open(events_path, encoding="utf-8"):
         # A parameterized scenario (one case per emulated tag, or the reader's one tag).
         entry["cases"] += 1
     elif kind == "testCaseCancelled" and payload.get("_testCase"):
-        entry["case_skips"].append(f"{payload['_testCase'].get('displayName', '').strip(chr(34))}: {reason}")
+        entry["case_skips"].append((payload["_testCase"].get("displayName", "").strip(chr(34)), reason))
     elif kind in ("testCancelled", "testCaseCancelled", "testSkipped"):
         entry["skip"] = reason
 
 rows = []
 for test in order:
     entry = outcome.get(test, {"issues": [], "skip": None, "cases": 0, "case_skips": []})
+    named = [f"{name}: {reason}" for name, reason in entry["case_skips"]]
     if not entry["skip"] and entry["case_skips"] and len(entry["case_skips"]) >= entry["cases"]:
-        entry["skip"] = " / ".join(entry["case_skips"])
+        # Skipped on every tag: one reason said once (an outcome such as "not genuine" stays one).
+        reasons = {reason for _, reason in entry["case_skips"]}
+        entry["skip"] = reasons.pop() if len(reasons) == 1 else " / ".join(named)
     if entry["issues"]:
         result, detail = "disproved", " / ".join(entry["issues"])
     elif not entry["skip"] and entry["case_skips"]:
         # Ran on some tags, skipped on the others: settled where it ran.
         ran = entry["cases"] - len(entry["case_skips"])
         result = "settled"
-        detail = f"on {ran} of {entry['cases']} tags; skipped on " + " / ".join(entry["case_skips"])
+        detail = f"on {ran} of {entry['cases']} tags; skipped on " + " / ".join(named)
     elif entry["skip"] and entry["skip"].startswith("outcome: "):
         result, detail = entry["skip"][len("outcome: "):].split(" — ")[0], entry["skip"][len("outcome: "):]
     elif entry["skip"]:
