@@ -254,10 +254,12 @@ extension TagSnapshot {
             while content.count < total {
                 let chunk = min(total - content.count, 0x80)
                 let offset = content.count
-                content += try await ok(
-                    APDU(
-                        cla: 0, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF),
-                        expectedResponseLength: chunk))
+                let read = try APDU(
+                    cla: 0, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedResponseLength: chunk)
+                let data = try await ok(read)
+                // A tag that answers 9000 with nothing would keep this loop going.
+                guard !data.isEmpty else { throw TwinReadError(step: read, statusWord: 0x9000) }
+                content += data
                 if size == nil, content.count >= 2 { total = Int(content[0]) << 8 | Int(content[1]) }
             }
             return content
