@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 @testable import NFCTagKit
 import Testing
 import TestSupport
@@ -123,5 +124,35 @@ struct ReaderInUseTests {
             usleep(10_000)
         }
         #expect(holders == [expected])
+    }
+
+    /// A discovery probe holds the port while it opens the reader; a connect that follows
+    /// the scan's list at once (`connectToLastReader` on a busy machine) met it and failed
+    /// as "open in another program".
+    @Test("a port lock this process holds (a discovery probe) is waited for; without patience it is refused")
+    func ownLockIsWaitedFor() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-own-lock-\(UUID())").path
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let connectionString = "pn532_uart:" + file
+        let probe = try #require(try SerialPortLock.acquire(connectionString: connectionString))
+        #expect(throws: SerialPortLock.Failure.self) { try SerialPortLock.acquire(connectionString: connectionString) }
+        let waiting = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let acquired = Locked(false)
+        let opener = Thread {
+            let lock = try? SerialPortLock.acquire(
+                connectionString: connectionString, patience: .seconds(60), onWait: { waiting.signal() })
+            acquired.withLock { $0 = lock != nil }
+            lock?.release()
+            waiting.signal()  // an opener that gave up at once never waited
+            done.signal()
+        }
+        opener.start()
+        // The opener found the port held by this process and waits; the probe ends.
+        waiting.wait()
+        probe.release()
+        done.wait()
+        #expect(acquired.withLock { $0 }, "the opener gave up instead of waiting for the probe")
     }
 }

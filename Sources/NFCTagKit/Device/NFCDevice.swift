@@ -116,7 +116,9 @@ public actor NFCDevice {
         // break the holder's link.
         let lock: SerialPortLock?
         do {
-            lock = try SerialPortLock.acquire(connectionString: connectionString)
+            // A discovery probe in this process (the scan that found the reader, still
+            // running when its list was taken) holds the port for the length of an open.
+            lock = try SerialPortLock.acquire(connectionString: connectionString, patience: .seconds(3))
         } catch {
             throw .readerInUse(
                 ReaderInUse.diagnose(connectionString: connectionString)

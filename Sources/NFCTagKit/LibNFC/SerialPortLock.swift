@@ -12,6 +12,9 @@ internal import Locking
 /// it ends, so a killed program leaves no stale lock behind.
 final class SerialPortLock: Sendable {
     private let descriptor: Locked<Int32>
+    private let path: String
+    /// The ports this process holds a lock on, by path: a discovery probe's or an open device's.
+    private static let heldHere = Locked<[String: Int]>([:])
 
     /// Why a lock could not be taken.
     enum Failure: Error, Equatable {
@@ -19,22 +22,35 @@ final class SerialPortLock: Sendable {
         case held(by: [String])
     }
 
-    private init(descriptor: Int32) {
+    private init(descriptor: Int32, path: String) {
         self.descriptor = Locked(descriptor)
+        self.path = path
+        Self.heldHere.withLock { $0[path, default: 0] += 1 }
     }
 
-    /// Takes the lock of `connectionString`'s port without waiting; nil when it names no
-    /// serial port, or one that cannot be opened (libnfc's open then says why).
-    static func acquire(connectionString: String) throws(Failure) -> SerialPortLock? {
+    /// Takes the lock of `connectionString`'s port; nil when it names no serial port, or
+    /// one that cannot be opened (libnfc's open then says why). Another process's lock fails
+    /// at once; one this process holds — a discovery probe still opening the reader, which
+    /// ends within its open — is waited for up to `patience` (blocking: the caller's thread
+    /// is the device's or the discovery's).
+    static func acquire(
+        connectionString: String, patience: Duration = .zero, onWait: (@Sendable () -> Void)? = nil
+    ) throws(Failure) -> SerialPortLock? {
         guard let port = UARTConnection(connectionString: connectionString) else { return nil }
-        let descriptor = open(port.path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            let descriptor = open(port.path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                return SerialPortLock(descriptor: descriptor, path: port.path)
+            }
             let holders = holders(of: descriptor)
             close(descriptor)
-            throw .held(by: holders)
+            let ownProbe = heldHere.withLock { $0[port.path, default: 0] > 0 }
+            guard ownProbe, ContinuousClock.now < deadline else { throw .held(by: holders) }
+            onWait?()
+            usleep(10_000)
         }
-        return SerialPortLock(descriptor: descriptor)
     }
 
     /// Lets the port go (closing the descriptor drops the lock). Idempotent.
@@ -43,6 +59,10 @@ final class SerialPortLock: Sendable {
             guard descriptor >= 0 else { return }
             close(descriptor)
             descriptor = -1
+            Self.heldHere.withLock { held in
+                held[path, default: 1] -= 1
+                if held[path] == 0 { held[path] = nil }
+            }
         }
     }
 
