@@ -16,6 +16,9 @@ struct BenchSuite {
     var tool: String?
     /// Called with each operation's name before it runs (progress on stderr).
     var announce: @Sendable (String) -> Void = { _ in }
+    /// How long a connect or a poll waits for the tag, in wall-clock time: a hang guard, not
+    /// a measure (the rows are modelled time). Tests on a loaded machine give it more.
+    var tagWait: Duration = .seconds(5)
 
     /// The links every floor is also computed for: the UART speeds libnfc drives, 921 600
     /// (which the PN532 takes but libnfc 1.8.0 cannot drive), and USB full speed.
@@ -97,12 +100,12 @@ struct BenchSuite {
 
     func identify() async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
-        _ = try await TagSession.connect(on: reader.device, timeout: .seconds(5))  // warm-up
+        _ = try await TagSession.connect(on: reader.device, timeout: tagWait)  // warm-up
         // The tag as newly presented (IDLE, nothing selected): the warm-up's poll would
         // otherwise still be its alone check, and the row would measure GET_VERSION alone.
         try await reader.device.resetField()
         let (session, sample) = try await reader.measure {
-            try await TagSession.connect(on: reader.device, timeout: .seconds(5))
+            try await TagSession.connect(on: reader.device, timeout: tagWait)
         }
         guard session.chip == .ntag216 else {
             throw BenchFailure("identify found \(session.chip?.rawValue ?? "no chip")")
@@ -126,7 +129,7 @@ struct BenchSuite {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
         let session = NDEFSession(device: reader.device, configuration: Self.stationConfiguration)
         try await session.begin()
-        let detected = try await session.waitForTags(timeout: .seconds(5))
+        let detected = try await session.waitForTags(timeout: tagWait)
         guard let first = detected.first else { throw BenchFailure("no tag detected") }
         var tag = try await session.connect(to: first)
         if try await tag.queryNDEFStatus().availability == .notSupported { try await tag.format() }
@@ -210,7 +213,7 @@ struct BenchSuite {
 
     func dumpNTAG216() async throws -> BenchResult {
         let reader = try await BenchReader.start(tags: [try Self.ntag216()], baud: baud)
-        let ntag = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).type2Tag()
+        let ntag = try await TagSession.connect(on: reader.device, timeout: tagWait).type2Tag()
         _ = try await ntag.dump()
         let (dump, sample) = try await reader.measure { try await ntag.dump() }
         guard dump.pages?.count == (try Self.ntag216Floors().memory.lastReadablePage + 1) else {
@@ -223,7 +226,7 @@ struct BenchSuite {
     func dumpClassic1K() async throws -> BenchResult {
         let reader = try await BenchReader.start(
             tags: [try ClassicTag(chip: .classic1k, uid: [0x3E, 0x39, 0xAB, 0x7F])], baud: baud)
-        let classic = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).miFareClassicTag()
+        let classic = try await TagSession.connect(on: reader.device, timeout: tagWait).miFareClassicTag()
         _ = try await classic.dump()
         let (_, sample) = try await reader.measure { try await classic.dump() }
         await reader.stop()
@@ -245,7 +248,7 @@ struct BenchSuite {
                 reader.emulator.withField { field in for handle in field.handles { field.remove(handle) } }
                 reader.emulator.insert(try Self.ntag216())
             }
-            let ntag = try await TagSession.connect(on: reader.device, timeout: .seconds(5)).type2Tag()
+            let ntag = try await TagSession.connect(on: reader.device, timeout: tagWait).type2Tag()
             (_, sample) = try await reader.measure {
                 try await ntag.protect(
                     password: password, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
@@ -268,7 +271,7 @@ struct BenchSuite {
             let before = memory(reader)
             let (_, sample) = try await reader.measure {
                 if serial == 0 { try await session.begin() } else { try await session.restartPolling() }
-                let detected = try await session.waitForTags(timeout: .seconds(5))
+                let detected = try await session.waitForTags(timeout: tagWait)
                 guard detected.count == 1 else { throw BenchFailure("expected one tag, found \(detected.count)") }
                 let tag = try await session.connect(to: detected[0])
                 try await tag.writeNDEF(BenchMessages.provisioning(serial: serial + 1))
