@@ -83,26 +83,34 @@ def load(name):
         return None
 
 def differences(before, after):
-    """What changed between two nfctag JSON documents: list items by index, other keys by name."""
+    """What changed between two nfctag JSON documents: list items (pages, blocks, files, key
+    versions) by index, other keys by name."""
     changed = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
-        if isinstance(old, list) and isinstance(new, list) and key in ("pages", "blocks"):
+        if isinstance(old, list) and isinstance(new, list):
             for index in range(max(len(old), len(new))):
                 a = old[index] if index < len(old) else None
                 b = new[index] if index < len(new) else None
                 if a != b:
-                    changed.append(f"{key[:-1]} {index}: {a} → {b}")
+                    show = (lambda v: v if isinstance(v, str) or v is None else json.dumps(v))
+                    number = (a if isinstance(a, dict) else b if isinstance(b, dict) else {}).get("file", index)
+                    changed.append(f"{key.rstrip('s')} {number}: {show(a)} → {show(b)}")
         elif old != new:
             changed.append(f"{key}: {json.dumps(old)} → {json.dumps(new)}")
     return changed
 
 # The tag as found and as left (scripts/hil reads it before and after the suite).
 tag_lines, tag_report = [], {}
-for label, prefix in (("memory image", "tag"), ("NDEF message", "ndef")):
+for label, prefix in (("memory image", "tag"), ("NDEF message", "ndef"),
+                      ("NTAG 424 DNA file settings and key versions", "ntag424")):
     before, after = load(f"{prefix}-before.json"), load(f"{prefix}-after.json")
     if before is None or after is None:
         continue
+    if prefix == "ntag424" and before.get("random_id"):
+        # A random ID is new at every power-up: not a change the run made.
+        before.pop("uid", None)
+        after.pop("uid", None)
     changed = differences(before, after)
     tag_report[label] = changed
     tag_lines.append(f"- {label}: " + ("left as found" if not changed else "changed: " + "; ".join(changed)))
