@@ -149,7 +149,7 @@ extension TagSnapshot {
     ///   read as zeros;
     /// - MIFARE Classic: the blocks the well-known keys open, and the trailers' access bits
     ///   (the keys stay the factory ones: the sector opened with them);
-    /// - Type 4: the CC file and the NDEF file, when their sizes are the emulator's;
+    /// - Type 4: the NDEF message, read through the library, in the NDEF file (the CC stays the emulator's);
     /// - NTAG 424 DNA: every file's settings, and the files a plain read reaches (CC, NDEF).
     ///
     /// Nil for a tag the emulator has no model of.
@@ -226,57 +226,17 @@ extension TagSnapshot {
                 }
                 snapshot.files = files
                 snapshot.fileSettings = settings
-            } else if let (cc, ndef) = try? await Self.readType4Files(iso),
-                cc.count == snapshot.capabilityContainer.flatMap(HexBytes.decode)?.count,
-                ndef.count == snapshot.ndefFile.flatMap(HexBytes.decode)?.count
+            } else if let message = try? await iso.readNDEF(), let encoded = try? message.encoded(),
+                var file = snapshot.ndefFile.flatMap(HexBytes.decode), encoded.count + 2 <= file.count
             {
-                snapshot.capabilityContainer = cc.hexString()
-                snapshot.ndefFile = ndef.hexString()
+                // The NDEF file as the Type 4 mapping holds it: NLEN, then the message.
+                file.replaceSubrange(
+                    0..<encoded.count + 2, with: [UInt8(encoded.count >> 8), UInt8(encoded.count & 0xFF)] + encoded)
+                snapshot.ndefFile = file.hexString()
             }
         default:
             break
         }
         return snapshot
     }
-
-    /// The NFC Forum Type 4 CC file and the whole NDEF file it names (its maximum size),
-    /// by ISO SELECT and READ BINARY.
-    private static func readType4Files(_ iso: NFCISODEPTag) async throws -> ([UInt8], [UInt8]) {
-        func ok(_ apdu: APDU) async throws -> [UInt8] {
-            let answer = try await iso.sendCommand(apdu)
-            guard answer.statusWord == 0x9000 else { throw TwinReadError(step: apdu, statusWord: answer.statusWord) }
-            return answer.data
-        }
-        func readFile(_ id: [UInt8], size: Int?) async throws -> [UInt8] {
-            _ = try await ok(APDU(cla: 0, ins: 0xA4, p1: 0x00, p2: 0x0C, data: id))
-            var content: [UInt8] = []
-            var total = size ?? 15
-            while content.count < total {
-                let chunk = min(total - content.count, 0x80)
-                let offset = content.count
-                let read = try APDU(
-                    cla: 0, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedResponseLength: chunk)
-                let data = try await ok(read)
-                // A tag that answers 9000 with nothing would keep this loop going.
-                guard !data.isEmpty else { throw TwinReadError(step: read, statusWord: 0x9000) }
-                content += data
-                if size == nil, content.count >= 2 { total = Int(content[0]) << 8 | Int(content[1]) }
-            }
-            return content
-        }
-        _ = try await ok(
-            APDU(
-                cla: 0, ins: 0xA4, p1: 0x04, p2: 0x00, data: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01],
-                expectedResponseLength: 256))
-        let cc = try await readFile([0xE1, 0x03], size: nil)
-        guard cc.count >= 15 else { throw TwinReadError(step: nil, statusWord: 0) }
-        let ndef = try await readFile(Array(cc[9..<11]), size: Int(cc[11]) << 8 | Int(cc[12]))
-        return (cc, ndef)
-    }
-}
-
-/// A Type 4 file the twin could not copy: the APDU and the status word it got.
-private struct TwinReadError: Error {
-    var step: APDU?
-    var statusWord: UInt16
 }
