@@ -67,8 +67,6 @@ counts = {}
 for row in rows:
     counts[row["result"]] = counts.get(row["result"], 0) + 1
 summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-with open(os.path.join(out_dir, "report.json"), "w", encoding="utf-8") as file:
-    json.dump({"reader": reader, "counts": counts, "scenarios": rows}, file, indent=2, ensure_ascii=False)
 def cell(text):
     return text.replace("|", "\\|").replace("\n", " ")
 lines = [f"# NFCTagKit hardware-in-the-loop report", "", f"Reader: {reader}  ", f"Result: {summary}", "",
@@ -118,11 +116,8 @@ if tag_lines:
     lines += ["", "## The tag, before and after the run", ""] + tag_lines
     lines += ["", "(Reads advance an NTAG21x's NFC counter where it is on; a write scenario puts back what it "
               "changed unless its row says otherwise.)"]
-report_path = os.path.join(out_dir, "report.json")
-with open(report_path, encoding="utf-8") as file:
-    document = json.load(file)
-document["tag"] = tag_report
-with open(report_path, "w", encoding="utf-8") as file:
+with open(os.path.join(out_dir, "report.json"), "w", encoding="utf-8") as file:
+    document = {"reader": reader, "counts": counts, "scenarios": rows, "tag": tag_report}
     json.dump(document, file, indent=2, ensure_ascii=False)
 with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as file:
     file.write("\n".join(lines) + "\n")
