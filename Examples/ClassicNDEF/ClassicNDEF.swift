@@ -45,9 +45,10 @@ struct ClassicNDEF {
             print("Card \(tags[0])")
             let tag = try await session.connect(to: tags[0])
             var ndef = try await tag.queryNDEFStatus()
-            if case .notSupported = ndef.availability {
+            // The session hands out the card's family handle: formatting is a Classic command.
+            if case .notSupported = ndef.availability, let classic = tag as? NFCMiFareClassicTag {
                 print("Blank card: formatting for NDEF (MAD, NFC Forum keys)…")
-                try await tag.format()
+                try await classic.format()
                 ndef = try await tag.queryNDEFStatus()
             }
             print("NDEF \(ndef.availability), room for \(ndef.capacity) bytes")

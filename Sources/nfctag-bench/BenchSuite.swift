@@ -132,7 +132,9 @@ struct BenchSuite {
         let detected = try await session.waitForTags(timeout: tagWait)
         guard let first = detected.first else { throw BenchFailure("no tag detected") }
         var tag = try await session.connect(to: first)
-        if try await tag.queryNDEFStatus().availability == .notSupported { try await tag.format() }
+        if try await tag.queryNDEFStatus().availability == .notSupported {
+            try await (tag as? any NFCTagHandle)?.format()
+        }
         let factory = memory(reader)
         // Warm-up: every code path once, then the factory image back.
         try await tag.writeNDEF(BenchMessages.sized(100))
@@ -201,7 +203,7 @@ struct BenchSuite {
     /// A write measured: its cost, the pages whose bytes changed, and the pages it wrote
     /// (those and the length's page, which a change clears and commits to its old value).
     private func measuredWrite(
-        _ message: NDEFMessage, on tag: NDEFSessionTag,
+        _ message: NDEFMessage, on tag: any NFCNDEFTag,
         reader: BenchReader
     ) async throws -> (sample: BenchSample, changed: Int, pagesWritten: [Int]) {
         let before = memory(reader)

@@ -31,10 +31,14 @@ enum FormatCommand {
         }
         let printer = output
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "format") {
-            tag throws(ToolError) in
+            connection throws(ToolError) in
+            guard let tag = connection.tag else { return }
             let status: NDEFStatus
             do throws(NDEFSessionError) {
-                try await tag.format(force: force)
+                guard let handle = tag as? any NFCTagHandle else {
+                    throw .unsupportedTag(reason: "\(connection.detected.chipName) has no NDEF format")
+                }
+                try await handle.format(force: force)
                 status = try await tag.queryNDEFStatus()
             } catch {
                 throw TagSelection.failure(error, operation: "format", chip: tag.chip)
@@ -42,11 +46,12 @@ enum FormatCommand {
             if printer.json {
                 printer.document(
                     .object([
-                        ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                        ("uid", .string(tag.uid.hexString())), ("chip", .string(connection.detected.chipName)),
                         ("formatted", .bool(true)), ("ndef", TagRendering.json(status)),
                     ]))
             } else {
-                printer.line("Formatted \(tag.detected.chipName) \(tag.uid.hexString()): \(TagRendering.line(status))")
+                printer.line(
+                    "Formatted \(connection.detected.chipName) \(tag.uid.hexString()): \(TagRendering.line(status))")
             }
         }
     }

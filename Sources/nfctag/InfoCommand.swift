@@ -33,20 +33,27 @@ enum InfoCommand {
             return
         }
         let printer = output
-        try await TagSelection.withSingleTag(parser.globals, options: options, command: "info") {
-            tag throws(ToolError) in
+        try await TagSelection.withSingleTag(
+            parser.globals, options: options, command: "info", allowingUnidentified: true
+        ) {
+            connection throws(ToolError) in
+            let tag = connection.tag
             let (status, _) = await TagRendering.status(of: tag)
-            let configuration = try? await tag.readConfiguration()
-            let locks = try? await tag.readLockState()
-            let signature = try? await tag.verifyOriginality()
-            let reader = await tag.session.device.readerInfo
+            let pages = tag as? any NFCPageMemoryTag
+            let ntag = tag as? NFCType2Tag
+            let configuration = try? await ntag?.readConfiguration()
+            let locks = try? await pages?.readLockState()
+            let signature = try? await ntag?.verifyOriginality()
+            let memory = pages?.memory
+            let reader = await connection.device.readerInfo
             if printer.json {
-                var fields = TagRendering.identity(tag.detected)
+                var fields = TagRendering.identity(connection.detected)
                 fields.append(("ndef", status.map(TagRendering.json) ?? .null))
-                fields.append(("memory", tag.memory.map(memoryJSON) ?? .null))
+                fields.append(("memory", memory.map(memoryJSON) ?? .null))
                 fields.append(("config", configuration.map(configJSON) ?? .null))
                 fields.append(("locks", locks.map(locksJSON) ?? .null))
-                fields.append(("signature", signature.map { signatureJSON($0, chip: tag.chip) } ?? .null))
+                fields.append(
+                    ("signature", signature.map { signatureJSON($0, chip: connection.detected.chip) } ?? .null))
                 fields.append(
                     (
                         "reader",
@@ -59,9 +66,9 @@ enum InfoCommand {
                     ))
                 printer.document(.object(fields))
             } else {
-                printer.line(TagRendering.line(tag.detected))
+                printer.line(TagRendering.line(connection.detected))
                 printer.line("  \(TagRendering.line(status))")
-                if let memory = tag.memory {
+                if let memory {
                     printer.line(
                         "  memory: \(memory.pageCount) pages of \(memory.pageSize) bytes, user pages 0x\(TagSelection.hex(memory.firstUserPage))–0x\(TagSelection.hex(memory.lastUserPage)) (\(memory.userBytes) bytes)"
                     )

@@ -45,7 +45,8 @@ enum LockCommand {
         }
         let printer = output
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "lock") {
-            tag throws(ToolError) in
+            connection throws(ToolError) in
+            guard let tag = connection.tag else { return }
             var records = 0
             do throws(NDEFSessionError) {
                 if !force { records = try await tag.readNDEF().records.count }
@@ -56,12 +57,12 @@ enum LockCommand {
             if printer.json {
                 printer.document(
                     .object([
-                        ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                        ("uid", .string(tag.uid.hexString())), ("chip", .string(connection.detected.chipName)),
                         ("locked", .bool(true)), ("verified", .bool(!force)),
                     ]))
             } else {
                 let what = force ? "" : " (message of \(records) record\(records == 1 ? "" : "s") verified first)"
-                printer.line("Locked \(tag.detected.chipName) \(tag.uid.hexString()) permanently\(what)")
+                printer.line("Locked \(connection.detected.chipName) \(tag.uid.hexString()) permanently\(what)")
             }
         }
     }

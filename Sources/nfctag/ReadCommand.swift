@@ -31,7 +31,8 @@ enum ReadCommand {
         }
         let printer = output
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "read") {
-            tag throws(ToolError) in
+            connection throws(ToolError) in
+            guard let tag = connection.tag else { return }
             let message: NDEFMessage
             do throws(NDEFSessionError) {
                 message = try await tag.readNDEF()
@@ -42,14 +43,14 @@ enum ReadCommand {
             if printer.json {
                 printer.document(
                     .object([
-                        ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                        ("uid", .string(tag.uid.hexString())), ("chip", .string(connection.detected.chipName)),
                         ("length", .int(message.records.isEmpty ? 0 : length)),
                         ("records", .array(message.records.map(RecordRendering.json))),
                     ]))
             } else {
                 let noun = message.records.count == 1 ? "record" : "records"
                 printer.line(
-                    "\(tag.uid.hexString()) \(tag.detected.chipName): NDEF message, \(message.records.count) \(noun), \(message.records.isEmpty ? 0 : length) bytes"
+                    "\(tag.uid.hexString()) \(connection.detected.chipName): NDEF message, \(message.records.count) \(noun), \(message.records.isEmpty ? 0 : length) bytes"
                 )
                 for line in RecordRendering.lines(message.records, indent: "  ") { printer.line(line) }
             }

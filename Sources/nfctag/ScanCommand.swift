@@ -87,7 +87,14 @@ enum ScanCommand {
 
     /// Connects to the tag alone in the field, queries its NDEF status, and polls again.
     private static func status(of tag: NDEFDetectedTag, session: NDEFSession) async -> NDEFStatus? {
-        guard let connected = try? await session.connect(to: tag) else { return nil }
+        let connected: (any NFCNDEFTag)?
+        do {
+            connected = try await session.connect(to: tag)
+        } catch .unsupportedTag {
+            connected = nil
+        } catch {
+            return nil
+        }
         let (status, _) = await TagRendering.status(of: connected)
         try? await session.restartPolling()
         return status

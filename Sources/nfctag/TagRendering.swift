@@ -40,12 +40,15 @@ enum TagRendering {
         "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(tag.target.atqa.hexString())  SAK \([tag.target.sak].hexString())"
     }
 
-    /// The status for scan and info: unsupported tags are `not-supported`; other failures nil.
-    static func status(of tag: NDEFSessionTag) async -> (NDEFStatus?, NDEFSessionError?) {
+    /// The status for scan and info: unsupported tags (and unidentified ones, `nil`) are
+    /// `not-supported`; other failures nil.
+    static func status(of tag: (any NFCNDEFTag)?) async -> (NDEFStatus?, NDEFSessionError?) {
+        let notSupported = NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
+        guard let tag else { return (notSupported, nil) }
         do {
             return (try await tag.queryNDEFStatus(), nil)
         } catch .unsupportedTag {
-            return (NDEFStatus(availability: .notSupported, capacity: 0, length: 0), nil)
+            return (notSupported, nil)
         } catch {
             return (nil, error)
         }

@@ -29,7 +29,11 @@ struct TagOptions {
 struct TagConnection {
     let device: NFCDevice
     let session: NDEFSession
-    let tag: NDEFSessionTag
+    /// The tag as the session found it (UID, chip, name).
+    let detected: NDEFDetectedTag
+    /// The tag's family handle, seen through its NDEF calls; `nil` for a chip identification
+    /// did not name (only `info` connects to one).
+    let tag: (any NFCNDEFTag)?
 
     /// Ends the session and closes the reader.
     func close() async {
@@ -78,20 +82,22 @@ enum TagSelection {
     }
 
     /// Connects to the one tag in the field for `command`.
-    static func connectSingle(_ globals: GlobalOptions, options: TagOptions, command: String) async throws(ToolError)
-        -> TagConnection
-    {
+    static func connectSingle(
+        _ globals: GlobalOptions, options: TagOptions, command: String, allowingUnidentified: Bool = false
+    ) async throws(ToolError) -> TagConnection {
         let (device, session) = try await beginSession(globals, options: options)
         do throws(ToolError) {
             let tags = try await waitForTags(session, globals: globals, command: command)
             guard tags.count == 1, let only = tags.first else { throw severalTags(tags.count) }
-            let tag: NDEFSessionTag
+            let tag: (any NFCNDEFTag)?
             do throws(NDEFSessionError) {
                 tag = try await session.connect(to: only)
+            } catch .unsupportedTag where allowingUnidentified && only.chip == nil {
+                tag = nil
             } catch {
                 throw failure(error, operation: command, chip: only.chip)
             }
-            return TagConnection(device: device, session: session, tag: tag)
+            return TagConnection(device: device, session: session, detected: only, tag: tag)
         } catch {
             await session.invalidate()
             await device.close()
@@ -99,14 +105,16 @@ enum TagSelection {
         }
     }
 
-    /// Runs `body` on the one tag in the field, then closes everything.
+    /// Runs `body` on the one tag in the field, then closes everything. With
+    /// `allowingUnidentified`, a chip identification did not name comes without a handle.
     static func withSingleTag(
-        _ globals: GlobalOptions, options: TagOptions, command: String,
-        _ body: (NDEFSessionTag) async throws(ToolError) -> Void
+        _ globals: GlobalOptions, options: TagOptions, command: String, allowingUnidentified: Bool = false,
+        _ body: (TagConnection) async throws(ToolError) -> Void
     ) async throws(ToolError) {
-        let connection = try await connectSingle(globals, options: options, command: command)
+        let connection = try await connectSingle(
+            globals, options: options, command: command, allowingUnidentified: allowingUnidentified)
         do throws(ToolError) {
-            try await body(connection.tag)
+            try await body(connection)
         } catch {
             await connection.close()
             throw error

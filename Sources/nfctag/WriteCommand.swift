@@ -76,7 +76,8 @@ enum WriteCommand {
         let printer = output
         let showProgress = !printer.json && isatty(1) != 0 && isatty(2) != 0
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "write") {
-            tag throws(ToolError) in
+            connection throws(ToolError) in
+            guard let tag = connection.tag else { return }
             let last = ProgressBox()
             let template = mirror ? try MirrorWriting.template(for: message, chip: tag.chip, command: "write") : nil
             do throws(NDEFSessionError) {
@@ -85,7 +86,10 @@ enum WriteCommand {
                     if showProgress { drawProgress(progress) }
                 }
                 if let template {
-                    try await tag.writeNDEF(mirroring: template, progress: report)
+                    guard let ntag = tag as? NFCType2Tag else {
+                        throw .unsupportedTag(reason: "\(connection.detected.chipName) has no ASCII mirror")
+                    }
+                    try await ntag.writeNDEF(mirroring: template, progress: report)
                 } else {
                     try await tag.writeNDEF(message, options: NDEFWriteOptions(fullWrite: fullWrite), progress: report)
                 }
@@ -123,14 +127,14 @@ enum WriteCommand {
                 printer.document(
                     .object(
                         [
-                            ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.detected.chipName)),
+                            ("uid", .string(tag.uid.hexString())), ("chip", .string(connection.detected.chipName)),
                             ("length", .int(length)), ("written", .int(progress?.written ?? 0)),
                             ("total", .int(progress?.total ?? 0)),
                             ("verified", .bool(verify)),
                         ] + (template.map { [("mirror", JSONValue.string(MirrorWriting.name($0)))] } ?? [])))
             } else {
                 printer.line(
-                    "Wrote \(length) bytes to \(tag.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(tag.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")"
+                    "Wrote \(length) bytes to \(connection.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(connection.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")"
                 )
             }
         }

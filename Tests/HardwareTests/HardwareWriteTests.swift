@@ -14,7 +14,7 @@ extension HardwareInTheLoop {
 
         /// Connects an NDEF session to the one tag; cancels the test when it holds no NDEF.
         static func ndefTag(on device: NFCDevice, configuration: NDEFSessionConfiguration = NDEFSessionConfiguration())
-            async throws -> (NDEFSession, NDEFSessionTag, NDEFStatus)
+            async throws -> (NDEFSession, any NFCNDEFTag, NDEFStatus)
         {
             let session = NDEFSession(device: device, configuration: configuration)
             try await session.begin()

@@ -21,14 +21,14 @@ struct NDEFSessionMirrorTests {
             let tag = try await harness.connectToOnlyTag()
             let template = try NTAGMirrorTemplate(uri: "https://example.com/t?id={uid}x{counter}", chip: .ntag215)
             #expect(template.placeholderLength == 21)
-            try await tag.writeNDEF(mirroring: template)
+            try await #require(tag as? NFCType2Tag).writeNDEF(mirroring: template)
             let first = try uri(try await tag.readNDEF())
             #expect(first.hasPrefix("https://example.com/t?id=04475ED29C3980x"), "\(first)")
             // Taken away and presented again: a new activation counts one more read.
             let handle = try #require(harness.emulator.withField { $0.handles.first })
             let removed = try #require(harness.emulator.remove(handle))
             harness.emulator.insert(removed)
-            let tagAgain = try await harness.session.connect(to: tag.detected)
+            let tagAgain = try await harness.session.connect(to: try #require(await harness.session.detectedTags.first))
             let second = try uri(try await tagAgain.readNDEF())
             #expect(second.hasPrefix("https://example.com/t?id=04475ED29C3980x"))
             let counters = [first, second].compactMap { Int($0.suffix(6), radix: 16) }
@@ -59,7 +59,7 @@ struct NDEFSessionMirrorTests {
         let harness = try await SessionHarness.start(tags: [try Type2Tag(chip: .ntag213, uid: Self.uid)])
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 60) {
-            let tag = try await harness.connectToOnlyTag()
+            let tag = try #require(try await harness.connectToOnlyTag() as? NFCType2Tag)
             try await tag.writeNDEF(NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/old").record]))
             let before = harness.memory()
             let long = "https://example.com/" + String(repeating: "p", count: 140) + "?u={uid}"
@@ -85,7 +85,7 @@ struct NDEFSessionMirrorTests {
             faults: FaultPlan(parsing: ["eeprom-fail-page=\(configurationPage)"]))
         defer { harness.fixture.stop() }
         try await withTimeLimit(seconds: 60) {
-            let tag = try await harness.connectToOnlyTag()
+            let tag = try #require(try await harness.connectToOnlyTag() as? NFCType2Tag)
             let template = try NTAGMirrorTemplate(uri: "https://example.com/t?id={uid}", chip: .ntag215)
             do throws(NDEFSessionError) {
                 try await tag.writeNDEF(mirroring: template)

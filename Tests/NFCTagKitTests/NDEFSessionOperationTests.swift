@@ -19,7 +19,7 @@ struct NDEFSessionOperationTests {
             #expect(tag.chip == chip)
             var status = try await tag.queryNDEFStatus()
             if status.availability == .notSupported {
-                try await tag.format()
+                try await #require(tag as? any NFCTagHandle).format()
                 status = try await tag.queryNDEFStatus()
             }
             #expect(status.availability == .readWrite)
@@ -41,8 +41,10 @@ struct NDEFSessionOperationTests {
                         length: encoded.count))
 
             // format refuses a tag holding NDEF, and with force leaves an empty message.
-            await #expect(throws: NDEFSessionError.alreadyFormatted) { try await tag.format() }
-            try await tag.format(force: true)
+            await #expect(throws: NDEFSessionError.alreadyFormatted) {
+                try await #require(tag as? any NFCTagHandle).format()
+            }
+            try await #require(tag as? any NFCTagHandle).format(force: true)
             #expect(try await tag.readNDEF() == SessionMessages.empty)
 
             try await tag.writeNDEF(message)
@@ -52,7 +54,7 @@ struct NDEFSessionOperationTests {
             let before = harness.memory()
             await #expect(throws: NDEFSessionError.tagNotWritable) { try await tag.writeNDEF(SessionMessages.old) }
             #expect(harness.memory() == before)
-            let locks = try await tag.readLockState()
+            let locks = try await #require(tag as? NFCType2Tag).readLockState()
             #expect(locks.isCapabilityContainerReadOnly)
             #expect(locks.lockedPages.contains(ChipTables.spec(for: chip).memory?.firstUserPage ?? -1))
             await harness.stop()
@@ -131,7 +133,7 @@ struct NDEFSessionOperationTests {
         }
     }
 
-    @Test("an unknown chip connects, and NDEF calls fail with unsupportedTag")
+    @Test("an unknown chip is refused at connect with unsupportedTag, and polling goes on")
     func unknownChip() async throws {
         var model = PageTag(uid: Array(SessionUID.first.prefix(4)))
         model.identity = TagIdentity(uid: model.identity.uid, atqa: 0x0F0F, sak: 0x00)
@@ -141,16 +143,17 @@ struct NDEFSessionOperationTests {
             let (_, tags) = try await harness.log.detected(count: 1)
             let detected = try #require(tags.first)
             #expect(detected.chip == nil)
-            let tag = try await harness.session.connect(to: detected)
             do throws(NDEFSessionError) {
-                _ = try await tag.queryNDEFStatus()
-                Issue.record("an unsupported chip answered a status query")
+                _ = try await harness.session.connect(to: detected)
+                Issue.record("an unidentified chip was connected")
             } catch {
                 guard case .unsupportedTag = error else {
                     Issue.record("\(error)")
                     return
                 }
             }
+            // Refused before polling paused: the session still polls.
+            #expect(await harness.session.state == .polling)
             await harness.stop()
         }
     }
@@ -167,7 +170,7 @@ struct NDEFSessionOperationTests {
             #expect(detected.chip == chip)
             let tag = try await harness.session.connect(to: detected)
             #expect(try await tag.queryNDEFStatus().availability == .notSupported)
-            try await tag.format()
+            try await #require(tag as? any NFCTagHandle).format()
             let status = try await tag.queryNDEFStatus()
             #expect(status.availability == .readWrite)
             #expect(status.length == 0)

@@ -80,7 +80,7 @@ struct NDEFSessionPasswordTests {
         ) { harness in
             let tag = try await harness.connectToOnlyTag()
             #expect(try await tag.readNDEF() == SessionMessages.empty)
-            let configuration = try await tag.readConfiguration()
+            let configuration = try await #require(tag as? NFCType2Tag).readConfiguration()
             #expect(configuration.auth0 == ChipTables.spec(for: .ntag215).memory?.firstUserPage)
             #expect(configuration.isReadProtected == true)
         }

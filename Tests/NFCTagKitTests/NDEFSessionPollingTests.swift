@@ -196,7 +196,7 @@ struct NDEFSessionPollingTests {
             try await harness.session.restartPolling()
             let found = try await harness.session.waitForTags(timeout: .seconds(10))
             #expect(found.map(\.uid) == [SessionUID.second])
-            #expect(tag.detected.uid == SessionUID.first)
+            #expect(tag.uid == SessionUID.first)
             await harness.stop()
         }
     }

@@ -92,7 +92,7 @@ struct SessionHarness {
     }
 
     /// Waits for exactly one tag and connects to it.
-    func connectToOnlyTag(from start: Int = 0) async throws -> NDEFSessionTag {
+    func connectToOnlyTag(from start: Int = 0) async throws -> any NFCNDEFTag {
         let (_, tags) = try await log.detected(from: start, count: 1)
         return try await session.connect(to: try #require(tags.first))
     }

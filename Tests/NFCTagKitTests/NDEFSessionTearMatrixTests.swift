@@ -36,7 +36,9 @@ struct NDEFSessionTearMatrixTests {
         let harness = try await SessionHarness.start(tags: [fresh])
         defer { harness.fixture.stop() }
         let tag = try await harness.connectToOnlyTag()
-        if try await tag.queryNDEFStatus().availability == .notSupported { try await tag.format() }
+        if try await tag.queryNDEFStatus().availability == .notSupported {
+            try await #require(tag as? any NFCTagHandle).format()
+        }
         try await tag.writeNDEF(SessionMessages.old)
         let prepared = try #require(harness.emulator.tags.first as (any EmulatedTag)?)
         await harness.stop()
@@ -83,7 +85,7 @@ struct NDEFSessionTearMatrixTests {
         harness.emulator.observeTagChanges { tags in
             if let tag = tags.first(where: { $0.identity.uid == uid }) { lastSeen.withLock { $0 = tag } }
         }
-        let tag = try await harness.connectToOnlyTag()
+        let tag = try #require(try await harness.connectToOnlyTag() as? any NFCTagHandle)
         if operation == .lock { _ = try await tag.readNDEF() }  // lock needs a verified read in this session
         let before = harness.emulator.statistics.framesToTags
         let writeCode = try #require(tag.chip.flatMap { ChipTables.spec(for: $0).command(.write) }).code
@@ -142,7 +144,7 @@ struct NDEFSessionTearMatrixTests {
     /// After a write torn mid-cycle: the tag reads as `operation` and the state allow, or —
     /// only when the state is `unknown` — as corrupt; never as a valid wrong message. A new
     /// write repairs it.
-    static func checkTorn(_ tag: NDEFSessionTag, after operation: Operation, state: NDEFTagContentState?, label: String)
+    static func checkTorn(_ tag: any NFCNDEFTag, after operation: Operation, state: NDEFTagContentState?, label: String)
         async throws
     {
         let read: Result<NDEFMessage, NDEFSessionError>
@@ -182,7 +184,7 @@ struct NDEFSessionTearMatrixTests {
 
     /// The tag reads as `operation` and the error's `state` allow; a tag whose lock was cut
     /// short is either read-only or still fully writable (never half-locked and writable).
-    static func check(_ tag: NDEFSessionTag, after operation: Operation, state: NDEFTagContentState?, label: String)
+    static func check(_ tag: any NFCNDEFTag, after operation: Operation, state: NDEFTagContentState?, label: String)
         async throws
     {
         let message = try await tag.readNDEF()

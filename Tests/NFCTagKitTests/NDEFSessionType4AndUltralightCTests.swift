@@ -101,7 +101,7 @@ struct NDEFSessionType4AndUltralightCTests {
             #expect(tag.chip == .ultralightC)
             var status = try await tag.queryNDEFStatus()
             if status.availability == .notSupported {
-                try await tag.format()
+                try await #require(tag as? any NFCTagHandle).format()
                 status = try await tag.queryNDEFStatus()
             }
             #expect(status.availability == .readWrite)

@@ -80,7 +80,7 @@ struct ScopedLifetimeTests {
             await #expect(throws: Stop.self) {
                 try await NFCDevice.withReader(fixture.connectionString) { device in
                     try await NDEFSession.withTag(on: device) { tag in
-                        sessionEvents.withLock { $0 = tag.session.events }
+                        sessionEvents.withLock { $0 = (tag as? any NFCTagHandle)?.session.owner?.session.events }
                         throw Stop()
                     }
                 }

@@ -127,6 +127,7 @@ extension NDEFSession {
             }
         }
         detectedTags = current
+        identifications = identifications.filter { uid, _ in current.contains { $0.uid == uid } }
         let changed = Set(current.map(\.uid)) != Set(known.map(\.uid)) || reportAllOnNextRound
         reportAllOnNextRound = false
         if changed, !current.isEmpty {
@@ -161,6 +162,7 @@ extension NDEFSession {
         do {
             let report = try await TagIdentifier.identify(
                 over: await DeviceTagTransport(device: device, target: selected))
+            if report.chip != nil { identifications[selected.uid] = report }
             return NDEFDetectedTag(target: selected, chip: report.chip ?? fallback.chip)
         } catch {
             if let loss = await readerLoss() { throw .connectionLost(loss) }
@@ -171,10 +173,13 @@ extension NDEFSession {
     /// `invalidateAfterFirstRead`: reads the tag alone in the field, reports the message and
     /// ends the session; a failed read is reported and polling goes on.
     private func readFirst(_ tag: NDEFDetectedTag) async -> PollOutcome {
-        let handle = await makeHandle(for: tag)
+        let tagSession = await makeTagSession(for: tag, connection: nil)
         do throws(NDEFSessionError) {
-            try await prepare(handle, exclusive: false)
-            let message = try await runDriver(handle) { driver throws(NDEFTagError) in try await driver.readMessage() }
+            try await open(tagSession, aloneCheck: false)
+            let message = try await tagSession.performNDEFHoldingTagAccess(exclusive: false, fieldUsedElsewhere: false)
+            {
+                driver throws(NDEFTagError) in try await driver.readMessage()
+            }
             emit(.messageRead(tag, message))
             invalidate(reason: .firstReadCompleted)
             return .stop

@@ -22,7 +22,7 @@ extension NDEFSession {
         configuration: NDEFSessionConfiguration = NDEFSessionConfiguration(),
         timeout: Duration = NFCDevice.defaultTimeout,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (NDEFSessionTag) async throws -> Result
+        _ body: (any NFCNDEFTag) async throws -> Result
     ) async throws -> Result {
         let session = NDEFSession(device: device, configuration: configuration)
         do {

@@ -75,6 +75,9 @@ public actor NDEFSession {
     var connectionCounter = 0
     /// One operation of this session at a time (a polling round, a connect, a tag operation).
     let gate = TagAccessGate()
+    /// What identification found for each tag of the last round (the chip and the raw
+    /// answers), handed to the tag session a connect makes.
+    var identifications: [[UInt8]: TagIdentificationReport] = [:]
     /// Another user (a ``TagSession``, an app's exclusive block) had the field since this
     /// session's last turn: the connected tag must be selected again before it is used.
     var fieldUsedElsewhere = false
@@ -205,6 +208,7 @@ public actor NDEFSession {
         pollGeneration += 1
         dropConnection()
         detectedTags = []
+        identifications = [:]
         emit(.invalidated(reason))
         eventBroadcast.finish()
     }

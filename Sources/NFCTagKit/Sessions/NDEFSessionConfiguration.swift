@@ -64,11 +64,11 @@ public struct NDEFSessionConfiguration: Sendable, Hashable {
 
     /// The PWD_AUTH password and the PACK to expect from the tag with `uid`: derived when
     /// ``passwordDerivation`` is set, else ``password`` and ``expectedPACK``.
-    package func credentials(forUID uid: [UInt8]) -> (password: [UInt8], expectedPACK: [UInt8]?)? {
+    package func credentials(forUID uid: [UInt8]) -> (password: TagPassword, expectedPACK: PACK?)? {
         if let passwordDerivation {
             let derived = passwordDerivation.credentials(forUID: uid)
-            return (derived.password.bytes, derived.pack.bytes)
+            return (derived.password, derived.pack)
         }
-        return password.map { ($0.bytes, expectedPACK?.bytes) }
+        return password.map { ($0, expectedPACK) }
     }
 }

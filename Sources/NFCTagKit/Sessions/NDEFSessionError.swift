@@ -61,10 +61,10 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The tag handle belongs to a connection that ended (``NDEFSession/restartPolling()``,
     /// another connect, a lost tag): connect again.
     case tagNotConnected
-    /// ``NDEFSessionTag/writeLock(force:)`` refused: the message on the tag was not read back
+    /// ``NFCNDEFTag/writeLock(force:)`` refused: the message on the tag was not read back
     /// and verified on this connection.
     case notVerified
-    /// ``NDEFSessionTag/format(force:)`` refused: the tag already holds NDEF.
+    /// ``NFCTagHandle/format(force:)`` refused: the tag already holds NDEF.
     case alreadyFormatted
     /// The message cannot be encoded; nothing was written.
     case messageNotEncodable(NDEFEncodingError)

@@ -5,13 +5,14 @@ import NFCTags
 /// The NDEF calls every tag answers, whichever session it came from — as Core NFC's
 /// `NFCMiFareTag` is also an `NFCNDEFTag`.
 ///
-/// An ``NDEFSession`` hands out ``NDEFSessionTag``; a ``TagSession``'s family handles —
-/// ``NFCType2Tag``, ``NFCUltralightCTag``, ``NFCMiFareClassicTag``, ``NFCISODEPTag`` and
-/// ``NFCNTAG424DNATag`` — answer the same calls on the same connection as their chip
-/// commands, so a tag is written, verified, protected and locked without connecting twice.
-/// Every write and lock first checks that the tag is alone in the field
+/// The family handles — ``NFCType2Tag``, ``NFCUltralightCTag``, ``NFCMiFareClassicTag``,
+/// ``NFCISODEPTag`` and ``NFCNTAG424DNATag`` — answer these calls on the same connection as
+/// their chip commands, so a tag is written, verified, protected and locked without
+/// connecting twice. ``NDEFSession/connect(to:)`` hands out the same handles seen through
+/// this protocol; a ``TagSession`` hands them out by family (``TagSession/tag``). Every
+/// write and lock first checks that the tag is alone in the field
 /// (``NDEFSessionError/severalTags(count:)``, nothing written); failures name the step and
-/// what the tag holds, as in the NDEF session.
+/// what the tag holds.
 ///
 /// ```swift
 /// let session = try await TagSession.connect(on: device)
@@ -53,13 +54,19 @@ extension NFCNDEFTag {
         try await writeNDEF(message, options: NDEFWriteOptions(), progress: { _ in })
     }
 
+    /// Writes `message` (every page that changes), verified; `progress` is called after each
+    /// acknowledged write command.
+    public func writeNDEF(
+        _ message: NDEFMessage, progress: @escaping @Sendable (NDEFWriteProgress) -> Void
+    ) async throws(NDEFSessionError) {
+        try await writeNDEF(message, options: NDEFWriteOptions(), progress: progress)
+    }
+
     /// Makes the NDEF data permanently read-only, once the message was verified on this connection.
     public func writeLock() async throws(NDEFSessionError) {
         try await writeLock(force: false)
     }
 }
-
-extension NDEFSessionTag: NFCNDEFTag {}
 
 /// The NDEF calls of a ``TagSession``'s family handles, on the session's connection.
 extension NFCTagHandle {
@@ -91,6 +98,15 @@ extension NFCTagHandle {
     public func writeLock(force: Bool = false) async throws(NDEFSessionError) {
         try await session.performNDEF(exclusive: true) { driver throws(NDEFTagError) in
             try await driver.makeReadOnly(force: force)
+        }
+    }
+
+    /// Prepares a blank tag for NDEF with an empty message (a capability container, or the
+    /// MAD and NDEF sectors on a MIFARE Classic), after the same alone check as a write.
+    /// Refused with ``NDEFSessionError/alreadyFormatted`` when the tag holds NDEF, unless `force`.
+    public func format(force: Bool = false) async throws(NDEFSessionError) {
+        try await session.performNDEF(exclusive: true) { driver throws(NDEFTagError) in
+            try await driver.format(force: force)
         }
     }
 }

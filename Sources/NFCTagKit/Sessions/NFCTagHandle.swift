@@ -66,6 +66,35 @@ extension NFCPageMemoryTag {
         return try await session.perform(.read) { () throws(TagCommandError) in try await commands.readPages(pages) }
     }
 
+    /// The static and dynamic lock bytes, the capability container, and the pages those
+    /// bits lock (the byte positions from the chip's table).
+    ///
+    /// ```swift
+    /// let locks = try await ntag.readLockState()
+    /// locks.isCapabilityContainerReadOnly   // true after writeLock()
+    /// ```
+    public func readLockState() async throws(TagSessionError) -> NDEFTagLockState {
+        let commands = try session.type2(.read)
+        let map = memory
+        return try await session.perform(.read) { () throws(TagCommandError) in
+            let field = map.staticLock
+            let header = try await commands.read(page: field.page)
+            let staticLock = Array(header[field.byte..<(field.byte + field.length)])
+            let ccOffset = (map.capabilityContainer.page - field.page) * map.pageSize
+            let capabilityContainer =
+                ccOffset >= 0 && ccOffset + map.pageSize <= header.count
+                ? Array(header[ccOffset..<(ccOffset + map.pageSize)])
+                : Array(try await commands.read(page: map.capabilityContainer.page).prefix(map.pageSize))
+            var dynamicLock: [UInt8] = []
+            if let dynamic = map.dynamicLock {
+                dynamicLock = Array(try await commands.read(page: dynamic.page).prefix(dynamic.byteCount))
+            }
+            return NDEFTagLockState(
+                staticLockBytes: staticLock, dynamicLockBytes: dynamicLock, capabilityContainer: capabilityContainer,
+                lockedPages: NDEFTagLockState.pagesLocked(staticLock: staticLock, dynamicLock: dynamicLock, map: map))
+        }
+    }
+
     /// WRITE of one page (4 bytes).
     public func write(page: Int, bytes: [UInt8]) async throws(TagSessionError) {
         let commands = try session.type2(.write)

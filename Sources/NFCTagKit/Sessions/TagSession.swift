@@ -39,6 +39,10 @@ public actor TagSession {
     nonisolated let credentials = TagCredentials()
     /// Whether every NDEF write and lock looks at the field again first (``connect(on:timeout:aloneCheckBeforeEveryWrite:)``).
     package nonisolated let aloneCheckBeforeEveryWrite: Bool
+    /// The ``NDEFSession`` that handed this connection out, and the connection's number: each
+    /// call first checks that the connection still stands, and a lost tag or reader, or a
+    /// second tag, sends that session back to polling. `nil` for a session of its own.
+    nonisolated let owner: (session: NDEFSession, connection: Int)?
     /// The NDEF driver of this connection, made at its first NDEF call: it remembers what it
     /// verified, which `writeLock` needs; and whether it was last told the tag is open.
     var ndefDriver: (driver: any NDEFTagDriver, authenticated: Bool)?
@@ -57,9 +61,11 @@ public actor TagSession {
     /// A session on a tag already selected and identified (tests wrap the transport).
     init(
         device: NFCDevice, target: ISO14443ATarget, identification: TagIdentificationReport,
-        transport: any TagTransport, aloneCheckBeforeEveryWrite: Bool = true
+        transport: any TagTransport, aloneCheckBeforeEveryWrite: Bool = true,
+        owner: (session: NDEFSession, connection: Int)? = nil
     ) {
         self.aloneCheckBeforeEveryWrite = aloneCheckBeforeEveryWrite
+        self.owner = owner
         self.device = device
         self.target = target
         self.identification = identification
@@ -203,7 +209,9 @@ public actor TagSession {
         do {
             try await transport.reselect()
         } catch {
-            throw await Self.classify(.transport(error), device: device, uid: uid, operation: .connect)
+            let failure = await Self.classify(.transport(error), device: device, uid: uid, operation: .connect)
+            await tellOwner(failure)
+            throw failure
         }
     }
 
@@ -229,7 +237,9 @@ public actor TagSession {
             return try await body()
         } catch {
             if case .nak = error { try? await transport.reselect() }
-            throw await Self.classify(error, device: device, uid: uid, operation: operation)
+            let failure = await Self.classify(error, device: device, uid: uid, operation: operation)
+            await tellOwner(failure)
+            throw failure
         }
     }
 
@@ -237,12 +247,65 @@ public actor TagSession {
     /// whether another user had the field since this session's last turn.
     @discardableResult
     func acquireTagAccess(for operation: TagSessionOperation) async throws(TagSessionError) -> Bool {
+        let fieldUsedElsewhere: Bool
         do {
-            return try await device.tagAccess.acquire(
-                owner: self, purpose: "a tag session \(operation) on tag \(uid.hexString())")
+            fieldUsedElsewhere = try await acquireTagAccess(
+                purpose: "a tag session \(operation) on tag \(uid.hexString())")
         } catch {
-            throw TagSessionError(error)
+            switch error {
+            case .waiting(let failure): throw TagSessionError(failure)
+            case .ended: throw .connectionEnded
+            }
         }
+        return fieldUsedElsewhere
+    }
+
+    /// Why the tag access was not granted: the wait failed, or the owner's connection ended.
+    enum AccessFailure: Error {
+        case waiting(TagAccessGate.WaitFailure)
+        case ended(NDEFSessionError)
+    }
+
+    /// Waits for the device's tag access, then checks that the owner's connection (if any)
+    /// still stands (before the wait too). An ``NDEFSession``'s connections take the access as that session does,
+    /// so its polling and its connect count as this session's own turns.
+    func acquireTagAccess(purpose: String) async throws(AccessFailure) -> Bool {
+        // A connection that has already ended fails at once, without waiting for the reader.
+        if let owner {
+            do { try await owner.session.checkConnection(owner.connection) } catch { throw .ended(error) }
+        }
+        let fieldUsedElsewhere: Bool
+        do {
+            if let owner {
+                fieldUsedElsewhere = try await device.tagAccess.acquire(owner: owner.session, purpose: purpose)
+            } else {
+                fieldUsedElsewhere = try await device.tagAccess.acquire(owner: self, purpose: purpose)
+            }
+        } catch {
+            throw .waiting(error)
+        }
+        guard let owner else { return fieldUsedElsewhere }
+        do {
+            try await owner.session.checkConnection(owner.connection)
+        } catch {
+            device.tagAccess.release()
+            throw .ended(error)
+        }
+        return fieldUsedElsewhere
+    }
+
+    /// Tells the owning ``NDEFSession`` that the tag or the reader is gone: it polls again.
+    private func tellOwner(_ failure: TagSessionError) async {
+        guard let owner else { return }
+        let loss: DisconnectReason?
+        switch failure {
+        case .tagLost: loss = nil
+        case .readerLost(_, let reason?): loss = reason
+        case .readerLost(_, nil): loss = await device.readerLoss() ?? .notResponding
+        default: return
+        }
+        _ = await owner.session.connectionFailed(
+            owner.connection, .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: loss))
     }
 
     /// The chip, or ``TagSessionError/unknownChip(_:)``.

@@ -48,6 +48,9 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
     case readerBusy(heldBy: String)
     /// The device failed in a way that is not about the tag (not connected, reader in use…).
     case device(NFCDeviceError)
+    /// The handle came from an ``NDEFSession`` connection that has ended (the session
+    /// polls again, connected to another tag, or was invalidated): connect again.
+    case connectionEnded
 
     /// The NAK code when the tag answered with a NAK.
     public var nakCode: UInt8? {
@@ -83,6 +86,8 @@ public enum TagSessionError: Error, Sendable, Equatable, CustomStringConvertible
             return "The reader stayed busy (\(holder)); nothing was sent."
         case .device(let error):
             return "\(error)"
+        case .connectionEnded:
+            return "The tag's connection has ended; nothing was sent. Connect to the tag again."
         }
     }
 }

@@ -23,6 +23,25 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
     /// status word), or `nil` when it was not asked (see ``NFCChips/ChipIdentifier/asksISODEPVersion(uid:sak:)``).
     package var isoDEPVersionAnswer: [UInt8]? = nil
 
+    /// What ATQA / SAK alone tell, before any command reaches the tag.
+    package init(activation target: TagTarget) {
+        self.init(
+            target: target,
+            identification: ChipIdentifier.identify(
+                atqa: target.atqa, sak: target.sak, getVersion: nil, answersUltralightCAuthenticate: nil),
+            getVersionAnswer: nil, ultralightCProbeAnswer: nil)
+    }
+
+    package init(
+        target: TagTarget, identification: ChipIdentification, getVersionAnswer: ProbeAnswer?,
+        ultralightCProbeAnswer: ProbeAnswer?
+    ) {
+        self.target = target
+        self.identification = identification
+        self.getVersionAnswer = getVersionAnswer
+        self.ultralightCProbeAnswer = ultralightCProbeAnswer
+    }
+
     /// The chip, when identified.
     public var chip: Chip? { identification.chip }
 

@@ -16,12 +16,7 @@ package enum TagIdentifier {
         -> TagIdentificationReport
     {
         let target = transport.target
-        var report = TagIdentificationReport(
-            target: target,
-            identification: ChipIdentifier.identify(
-                atqa: target.atqa, sak: target.sak, getVersion: nil,
-                answersUltralightCAuthenticate: nil),
-            getVersionAnswer: nil, ultralightCProbeAnswer: nil)
+        var report = TagIdentificationReport(activation: target)
         if ChipIdentifier.asksISODEPVersion(uid: target.uid, sak: target.sak) {
             let answer = try await isoDEPVersion(transport)
             report.isoDEPVersionAnswer = answer
