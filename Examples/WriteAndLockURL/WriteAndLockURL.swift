@@ -52,7 +52,7 @@ struct WriteAndLockURL {
             // One call: length 0 first, the body, then the length (a tag pulled away keeps
             // a well-formed NDEF), every written page read back.
             let message = NDEFMessage(records: [NDEFURIRecord(uri: url).record])
-            try await tag.writeNDEF(message) { progress in
+            try await tag.writeNDEF(message, options: NDEFWriteOptions()) { progress in
                 print("  wrote \(progress.written)/\(progress.total) pages")
             }
             let readBack = try await tag.readNDEF()

@@ -17,7 +17,7 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
     public var reason: Reason
 
     /// Creates an error at a byte offset.
-    public init(offset: Int, reason: Reason) {
+    package init(offset: Int, reason: Reason) {
         self.offset = offset
         self.reason = reason
     }

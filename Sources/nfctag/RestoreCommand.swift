@@ -38,7 +38,7 @@ enum RestoreCommand {
             if try tagOptions.consume(argument) { continue }
             switch token {
             case "--include-config": options.insert(.configuration)
-            case "--include-locks": options.formUnion([.lockPages, .otpPages])
+            case "--include-locks": options.insert([.lockPages, .otpPages])
             case "--include-trailers": options.insert(.sectorTrailers)
             case "--yes-irreversible": consent = [.lockAndOTPBits, .frozenSectorTrailer]
             default:

@@ -29,7 +29,9 @@ struct NDEFSessionOperationTests {
 
             let message = try SessionMessages.sized(min(status.capacity, 40))
             let progress = Locked<[NDEFWriteProgress]>([])
-            try await tag.writeNDEF(message) { step in progress.withLock { $0.append(step) } }
+            try await tag.writeNDEF(message, options: NDEFWriteOptions()) { step in
+                progress.withLock { $0.append(step) }
+            }
             let steps = progress.withLock { $0 }
             #expect(steps.last.map { $0.written == $0.total && $0.total > 0 } == true, "\(steps)")
             #expect(try await tag.readNDEF() == message)

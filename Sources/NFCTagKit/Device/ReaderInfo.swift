@@ -17,7 +17,7 @@ public struct ReaderInfo: Sendable, Hashable, Codable, CustomStringConvertible {
     public var serialSpeed: Int?
 
     /// Creates a description.
-    public init(
+    package init(
         connectionString: String, name: String, firmware: ReaderFirmware?, supportedModulations: [Modulation],
         serialSpeed: Int? = nil
     ) {
@@ -40,7 +40,7 @@ public struct ReaderFirmware: Sendable, Hashable, Codable, CustomStringConvertib
     public var version: String
 
     /// Creates a firmware description.
-    public init(ic: String, version: String) {
+    package init(ic: String, version: String) {
         self.ic = ic
         self.version = version
     }

@@ -26,7 +26,7 @@ public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
     public var inUse: ReaderInUse?
 
     /// A reader known by its connection string only.
-    public init(
+    package init(
         connectionString: String, name: String? = nil, kind: ReaderKind? = nil,
         serialNumber: String? = nil, usbID: USBProductID? = nil, usbPortPath: String? = nil,
         info: ReaderInfo? = nil, inUse: ReaderInUse? = nil

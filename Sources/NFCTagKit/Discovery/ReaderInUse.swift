@@ -21,7 +21,7 @@ public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible 
     public var fix: String
 
     /// Creates a diagnosis.
-    public init(holder: Holder, fix: String) {
+    package init(holder: Holder, fix: String) {
         self.holder = holder
         self.fix = fix
     }

@@ -1,19 +1,16 @@
 internal import CLibNFC
 
-/// An error reported by libnfc: which `NFC_E*` code, from which libnfc call, and
-/// libnfc's own text for it (`nfc_strerror`).
+/// An error reported by libnfc: from which libnfc call, and libnfc's own text for it
+/// (`nfc_strerror`) with its `NFC_E*` code.
 ///
 /// ```swift
-/// do {
-///     try await device.transceive([0x30, 0x04])
-/// } catch let error as NFCDeviceError {
-///     if case .libnfc(let cause) = error, cause.code == .rfTransmission { … }
+/// } catch .libnfc(let cause) {
+///     print(cause.operation, cause.message)   // nfc_initiator_transceive_bytes, RF Transmission Error
 /// }
 /// ```
 public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The libnfc error codes (`NFC_E*` in `nfc/nfc.h`), with Swift names.
-    @nonexhaustive
-    public enum Code: Equatable, Hashable, Sendable, CustomStringConvertible {
+    package enum Code: Equatable, Hashable, Sendable, CustomStringConvertible {
         /// `NFC_EIO`: input / output error; the reader is unplugged or answered garbage.
         case io
         /// `NFC_EINVARG`: invalid argument, or a command in the wrong context (no target selected).
@@ -45,7 +42,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
         case unknown(Int32)
 
         /// Maps a libnfc return code (negative) to its case.
-        public init(rawValue: Int32) {
+        package init(rawValue: Int32) {
             switch rawValue {
             case NFC_EIO: self = .io
             case NFC_EINVARG: self = .invalidArgument
@@ -65,7 +62,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
         }
 
         /// The libnfc value of this code (`NFC_EIO` is −1, and so on).
-        public var rawValue: Int32 {
+        package var rawValue: Int32 {
             switch self {
             case .io: NFC_EIO
             case .invalidArgument: NFC_EINVARG
@@ -92,7 +89,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
         ]
 
         /// The C name of the code, such as `NFC_EIO`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .io: "NFC_EIO"
             case .invalidArgument: "NFC_EINVARG"
@@ -122,7 +119,7 @@ public struct LibNFCError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The libnfc code.
-    public var code: Code
+    package var code: Code
     /// The libnfc function that failed, such as `nfc_initiator_transceive_bytes`.
     public var operation: String
     /// libnfc's text for the error (`nfc_strerror`), or a description when libnfc has none.

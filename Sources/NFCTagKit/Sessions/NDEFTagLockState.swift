@@ -20,7 +20,8 @@ public struct NDEFTagLockState: Sendable, Hashable {
     public var lockedPages: [Int]
 
     /// A lock state with the given bytes.
-    public init(staticLockBytes: [UInt8], dynamicLockBytes: [UInt8], capabilityContainer: [UInt8], lockedPages: [Int]) {
+    package init(staticLockBytes: [UInt8], dynamicLockBytes: [UInt8], capabilityContainer: [UInt8], lockedPages: [Int])
+    {
         self.staticLockBytes = staticLockBytes
         self.dynamicLockBytes = dynamicLockBytes
         self.capabilityContainer = capabilityContainer

@@ -54,14 +54,6 @@ extension NFCNDEFTag {
         try await writeNDEF(message, options: NDEFWriteOptions(), progress: { _ in })
     }
 
-    /// Writes `message` (every page that changes), verified; `progress` is called after each
-    /// acknowledged write command.
-    public func writeNDEF(
-        _ message: NDEFMessage, progress: @escaping @Sendable (NDEFWriteProgress) -> Void
-    ) async throws(NDEFSessionError) {
-        try await writeNDEF(message, options: NDEFWriteOptions(), progress: progress)
-    }
-
     /// Makes the NDEF data permanently read-only, once the message was verified on this connection.
     public func writeLock() async throws(NDEFSessionError) {
         try await writeLock(force: false)

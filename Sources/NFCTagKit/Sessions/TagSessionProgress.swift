@@ -22,7 +22,7 @@ public struct TagSessionProgress: Sendable, Hashable {
     public var isFinished: Bool
 
     /// A progress value.
-    public init(completed: Int, expected: Int, isFinished: Bool) {
+    package init(completed: Int, expected: Int, isFinished: Bool) {
         self.completed = completed
         self.expected = expected
         self.isFinished = isFinished

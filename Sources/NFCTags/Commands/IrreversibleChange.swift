@@ -38,24 +38,33 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
 /// try await commands.protect(password: pwd, pack: pack, from: 4, readProtected: true,
 ///                            authLimit: 3, consent: [.authenticationLimit])
 /// ```
-public struct IrreversibleConsent: OptionSet, Sendable, Hashable {
-    /// The set as bits.
-    public let rawValue: Int
-    /// Creates a set from its raw bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+public struct IrreversibleConsent: Sendable, Hashable, ExpressibleByArrayLiteral {
+    package var bits: Int
+    package init(bits: Int) { self.bits = bits }
+
+    /// The consents in `elements` together (`[]`: none).
+    public init(arrayLiteral elements: IrreversibleConsent...) {
+        bits = elements.reduce(0) { $0 | $1.bits }
+    }
 
     /// Allows CFGLCK.
-    public static let configurationLock = IrreversibleConsent(rawValue: 1 << 0)
+    public static let configurationLock = IrreversibleConsent(bits: 1 << 0)
     /// Allows a finite AUTHLIM.
-    public static let authenticationLimit = IrreversibleConsent(rawValue: 1 << 1)
+    public static let authenticationLimit = IrreversibleConsent(bits: 1 << 1)
     /// Allows a Classic sector trailer that freezes its access bits.
-    public static let frozenSectorTrailer = IrreversibleConsent(rawValue: 1 << 2)
+    public static let frozenSectorTrailer = IrreversibleConsent(bits: 1 << 2)
     /// Allows writing lock and OTP pages (restore).
-    public static let lockAndOTPBits = IrreversibleConsent(rawValue: 1 << 3)
+    public static let lockAndOTPBits = IrreversibleConsent(bits: 1 << 3)
     /// Everything above.
     public static let all: IrreversibleConsent = [
         .configurationLock, .authenticationLimit, .frozenSectorTrailer, .lockAndOTPBits,
     ]
+
+    /// Whether every change `other` allows is allowed.
+    public func contains(_ other: IrreversibleConsent) -> Bool { bits & other.bits == other.bits }
+
+    package var isEmpty: Bool { bits == 0 }
+    package mutating func insert(_ other: IrreversibleConsent) { bits |= other.bits }
 
     /// The changes in `changes` this consent does not cover.
     public func missing(for changes: [IrreversibleChange]) -> [IrreversibleChange] {

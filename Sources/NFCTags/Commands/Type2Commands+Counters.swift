@@ -8,7 +8,7 @@ public struct TearingFlag: Sendable, Hashable {
     public var isValid: Bool
 
     /// A flag with its byte and verdict.
-    public init(rawValue: UInt8, isValid: Bool) {
+    package init(rawValue: UInt8, isValid: Bool) {
         self.rawValue = rawValue
         self.isValid = isValid
     }

@@ -14,7 +14,7 @@ public struct NDEFStatus: Sendable, Hashable {
     public var length: Int
 
     /// A status with the given values.
-    public init(availability: NDEFAvailability, capacity: Int, length: Int) {
+    package init(availability: NDEFAvailability, capacity: Int, length: Int) {
         self.availability = availability
         self.capacity = capacity
         self.length = length

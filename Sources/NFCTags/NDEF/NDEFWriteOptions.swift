@@ -25,7 +25,7 @@ public struct NDEFWriteProgress: Sendable, Hashable {
     public var total: Int
 
     /// Progress with the given counts.
-    public init(written: Int, total: Int) {
+    package init(written: Int, total: Int) {
         self.written = written
         self.total = total
     }

@@ -18,7 +18,7 @@ public struct APDUResponse: Sendable, Hashable, CustomStringConvertible {
     public var sw2: UInt8
 
     /// An answer made of its parts.
-    public init(data: [UInt8], sw1: UInt8, sw2: UInt8) {
+    package init(data: [UInt8], sw1: UInt8, sw2: UInt8) {
         self.data = data
         self.sw1 = sw1
         self.sw2 = sw2
