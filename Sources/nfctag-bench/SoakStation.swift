@@ -1,8 +1,8 @@
 import NFCTagKit
 
-/// The provisioning station of the soak run, as an app would write it on the library:
-/// an NDEF session per attempt, the wrong password first on protected tags, a few retries
-/// after a lost tag or reader, and an honest outcome.
+/// The provisioning station of the soak run: the library's ``ProvisioningStation``, as an
+/// app runs it, one station run per attempt — the wrong password first on protected tags,
+/// a few retries after a lost tag or reader — and an honest outcome.
 struct SoakStation {
     /// What the station believes happened.
     enum Outcome: Equatable, Hashable, CustomStringConvertible {
@@ -32,50 +32,63 @@ struct SoakStation {
     }
 
     let device: NFCDevice
-    /// Where the duration of each library call goes.
+    /// Where the duration of each station run goes.
     var timings = SoakTimings()
     var attempts = 4
 
-    /// Writes `message` to the one tag in the field; with `protected`, the wrong password
-    /// is tried first, then the right one.
+    /// Writes `message` to the one tag in the field; with `protected`, the station first opens
+    /// the tag with the wrong password, then with the right one.
     func provision(_ message: NDEFMessage, protected: Bool) async -> Outcome {
         var lastError = "no attempt"
         for attempt in 0..<attempts {
             if let failure = await SoakRun.readerFailure(device, timings: timings) {
                 return .failed(failure.description)
             }
-            let password = protected ? (attempt == 0 ? SoakRun.wrongPassword : SoakRun.password) : nil
-            let configuration = NDEFSessionConfiguration(
-                pollInterval: .milliseconds(20), password: password,
-                expectedPACK: password == SoakRun.password ? SoakRun.pack : nil)
-            let session = NDEFSession(device: device, configuration: configuration)
-            do throws(NDEFSessionError) {
-                try await timings.time("begin") { () async throws(NDEFSessionError) in try await session.begin() }
-                // Not timed: when the tag has left, this waits for its whole timeout.
-                let tags = try await session.waitForTags(timeout: .seconds(1))
-                guard tags.count == 1 else { throw .severalTags(count: tags.count) }
-                let tag = try await timings.time("connect") { () async throws(NDEFSessionError) in
-                    try await session.connect(to: tags[0])
-                }
-                try await timings.time("writeNDEF") { () async throws(NDEFSessionError) in
-                    try await tag.writeNDEF(message)
-                }
-                await timings.time("invalidate") { await session.invalidate() }
-                return .written
-            } catch {
-                await timings.time("invalidate") { await session.invalidate() }
-                lastError = "\(error)"
-                switch error {
-                case .timeout(step: nil):
-                    // No tag in the field within the wait, with the reader there: it left.
-                    if await device.isConnected { return .tagGone }
-                case .authenticationFailed(.exhausted):
+            var plan = ProvisioningPlan(message: message)
+            if protected {
+                plan.authentication = attempt == 0 ? (SoakRun.wrongPassword, nil) : (SoakRun.password, SoakRun.pack)
+            }
+            let (record, fieldEmpty) = await runStation(plan)
+            if let record {
+                guard let failure = record.failure else { return .written }
+                if case .command(_, .authenticationFailed(.exhausted))? = failure.error as? TagSessionError {
                     return .lockedOut
-                default:
-                    continue
                 }
+                lastError = "\(failure.step): \(failure.message)"
+            } else if fieldEmpty, await device.isConnected {
+                // No tag in the field, with the reader there: it left.
+                return .tagGone
             }
         }
         return .failed(lastError)
+    }
+
+    /// One station run for the tag in the field: its record, or none when the station found
+    /// the field empty (`fieldEmpty`) or lost the reader before a record.
+    private func runStation(_ plan: ProvisioningPlan) async -> (ProvisioningRecord?, fieldEmpty: Bool) {
+        let station = ProvisioningStation(
+            device: device, plan: plan, skipsProvisioned: false, tagTimeout: .seconds(1),
+            pollInterval: .milliseconds(20))
+        var record: ProvisioningRecord?
+        var fieldEmpty = false
+        var started = ContinuousClock.now
+        _ = await station.run(count: 1) { event in
+            switch event {
+            case .waitingForTag:
+                fieldEmpty = true
+                station.stop()
+            case .provisioning:
+                started = .now
+            case .handled(let handled):
+                timings.record(operation: "provision", took: started.duration(to: .now))
+                record = handled
+                station.stop()
+            case .readerLost:
+                station.stop()
+            default:
+                break
+            }
+        }
+        return (record, fieldEmpty)
     }
 }
