@@ -215,15 +215,8 @@ enum TagSelection {
     /// ` at page 0x12` for the page-addressed steps, else ` while <step>`.
     static func at(_ step: NDEFTagStep?) -> String {
         guard let step else { return "" }
-        switch step {
-        case .readConfiguration(let page), .readData(let page), .clearLength(let page), .writeBody(let page),
-            .commitLength(let page), .verify(let page), .writeCapabilityContainer(let page),
-            .writeStaticLock(let page), .writeDynamicLock(let page), .writeFormat(let page),
-            .writeConfiguration(let page):
-            return " at page 0x\(hex(page))"
-        default:
-            return " while \(step)"
-        }
+        if let page = step.page { return " at page 0x\(hex(page))" }
+        return " while \(step)"
     }
 
     private static func detail(_ step: NDEFTagStep?) -> [String] {

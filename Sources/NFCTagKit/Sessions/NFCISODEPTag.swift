@@ -29,7 +29,7 @@ public struct NFCISODEPTag: NFCTagHandle {
     /// The reader chains ISO-DEP blocks within one exchange; an APDU longer than one
     /// exchange (`TagTransport.maximumFrameLength`) is refused before anything is sent.
     ///
-    /// - Throws: ``TagSessionError`` with operation ``TagSessionOperation/sendAPDU``: the tag
+    /// - Throws: ``TagSessionError`` with operation `sendAPDU`: the tag
     ///   left or did not answer, or the APDU is too long for the reader
     ///   (``TagSessionError/command(operation:_:)`` with `TagCommandError.invalidArgument(_:)`).
     public func sendCommand(_ apdu: APDU) async throws(TagSessionError) -> APDUResponse {

@@ -1,95 +1,163 @@
 /// The step of an NDEF operation that failed, so an error can say where it happened.
 ///
-/// Page and block numbers are the tag's own addresses; `offset` values are bytes.
-@nonexhaustive
-public enum NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
-    // MARK: Type 2 and Classic reads
+/// Page and block numbers are the tag's own addresses; `offset` values are bytes. A value,
+/// not an enum: new families bring new steps without breaking a `switch`; compare ``name``
+/// to tell one step from another.
+public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable {
+        case readCapabilityContainer
+        case readConfiguration
+        case readData
+        case clearLength
+        case writeBody
+        case commitLength
+        case verify
+        case writeCapabilityContainer
+        case writeStaticLock
+        case writeDynamicLock
+        case writeFormat
+        case writeConfiguration
+        case authenticateSector
+        case readApplicationDirectory
+        case readSectorTrailer
+        case writeSectorTrailer
+        case writeApplicationDirectory
+        case selectApplication
+        case selectCapabilityContainerFile
+        case readCapabilityContainerFile
+        case selectNDEFFile
+        case readNDEFFile
+        case updateNDEFFile
+        case lockNDEFFile
+    }
 
-    /// Reading the header pages (UID, static lock bytes, capability container).
-    case readCapabilityContainer
-    /// Reading the lock and configuration pages (dynamic lock bits, AUTH0, PROT).
-    case readConfiguration(page: Int)
-    /// Reading NDEF data pages or blocks starting at `page` (a block on Classic).
-    case readData(page: Int)
+    package let kind: Kind
+    /// The page, block, sector or byte offset the step names (0 for steps without one).
+    package let value: Int
 
-    // MARK: Type 2 and Classic writes
+    private init(_ kind: Kind, _ value: Int = 0) {
+        self.kind = kind
+        self.value = value
+    }
 
-    /// Setting the NDEF TLV length to 0 (the first, tear-safe step of a write).
-    case clearLength(page: Int)
-    /// Writing the message body.
-    case writeBody(page: Int)
-    /// Writing the real NDEF TLV length (the commit).
-    case commitLength(page: Int)
-    /// Reading the written data back and comparing it.
-    case verify(page: Int)
-    /// Writing the capability container (format, lock).
-    case writeCapabilityContainer(page: Int)
-    /// Setting static lock bits.
-    case writeStaticLock(page: Int)
-    /// Setting dynamic lock bits.
-    case writeDynamicLock(page: Int)
-    /// Writing the empty NDEF TLV area of a format.
-    case writeFormat(page: Int)
-    /// Writing the configuration pages (an NTAG21x mirror after its message).
-    case writeConfiguration(page: Int)
+    /// A short name that stays the same across releases (`writeBody`, `commitLength`), for logs.
+    public var name: String { kind.rawValue }
 
-    // MARK: MIFARE Classic
+    /// The Type 2 page or Classic block the step addresses, for the steps that name one.
+    package var page: Int? {
+        switch kind {
+        case .readConfiguration, .readData, .clearLength, .writeBody, .commitLength, .verify, .writeCapabilityContainer,
+            .writeStaticLock, .writeDynamicLock, .writeFormat, .writeConfiguration:
+            value
+        default: nil
+        }
+    }
 
-    /// Authenticating a sector (with the key the step needs).
-    case authenticateSector(Int)
-    /// Reading the MIFARE Application Directory (sector 0, or sector 16 for MAD2).
-    case readApplicationDirectory(sector: Int)
-    /// Reading a sector trailer (access conditions, GPB).
-    case readSectorTrailer(sector: Int)
-    /// Writing a sector trailer (format, lock).
-    case writeSectorTrailer(sector: Int)
-    /// Writing a MAD block.
-    case writeApplicationDirectory(block: Int)
-
-    // MARK: Type 4
-
-    /// SELECT of the NDEF Tag Application.
-    case selectApplication
-    /// SELECT of the capability container file.
-    case selectCapabilityContainerFile
-    /// READ BINARY of the capability container file.
-    case readCapabilityContainerFile
-    /// SELECT of the NDEF file.
-    case selectNDEFFile
-    /// READ BINARY of the NDEF file at `offset`.
-    case readNDEFFile(offset: Int)
-    /// UPDATE BINARY of the NDEF file at `offset`.
-    case updateNDEFFile(offset: Int)
-    /// Making the NDEF file read-only.
-    case lockNDEFFile
-
-    /// `"reading data at page 4"`.
+    /// `"reading data at page/block 4"`.
     public var description: String {
-        switch self {
+        switch kind {
         case .readCapabilityContainer: "reading the capability container"
-        case let .readConfiguration(page): "reading the lock and configuration pages at page \(page)"
-        case let .writeConfiguration(page): "writing the configuration pages at page \(page)"
-        case let .readData(page): "reading data at page/block \(page)"
-        case let .clearLength(page): "setting the NDEF length to 0 at page/block \(page)"
-        case let .writeBody(page): "writing the message at page/block \(page)"
-        case let .commitLength(page): "writing the NDEF length at page/block \(page)"
-        case let .verify(page): "verifying the written data at page/block \(page)"
-        case let .writeCapabilityContainer(page): "writing the capability container at page \(page)"
-        case let .writeStaticLock(page): "setting the static lock bits at page \(page)"
-        case let .writeDynamicLock(page): "setting the dynamic lock bits at page \(page)"
-        case let .writeFormat(page): "writing the empty NDEF area at page/block \(page)"
-        case let .authenticateSector(sector): "authenticating sector \(sector)"
-        case let .readApplicationDirectory(sector): "reading the MAD in sector \(sector)"
-        case let .readSectorTrailer(sector): "reading the trailer of sector \(sector)"
-        case let .writeSectorTrailer(sector): "writing the trailer of sector \(sector)"
-        case let .writeApplicationDirectory(block): "writing the MAD at block \(block)"
+        case .readConfiguration: "reading the lock and configuration pages at page \(value)"
+        case .readData: "reading data at page/block \(value)"
+        case .clearLength: "setting the NDEF length to 0 at page/block \(value)"
+        case .writeBody: "writing the message at page/block \(value)"
+        case .commitLength: "writing the NDEF length at page/block \(value)"
+        case .verify: "verifying the written data at page/block \(value)"
+        case .writeCapabilityContainer: "writing the capability container at page \(value)"
+        case .writeStaticLock: "setting the static lock bits at page \(value)"
+        case .writeDynamicLock: "setting the dynamic lock bits at page \(value)"
+        case .writeFormat: "writing the empty NDEF area at page/block \(value)"
+        case .writeConfiguration: "writing the configuration pages at page \(value)"
+        case .authenticateSector: "authenticating sector \(value)"
+        case .readApplicationDirectory: "reading the MAD in sector \(value)"
+        case .readSectorTrailer: "reading the trailer of sector \(value)"
+        case .writeSectorTrailer: "writing the trailer of sector \(value)"
+        case .writeApplicationDirectory: "writing the MAD at block \(value)"
         case .selectApplication: "selecting the NDEF application"
         case .selectCapabilityContainerFile: "selecting the CC file"
         case .readCapabilityContainerFile: "reading the CC file"
         case .selectNDEFFile: "selecting the NDEF file"
-        case let .readNDEFFile(offset): "reading the NDEF file at offset \(offset)"
-        case let .updateNDEFFile(offset): "updating the NDEF file at offset \(offset)"
+        case .readNDEFFile: "reading the NDEF file at offset \(value)"
+        case .updateNDEFFile: "updating the NDEF file at offset \(value)"
         case .lockNDEFFile: "making the NDEF file read-only"
         }
     }
+
+    /// Reading the header pages (UID, static lock bytes, capability container).
+    package static let readCapabilityContainer = NDEFTagStep(.readCapabilityContainer)
+
+    /// Reading the lock and configuration pages (dynamic lock bits, AUTH0, PROT).
+    package static func readConfiguration(page: Int) -> NDEFTagStep { NDEFTagStep(.readConfiguration, page) }
+
+    /// Reading NDEF data pages or blocks starting at `page` (a block on Classic).
+    package static func readData(page: Int) -> NDEFTagStep { NDEFTagStep(.readData, page) }
+
+    /// Setting the NDEF TLV length to 0 (the first, tear-safe step of a write).
+    package static func clearLength(page: Int) -> NDEFTagStep { NDEFTagStep(.clearLength, page) }
+
+    /// Writing the message body.
+    package static func writeBody(page: Int) -> NDEFTagStep { NDEFTagStep(.writeBody, page) }
+
+    /// Writing the real NDEF TLV length (the commit).
+    package static func commitLength(page: Int) -> NDEFTagStep { NDEFTagStep(.commitLength, page) }
+
+    /// Reading the written data back and comparing it.
+    package static func verify(page: Int) -> NDEFTagStep { NDEFTagStep(.verify, page) }
+
+    /// Writing the capability container (format, lock).
+    package static func writeCapabilityContainer(page: Int) -> NDEFTagStep {
+        NDEFTagStep(.writeCapabilityContainer, page)
+    }
+
+    /// Setting static lock bits.
+    package static func writeStaticLock(page: Int) -> NDEFTagStep { NDEFTagStep(.writeStaticLock, page) }
+
+    /// Setting dynamic lock bits.
+    package static func writeDynamicLock(page: Int) -> NDEFTagStep { NDEFTagStep(.writeDynamicLock, page) }
+
+    /// Writing the empty NDEF TLV area of a format.
+    package static func writeFormat(page: Int) -> NDEFTagStep { NDEFTagStep(.writeFormat, page) }
+
+    /// Writing the configuration pages (an NTAG21x mirror after its message).
+    package static func writeConfiguration(page: Int) -> NDEFTagStep { NDEFTagStep(.writeConfiguration, page) }
+
+    /// Authenticating a sector (with the key the step needs).
+    package static func authenticateSector(_ sector: Int) -> NDEFTagStep { NDEFTagStep(.authenticateSector, sector) }
+
+    /// Reading the MIFARE Application Directory (sector 0, or sector 16 for MAD2).
+    package static func readApplicationDirectory(sector: Int) -> NDEFTagStep {
+        NDEFTagStep(.readApplicationDirectory, sector)
+    }
+
+    /// Reading a sector trailer (access conditions, GPB).
+    package static func readSectorTrailer(sector: Int) -> NDEFTagStep { NDEFTagStep(.readSectorTrailer, sector) }
+
+    /// Writing a sector trailer (format, lock).
+    package static func writeSectorTrailer(sector: Int) -> NDEFTagStep { NDEFTagStep(.writeSectorTrailer, sector) }
+
+    /// Writing a MAD block.
+    package static func writeApplicationDirectory(block: Int) -> NDEFTagStep {
+        NDEFTagStep(.writeApplicationDirectory, block)
+    }
+
+    /// SELECT of the NDEF Tag Application.
+    package static let selectApplication = NDEFTagStep(.selectApplication)
+
+    /// SELECT of the capability container file.
+    package static let selectCapabilityContainerFile = NDEFTagStep(.selectCapabilityContainerFile)
+
+    /// READ BINARY of the capability container file.
+    package static let readCapabilityContainerFile = NDEFTagStep(.readCapabilityContainerFile)
+
+    /// SELECT of the NDEF file.
+    package static let selectNDEFFile = NDEFTagStep(.selectNDEFFile)
+
+    /// READ BINARY of the NDEF file at `offset`.
+    package static func readNDEFFile(offset: Int) -> NDEFTagStep { NDEFTagStep(.readNDEFFile, offset) }
+
+    /// UPDATE BINARY of the NDEF file at `offset`.
+    package static func updateNDEFFile(offset: Int) -> NDEFTagStep { NDEFTagStep(.updateNDEFFile, offset) }
+
+    /// Making the NDEF file read-only.
+    package static let lockNDEFFile = NDEFTagStep(.lockNDEFFile)
 }

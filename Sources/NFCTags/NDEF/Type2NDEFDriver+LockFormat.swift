@@ -29,7 +29,7 @@ extension Type2NDEFDriver {
 
     /// Carries out a format plan and checks that the tag reads as an empty NDEF.
     func runFormat(_ plan: Type2FormatPlan) async throws(NDEFTagError) {
-        let clears = plan.writes.first.map { if case .clearLength = $0.step { true } else { false } } ?? false
+        let clears = plan.writes.first?.step.kind == .clearLength
         for (index, write) in plan.writes.enumerated() {
             do throws(Type2PageIO.WriteFailure) {
                 try await io.writePage(write.page, write.bytes)
@@ -49,10 +49,10 @@ extension Type2NDEFDriver {
         let write = plan.writes[index]
         if clears {
             if index == 0 { return mayHave ? .unknown : .previousMessageIntact }
-            if case .writeCapabilityContainer = write.step { return mayHave ? .unknown : .emptyMessage }
+            if write.step.kind == .writeCapabilityContainer { return mayHave ? .unknown : .emptyMessage }
             return .emptyMessage
         }
-        if case .writeCapabilityContainer = write.step { return mayHave ? .unknown : .previousMessageIntact }
+        if write.step.kind == .writeCapabilityContainer { return mayHave ? .unknown : .previousMessageIntact }
         return .previousMessageIntact
     }
 }
