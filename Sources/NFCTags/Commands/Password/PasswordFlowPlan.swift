@@ -10,15 +10,15 @@ import NFCChips
 /// ```
 public struct PasswordFlowPlan: Sendable, Hashable {
     /// The chip.
-    public var chip: Chip
+    package var chip: Chip
     /// The configuration before.
-    public var current: Type2Configuration?
+    package var current: Type2Configuration?
     /// The configuration after.
-    public var target: Type2Configuration?
+    package var target: Type2Configuration?
     /// The configuration fields that change.
     public var changes: [ConfigurationChange]
     /// Whether the secret (PWD / PACK, or the Ultralight C key) is written.
-    public var changesSecret: Bool
+    package var changesSecret: Bool
     /// The changes that cannot be undone; they need consent.
     public var irreversibleChanges: [IrreversibleChange]
     /// The steps, in the order they run.

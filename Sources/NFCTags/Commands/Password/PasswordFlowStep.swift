@@ -3,8 +3,7 @@ import NFCChips
 /// One step of a password flow (protect, remove, key change), as the dry run lists it.
 public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     /// What to send.
-    @nonexhaustive
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Select the tag again (leaves AUTHENTICATED).
         case reselect
         /// PWD_AUTH; the answer must equal `expectedPACK` when given.
@@ -28,7 +27,7 @@ public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What to send.
-    public var action: Action
+    package var action: Action
     /// How it changes the tag's requirement.
     package var effect: Effect
     /// Why the step is there, in words.
