@@ -33,9 +33,21 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
         NDEFDecodingError(offset: offset + base, reason: reason)
     }
 
+    /// What went wrong, in words (``description``). A value, not an enum: new checks come
+    /// without breaking an app's `switch`.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        package let kind: Kind
+
+        package init(_ kind: Kind) { self.kind = kind }
+
+        /// `"expected …, found …"`.
+        public var description: String { kind.description }
+    }
+}
+
+extension NDEFDecodingError.Reason {
     /// One case per way NDEF bytes can be malformed.
-    @nonexhaustive
-    public enum Reason: Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: Hashable, Sendable, CustomStringConvertible {
         // MARK: Message structure
 
         /// The input has no bytes; a message has at least one record.
@@ -109,7 +121,7 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
         case invalidExternalType(String)
 
         /// `"expected …, found …"`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .emptyInput:
                 "expected an NDEF record, found no bytes"
@@ -176,4 +188,48 @@ public struct NDEFDecodingError: Error, Hashable, Sendable, CustomStringConverti
             }
         }
     }
+
+    package static let emptyInput = Self(.emptyInput)
+    package static let truncatedHeader = Self(.truncatedHeader)
+    package static func lengthPastEnd(declared: Int, remaining: Int) -> Self {
+        Self(.lengthPastEnd(declared: declared, remaining: remaining))
+    }
+    package static let missingMessageBegin = Self(.missingMessageBegin)
+    package static let unexpectedMessageBegin = Self(.unexpectedMessageBegin)
+    package static let missingMessageEnd = Self(.missingMessageEnd)
+    package static func bytesAfterMessageEnd(count: Int) -> Self { Self(.bytesAfterMessageEnd(count: count)) }
+    package static let reservedTypeNameFormat = Self(.reservedTypeNameFormat)
+    package static let unchangedOutsideChunk = Self(.unchangedOutsideChunk)
+    package static func lengthInEmptyRecord(length: Int) -> Self { Self(.lengthInEmptyRecord(length: length)) }
+    package static func typeInUnknownRecord(length: Int) -> Self { Self(.typeInUnknownRecord(length: length)) }
+    package static let chunkWithMessageEnd = Self(.chunkWithMessageEnd)
+    package static let chunkedEmptyRecord = Self(.chunkedEmptyRecord)
+    package static func continuationTypeNameFormat(found: NDEFTypeNameFormat) -> Self {
+        Self(.continuationTypeNameFormat(found: found))
+    }
+    package static func continuationWithType(length: Int) -> Self { Self(.continuationWithType(length: length)) }
+    package static let continuationWithIdentifier = Self(.continuationWithIdentifier)
+    package static let unterminatedChunk = Self(.unterminatedChunk)
+    package static func recordTypeMismatch(expected: String, found: String) -> Self {
+        Self(.recordTypeMismatch(expected: expected, found: found))
+    }
+    package static let emptyPayload = Self(.emptyPayload)
+    package static let textReservedBitSet = Self(.textReservedBitSet)
+    package static let emptyLanguageCode = Self(.emptyLanguageCode)
+    package static let invalidLanguageCode = Self(.invalidLanguageCode)
+    package static let invalidUTF8 = Self(.invalidUTF8)
+    package static let invalidUTF16 = Self(.invalidUTF16)
+    package static func reservedURIPrefix(code: UInt8) -> Self { Self(.reservedURIPrefix(code: code)) }
+    package static let smartPosterMissingURI = Self(.smartPosterMissingURI)
+    package static func smartPosterDuplicateRecord(type: String) -> Self {
+        Self(.smartPosterDuplicateRecord(type: type))
+    }
+    package static func reservedSmartPosterAction(code: UInt8) -> Self {
+        Self(.reservedSmartPosterAction(code: code))
+    }
+    package static func unexpectedPayloadLength(expected: Int, found: Int) -> Self {
+        Self(.unexpectedPayloadLength(expected: expected, found: found))
+    }
+    package static func invalidMediaType(_ value0: String) -> Self { Self(.invalidMediaType(value0)) }
+    package static func invalidExternalType(_ value0: String) -> Self { Self(.invalidExternalType(value0)) }
 }
