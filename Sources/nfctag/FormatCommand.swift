@@ -31,8 +31,7 @@ enum FormatCommand {
         }
         let printer = output
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "format") {
-            connection throws(ToolError) in
-            guard let tag = connection.tag else { return }
+            connection, tag throws(ToolError) in
             let status: NDEFStatus
             do throws(NDEFSessionError) {
                 guard let handle = tag as? any NFCTagHandle else {

@@ -33,9 +33,7 @@ enum InfoCommand {
             return
         }
         let printer = output
-        try await TagSelection.withSingleTag(
-            parser.globals, options: options, command: "info", allowingUnidentified: true
-        ) {
+        try await TagSelection.withSingleTagOrUnidentified(parser.globals, options: options, command: "info") {
             connection throws(ToolError) in
             let tag = connection.tag
             let (status, _) = await TagRendering.status(of: tag)

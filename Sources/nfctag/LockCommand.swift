@@ -45,8 +45,7 @@ enum LockCommand {
         }
         let printer = output
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "lock") {
-            connection throws(ToolError) in
-            guard let tag = connection.tag else { return }
+            connection, tag throws(ToolError) in
             var records = 0
             do throws(NDEFSessionError) {
                 if !force { records = try await tag.readNDEF().records.count }

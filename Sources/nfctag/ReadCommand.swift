@@ -31,8 +31,7 @@ enum ReadCommand {
         }
         let printer = output
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "read") {
-            connection throws(ToolError) in
-            guard let tag = connection.tag else { return }
+            connection, tag throws(ToolError) in
             let message: NDEFMessage
             do throws(NDEFSessionError) {
                 message = try await tag.readNDEF()

@@ -105,10 +105,25 @@ enum TagSelection {
         }
     }
 
-    /// Runs `body` on the one tag in the field, then closes everything. With
-    /// `allowingUnidentified`, a chip identification did not name comes without a handle.
+    /// Runs `body` on the one tag in the field (its handle, seen through its NDEF calls),
+    /// then closes everything.
     static func withSingleTag(
-        _ globals: GlobalOptions, options: TagOptions, command: String, allowingUnidentified: Bool = false,
+        _ globals: GlobalOptions, options: TagOptions, command: String,
+        _ body: (TagConnection, any NFCNDEFTag) async throws(ToolError) -> Void
+    ) async throws(ToolError) {
+        try await withSingleTagOrUnidentified(globals, options: options, command: command, allowingUnidentified: false)
+        { connection throws(ToolError) in
+            guard let tag = connection.tag else {
+                throw failure(.unsupportedTag(reason: "\(connection.detected)"), operation: command)
+            }
+            try await body(connection, tag)
+        }
+    }
+
+    /// Runs `body` on the one tag in the field, then closes everything; with
+    /// `allowingUnidentified`, a chip identification did not name comes without a handle.
+    static func withSingleTagOrUnidentified(
+        _ globals: GlobalOptions, options: TagOptions, command: String, allowingUnidentified: Bool = true,
         _ body: (TagConnection) async throws(ToolError) -> Void
     ) async throws(ToolError) {
         let connection = try await connectSingle(

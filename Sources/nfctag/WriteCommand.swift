@@ -76,8 +76,7 @@ enum WriteCommand {
         let printer = output
         let showProgress = !printer.json && isatty(1) != 0 && isatty(2) != 0
         try await TagSelection.withSingleTag(parser.globals, options: options, command: "write") {
-            connection throws(ToolError) in
-            guard let tag = connection.tag else { return }
+            connection, tag throws(ToolError) in
             let last = ProgressBox()
             let template = mirror ? try MirrorWriting.template(for: message, chip: tag.chip, command: "write") : nil
             do throws(NDEFSessionError) {
