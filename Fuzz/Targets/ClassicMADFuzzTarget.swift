@@ -34,7 +34,7 @@ public func classicMADFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
         switch error {
         case .invalidNDEF, .invalidTLV, .invalidApplicationDirectory, .authenticationRequired: true
         // Access bits that are not a valid encoding: a real card blocks such a sector.
-        case .unexpectedResponse(.readSectorTrailer, _): true
+        case .unexpectedResponse(let step, _) where step.kind == .readSectorTrailer: true
         default: false
         }
     }
