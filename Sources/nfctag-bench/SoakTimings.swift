@@ -3,7 +3,7 @@ import NFCTagKit
 
 /// Wall-clock times the soak run watches, for a station that must stay steady when its
 /// machine is busy: every automatic reconnection of the device (`reconnectStarted` until
-/// `reconnectSucceeded`, from the device's own events) and every library call of the
+/// `reconnectSucceeded`, from the device's own events) and every run of the
 /// station, with the tag it served. A wait for a tag to enter the field is not an
 /// operation: it ends at its own timeout when the tag is gone. Every unplug of the reader
 /// is kept too, to be sorted against the reconnections (``SoakUnplugAccount``).
@@ -11,14 +11,14 @@ import NFCTagKit
 /// ```swift
 /// let timings = SoakTimings()
 /// // configuration.eventHandler = { timings.record($0) }
-/// let tag = try await timings.time("connect") { try await session.connect(to: detected) }
+/// timings.record(operation: "provision", took: .milliseconds(12))
 /// print(timings.summary.longestOperation?.duration ?? .zero)
 /// ```
 final class SoakTimings: Sendable {
     /// The longest of something, and when it happened.
     struct Longest: Equatable, Sendable {
         var duration: Duration
-        /// The library call (`writeNDEF` …), or `reconnection`.
+        /// The station run (`provision`), or `reconnection`.
         var what: String
         /// The soak's tag number.
         var tag: Int
@@ -107,13 +107,6 @@ final class SoakTimings: Sendable {
             }
             state.reconnectStarted = nil
         }
-    }
-
-    /// Runs one library call of the station and keeps its duration if it is the longest.
-    func time<T, E: Error>(_ what: String, _ body: () async throws(E) -> T) async throws(E) -> T {
-        let started = ContinuousClock.now
-        defer { record(operation: what, took: started.duration(to: .now)) }
-        return try await body()
     }
 
     /// Keeps `duration` of `what` if it is the longest operation so far.
