@@ -64,7 +64,7 @@ struct PasswordProtectNTAG {
             let state = try await ntag.protect(password: password, pack: pack, from: firstPage, readProtected: true)
             print("Protected: \(state)")
 
-            try await ntag.reselect()  // forget the authentication the flow ended with
+            try await ntag.session.reselect()  // forget the authentication the flow ended with
             do {
                 _ = try await ntag.read(page: firstPage)
                 print("Read without the password: allowed?! (unexpected)")

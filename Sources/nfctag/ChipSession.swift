@@ -27,7 +27,7 @@ enum ChipSession {
             do {
                 session = try await TagSession.connect(on: device, timeout: .seconds(globals.timeout))
                 if authenticate, let key = globals.ultralightCKey {
-                    try await session.ultralightCTag().authenticate(key: key)
+                    try await session.type2Tag().authenticate(key: key)
                 } else if authenticate, let credentials = globals.credentials(forUID: session.uid, pack: pack) {
                     try await session.type2Tag().authenticate(
                         password: credentials.password, expectedPACK: credentials.pack)

@@ -53,11 +53,10 @@ enum DumpCommand {
                 switch session.tag {
                 case .miFareClassic(let classic):
                     dump = try await classic.dump(keys: classicKeys) { bar.update($0) }
-                case let tag:
-                    guard let pages = tag.handle as? any NFCPageMemoryTag else {
-                        throw ChipSession.noMemoryImage(session, operation: .dump)
-                    }
+                case .type2(let pages):
                     dump = try await pages.dump { bar.update($0) }
+                default:
+                    throw ChipSession.noMemoryImage(session, operation: .dump)
                 }
             } catch {
                 bar.clear()

@@ -37,8 +37,9 @@ enum InfoCommand {
             connection throws(ToolError) in
             let tag = connection.tag
             let (status, _) = await TagRendering.status(of: tag)
-            let pages = tag as? any NFCPageMemoryTag
-            let ntag = tag as? NFCType2Tag
+            let pages = tag as? NFCType2Tag
+            // Ultralight C has neither NTAG configuration pages nor READ_SIG.
+            let ntag = pages?.chip == .ultralightC ? nil : pages
             let configuration = try? await ntag?.readConfiguration()
             let locks = try? await pages?.readLockState()
             let signature = try? await ntag?.verifyOriginality()

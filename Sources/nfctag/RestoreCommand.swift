@@ -69,11 +69,10 @@ enum RestoreCommand {
                 switch session.tag {
                 case .miFareClassic(let classic):
                     written = try await classic.restore(dump, options: options, consent: consent) { bar.update($0) }
-                case let tag:
-                    guard let pages = tag.handle as? any NFCPageMemoryTag else {
-                        throw ChipSession.noMemoryImage(session, operation: .restore)
-                    }
+                case .type2(let pages):
                     written = try await pages.restore(dump, options: options, consent: consent) { bar.update($0) }
+                default:
+                    throw ChipSession.noMemoryImage(session, operation: .restore)
                 }
             } catch {
                 bar.clear()

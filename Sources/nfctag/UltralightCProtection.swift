@@ -43,10 +43,10 @@ enum UltralightCProtection {
                 do throws(TagSessionError) {
                     if options.dryRun {
                         let plan = try await tag.planProtection(
-                            from: from, readProtected: options.readProtect, key: currentKey)
+                            key: currentKey, from: from, readProtected: options.readProtect)
                         PasswordPlanRendering.print(plan, session: session, output: output)
                     } else {
-                        _ = try await tag.setProtection(from: from, readProtected: options.readProtect, key: currentKey)
+                        _ = try await tag.protect(key: currentKey, from: from, readProtected: options.readProtect)
                     }
                 } catch {
                     throw ChipSession.failure(error, command: "protect")
@@ -69,11 +69,11 @@ enum UltralightCProtection {
             do throws(TagSessionError) {
                 if dryRun {
                     PasswordPlanRendering.print(
-                        try await tag.planProtection(from: none, readProtected: false, key: key),
+                        try await tag.planProtection(key: key, from: none, readProtected: false),
                         session: session, output: output)
                     return
                 }
-                _ = try await tag.setProtection(from: none, readProtected: false, key: key)
+                _ = try await tag.protect(key: key, from: none, readProtected: false)
             } catch {
                 throw ChipSession.failure(error, command: "unprotect")
             }
@@ -81,21 +81,30 @@ enum UltralightCProtection {
         }
     }
 
-    private static func ultralightC(_ session: TagSession, command: String) throws(ToolError) -> NFCUltralightCTag {
-        do { return try session.ultralightCTag() } catch { throw ChipSession.failure(error, command: command) }
+    private static func ultralightC(_ session: TagSession, command: String) throws(ToolError) -> NFCType2Tag {
+        do throws(TagSessionError) {
+            let tag = try session.type2Tag()
+            guard tag.chip == .ultralightC else {
+                throw TagSessionError.notSupported(
+                    operation: .connect, chip: tag.chip ?? .ultralight, detail: "it is not a MIFARE Ultralight C tag")
+            }
+            return tag
+        } catch {
+            throw ChipSession.failure(error, command: command)
+        }
     }
 
     /// A key change cut short: the tag holds the old key, the new one, or a mix of their
     /// pages (the library's state lists each, most likely first). If the tag is still there,
     /// each is tried so that the error names the key that opens it.
     private static func interrupted(
-        _ tag: NFCUltralightCTag, state: TagPasswordState, cause: TagSessionError,
+        _ tag: NFCType2Tag, state: TagPasswordState, cause: TagSessionError,
         operation: TagSessionOperation, keys: [UltralightCKey]
     ) async -> ToolError {
         let candidates = state.possibleSecrets.compactMap { $0.flatMap(UltralightCKey.init(bytes:)) }
         let causeText = cause.description.prefix(1).lowercased() + cause.description.dropFirst()
         for key in candidates {
-            if (try? await tag.reselect()) == nil { break }
+            if (try? await tag.session.reselect()) == nil { break }
             if (try? await tag.authenticate(key: key)) != nil {
                 let name =
                     key == keys[0]

@@ -177,7 +177,7 @@ extension TagSnapshot {
         else { return nil }
         let spec = ChipTables.spec(for: chip)
         switch session.tag {
-        case .type2(let tag as any NFCPageMemoryTag), .ultralightC(let tag as any NFCPageMemoryTag):
+        case .type2(let tag):
             guard let pages = try await tag.dump().pages, var memory = snapshot.memory.flatMap(HexBytes.decode) else {
                 return snapshot
             }

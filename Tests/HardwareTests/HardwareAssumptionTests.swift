@@ -59,7 +59,7 @@ extension HardwareInTheLoop {
                 }
                 guard !before.isProtectionActive else { try Test.cancel("the tag is password-protected already") }
                 try await ntag.setNFCCounter(enabled: true, passwordProtected: true)
-                try await ntag.reselect()
+                try await session.reselect()
                 let refused: Bool
                 do {
                     _ = try await ntag.readNFCCounter()

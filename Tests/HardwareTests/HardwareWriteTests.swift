@@ -32,7 +32,7 @@ extension HardwareInTheLoop {
         /// The user pages of a page-memory tag (nil for another family), to put back exactly.
         static func userPages(on device: NFCDevice) async throws -> TagMemoryDump? {
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-            guard let pages = session.tag.handle as? any NFCPageMemoryTag else { return nil }
+            guard case .type2(let pages) = session.tag else { return nil }
             return try await pages.dump()
         }
 
@@ -40,7 +40,7 @@ extension HardwareInTheLoop {
         /// terminator included); lock, OTP and configuration pages are not touched.
         static func putBack(_ image: TagMemoryDump, on device: NFCDevice) async throws {
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-            let pages = try #require(session.tag.handle as? any NFCPageMemoryTag, "the tag changed family")
+            let pages = try session.type2Tag()  // the same tag: still a Type 2 tag
             try await pages.restore(image)
         }
 

@@ -148,7 +148,7 @@ struct TagSessionPasswordTests {
         #expect(UltralightCKey(bytes: Array(newBytes.prefix(15))) == nil)
         #expect(UltralightCKey(hex: "00112233445566778899AABBCCDDEEFF")?.bytes.last == 0xFF)
         try await withTagSession([try Type2Tag(chip: .ultralightC, uid: Self.uid)]) { session, _ in
-            let ulc = try session.ultralightCTag()
+            let ulc = try session.type2Tag()
             try await ulc.authenticate(key: .factoryDefault)
             let wrong = await sessionError { () throws(TagSessionError) in try await ulc.authenticate(key: newKey) }
             guard case .command(.ultralightCAuthenticate, .authenticationFailed)? = wrong else {
@@ -163,8 +163,8 @@ struct TagSessionPasswordTests {
                 try await ulc.authenticate(key: .factoryDefault)
             }
             #expect(old != nil)
-            let protected = try await ulc.setProtection(
-                from: Self.firstUserPage(.ultralightC), readProtected: false, key: newKey)
+            let protected = try await ulc.protect(
+                key: newKey, from: Self.firstUserPage(.ultralightC), readProtected: false)
             #expect(protected.requirements == [.password(newBytes)], "\(protected)")
         }
     }

@@ -213,7 +213,7 @@ struct TagSessionTests {
             #expect(chip == .ntag215)
             #expect(detail.contains("MIFARE Classic"), "\(detail)")
         }
-        // A Classic 1K, an Ultralight C and a Type 4 tag get their own handles.
+        // A Classic 1K and a Type 4 tag get their own handles; an Ultralight C is a Type 2 tag.
         try await withTagSession([try ClassicTag(chip: .classic1k, uid: [0x3E, 0xE0, 0x5A, 0x11])]) { session, _ in
             guard case .miFareClassic(let classic) = session.tag else {
                 Issue.record("got \(session.tag)")
@@ -222,7 +222,7 @@ struct TagSessionTests {
             #expect(classic.geometry == ChipTables.spec(for: .classic1k).classicGeometry)
         }
         try await withTagSession([try Type2Tag(chip: .ultralightC, uid: Self.uid)]) { session, _ in
-            guard case .ultralightC(let ulc) = session.tag else {
+            guard case .type2(let ulc) = session.tag, ulc.chip == .ultralightC else {
                 Issue.record("got \(session.tag)")
                 return
             }
@@ -236,7 +236,7 @@ struct TagSessionTests {
             #expect(!tag.ats.isEmpty)
             // SELECT of the NDEF Tag Application, in ISO-DEP blocks: 90 00.
             let application = try #require(ChipTables.type4.application(version: "2.0"))
-            let answer = try await tag.send(
+            let answer = try await tag.session.send(
                 [0x00, 0xA4, 0x04, 0x00, UInt8(application.aid.count)] + application.aid + [0x00])
             #expect(answer.bytes.suffix(2) == [0x90, 0x00], "\(answer)")
         }

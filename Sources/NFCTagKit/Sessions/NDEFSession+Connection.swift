@@ -16,7 +16,7 @@ extension NDEFSession {
     /// checked) before this returns. A tag whose chip is not identified is refused with
     /// ``NDEFSessionError/unsupportedTag(reason:)`` and polling goes on.
     ///
-    /// The tag comes as its family's handle — an ``NFCType2Tag``, ``NFCUltralightCTag``,
+    /// The tag comes as its family's handle — an ``NFCType2Tag``,
     /// ``NFCMiFareClassicTag`` or ``NFCISODEPTag`` — seen through ``NFCNDEFTag``: the same
     /// connection answers the family's chip commands (cast it), with one alone check.
     ///

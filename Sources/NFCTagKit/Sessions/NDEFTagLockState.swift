@@ -1,6 +1,6 @@
 import NFCChips
 
-/// The lock bytes of a Type 2 tag as ``NFCPageMemoryTag/readLockState()`` reads them: the
+/// The lock bytes of a Type 2 tag as ``NFCType2Tag/readLockState()`` reads them: the
 /// static lock bytes, the dynamic lock bytes (where the chip has them), the capability
 /// container, and the pages those bits lock.
 ///

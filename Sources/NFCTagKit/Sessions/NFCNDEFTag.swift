@@ -5,7 +5,7 @@ import NFCTags
 /// The NDEF calls every tag answers, whichever session it came from — as Core NFC's
 /// `NFCMiFareTag` is also an `NFCNDEFTag`.
 ///
-/// The family handles — ``NFCType2Tag``, ``NFCUltralightCTag``, ``NFCMiFareClassicTag``,
+/// The family handles — ``NFCType2Tag``, ``NFCMiFareClassicTag``,
 /// ``NFCISODEPTag`` and ``NFCNTAG424DNATag`` — answer these calls on the same connection as
 /// their chip commands, so a tag is written, verified, protected and locked without
 /// connecting twice. ``NDEFSession/connect(to:)`` hands out the same handles seen through

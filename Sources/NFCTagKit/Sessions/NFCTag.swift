@@ -16,21 +16,18 @@ import NFCTags
 /// case .miFareClassic(let classic):
 ///     try await classic.authenticate(sector: 1, keyType: .a, key: key)
 ///     let block = try await classic.readBlock(4)
-/// case .ultralightC(let tag):
-///     try await tag.authenticate(key: key)
 /// case .isoDEP(let tag):
-///     let answer = try await tag.send([0x00, 0xA4, 0x04, 0x00, 0x00])
+///     let answer = try await tag.sendCommand(APDU(cla: 0x00, ins: 0xA4, p1: 0x04, p2: 0x00))
 /// case .unknown:
 ///     print(session.identification)                                   // the raw answers
 /// }
 /// ```
 @nonexhaustive
 public enum NFCTag: Sendable {
-    /// NTAG213/215/216, MIFARE Ultralight and Ultralight EV1: pages, GET_VERSION,
-    /// FAST_READ, PWD_AUTH and PACK, configuration pages, counters, READ_SIG.
+    /// NTAG213/215/216, MIFARE Ultralight, Ultralight EV1 and Ultralight C: pages,
+    /// GET_VERSION, FAST_READ, PWD_AUTH and PACK, configuration pages, counters, READ_SIG,
+    /// the 3DES key.
     case type2(NFCType2Tag)
-    /// MIFARE Ultralight C: pages and the 3DES key.
-    case ultralightC(NFCUltralightCTag)
     /// MIFARE Classic 1K / 4K: sector keys, blocks, value blocks, sector trailers.
     case miFareClassic(NFCMiFareClassicTag)
     /// An ISO-DEP (ISO 14443-4) tag, such as an NFC Forum Type 4 tag: commands go in
@@ -45,7 +42,6 @@ public enum NFCTag: Sendable {
     public var handle: (any NFCTagHandle)? {
         switch self {
         case .type2(let tag): tag
-        case .ultralightC(let tag): tag
         case .miFareClassic(let tag): tag
         case .isoDEP(let tag): tag
         case .unknown: nil
@@ -54,19 +50,17 @@ public enum NFCTag: Sendable {
 }
 
 extension TagSession {
-    /// The tag as its family: a ``NFCType2Tag``, ``NFCUltralightCTag``,
-    /// ``NFCMiFareClassicTag`` or ``NFCISODEPTag`` (an unidentified chip that answered
-    /// RATS is ISO-DEP too), or ``NFCTag/unknown``.
+    /// The tag as its family: a ``NFCType2Tag``, ``NFCMiFareClassicTag`` or ``NFCISODEPTag``
+    /// (an unidentified chip that answered RATS is ISO-DEP too), or ``NFCTag/unknown``.
     public nonisolated var tag: NFCTag {
         guard let chip else {
             return target.ats.isEmpty ? .unknown : .isoDEP(NFCISODEPTag(session: self))
         }
         let spec = ChipTables.spec(for: chip)
         switch (spec.family, spec.memory, spec.classicGeometry) {
-        case (.ntag21x, let memory?, _), (.ultralight, let memory?, _), (.ultralightEV1, let memory?, _):
+        case (.ntag21x, let memory?, _), (.ultralight, let memory?, _), (.ultralightEV1, let memory?, _),
+            (.ultralightC, let memory?, _):
             return .type2(NFCType2Tag(session: self, memory: memory))
-        case (.ultralightC, let memory?, _):
-            return .ultralightC(NFCUltralightCTag(session: self, memory: memory))
         case (.mifareClassic, _, let geometry?):
             return .miFareClassic(NFCMiFareClassicTag(session: self, geometry: geometry))
         case (.type4, _, _):
@@ -77,18 +71,12 @@ extension TagSession {
         }
     }
 
-    /// The tag as an NTAG21x / Ultralight / Ultralight EV1, or
+    /// The tag as an NTAG21x / Ultralight / Ultralight EV1 / Ultralight C, or
     /// ``TagSessionError/notSupported(operation:chip:detail:)`` (``TagSessionError/unknownChip(_:)``
     /// when identification failed) naming what it is instead.
     public nonisolated func type2Tag() throws(TagSessionError) -> NFCType2Tag {
         if case .type2(let tag) = tag { return tag }
-        throw notThisFamily("an NTAG21x or MIFARE Ultralight (EV1) tag")
-    }
-
-    /// The tag as a MIFARE Ultralight C, or the error that says what it is instead.
-    public nonisolated func ultralightCTag() throws(TagSessionError) -> NFCUltralightCTag {
-        if case .ultralightC(let tag) = tag { return tag }
-        throw notThisFamily("a MIFARE Ultralight C tag")
+        throw notThisFamily("an NTAG21x or MIFARE Ultralight tag")
     }
 
     /// The tag as a MIFARE Classic, or the error that says what it is instead.

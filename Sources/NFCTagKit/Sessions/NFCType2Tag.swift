@@ -1,10 +1,11 @@
 import NFCChips
 import NFCTags
 
-/// An NTAG213/215/216, MIFARE Ultralight or Ultralight EV1 tag: pages (``NFCPageMemoryTag``),
-/// GET_VERSION, FAST_READ, PWD_AUTH and PACK, the configuration pages, counters and the
-/// originality signature. Each command is `Type2Commands` on this tag, driven by the chip's
-/// table; a command the chip lacks (plain Ultralight has no PWD_AUTH) throws
+/// An NFC Forum Type 2 tag — NTAG213/215/216, MIFARE Ultralight, Ultralight EV1 or
+/// Ultralight C: pages (READ, WRITE, memory images), GET_VERSION, FAST_READ, PWD_AUTH and
+/// PACK, the configuration pages, counters, the originality signature, and the Ultralight C
+/// 3DES key. Each command is `Type2Commands` on this tag, driven by the chip's
+/// table; a command the chip lacks (plain Ultralight has no PWD_AUTH, an NTAG no 3DES key) throws
 /// ``TagSessionError/notSupported(operation:chip:detail:)``.
 ///
 /// Get one from ``TagSession/tag`` or ``TagSession/type2Tag()``:
@@ -14,10 +15,16 @@ import NFCTags
 /// let page4 = try await ntag.read(page: 4)                          // 16 bytes: pages 4…7
 /// try await ntag.protect(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
 /// ```
-public struct NFCType2Tag: NFCPageMemoryTag {
+public struct NFCType2Tag: NFCTagHandle {
     /// The session the tag is connected in.
     public let session: TagSession
-    /// The chip's page memory from its table.
+    /// The chip's page memory from its table: user pages, lock bytes, CC, configuration pages
+    /// (an Ultralight C's key pages lie past the last readable page).
+    ///
+    /// ```swift
+    /// ntag.memory.userPages                  // 4...129 on an NTAG215
+    /// ntag.memory.configuration?.auth0Page   // 0x83
+    /// ```
     public let memory: MemoryMap
 }
 

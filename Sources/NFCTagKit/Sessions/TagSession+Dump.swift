@@ -2,7 +2,7 @@ import NFCChips
 import NFCTags
 
 /// Whole memory images (`TagMemoryDump`, a documented JSON file format), for the page and
-/// Classic handles (``NFCPageMemoryTag/dump(progress:)``, ``NFCMiFareClassicTag/dump(keys:progress:)``).
+/// Classic handles (``NFCType2Tag/dump(progress:)``, ``NFCMiFareClassicTag/dump(keys:progress:)``).
 extension TagSession {
     /// Reads every readable page (Type 2) or every sector some key opens (MIFARE Classic,
     /// trying `classicKeys` as key A then key B), reporting `progress` after every exchange.
@@ -24,7 +24,7 @@ extension TagSession {
         return dump
     }
 
-    /// Writes `dump` back (what each family writes: ``NFCPageMemoryTag/restore(_:options:consent:progress:)``,
+    /// Writes `dump` back (what each family writes: ``NFCType2Tag/restore(_:options:consent:progress:)``,
     /// ``NFCMiFareClassicTag/restore(_:options:consent:keys:progress:)``) and returns the
     /// pages or blocks written, in order.
     func restoreMemory(

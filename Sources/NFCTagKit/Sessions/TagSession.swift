@@ -6,7 +6,7 @@ import NFCTags
 /// Ultralight C keys, MIFARE Classic keys and trailers, whole memory images.
 ///
 /// The session is the connection: one tag alone in the field, selected and identified
-/// exactly. ``tag`` hands out what the tag is — an ``NFCType2Tag``, ``NFCUltralightCTag``,
+/// exactly. ``tag`` hands out what the tag is — an ``NFCType2Tag``,
 /// ``NFCMiFareClassicTag`` or ``NFCISODEPTag`` — and each of those carries only the
 /// commands of its family, built in `NFCTags` from the datasheet tables. Every failure is a
 /// ``TagSessionError`` that names the step and tells a tag that left the field from a

@@ -1,21 +1,11 @@
 import NFCChips
 import NFCTags
 
-/// A MIFARE Ultralight C tag: pages (``NFCPageMemoryTag``) and its 3DES key — mutual
-/// authentication, key change, AUTH0 / AUTH1 protection.
-///
-/// ```swift
-/// let tag = try session.ultralightCTag()
-/// try await tag.authenticate(key: .factoryDefault)
-/// try await tag.setProtection(from: tag.memory.userPages.lowerBound, readProtected: false, key: .factoryDefault)
-/// ```
-public struct NFCUltralightCTag: NFCPageMemoryTag {
-    /// The session the tag is connected in.
-    public let session: TagSession
-    /// The chip's page memory from its table (the key pages lie past `MemoryMap.lastReadablePage`).
-    public let memory: MemoryMap
+// MARK: - MIFARE Ultralight C: the 3DES key, AUTH0 / AUTH1
 
-    /// 3DES mutual authentication with `key` (``UltralightCKey/factoryDefault`` on a new tag). A wrong key throws ``TagSessionError/command(operation:_:)`` with
+extension NFCType2Tag {
+    /// Ultralight C: 3DES mutual authentication with `key` (``UltralightCKey/factoryDefault``
+    /// on a new tag). A wrong key throws ``TagSessionError/command(operation:_:)`` with
     /// `authenticationFailed`.
     public func authenticate(key: UltralightCKey) async throws(TagSessionError) {
         let commands = try session.type2(.ultralightCAuthenticate)
@@ -54,7 +44,7 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
 
     /// The AUTH0 / AUTH1 change as a dry run (authenticates with `key` to read the
     /// configuration; writes nothing).
-    public func planProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError)
+    public func planProtection(key: UltralightCKey, from page: Int, readProtected: Bool) async throws(TagSessionError)
         -> PasswordFlowPlan
     {
         let commands = try session.type2(.setUltralightCProtection)
@@ -65,9 +55,9 @@ public struct NFCUltralightCTag: NFCPageMemoryTag {
 
     /// Sets AUTH0 (first protected page; past the last page: none) and AUTH1 (`readProtected`
     /// false: writes need the key, reads stay open), proving `key` before protection takes
-    /// effect. `readProtected` reads as on ``NFCType2Tag``'s `protect`.
+    /// effect. `readProtected` reads as in the NTAG21x `protect(password:pack:from:…)`.
     @discardableResult
-    public func setProtection(from page: Int, readProtected: Bool, key: UltralightCKey) async throws(TagSessionError)
+    public func protect(key: UltralightCKey, from page: Int, readProtected: Bool) async throws(TagSessionError)
         -> TagPasswordState
     {
         let commands = try session.type2(.setUltralightCProtection)
