@@ -50,7 +50,7 @@ struct PasswordProtectNTAG {
                 print("This tag (\(session.identification)) is not an NTAG21x or Ultralight EV1.")
                 exit(1)
             }
-            let firstPage = ntag.memory.firstUserPage
+            let firstPage = ntag.userPages.lowerBound
             print(
                 "Tag \(ntag.uid.hexString()): \(session.chip?.rawValue ?? "?"); protecting reads and writes from page \(firstPage) on"
             )

@@ -27,7 +27,7 @@ public struct SUNVerifier: Sendable {
     }
 
     /// The names of the URL query parameters.
-    public struct ParameterNames: Sendable, Equatable {
+    public struct ParameterNames: Sendable {
         /// Encrypted PICC data (encrypted layout). Default `picc_data`.
         public var piccData: String
         /// The mirrored UID (plain layout). Default `uid`.

@@ -41,8 +41,7 @@ package struct CommandSpec: Codable, Equatable, Sendable {
 }
 
 /// The names of chip commands, as the datasheets spell them.
-@nonexhaustive
-public enum CommandName: String, Codable, CaseIterable, Sendable {
+package enum CommandName: String, Codable, CaseIterable, Sendable {
     /// `60`: 8-byte version answer.
     case getVersion = "GET_VERSION"
     /// `30 AA`: 16 bytes (4 pages) or a Classic block.

@@ -6,7 +6,7 @@
 /// cfg.field(.prot)?.mask              // 0x80
 /// cfg.password?.pwdPage               // 0x85
 /// ```
-public struct ConfigurationSpec: Codable, Equatable, Sendable {
+package struct ConfigurationSpec: Codable, Equatable, Sendable {
     /// CFG0 (MIRROR / MOD, RFUI, MIRROR_PAGE, AUTH0) on NTAG21x and EV1.
     @Hex package var cfg0Page: Int?
     /// CFG1 (ACCESS, VCTID / RFUI…) on NTAG21x and EV1.
@@ -24,13 +24,13 @@ public struct ConfigurationSpec: Codable, Equatable, Sendable {
     }
 
     /// The page holding AUTH0 (the first protected page).
-    public var auth0Page: Int? { field(.auth0)?.page }
+    package var auth0Page: Int? { field(.auth0)?.page }
     /// The byte index of AUTH0 inside its page.
-    public var auth0Byte: Int? { field(.auth0)?.byte }
+    package var auth0Byte: Int? { field(.auth0)?.byte }
     /// The page holding the ACCESS byte (PROT, CFGLCK, AUTHLIM…).
-    public var accessPage: Int? { field(.prot)?.page }
+    package var accessPage: Int? { field(.prot)?.page }
     /// Every page that holds a configuration field.
-    public var pages: [Int] { Array(Set(fields.map(\.page))).sorted() }
+    package var pages: [Int] { Array(Set(fields.map(\.page))).sorted() }
 }
 
 /// The names of configuration fields, as the datasheets spell them.

@@ -7,11 +7,11 @@
 /// memory.configuration?.auth0Page        // 0x29
 /// memory.dynamicLock?.page               // 0x28
 /// ```
-public struct MemoryMap: Codable, Equatable, Sendable {
+package struct MemoryMap: Codable, Equatable, Sendable {
     /// Bytes per page (4).
-    public var pageSize: Int
+    package var pageSize: Int
     /// Pages in the chip (`lastPage + 1`).
-    public var pageCount: Int
+    package var pageCount: Int
     /// The first user (NDEF data area) page.
     @Hex package var firstUserPage: Int
     /// The last user page.
@@ -29,7 +29,7 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     /// The dynamic lock bytes, if the chip has more than 16 pages of user memory.
     package var dynamicLock: DynamicLockSpec?
     /// Configuration pages (AUTH0, ACCESS, …), if any.
-    public var configuration: ConfigurationSpec?
+    package var configuration: ConfigurationSpec?
     /// Pages whose WRITE ORs the new bits into the old (one-way bits).
     @Hex package var orWritePages: [UInt8]
     /// Factory content of pages that ship with a known value.
@@ -43,13 +43,13 @@ public struct MemoryMap: Codable, Equatable, Sendable {
     package var source: DatasheetSource
 
     /// The user pages as a range.
-    public var userPages: ClosedRange<Int> { firstUserPage...lastUserPage }
+    package var userPages: ClosedRange<Int> { firstUserPage...lastUserPage }
     /// The user memory in bytes.
-    public var userBytes: Int { (lastUserPage - firstUserPage + 1) * pageSize }
+    package var userBytes: Int { (lastUserPage - firstUserPage + 1) * pageSize }
     /// The last page of the chip.
-    public var lastPage: Int { pageCount - 1 }
+    package var lastPage: Int { pageCount - 1 }
     /// The total memory in bytes.
-    public var totalBytes: Int { pageCount * pageSize }
+    package var totalBytes: Int { pageCount * pageSize }
 
     /// The factory content of `page`, if the table knows it.
     package func factoryContent(ofPage page: Int) -> [UInt8]? {

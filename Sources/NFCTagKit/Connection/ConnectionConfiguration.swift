@@ -31,7 +31,7 @@ public struct ConnectionConfiguration: Sendable {
 }
 
 /// Attempts, time limit and back-off of an automatic reconnection.
-public struct ReconnectionPolicy: Sendable, Equatable {
+public struct ReconnectionPolicy: Sendable {
     /// Reconnect automatically (the default). Off: the app gets `disconnected` and decides.
     public var isEnabled = true
     /// How many times to try reopening the reader before giving up. Only attempts that

@@ -20,7 +20,7 @@ extension NFCDevice {
             options.connectionStrings.append(entry.connectionString)
         }
         var configuration = configuration
-        if configuration.lastReaderStore == nil || configuration.lastReaderStore == LastReaderStore() {
+        if configuration.lastReaderStore.map({ $0.path == LastReaderStore().path }) ?? true {
             configuration.lastReaderStore = store
         }
         var found: NFCReader?

@@ -7,20 +7,20 @@ import Foundation
 /// let store = LastReaderStore(path: "/var/lib/bench/reader.json")
 /// try await device.connectToLastReader(timeout: .seconds(10), store: store)
 /// ```
-public struct LastReaderStore: Sendable, Hashable {
+public struct LastReaderStore: Sendable {
     /// What is remembered of a reader.
-    public struct Entry: Sendable, Hashable, Codable {
+    package struct Entry: Sendable, Hashable, Codable {
         /// The connection string it was opened with.
-        public var connectionString: String
+        package var connectionString: String
         /// Its USB serial number, if it has one (USB addresses change across replugs).
-        public var serialNumber: String?
+        package var serialNumber: String?
         /// Its name when it was saved.
-        public var name: String?
+        package var name: String?
         /// USB vendor / product, for USB readers.
-        public var usbID: USBProductID?
+        package var usbID: USBProductID?
 
         /// Creates an entry.
-        public init(
+        package init(
             connectionString: String, serialNumber: String? = nil, name: String? = nil, usbID: USBProductID? = nil
         ) {
             self.connectionString = connectionString
@@ -49,7 +49,7 @@ public struct LastReaderStore: Sendable, Hashable {
     }
 
     /// `$XDG_CONFIG_HOME/nfctagkit/last-reader.json`, falling back to `$HOME/.config`.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         let base: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg
@@ -62,13 +62,13 @@ public struct LastReaderStore: Sendable, Hashable {
     }
 
     /// The remembered reader, or nil when none was saved or the file is unreadable.
-    public func load() -> Entry? {
+    package func load() -> Entry? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(Entry.self, from: data)
     }
 
     /// Remembers `entry`, replacing the previous one (written to a temporary file, then renamed).
-    public func save(_ entry: Entry) throws {
+    package func save(_ entry: Entry) throws {
         let directory = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()

@@ -7,7 +7,7 @@
 /// configuration.expectedPACK = [0xAB, 0xCD]
 /// let session = NDEFSession(device: device, configuration: configuration)
 /// ```
-public struct NDEFSessionConfiguration: Sendable, Hashable {
+public struct NDEFSessionConfiguration: Sendable {
     /// Pause between two polling rounds.
     public var pollInterval: Duration
     /// How long polling waits after finding more than one tag (or refusing an operation

@@ -148,14 +148,14 @@ public enum NDEFSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .authenticationFailed(remaining): self = .authenticationFailed(remainingAttempts: remaining)
         case let .packMismatch(expected, received): self = .packMismatch(expected: expected, received: received)
         case let .nak(code, command):
-            self = .readerFailure(step: nil, reason: "NAK \(code) to \(command?.rawValue ?? "a command")")
+            self = .readerFailure(step: nil, reason: "NAK \(code) to \(command ?? "a command")")
         case .transport(.tagLost), .transport(.connectionLost):
             self = .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: readerLoss)
         case .transport(.timeout): self = .timeout(step: nil)
         case let .featureNotSupported(feature, chip):
             self = .unsupportedTag(reason: "\(chip.rawValue) has no \(feature)")
         case let .notSupported(command, chip):
-            self = .unsupportedTag(reason: "\(chip.rawValue) has no \(command.rawValue)")
+            self = .unsupportedTag(reason: "\(chip.rawValue) has no \(command)")
         default: self = .readerFailure(step: nil, reason: "\(error)")
         }
     }

@@ -12,7 +12,7 @@ import NFCTags
 /// let session = try await TagSession.connect(on: device)
 /// switch session.tag {
 /// case .type2(let ntag):
-///     let user = try await ntag.readPages(ntag.memory.userPages)
+///     let user = try await ntag.readPages(ntag.userPages)
 /// case .miFareClassic(let classic):
 ///     try await classic.authenticate(sector: 1, keyType: .a, key: key)
 ///     let block = try await classic.readBlock(4)

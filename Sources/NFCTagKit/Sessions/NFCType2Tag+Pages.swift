@@ -13,7 +13,7 @@ extension NFCType2Tag {
     /// FAST_READ of `pages`, split to the reader's frame limit (READ on chips without FAST_READ).
     ///
     /// ```swift
-    /// let user = try await ntag.readPages(ntag.memory.userPages)
+    /// let user = try await ntag.readPages(ntag.userPages)
     /// ```
     public func readPages(_ pages: ClosedRange<Int>) async throws(TagSessionError) -> [UInt8] {
         let commands = try session.type2(.read)

@@ -13,19 +13,24 @@ import NFCTags
 /// ```swift
 /// let ntag = try session.type2Tag()
 /// let page4 = try await ntag.read(page: 4)                          // 16 bytes: pages 4…7
-/// try await ntag.protect(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
+/// try await ntag.protect(password: pwd, pack: pack, from: ntag.userPages.lowerBound, readProtected: false)
 /// ```
 public struct NFCType2Tag: NFCTagHandle {
     /// The session the tag is connected in.
     public let session: TagSession
-    /// The chip's page memory from its table: user pages, lock bytes, CC, configuration pages
-    /// (an Ultralight C's key pages lie past the last readable page).
+    /// The chip's page memory from its table.
+    package let memory: MemoryMap
+
+    /// The pages an application may write, from the chip's table.
     ///
     /// ```swift
-    /// ntag.memory.userPages                  // 4...129 on an NTAG215
-    /// ntag.memory.configuration?.auth0Page   // 0x83
+    /// ntag.userPages   // 4...129 on an NTAG215
     /// ```
-    public let memory: MemoryMap
+    public var userPages: ClosedRange<Int> { memory.userPages }
+
+    /// The number of pages: pages `0..<pageCount` exist (an Ultralight C's key pages, past
+    /// the last readable page, included). A protection from `pageCount` on protects nothing.
+    public var pageCount: Int { memory.pageCount }
 }
 
 // MARK: - Version, FAST_READ, password, configuration, signature

@@ -32,7 +32,7 @@ extension TagSession {
             return await classify(transportError, device: device, uid: uid, operation: operation)
         case .notSupported(let command, let chip):
             return .notSupported(
-                operation: operation, chip: chip, detail: "its table has no \(command.rawValue) command")
+                operation: operation, chip: chip, detail: "its table has no \(command) command")
         case .featureNotSupported(let feature, let chip):
             return .notSupported(operation: operation, chip: chip, detail: "it has no \(feature)")
         default:

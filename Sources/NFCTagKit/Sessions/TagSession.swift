@@ -22,8 +22,8 @@ import NFCTags
 /// print(session.chip ?? "unknown")                                  // ntag215
 /// let answer = try await session.send([0x30, 0x04])                 // READ page 4: 16 bytes
 /// let ntag = try session.type2Tag()
-/// let plan = try await ntag.planProtection(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
-/// try await ntag.protect(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
+/// let plan = try await ntag.planProtection(password: pwd, pack: pack, from: ntag.userPages.lowerBound, readProtected: false)
+/// try await ntag.protect(password: pwd, pack: pack, from: ntag.userPages.lowerBound, readProtected: false)
 /// ```
 public actor TagSession {
     /// The device the tag is selected on.

@@ -6,7 +6,7 @@ import NFCTags
 ///
 /// ```swift
 /// do {
-///     try await ntag.protect(password: pwd, pack: pack, from: ntag.memory.firstUserPage, readProtected: false)
+///     try await ntag.protect(password: pwd, pack: pack, from: ntag.userPages.lowerBound, readProtected: false)
 /// } catch .interrupted(let operation, let state, let cause) {
 ///     print("\(operation) stopped (\(cause)); the tag now requires \(state.requirements)")
 /// } catch .severalTags(let uids) {

@@ -13,7 +13,7 @@ internal import Locking
 ///     print("\(Int(progress.fraction * 100)) %")
 /// }
 /// ```
-public struct TagSessionProgress: Sendable, Hashable {
+public struct TagSessionProgress: Sendable {
     /// Exchanges done so far.
     public var completed: Int
     /// Exchanges expected in all (an estimate).

@@ -8,20 +8,21 @@ import NFCChips
 /// } catch .authenticationFailed(let remaining) {
 ///     print("wrong password; attempts left: \(remaining)")
 /// } catch .nak(let code, let command) {
-///     print("\(command?.rawValue ?? "?") refused: \(NAKCode(rawValue: code)?.meaning ?? "NAK \(code)")")
+///     print("\(command ?? "?") refused: \(NAKCode(rawValue: code)?.meaning ?? "NAK \(code)")")
 /// }
 /// ```
 @nonexhaustive
 public enum TagCommandError: Error, Sendable, Hashable {
-    /// The tag answered with a 4-bit NAK (`code` as sent; look it up with ``NFCChips/NAKCode``).
-    case nak(code: UInt8, command: CommandName?)
+    /// The tag answered with a 4-bit NAK (`code` as sent) to `command`, named as its
+    /// datasheet spells it (`READ`, `PWD_AUTH`, …; `nil` for a raw frame).
+    case nak(code: UInt8, command: String?)
     /// PWD_AUTH (or the Ultralight C / Classic authentication) was refused. The tag has
     /// dropped back to IDLE; it has been selected again when possible.
     case authenticationFailed(remainingAttempts: RemainingAttempts)
     /// PWD_AUTH succeeded but the tag's PACK is not the expected one: it may be a clone.
     case packMismatch(expected: [UInt8], received: [UInt8])
-    /// The chip has no such command (per its table).
-    case notSupported(command: CommandName, chip: Chip)
+    /// The chip has no such command (per its table), named as its datasheet spells it.
+    case notSupported(command: String, chip: Chip)
     /// The chip has no such feature or configuration field (per its table).
     case featureNotSupported(feature: String, chip: Chip)
     /// The change includes irreversible steps the caller did not consent to.
@@ -30,7 +31,7 @@ public enum TagCommandError: Error, Sendable, Hashable {
     case unusableTrailer([SectorTrailerProblem])
     /// The tag's answer is not what the command expects: `offset` is the first byte that
     /// is wrong (or the answer length when it is too short), `expected` says what was due.
-    case invalidAnswer(command: CommandName?, bytes: [UInt8], offset: Int, expected: String)
+    case invalidAnswer(command: String?, bytes: [UInt8], offset: Int, expected: String)
     /// An argument given by the caller is out of range for this chip; `reason` says which.
     case invalidArgument(String)
     /// The command (`length` bytes) does not fit one frame of the reader, which carries at
@@ -62,13 +63,13 @@ extension TagCommandError: CustomStringConvertible {
         switch self {
         case .nak(let code, let command):
             let meaning = NAKCode(rawValue: code).map { " (\($0.meaning))" } ?? ""
-            return "the tag answered NAK \(code)\(meaning)\(command.map { " to \($0.rawValue)" } ?? "")"
+            return "the tag answered NAK \(code)\(meaning)\(command.map { " to \($0)" } ?? "")"
         case .authenticationFailed(let remaining):
             return "the password or key was refused (attempts left: \(remaining))"
         case .packMismatch(let expected, let received):
             return "the tag answered PACK \(received.hexString()), expected \(expected.hexString()) — it may be a clone"
         case .notSupported(let command, let chip):
-            return "\(chip.rawValue) has no \(command.rawValue) command"
+            return "\(chip.rawValue) has no \(command) command"
         case .featureNotSupported(let feature, let chip):
             return "\(chip.rawValue) has no \(feature)"
         case .irreversibleNotConsented(let changes):
@@ -79,7 +80,7 @@ extension TagCommandError: CustomStringConvertible {
                 "the sector trailer would make the sector unusable: \(problems.map(\.description).joined(separator: "; ")); nothing was written"
         case .invalidAnswer(let command, let bytes, let offset, let expected):
             return
-                "unexpected answer\(command.map { " to \($0.rawValue)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
+                "unexpected answer\(command.map { " to \($0)" } ?? "") \(bytes.hexString()) at byte \(offset): expected \(expected)"
         case .invalidArgument(let reason):
             return reason
         case .commandTooLong(let length, let maximum):

@@ -46,7 +46,7 @@ extension TagTransport {
         switch response {
         case .bytes(let bytes): return bytes.isEmpty ? .ack : .bytes(bytes)
         case .ack: return .ack
-        case .nak(let code): throw .nak(code: code, command: command)
+        case .nak(let code): throw .nak(code: code, command: command?.rawValue)
         }
     }
 

@@ -52,7 +52,7 @@ package struct Type2Commands: Sendable {
 
     /// The table entry of `name`, or ``TagCommandError/notSupported(command:chip:)``.
     func command(_ name: CommandName) throws(TagCommandError) -> CommandSpec {
-        guard let command = spec.command(name) else { throw .notSupported(command: name, chip: chip) }
+        guard let command = spec.command(name) else { throw .notSupported(command: name.rawValue, chip: chip) }
         return command
     }
 
@@ -70,7 +70,7 @@ package struct Type2Commands: Sendable {
         let bytes = answer.bytes
         guard bytes.count == length else {
             throw .invalidAnswer(
-                command: command.name, bytes: bytes, offset: min(bytes.count, length),
+                command: command.name.rawValue, bytes: bytes, offset: min(bytes.count, length),
                 expected: "\(length) data bytes")
         }
         return bytes
@@ -79,7 +79,8 @@ package struct Type2Commands: Sendable {
     /// Checks that `answer` is an ACK.
     func acknowledged(_ answer: RawAnswer, from command: CommandSpec) throws(TagCommandError) {
         guard case .ack = answer else {
-            throw .invalidAnswer(command: command.name, bytes: answer.bytes, offset: 0, expected: "a 4-bit ACK")
+            throw .invalidAnswer(
+                command: command.name.rawValue, bytes: answer.bytes, offset: 0, expected: "a 4-bit ACK")
         }
     }
 

@@ -3,7 +3,7 @@
 /// ```swift
 /// try await driver.writeMessage(message, options: NDEFWriteOptions(fullWrite: true)) { _ in }
 /// ```
-public struct NDEFWriteOptions: Sendable, Hashable {
+public struct NDEFWriteOptions: Sendable {
     /// Write every page or block of the new NDEF data, not only those whose content
     /// changes (for tags whose current content cannot be trusted, e.g. after a repair).
     public var fullWrite: Bool
@@ -18,7 +18,7 @@ public struct NDEFWriteOptions: Sendable, Hashable {
 ///
 /// `written` counts the write commands the tag acknowledged (pages on Type 2, blocks on
 /// Classic, UPDATE BINARY commands on Type 4) out of `total`.
-public struct NDEFWriteProgress: Sendable, Hashable {
+public struct NDEFWriteProgress: Sendable {
     /// Write commands acknowledged so far.
     public var written: Int
     /// Write commands the whole write needs.

@@ -16,7 +16,7 @@ import NFCChips
 /// template.message   // https://example.com/t?id=00000000000000x000000
 /// template.mirrorsUID && template.mirrorsCounter  // true
 /// ```
-public struct NTAGMirrorTemplate: Sendable, Equatable {
+public struct NTAGMirrorTemplate: Sendable {
     /// The message to write: one URI record, placeholders as ASCII zeros.
     public let message: NDEFMessage
     /// Whether the UID is mirrored.

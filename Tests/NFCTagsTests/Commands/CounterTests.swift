@@ -41,7 +41,7 @@ struct CounterTests {
         config.isNFCCounterPasswordProtected = true
         try await tag.writeConfiguration(config)
         try await transport.reselect()
-        await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) {
+        await #expect(throws: TagCommandError.nak(code: 0, command: CommandName.readCounter.rawValue)) {
             _ = try await tag.readNFCCounter()
         }
         try await transport.reselect()

@@ -39,7 +39,7 @@ struct Type2CommandTranscriptTests {
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         await #expect(
             throws: TagCommandError.invalidAnswer(
-                command: .read, bytes: [0x03, 0x00, 0xFE], offset: 3, expected: "16 data bytes")
+                command: "READ", bytes: [0x03, 0x00, 0xFE], offset: 3, expected: "16 data bytes")
         ) {
             _ = try await tag.read(page: 4)
         }
@@ -76,10 +76,10 @@ struct Type2CommandTranscriptTests {
         }
         let transport = TranscriptTransport(steps: [.send("A2 04 01 02 03 04", nak: 0x0)])
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
-        await #expect(throws: TagCommandError.nak(code: 0, command: .write)) {
+        await #expect(throws: TagCommandError.nak(code: 0, command: CommandName.write.rawValue)) {
             try await tag.write(page: 4, bytes: [1, 2, 3, 4])
         }
-        #expect(TagCommandError.nak(code: 0, command: .write).nakCode?.name == .invalidArgument)
+        #expect(TagCommandError.nak(code: 0, command: CommandName.write.rawValue).nakCode?.name == .invalidArgument)
     }
 
     @Test("COMPATIBILITY_WRITE sends A0 AA, then 16 bytes (4 data + 12 zeros), each acknowledged")
@@ -183,11 +183,15 @@ struct Type2CommandTranscriptTests {
     func notSupported() async throws {
         let transport = TranscriptTransport(steps: [])
         let ntag = try Type2Commands(transport: transport, chip: .ntag215)
-        await #expect(throws: TagCommandError.notSupported(command: .incrementCounter, chip: .ntag215)) {
+        await #expect(
+            throws: TagCommandError.notSupported(command: CommandName.incrementCounter.rawValue, chip: .ntag215)
+        ) {
             try await ntag.incrementCounter(2, by: 1)
         }
         let ultralight = try Type2Commands(transport: transport, chip: .ultralight)
-        await #expect(throws: TagCommandError.notSupported(command: .readSignature, chip: .ultralight)) {
+        await #expect(
+            throws: TagCommandError.notSupported(command: CommandName.readSignature.rawValue, chip: .ultralight)
+        ) {
             _ = try await ultralight.readSignature()
         }
         #expect(throws: TagCommandError.self) { _ = try Type2Commands(transport: transport, chip: .classic1k) }
@@ -202,7 +206,7 @@ struct Type2CommandTranscriptTests {
         let tag = try Type2Commands(transport: transport, chip: .ntag215)
         #expect(try await tag.send([0x30, 0x00]).bytes.count == 16)
         #expect(try await tag.send([0xA2, 0x03, 0xE1, 0x10, 0x3E, 0x00]) == .ack)
-        await #expect(throws: TagCommandError.nak(code: 0, command: .write)) {
+        await #expect(throws: TagCommandError.nak(code: 0, command: CommandName.write.rawValue)) {
             _ = try await tag.send([0xA2, 0, 0, 0, 0, 0])
         }
         #expect(await transport.problems == [])

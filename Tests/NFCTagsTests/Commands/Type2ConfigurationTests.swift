@@ -70,7 +70,7 @@ struct Type2ConfigurationTests {
         let transport = EmulatedTagTransport(tag: try EmulatedNTAG.fresh(.ntag213))
         let tag = try Type2Commands(transport: transport, chip: .ntag213)
         var config = try await tag.readConfiguration()
-        await #expect(throws: TagCommandError.nak(code: 0, command: .readCounter)) {
+        await #expect(throws: TagCommandError.nak(code: 0, command: CommandName.readCounter.rawValue)) {
             _ = try await tag.readNFCCounter()
         }
         try await transport.reselect()

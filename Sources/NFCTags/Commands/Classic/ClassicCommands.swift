@@ -65,7 +65,8 @@ package struct ClassicCommands: Sendable {
         let bytes = answer.bytes
         guard bytes.count == ChipTables.classic.blockSize else {
             throw .invalidAnswer(
-                command: .read, bytes: bytes, offset: min(bytes.count, ChipTables.classic.blockSize),
+                command: CommandName.read.rawValue, bytes: bytes,
+                offset: min(bytes.count, ChipTables.classic.blockSize),
                 expected: "\(ChipTables.classic.blockSize) data bytes")
         }
         return bytes
@@ -86,7 +87,7 @@ package struct ClassicCommands: Sendable {
     package func readValue(_ block: Int) async throws(TagCommandError) -> ClassicValueBlock {
         let bytes = try await readBlock(block)
         do { return try ClassicValueBlock(bytes: bytes) } catch .invalidAnswer(_, let bytes, let offset, let expected) {
-            throw .invalidAnswer(command: .read, bytes: bytes, offset: offset, expected: expected)
+            throw .invalidAnswer(command: CommandName.read.rawValue, bytes: bytes, offset: offset, expected: expected)
         }
     }
 
@@ -161,7 +162,7 @@ package struct ClassicCommands: Sendable {
     // MARK: helpers
 
     func command(_ name: CommandName) throws(TagCommandError) -> CommandSpec {
-        guard let command = spec.command(name) else { throw .notSupported(command: name, chip: chip) }
+        guard let command = spec.command(name) else { throw .notSupported(command: name.rawValue, chip: chip) }
         return command
     }
 

@@ -6,7 +6,7 @@ import NTAG424Crypto
 /// ```swift
 /// let keys = NTAG424SUNKeys(appMasterKey: .zero, metaReadKey: meta, fileReadKey: mac)
 /// ```
-public struct NTAG424SUNKeys: Sendable, Hashable {
+public struct NTAG424SUNKeys: Sendable {
     /// Key 0, the application master key, which authorises the key and settings changes.
     public var appMasterKey: AES128Key
     /// The SDM meta-read key (decrypts the PICC data; shared by all tags so a verifier can read the UID first).

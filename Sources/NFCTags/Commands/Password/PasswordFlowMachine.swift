@@ -15,9 +15,9 @@ import NFCChips
 ///     machine.record(await carryOut(step))
 /// }
 /// ```
-package struct PasswordFlowMachine: Sendable, Hashable {
+package struct PasswordFlowMachine: Sendable {
     /// What the driver does next.
-    package enum Next: Sendable, Hashable {
+    package enum Next: Sendable {
         /// Carry out this step and ``record(_:)`` its outcome.
         case perform(PasswordFlowStep)
         /// The flow finished; the tag requires what the state says.
@@ -88,7 +88,9 @@ package struct PasswordFlowMachine: Sendable, Hashable {
             }
         case .done:
             if case .authenticate(_, _?) = step.action {
-                stop(.invalidAnswer(command: .passwordAuthenticate, bytes: [], offset: 0, expected: "a PACK"))
+                stop(
+                    .invalidAnswer(
+                        command: CommandName.passwordAuthenticate.rawValue, bytes: [], offset: 0, expected: "a PACK"))
             } else {
                 advance(applying: step.effect)
             }

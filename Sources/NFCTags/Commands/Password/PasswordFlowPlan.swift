@@ -8,7 +8,7 @@ import NFCChips
 /// for step in plan.steps { print(step) }
 /// print(plan.irreversibleChanges)   // [AUTHLIM 3: …]
 /// ```
-public struct PasswordFlowPlan: Sendable, Hashable {
+public struct PasswordFlowPlan: Sendable {
     /// The chip.
     package var chip: Chip
     /// The configuration before.

@@ -1,7 +1,7 @@
 import NFCChips
 
 /// One step of a password flow (protect, remove, key change), as the dry run lists it.
-public struct PasswordFlowStep: Sendable, Hashable, CustomStringConvertible {
+public struct PasswordFlowStep: Sendable, CustomStringConvertible {
     /// What to send.
     package enum Action: Sendable, Hashable {
         /// Select the tag again (leaves AUTHENTICATED).

@@ -18,7 +18,7 @@ import NTAG424Crypto
 /// let (password, pack) = derivation.credentials(forUID: [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44])
 /// // password 17 8d 84 06, pack 30 60
 /// ```
-public struct TagPasswordDerivation: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+public struct TagPasswordDerivation: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The name of the derivation, as logs record it instead of the password.

@@ -119,7 +119,7 @@ extension Type2Commands {
             try await transport.reselectTag()
             guard let password else {
                 throw .invalidArgument(
-                    "the configuration is read-protected (NAK \(code) to \(command?.rawValue ?? "READ")): give the current password"
+                    "the configuration is read-protected (NAK \(code) to \(command ?? "READ")): give the current password"
                 )
             }
             try await authenticate(password: password)

@@ -34,7 +34,8 @@ extension Type2Commands {
             leading: auth.continuationByte)
         let second: [UInt8]
         do { second = try authenticator.answer(toChallenge: challenge) } catch {
-            throw .invalidAnswer(command: .authenticate, bytes: challenge, offset: 0, expected: "ek(RndB), \(error)")
+            throw .invalidAnswer(
+                command: CommandName.authenticate.rawValue, bytes: challenge, offset: 0, expected: "ek(RndB), \(error)")
         }
         let final = try await ultralightCStep(command, [auth.continuationByte] + second, leading: auth.successByte)
         do { try authenticator.verify(cardAnswer: final) } catch {
@@ -57,7 +58,8 @@ extension Type2Commands {
         }
         let bytes = try data(answer, from: command, length: command.answerLength)
         guard bytes[0] == leading else {
-            throw .invalidAnswer(command: command.name, bytes: bytes, offset: 0, expected: "leading byte \(leading)")
+            throw .invalidAnswer(
+                command: command.name.rawValue, bytes: bytes, offset: 0, expected: "leading byte \(leading)")
         }
         return Array(bytes.dropFirst())
     }

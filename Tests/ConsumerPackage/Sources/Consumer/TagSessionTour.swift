@@ -8,7 +8,7 @@ func tagSessionTour(device: NFCDevice) async throws {
         try await ulc.authenticate(key: .factoryDefault)
     case .type2(let ntag):               // NTAG21x, Ultralight, Ultralight EV1
         try await ntag.protect(password: TagPassword(hex: "12345678")!, pack: PACK(hex: "ABCD")!,
-                               from: ntag.memory.userPages.lowerBound, readProtected: false)
+                               from: ntag.userPages.lowerBound, readProtected: false)
         print(try await ntag.verifyOriginality().verification)
     case .miFareClassic(let classic):    // Classic 1K / 4K
         try await classic.authenticate(sector: 1, keyType: .a, key: .factoryDefault)
