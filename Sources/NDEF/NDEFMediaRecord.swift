@@ -39,7 +39,7 @@ public struct NDEFMediaRecord: Hashable, Sendable {
     }
 
     /// Whether `mediaType` has a valid shape (what the throwing initializer checks).
-    public static func isValidMediaType(_ mediaType: String) -> Bool {
+    package static func isValidMediaType(_ mediaType: String) -> Bool {
         NDEFMediaType.isValid(mediaType)
     }
 

@@ -26,7 +26,7 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
     }
 
     /// The well-known type name, `Sp`.
-    public static let typeName = "Sp"
+    package static let typeName = "Sp"
 
     /// The URI the poster points to.
     public var uri: NDEFURIRecord

@@ -22,7 +22,7 @@ public struct NDEFTextRecord: Hashable, Sendable {
     }
 
     /// The well-known type name, `T`.
-    public static let typeName = "T"
+    package static let typeName = "T"
 
     /// The text.
     public var text: String
@@ -32,7 +32,7 @@ public struct NDEFTextRecord: Hashable, Sendable {
     public var encoding: Encoding
 
     /// Creates a Text record. The language code is checked when the record is built
-    /// (``record`` traps, ``makeRecord()`` throws); see ``isValidLanguageCode(_:)``.
+    /// (``record`` traps, ``makeRecord()`` throws).
     public init(text: String, languageCode: String = "en", encoding: Encoding = .utf8) {
         self.text = text
         self.languageCode = languageCode
@@ -74,14 +74,14 @@ public struct NDEFTextRecord: Hashable, Sendable {
     }
 
     /// Whether `code` can be a Text language code: 1 to 63 printable ASCII characters, no space.
-    public static func isValidLanguageCode(_ code: String) -> Bool {
+    package static func isValidLanguageCode(_ code: String) -> Bool {
         let bytes = Array(code.utf8)
         return (1...63).contains(bytes.count) && NDEFUnicode.isVisibleASCII(bytes)
     }
 
     /// The well-known `T` record.
     ///
-    /// - Precondition: ``languageCode`` is valid (``isValidLanguageCode(_:)``); use
+    /// - Precondition: ``languageCode`` is valid (a BCP 47 tag of at most 63 bytes); use
     ///   ``makeRecord()`` to get an error instead when it comes from user input.
     public var record: NDEFRecord {
         do {

@@ -3,8 +3,8 @@ import Foundation
 /// An NFC Forum well-known URI record (`U`): an identifier code standing for a common prefix,
 /// then the rest of the URI in UTF-8.
 ///
-/// Encoding picks the longest prefix of ``prefixTable`` that the URI starts with (compared
-/// byte for byte, case-sensitively), so `https://www.x` uses code `02` and `urn:nfc:x` code `23`.
+/// Encoding picks the longest of the URI RTD's 36 prefixes that the URI starts with
+/// (compared byte for byte, case-sensitively), so `https://www.x` uses code `02` and `urn:nfc:x` code `23`.
 /// Codes `24`–`FF` are reserved and fail to decode.
 ///
 /// ```swift
@@ -13,12 +13,12 @@ import Foundation
 /// ```
 public struct NDEFURIRecord: Hashable, Sendable {
     /// The well-known type name, `U`.
-    public static let typeName = "U"
+    package static let typeName = "U"
 
     /// The URI prefixes of NFC Forum URI RTD 1.0 (§3.2.2, Table 3); the index is the
     /// identifier code (`00`…`23`). The one table of the package: checked against nfcpy's
     /// ndeflib, proxmark3's NDEF decoder and Android's `NdefRecord` (which stops at `22`).
-    public static let prefixTable: [String] = [
+    package static let prefixTable: [String] = [
         "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:",
         "ftp://anonymous:anonymous@", "ftp://ftp.", "ftps://", "sftp://", "smb://", "nfs://",
         "ftp://", "dav://", "news:", "telnet://", "imap:", "rtsp://", "urn:", "pop:", "sip:",
@@ -53,7 +53,7 @@ public struct NDEFURIRecord: Hashable, Sendable {
     }
 
     /// The identifier code encoding uses: the longest matching prefix, or 0.
-    public var prefixCode: UInt8 {
+    package var prefixCode: UInt8 {
         let bytes = Array(uri.utf8)
         var best = (code: 0, length: 0)
         for (code, prefix) in Self.prefixTable.enumerated() {

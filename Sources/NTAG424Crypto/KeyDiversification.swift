@@ -10,7 +10,7 @@
 /// ```
 public enum KeyDiversification {
     /// The AES-128 diversification constant that starts D (AN10922 §2.2).
-    public static let aes128Constant: UInt8 = 0x01
+    package static let aes128Constant: UInt8 = 0x01
 
     /// The diversified key for the diversification input `input` (1 to 31 bytes: the UID,
     /// usually followed by an application or system identifier).

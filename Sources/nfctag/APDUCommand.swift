@@ -36,7 +36,7 @@ enum APDUCommand {
             guard let bytes = Hex.decode(token) else {
                 throw .malformedInput("nfctag apdu: '\(token)' is not an APDU in hex (e.g. 00A4040007D276000085010100)")
             }
-            do throws(APDUFormatError) {
+            do throws(TagCommandError) {
                 apdus.append(try APDU(bytes: bytes))
             } catch {
                 throw .malformedInput("nfctag apdu: '\(token)': \(error)")

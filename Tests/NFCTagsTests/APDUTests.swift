@@ -75,11 +75,11 @@ struct APDUTests {
             "00 A4 04", "00 A4 04 00 07 D2 76", "00 D6 00 00 00 00", "00 D6 00 00 00 00 00 01",
             "00 D6 00 00 00 00 02 AA",
         ] {
-            #expect(throws: APDUFormatError.self, "\(bytes)") { try APDU(bytes: [UInt8](commandHex: bytes)) }
+            #expect(throws: TagCommandError.self, "\(bytes)") { try APDU(bytes: [UInt8](commandHex: bytes)) }
         }
-        #expect(throws: APDUFormatError.self) { try APDU(cla: 0, ins: 0, p1: 0, p2: 0, expectedResponseLength: 0) }
-        #expect(throws: APDUFormatError.self) { try APDU(cla: 0, ins: 0, p1: 0, p2: 0, expectedResponseLength: 65537) }
-        #expect(throws: APDUFormatError.self) {
+        #expect(throws: TagCommandError.self) { try APDU(cla: 0, ins: 0, p1: 0, p2: 0, expectedResponseLength: 0) }
+        #expect(throws: TagCommandError.self) { try APDU(cla: 0, ins: 0, p1: 0, p2: 0, expectedResponseLength: 65537) }
+        #expect(throws: TagCommandError.self) {
             try APDU(cla: 0, ins: 0, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: 65536))
         }
     }

@@ -31,7 +31,7 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     public var hasRandomUID: Bool { Self.isRandomUID(uid) }
 
     /// Whether `uid` is a random ID (4 bytes, first byte `08`).
-    public static func isRandomUID(_ uid: [UInt8]) -> Bool { uid.count == 4 && uid[0] == 0x08 }
+    package static func isRandomUID(_ uid: [UInt8]) -> Bool { uid.count == 4 && uid[0] == 0x08 }
 
     /// The UID as lowercase hex, the form logs and the CLI use.
     public var uidHex: String { uid.hexString() }

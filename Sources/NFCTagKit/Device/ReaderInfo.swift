@@ -2,7 +2,7 @@ import Foundation
 
 /// What an open reader says about itself: libnfc's name, the chip's firmware and the
 /// modulations it can poll for.
-public struct ReaderInfo: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct ReaderInfo: Sendable, Hashable, CustomStringConvertible {
     /// The libnfc connection string it was opened with, such as `pn532_uart:/dev/ttyUSB0`.
     public var connectionString: String
     /// libnfc's device name, such as `pn532_uart:/dev/ttyUSB0 - PN532 v1.6`.
@@ -33,7 +33,7 @@ public struct ReaderInfo: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// A reader chip and its firmware version, such as PN532 1.6.
-public struct ReaderFirmware: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct ReaderFirmware: Sendable, Hashable, CustomStringConvertible {
     /// The IC as libnfc names it: `PN531`, `PN532`, `PN533`, `RCS360`.
     public var ic: String
     /// The firmware version, such as `1.6`.

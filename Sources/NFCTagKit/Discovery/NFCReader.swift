@@ -6,7 +6,7 @@
 ///     for reader in readers { print(reader.connectionString, reader.name) }
 /// }
 /// ```
-public struct NFCReader: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct NFCReader: Sendable, Hashable, CustomStringConvertible {
     /// The libnfc connection string, such as `pn532_uart:/dev/ttyUSB0` or `pn53x_usb:001:004`.
     public var connectionString: String
     /// A name for people: libnfc's device name once opened, else the product name.

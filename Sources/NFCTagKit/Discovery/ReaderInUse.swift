@@ -2,10 +2,10 @@ import Foundation
 
 /// A reader that is present but held by someone else, with who holds it and the fix.
 /// Users of libnfc meet this as "Unable to claim USB interface"; NFCTagKit names the cause.
-public struct ReaderInUse: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct ReaderInUse: Sendable, Hashable, CustomStringConvertible {
     /// Who holds the reader.
     @nonexhaustive
-    public enum Holder: Sendable, Hashable, Codable {
+    public enum Holder: Sendable, Hashable {
         /// Linux's own NFC stack: these kernel modules (`pn533_usb`, `pn533`, `nfc`) bind the reader.
         case kernelModules([String])
         /// The PC/SC daemon claims the reader (ACR122U and others with a CCID interface).

@@ -1,6 +1,6 @@
 /// Which libnfc driver reaches a reader, taken from its connection string's prefix.
 @nonexhaustive
-public enum ReaderKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ReaderKind: String, Sendable, Hashable, CaseIterable {
     /// PN532 on a serial port or pseudo-terminal (`pn532_uart:`), including the emulator.
     case pn532UART = "pn532_uart"
     /// PN531 / PN533 family on USB (`pn53x_usb:`): NXP PN533, SCM SCL3711, Sony RC-S360, ASK LoGO.
@@ -23,7 +23,7 @@ public enum ReaderKind: String, Sendable, Hashable, Codable, CaseIterable {
     case unknown = "unknown"
 
     /// The kind of `connectionString`, by its driver prefix.
-    public init(connectionString: String) {
+    package init(connectionString: String) {
         let driver = connectionString.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         self = ReaderKind(rawValue: driver) ?? .unknown
     }

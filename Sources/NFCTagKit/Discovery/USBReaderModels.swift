@@ -1,12 +1,12 @@
 /// A USB vendor / product pair.
-public struct USBProductID: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct USBProductID: Sendable, Hashable, CustomStringConvertible {
     /// USB vendor ID.
     public var vendor: UInt16
     /// USB product ID.
     public var product: UInt16
 
     /// Creates an ID.
-    public init(vendor: UInt16, product: UInt16) {
+    package init(vendor: UInt16, product: UInt16) {
         self.vendor = vendor
         self.product = product
     }

@@ -17,7 +17,7 @@ import NFCTags
 ///     try await classic.authenticate(sector: 1, keyType: .a, key: key)
 ///     let block = try await classic.readBlock(4)
 /// case .isoDEP(let tag):
-///     let answer = try await tag.sendCommand(APDU(cla: 0x00, ins: 0xA4, p1: 0x04, p2: 0x00))
+///     let answer = try await tag.sendCommand(try APDU(cla: 0x00, ins: 0xA4, p1: 0x04, p2: 0x00))
 /// case .unknown:
 ///     print(session.identification)                                   // the raw answers
 /// }

@@ -196,7 +196,7 @@ public actor TagSession {
     }
 
     /// The framing ``send(_:framing:timeout:)`` uses when none is given.
-    public nonisolated var defaultFraming: TagFraming {
+    package nonisolated var defaultFraming: TagFraming {
         guard let chip else { return target.ats.isEmpty ? .raw : .standard }
         return ChipTables.spec(for: chip).family.isType2 ? .raw : .standard
     }

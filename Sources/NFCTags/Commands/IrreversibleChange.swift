@@ -67,7 +67,7 @@ public struct IrreversibleConsent: Sendable, Hashable, ExpressibleByArrayLiteral
     package mutating func insert(_ other: IrreversibleConsent) { bits |= other.bits }
 
     /// The changes in `changes` this consent does not cover.
-    public func missing(for changes: [IrreversibleChange]) -> [IrreversibleChange] {
+    package func missing(for changes: [IrreversibleChange]) -> [IrreversibleChange] {
         changes.filter { !contains($0.requiredConsent) }
     }
 }

@@ -21,9 +21,9 @@ import NFCChips
 /// key A (and key B) that opened the sector in place of the zeros the card returns.
 public struct TagMemoryDump: Sendable, Hashable {
     /// The `format` value of the file.
-    public static let format = "nfctagkit-memory-dump"
+    package static let format = "nfctagkit-memory-dump"
     /// The `version` this code writes and reads.
-    public static let version = 1
+    package static let version = 1
 
     /// The chip the image comes from.
     public var chip: Chip

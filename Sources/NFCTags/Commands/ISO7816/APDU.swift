@@ -40,18 +40,19 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
 
     /// An APDU; `extendedLength` forces the extended form even when short lengths would do.
     ///
-    /// - Throws: ``APDUFormatError`` when the data is longer than 65535 bytes or Ne is
+    /// - Throws: ``TagCommandError/invalidArgument(_:)`` when the data is longer than 65535 bytes or Ne is
     ///   outside 1…65536.
     public init(
         cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [],
         expectedResponseLength: Int? = nil, extendedLength: Bool = false
-    ) throws(APDUFormatError) {
+    ) throws(TagCommandError) {
         let iso = ChipTables.iso7816
         guard data.count <= iso.extendedMaximumNc else {
-            throw .dataTooLong(data.count, maximum: iso.extendedMaximumNc)
+            throw .invalidArgument(
+                "the command data has \(data.count) bytes; an APDU carries at most \(iso.extendedMaximumNc)")
         }
         if let ne = expectedResponseLength, !(1...iso.extendedMaximumNe).contains(ne) {
-            throw .expectedLengthOutOfRange(ne, maximum: iso.extendedMaximumNe)
+            throw .invalidArgument("the expected answer length \(ne) is outside 1…\(iso.extendedMaximumNe)")
         }
         self.cla = cla
         self.ins = ins
@@ -68,15 +69,17 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
     /// empty (case 1), one byte (2S), `00` and two bytes (2E), `Lc data` (3S), `Lc data Le`
     /// (4S), `00 Lc1 Lc2 data` (3E) or `00 Lc1 Lc2 data Le1 Le2` (4E).
     ///
-    /// - Throws: ``APDUFormatError/malformed(_:)`` when the lengths do not add up.
-    public init(bytes: [UInt8]) throws(APDUFormatError) {
+    /// - Throws: ``TagCommandError/invalidArgument(_:)`` when the lengths do not add up.
+    public init(bytes: [UInt8]) throws(TagCommandError) {
         let iso = ChipTables.iso7816
         guard bytes.count >= iso.headerLength else {
-            throw .malformed("an APDU has at least \(iso.headerLength) bytes (CLA INS P1 P2), found \(bytes.count)")
+            throw .invalidArgument(
+                "not an ISO 7816-4 APDU: an APDU has at least \(iso.headerLength) bytes (CLA INS P1 P2), found \(bytes.count)"
+            )
         }
         let header = Array(bytes.prefix(iso.headerLength))
         let body = Array(bytes.dropFirst(iso.headerLength))
-        func make(_ data: [UInt8], _ ne: Int?, extended: Bool) throws(APDUFormatError) -> APDU {
+        func make(_ data: [UInt8], _ ne: Int?, extended: Bool) throws(TagCommandError) -> APDU {
             try APDU(
                 cla: header[0], ins: header[1], p1: header[2], p2: header[3], data: data,
                 expectedResponseLength: ne, extendedLength: extended)
@@ -100,23 +103,29 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
             case 1 + nc: self = try make(Array(body.dropFirst()), nil, extended: false)  // 3S
             case 2 + nc:  // 4S
                 self = try make(Array(body.dropFirst().dropLast()), shortNe(body[body.count - 1]), extended: false)
-            default: throw .malformed("Lc \(nc) does not match the \(body.count - 1) bytes after it")
+            default:
+                throw .invalidArgument(
+                    "not an ISO 7816-4 APDU: Lc \(nc) does not match the \(body.count - 1) bytes after it")
             }
             return
         }
-        guard body.count >= 3 else { throw .malformed("an extended length field needs two bytes after 00") }
+        guard body.count >= 3 else {
+            throw .invalidArgument("not an ISO 7816-4 APDU: an extended length field needs two bytes after 00")
+        }
         if body.count == 3 {
             self = try make([], extendedNe(body[1], body[2]), extended: true)  // case 2E
             return
         }
         let nc = Int(body[1]) << 8 | Int(body[2])
-        guard nc > 0 else { throw .malformed("an extended Lc of 00 00 is not allowed") }
+        guard nc > 0 else { throw .invalidArgument("not an ISO 7816-4 APDU: an extended Lc of 00 00 is not allowed") }
         let data = Array(body.dropFirst(3).prefix(nc))
         switch body.count {
         case 3 + nc: self = try make(data, nil, extended: true)  // 3E
         case 5 + nc:  // 4E
             self = try make(data, extendedNe(body[body.count - 2], body[body.count - 1]), extended: true)
-        default: throw .malformed("extended Lc \(nc) does not match the \(body.count - 3) bytes after it")
+        default:
+            throw .invalidArgument(
+                "not an ISO 7816-4 APDU: extended Lc \(nc) does not match the \(body.count - 3) bytes after it")
         }
     }
 
@@ -149,7 +158,7 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same command asking for `expectedResponseLength` bytes (the `6Cxx` retry).
-    public func withExpectedResponseLength(_ expectedResponseLength: Int) throws(APDUFormatError) -> APDU {
+    public func withExpectedResponseLength(_ expectedResponseLength: Int) throws(TagCommandError) -> APDU {
         try APDU(
             cla: cla, ins: ins, p1: p1, p2: p2, data: data, expectedResponseLength: expectedResponseLength,
             extendedLength: usesExtendedLength)
@@ -175,25 +184,4 @@ package enum APDUCase: String, Sendable, Hashable, CaseIterable {
     case case4Short = "4S"
     /// Command data and answer data, extended Lc and Le.
     case case4Extended = "4E"
-}
-
-/// Why bytes are not an APDU, or an APDU cannot be built.
-@nonexhaustive
-public enum APDUFormatError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The command data is longer than an extended Lc allows.
-    case dataTooLong(Int, maximum: Int)
-    /// Ne is not between 1 and the extended maximum.
-    case expectedLengthOutOfRange(Int, maximum: Int)
-    /// The bytes do not follow any of the four cases.
-    case malformed(String)
-
-    /// The problem in words.
-    public var description: String {
-        switch self {
-        case .dataTooLong(let count, let maximum):
-            "the command data has \(count) bytes; an APDU carries at most \(maximum)"
-        case .expectedLengthOutOfRange(let ne, let maximum): "the expected answer length \(ne) is outside 1…\(maximum)"
-        case .malformed(let reason): "not an ISO 7816-4 APDU: \(reason)"
-        }
-    }
 }

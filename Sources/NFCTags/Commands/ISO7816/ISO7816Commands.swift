@@ -60,9 +60,7 @@ package struct ISO7816Commands: Sendable {
             let status = answer.status?.name
             if status == .wrongLe, !retriedLe {
                 retriedLe = true
-                command = try rebuilt { () throws(APDUFormatError) in
-                    try command.withExpectedResponseLength(count(answer.sw2))
-                }
+                command = try command.withExpectedResponseLength(count(answer.sw2))
                 continue
             }
             data += answer.data
@@ -77,18 +75,13 @@ package struct ISO7816Commands: Sendable {
             // Asked for no more than the reader carries: the tag keeps the rest for the next
             // GET RESPONSE (61xx again), ISO/IEC 7816-4 §7.6.1.
             let part = min(count(answer.sw2), max(1, answerLimit - 2))
-            command = try rebuilt { () throws(APDUFormatError) in
-                try APDU(cla: header[0], ins: header[1], p1: header[2], p2: header[3], expectedResponseLength: part)
-            }
+            command = try APDU(
+                cla: header[0], ins: header[1], p1: header[2], p2: header[3], expectedResponseLength: part)
         }
     }
 
     /// The count SW2 gives in `61xx` and `6Cxx` (`00` = 256).
     private func count(_ sw2: UInt8) -> Int { sw2 == 0 ? ChipTables.iso7816.shortMaximumNe : Int(sw2) }
-
-    private func rebuilt(_ build: () throws(APDUFormatError) -> APDU) throws(TagCommandError) -> APDU {
-        do { return try build() } catch { throw .invalidArgument(error.description) }
-    }
 
     /// One APDU, one answer split into data and status word.
     private func exchange(_ apdu: APDU, timeout: Duration) async throws(TagCommandError) -> APDUResponse {

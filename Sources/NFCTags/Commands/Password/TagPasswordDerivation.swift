@@ -22,9 +22,9 @@ public struct TagPasswordDerivation: Sendable, CustomStringConvertible, CustomDe
     CustomReflectable
 {
     /// The name of the derivation, as logs record it instead of the password.
-    public static let v1Name = "derived-v1"
+    package static let v1Name = "derived-v1"
     /// The label that starts the HMAC message of derivation v1.
-    public static let v1Label: [UInt8] = Array("nfctagkit-pwd-v1".utf8)
+    package static let v1Label: [UInt8] = Array("nfctagkit-pwd-v1".utf8)
 
     private let secret: [UInt8]
 
