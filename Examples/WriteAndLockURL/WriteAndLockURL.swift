@@ -53,7 +53,7 @@ struct WriteAndLockURL {
             // a well-formed NDEF), every written page read back.
             let message = NDEFMessage(records: [NDEFURIRecord(uri: url).record])
             try await tag.writeNDEF(message, options: NDEFWriteOptions()) { progress in
-                print("  wrote \(progress.written)/\(progress.total) pages")
+                print("  wrote \(progress.completed)/\(progress.expected) pages")
             }
             let readBack = try await tag.readNDEF()
             let uri = readBack.records.first.flatMap { try? NDEFURIRecord(record: $0) }?.uri

@@ -80,7 +80,7 @@ enum WriteCommand {
             let last = ProgressBox()
             let template = mirror ? try MirrorWriting.template(for: message, chip: tag.chip, command: "write") : nil
             do throws(NDEFSessionError) {
-                let report: @Sendable (NDEFWriteProgress) -> Void = { progress in
+                let report: @Sendable (TagSessionProgress) -> Void = { progress in
                     last.set(progress)
                     if showProgress { drawProgress(progress) }
                 }
@@ -127,13 +127,13 @@ enum WriteCommand {
                     .object(
                         [
                             ("uid", .string(tag.uid.hexString())), ("chip", .string(connection.detected.chipName)),
-                            ("length", .int(length)), ("written", .int(progress?.written ?? 0)),
-                            ("total", .int(progress?.total ?? 0)),
+                            ("length", .int(length)), ("written", .int(progress?.completed ?? 0)),
+                            ("total", .int(progress?.expected ?? 0)),
                             ("verified", .bool(verify)),
                         ] + (template.map { [("mirror", JSONValue.string(MirrorWriting.name($0)))] } ?? [])))
             } else {
                 printer.line(
-                    "Wrote \(length) bytes to \(connection.detected.chipName) \(tag.uid.hexString()) (\(progress?.written ?? 0) \(connection.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")"
+                    "Wrote \(length) bytes to \(connection.detected.chipName) \(tag.uid.hexString()) (\(progress?.completed ?? 0) \(connection.detected.chip.map { ChipTables.spec(for: $0).family } == .mifareClassic ? "blocks" : "pages"))\(verify ? ", verified" : "")\(template.map { "; mirrors its \(MirrorWriting.name($0)) live" } ?? "")"
                 )
             }
         }
@@ -164,21 +164,21 @@ enum WriteCommand {
         }
     }
 
-    private static func drawProgress(_ progress: NDEFWriteProgress) {
+    private static func drawProgress(_ progress: TagSessionProgress) {
         let width = 30
-        let filled = progress.total == 0 ? width : width * progress.written / progress.total
+        let filled = progress.expected == 0 ? width : width * progress.completed / progress.expected
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(progress.written)/\(progress.total) pages".utf8))
+        FileHandle.standardError.write(Data("\r[\(bar)] \(progress.completed)/\(progress.expected) pages".utf8))
     }
 }
 
 /// The last progress report of a write (reported from the driver's task).
 final class ProgressBox: Sendable {
-    private let last = Locked<NDEFWriteProgress?>(nil)
+    private let last = Locked<TagSessionProgress?>(nil)
 
-    func set(_ progress: NDEFWriteProgress) {
+    func set(_ progress: TagSessionProgress) {
         last.withLock { $0 = progress }
     }
 
-    var value: NDEFWriteProgress? { last.withLock { $0 } }
+    var value: TagSessionProgress? { last.withLock { $0 } }
 }

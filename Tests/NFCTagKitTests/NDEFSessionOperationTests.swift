@@ -28,12 +28,13 @@ struct NDEFSessionOperationTests {
             #expect(status.capacity > 0 && status.capacity < userBytes)
 
             let message = try SessionMessages.sized(min(status.capacity, 40))
-            let progress = Locked<[NDEFWriteProgress]>([])
+            let progress = Locked<[TagSessionProgress]>([])
             try await tag.writeNDEF(message, options: NDEFWriteOptions()) { step in
                 progress.withLock { $0.append(step) }
             }
             let steps = progress.withLock { $0 }
-            #expect(steps.last.map { $0.written == $0.total && $0.total > 0 } == true, "\(steps)")
+            #expect(
+                steps.last.map { $0.completed == $0.expected && $0.expected > 0 && $0.isFinished } == true, "\(steps)")
             #expect(try await tag.readNDEF() == message)
             let encoded = try message.encoded()
             #expect(

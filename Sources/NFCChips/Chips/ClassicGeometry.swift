@@ -6,26 +6,26 @@
 /// geometry.firstBlock(ofSector: 32) // 128
 /// geometry.trailerBlock(ofSector: 32) // 143
 /// ```
-public struct ClassicGeometry: Codable, Equatable, Sendable {
+package struct ClassicGeometry: Codable, Equatable, Sendable {
     /// Bytes per block (16).
-    public var blockSize: Int
+    package var blockSize: Int
     /// Runs of sectors with the same number of blocks, in sector order.
     package var sectorGroups: [ClassicSectorGroup]
 
     /// The number of sectors.
-    public var sectorCount: Int { sectorGroups.reduce(0) { $0 + $1.sectorCount } }
+    package var sectorCount: Int { sectorGroups.reduce(0) { $0 + $1.sectorCount } }
     /// The number of blocks.
-    public var blockCount: Int { sectorGroups.reduce(0) { $0 + $1.sectorCount * $1.blocksPerSector } }
+    package var blockCount: Int { sectorGroups.reduce(0) { $0 + $1.sectorCount * $1.blocksPerSector } }
     /// The memory size in bytes.
-    public var totalBytes: Int { blockCount * blockSize }
+    package var totalBytes: Int { blockCount * blockSize }
 
     /// Blocks in `sector`, or `nil` for a sector the chip does not have.
-    public func blockCount(ofSector sector: Int) -> Int? {
+    package func blockCount(ofSector sector: Int) -> Int? {
         group(ofSector: sector)?.blocksPerSector
     }
 
     /// The first block of `sector`.
-    public func firstBlock(ofSector sector: Int) -> Int? {
+    package func firstBlock(ofSector sector: Int) -> Int? {
         var block = 0
         for group in sectorGroups {
             if sector < group.firstSector + group.sectorCount, sector >= group.firstSector {
@@ -37,13 +37,13 @@ public struct ClassicGeometry: Codable, Equatable, Sendable {
     }
 
     /// The sector trailer block of `sector` (its last block).
-    public func trailerBlock(ofSector sector: Int) -> Int? {
+    package func trailerBlock(ofSector sector: Int) -> Int? {
         guard let first = firstBlock(ofSector: sector), let count = blockCount(ofSector: sector) else { return nil }
         return first + count - 1
     }
 
     /// The sector holding `block`.
-    public func sector(ofBlock block: Int) -> Int? {
+    package func sector(ofBlock block: Int) -> Int? {
         guard block >= 0 else { return nil }
         var first = 0
         for group in sectorGroups {
@@ -55,7 +55,7 @@ public struct ClassicGeometry: Codable, Equatable, Sendable {
     }
 
     /// Whether `block` is a sector trailer.
-    public func isTrailer(block: Int) -> Bool {
+    package func isTrailer(block: Int) -> Bool {
         guard let sector = sector(ofBlock: block) else { return false }
         return trailerBlock(ofSector: sector) == block
     }

@@ -32,7 +32,7 @@ public struct AccessBits: Hashable, Sendable {
 /// byte 8 = C3₃..C3₀ ‖ C2₃..C2₀ (MF1S50 §8.7.1).
 ///
 /// ```swift
-/// let access = try AccessConditions(accessBytes: [0xFF, 0x07, 0x80])
+/// let access = try await classic.readSectorTrailer(1).access   // FF 07 80 on a new card
 /// access.trailer.code   // "001" (transport)
 /// access.groups[0].code // "000"
 /// AccessConditions(groups: [g, g, g], trailer: t).accessBytes // round-trips
@@ -44,8 +44,7 @@ public struct AccessConditions: Hashable, Sendable {
     public var trailer: AccessBits
 
     /// Why 3 access-bit bytes could not be decoded.
-    @nonexhaustive
-    public enum DecodeError: Error, Equatable, Sendable {
+    package enum DecodeError: Error, Equatable, Sendable {
         /// Not exactly 3 bytes.
         case wrongLength(Int)
         /// The inverted copy of a bit disagrees; the card treats the sector as blocked.
@@ -61,7 +60,7 @@ public struct AccessConditions: Hashable, Sendable {
     }
 
     /// Decodes the 3 access-bit bytes, checking every inverted copy.
-    public init(accessBytes bytes: [UInt8]) throws(DecodeError) {
+    package init(accessBytes bytes: [UInt8]) throws(DecodeError) {
         guard bytes.count == 3 else { throw .wrongLength(bytes.count) }
         let c1 = bytes[1] >> 4
         let c2 = bytes[2] & 0x0F

@@ -29,9 +29,9 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
     /// The UID (4, 7 or 10 bytes).
     public var uid: [UInt8] { target.uid }
     /// The UID as lowercase hex.
-    public var uidHex: String { target.uidHex }
+    package var uidHex: String { target.uidHex }
     /// The `nfctag` tag name of the chip (`ntag215`, `ultralight-c`, …) or `unknown`.
-    public var chipName: String { chip?.rawValue ?? "unknown" }
+    package var chipName: String { chip?.rawValue ?? "unknown" }
 
     /// `04a1b2c3d4e5f6 ntag215`.
     public var description: String { "\(uidHex) \(chipName)" }

@@ -8,7 +8,7 @@ import NFCTags
 ///
 /// ```swift
 /// let classic = try session.miFareClassicTag()
-/// try await classic.authenticate(sector: 1, keyType: .a, key: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+/// try await classic.authenticate(sector: 1, keyType: .a, key: .factoryDefault)
 /// let block = try await classic.readBlock(4)
 /// try await classic.writeValue(5, value: 100)
 /// try await classic.increment(5, by: 20)
@@ -18,7 +18,22 @@ public struct NFCMiFareClassicTag: NFCTagHandle {
     /// The session the tag is connected in.
     public let session: TagSession
     /// Sectors and blocks, from the chip's table.
-    public let geometry: ClassicGeometry
+    package let geometry: ClassicGeometry
+
+    /// The number of sectors: 16 on a Classic 1K, 40 on a 4K.
+    public var sectorCount: Int { geometry.sectorCount }
+
+    /// The blocks of `sector`, its sector trailer last (`nil` past the last sector): 4 blocks
+    /// per sector, 16 in the 4K's sectors 32–39.
+    ///
+    /// ```swift
+    /// classic.blocks(inSector: 1)   // 4...7, block 7 the trailer
+    /// ```
+    public func blocks(inSector sector: Int) -> ClosedRange<Int>? {
+        guard let first = geometry.firstBlock(ofSector: sector), let last = geometry.trailerBlock(ofSector: sector)
+        else { return nil }
+        return first...last
+    }
 }
 
 extension NFCMiFareClassicTag {

@@ -40,7 +40,7 @@ public protocol NFCNDEFTag: Sendable {
     /// that the message fits, and verifies it by reading it back.
     func writeNDEF(
         _ message: NDEFMessage, options: NDEFWriteOptions,
-        progress: @escaping @Sendable (NDEFWriteProgress) -> Void
+        progress: @escaping @Sendable (TagSessionProgress) -> Void
     ) async throws(NDEFSessionError)
 
     /// Makes the NDEF data **permanently** read-only, once the message on the tag was read
@@ -79,10 +79,10 @@ extension NFCTagHandle {
     /// See ``NFCNDEFTag/writeNDEF(_:options:progress:)``.
     public func writeNDEF(
         _ message: NDEFMessage, options: NDEFWriteOptions = NDEFWriteOptions(),
-        progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (TagSessionProgress) -> Void = { _ in }
     ) async throws(NDEFSessionError) {
         try await session.performNDEF(exclusive: true) { driver throws(NDEFTagError) in
-            try await driver.writeMessage(message, options: options, progress: progress)
+            try await driver.writeMessage(message, options: options) { progress(TagSessionProgress($0)) }
         }
     }
 
@@ -122,7 +122,7 @@ extension NFCNTAG424DNATag: NFCNDEFTag {
     /// See ``NFCNDEFTag/writeNDEF(_:options:progress:)``.
     public func writeNDEF(
         _ message: NDEFMessage, options: NDEFWriteOptions = NDEFWriteOptions(),
-        progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (TagSessionProgress) -> Void = { _ in }
     ) async throws(NDEFSessionError) {
         try await NFCISODEPTag(session: session).writeNDEF(message, options: options, progress: progress)
     }

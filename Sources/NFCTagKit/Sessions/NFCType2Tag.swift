@@ -142,7 +142,7 @@ extension NFCType2Tag {
     /// ```
     public func writeNDEF(
         mirroring template: NTAGMirrorTemplate,
-        progress: @escaping @Sendable (NDEFWriteProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (TagSessionProgress) -> Void = { _ in }
     ) async throws(NDEFSessionError) {
         let chipName = chip?.rawValue ?? "unknown"
         guard let commands = try? session.type2(.writeConfiguration) else {
@@ -152,7 +152,7 @@ extension NFCType2Tag {
             guard let type2 = driver as? Type2NDEFDriver else {
                 throw .unsupportedTag(reason: "\(chipName) has no ASCII mirror")
             }
-            try await type2.writeMessage(mirroring: template, commands: commands, progress: progress)
+            try await type2.writeMessage(mirroring: template, commands: commands) { progress(TagSessionProgress($0)) }
         }
     }
 }

@@ -2,7 +2,7 @@ import NFCChips
 import NFCTags
 internal import Locking
 
-/// How far a long operation (dump, restore) has come, in exchanges with the tag.
+/// How far a long operation (NDEF write, dump, restore) has come, in exchanges with the tag.
 ///
 /// `expected` is an estimate made before the first exchange (a restore does not know in
 /// advance how many pages differ); ``fraction`` stays below 1 until the operation reports
@@ -26,6 +26,11 @@ public struct TagSessionProgress: Sendable {
         self.completed = completed
         self.expected = expected
         self.isFinished = isFinished
+    }
+
+    /// An NDEF write's progress: its write commands acknowledged out of all it needs.
+    package init(_ write: NDEFWriteProgress) {
+        self.init(completed: write.written, expected: write.total, isFinished: write.written >= write.total)
     }
 
     /// 0…1: 1 only once finished.

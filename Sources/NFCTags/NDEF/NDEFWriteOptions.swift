@@ -18,11 +18,11 @@ public struct NDEFWriteOptions: Sendable {
 ///
 /// `written` counts the write commands the tag acknowledged (pages on Type 2, blocks on
 /// Classic, UPDATE BINARY commands on Type 4) out of `total`.
-public struct NDEFWriteProgress: Sendable {
+package struct NDEFWriteProgress: Sendable {
     /// Write commands acknowledged so far.
-    public var written: Int
+    package var written: Int
     /// Write commands the whole write needs.
-    public var total: Int
+    package var total: Int
 
     /// Progress with the given counts.
     package init(written: Int, total: Int) {

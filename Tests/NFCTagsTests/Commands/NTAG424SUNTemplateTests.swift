@@ -1,6 +1,7 @@
 import NDEF
 import NFCChips
 import NFCTags
+import NTAG424Crypto
 import Testing
 
 /// SUN URL templates: where the placeholders fall in the NDEF file, and the settings made

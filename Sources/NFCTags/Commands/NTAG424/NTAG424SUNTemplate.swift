@@ -19,14 +19,6 @@ import NTAG424Crypto
 /// template.sdm.piccDataOffset   // where {picc} falls in the file
 /// ```
 public struct NTAG424SUNTemplate: Sendable, Hashable {
-    /// Which mirrors the template holds.
-    public enum Layout: String, Sendable, Hashable {
-        /// `{picc}` and `{cmac}`.
-        case encrypted
-        /// `{uid}`, `{counter}` and `{cmac}`.
-        case plain
-    }
-
     /// Why a template cannot be used.
     @nonexhaustive
     public enum TemplateError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -47,8 +39,9 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
 
     /// The template as given.
     public let template: String
-    /// Which layout it is.
-    public let layout: Layout
+    /// Which mirrors it holds: `.encrypted` (`{picc}` and `{cmac}`) or `.plain` (`{uid}`,
+    /// `{counter}` and `{cmac}`), as ``SUNVerifier`` reads them back.
+    public let layout: SUNVerification.Mode
     /// The URL as written to the tag (each placeholder as `0`s of its mirror's length).
     public let writtenURL: String
     /// NLEN ‖ the NDEF message: the bytes to write into the NDEF file from offset 0.
