@@ -52,7 +52,7 @@ public struct ReconnectionPolicy: Sendable {
     public init() {}
 
     /// The wait before attempt `attempt` (1-based); zero for the first.
-    public func delay(beforeAttempt attempt: Int) -> Duration {
+    package func delay(beforeAttempt attempt: Int) -> Duration {
         guard attempt > 1 else { return .zero }
         var delay = initialDelay
         for _ in 2..<attempt {

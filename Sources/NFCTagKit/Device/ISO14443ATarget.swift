@@ -19,7 +19,7 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     public var ats: [UInt8]
 
     /// Creates a target description.
-    public init(uid: [UInt8], atqa: [UInt8], sak: UInt8, ats: [UInt8] = []) {
+    package init(uid: [UInt8], atqa: [UInt8], sak: UInt8, ats: [UInt8] = []) {
         self.uid = uid
         self.atqa = atqa
         self.sak = sak

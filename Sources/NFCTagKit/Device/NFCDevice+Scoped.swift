@@ -15,6 +15,8 @@ extension NFCDevice {
     ///     ``discoverReaders(timeout:options:)`` finds within `timeout`.
     ///   - configuration: reconnection, liveness and the rest of the connection's settings.
     ///   - timeout: how long to look for a reader when `connectionString` is `nil`.
+    ///   - isolation: where `body` runs: the caller's isolation.
+    ///   - body: the work with the connected device; the reader is closed when it returns or throws.
     @discardableResult
     public static func withReader<Result>(
         _ connectionString: String? = nil,

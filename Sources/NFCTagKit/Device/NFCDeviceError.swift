@@ -27,7 +27,7 @@ public enum NFCDeviceError: Error, Equatable, Sendable, CustomStringConvertible 
     case timeout
     /// The task was cancelled; a blocking poll was aborted.
     case cancelled
-    /// No tag is selected (select one with ``NFCDevice/selectTarget(uid:)`` or a poll).
+    /// No tag is selected (select one with a ``TagSession`` or a poll).
     case noTargetSelected
     /// The reader to connect to was not found before the timeout.
     case readerNotFound(String)

@@ -17,7 +17,7 @@ public struct NFCReader: Sendable, Hashable, CustomStringConvertible {
     public var serialNumber: String?
     /// USB vendor and product, for USB readers.
     public var usbID: USBProductID?
-    /// Where a USB reader is plugged in (`1-4.2`; see ``USBDeviceDescriptor/portPath``).
+    /// Where a USB reader is plugged in (`1-4.2`: bus 1, port 4, hub port 2).
     public var usbPortPath: String?
     /// Firmware and modulations, when discovery opened the reader (probing) or it is open
     /// in this process.

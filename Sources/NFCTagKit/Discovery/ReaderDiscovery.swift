@@ -156,7 +156,7 @@ extension NFCDevice {
     /// `timeout` (nil: never) or when the consuming task is cancelled.
     ///
     /// Sources: libnfc's scan, libusb hot-plug for the USB readers libnfc drives
-    /// (``USBReaderModel/known``), and ``DiscoveryOptions/connectionStrings`` probed by
+    /// (the reader table in `datasheets/`), and ``DiscoveryOptions/connectionStrings`` probed by
     /// opening. A reader present but held by the kernel's `pn533` driver, `pcscd` or another
     /// program carries ``NFCReader/inUse`` with the fix.
     ///

@@ -10,7 +10,7 @@ import NFCTags
 /// The session runs on the device's own thread and uses the device, never a second
 /// libnfc handle. A polling round, a connect and each operation hold the device's tag
 /// access from their first call to their last: a ``TagSession`` on the same device (or an
-/// app's ``NFCDevice/withExclusiveTagAccess(isolation:_:)`` block) waits for them, and
+/// app's ``TagSession``) waits for them, and
 /// they wait for its operation, so a poll never resets the field in the middle of another
 /// user's command sequence. After another user had the field, the connected tag is
 /// selected again before it is used.

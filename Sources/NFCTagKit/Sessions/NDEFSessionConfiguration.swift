@@ -36,7 +36,7 @@ public struct NDEFSessionConfiguration: Sendable {
     /// ``NDEFSessionError/severalTags(count:)`` before its first page.
     ///
     /// Off, the poll that found the connected tag alone stays its alone check for as long as
-    /// the tag stays selected (``NFCDevice/selectIfAlone(uid:isoDEP:reusingPoll:)``): one
+    /// the tag stays selected (by one alone check): one
     /// InAutoPoll less per operation on a PN532 UART. A tag that enters the field later is
     /// not written — it stays IDLE and answers nothing sent to the selected tag — but the
     /// operation goes ahead with two tags in the field. For tools that write straight after

@@ -151,7 +151,7 @@ extension NFCMiFareClassicTag {
     }
 
     /// Reads every sector some key opens into a memory image, trying `keys` as key A then
-    /// key B (`nil`: ``ClassicKey/wellKnown``). `progress` is called after every exchange with the tag.
+    /// key B (`nil`: `ClassicKey.wellKnown`). `progress` is called after every exchange with the tag.
     public func dump(
         keys: [ClassicKey]? = nil,
         progress: (@Sendable (TagSessionProgress) -> Void)? = nil

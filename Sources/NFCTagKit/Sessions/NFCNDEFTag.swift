@@ -106,7 +106,7 @@ extension NFCTagHandle {
 extension NFCNTAG424DNATag: NFCNDEFTag {
     /// The tag's UID.
     public var uid: [UInt8] { session.uid }
-    /// The chip (``NFCChips/Chip/ntag424dna``).
+    /// The chip (`Chip.ntag424dna`).
     public var chip: Chip? { session.chip }
 
     /// See ``NFCNDEFTag/queryNDEFStatus()``.

@@ -7,7 +7,7 @@ import NTAG424Crypto
 /// originality signature, the random ID, and the SUN setup.
 ///
 /// The handle keeps the authenticated session between calls (in its
-/// ``NFCTags/NTAG424DNACommands``); any refused command ends it, as on the tag.
+/// `NTAG424DNACommands` inside); any refused command ends it, as on the tag.
 ///
 /// ```swift
 /// let ntag = try session.isoDEPTag().ntag424()
@@ -89,7 +89,7 @@ public struct NFCNTAG424DNATag: Sendable {
     }
 
     /// A key change that a cut cannot turn into a key nobody knows (plan, key version,
-    /// verification): see ``NFCTags/NTAG424DNACommands/changeKeySafely(_:from:to:version:appMasterKey:)``.
+    /// verification): see <doc:TheTagSession>.
     public func changeKeySafely(
         _ keyNumber: UInt8, from oldKey: AES128Key, to newKey: AES128Key, version: UInt8,
         appMasterKey: AES128Key
@@ -110,7 +110,7 @@ public struct NFCNTAG424DNATag: Sendable {
     }
 
     /// Writes the SUN URL of `template` and its SDM settings (see
-    /// ``NFCTags/NTAG424DNACommands/setUpSUN(_:keys:)``); returns the settings read back.
+    /// `NTAG424DNACommands.setUpSUN` inside); returns the settings read back.
     @discardableResult
     public func setUpSUN(_ template: NTAG424SUNTemplate, keys: NTAG424SUNKeys) async throws(TagSessionError)
         -> NTAG424FileSettings

@@ -4,7 +4,7 @@ import NFCTags
 /// What a connected tag is, by family, with the commands that family has — as Core NFC's
 /// `NFCTag` hands out an `NFCMiFareTag` or an `NFCISO7816Tag`.
 ///
-/// ``TagSession/connect(on:timeout:)`` identifies the chip; ``TagSession/tag`` then says
+/// ``TagSession/connect(on:timeout:aloneCheckBeforeEveryWrite:)`` identifies the chip; ``TagSession/tag`` then says
 /// which family it belongs to. Each handle carries only its family's commands and knows its
 /// memory map from the chip's table, so a Classic command cannot be called on an NTAG.
 ///

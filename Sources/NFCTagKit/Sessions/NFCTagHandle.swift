@@ -1,9 +1,9 @@
 import NFCChips
 import NFCTags
 
-/// What every tag family handle shares: the session it came from, the tag's identity, the
-/// raw ``send(_:framing:timeout:)``, and the NDEF calls of ``NFCNDEFTag`` (as Core NFC's
-/// `NFCMiFareTag` is an `NFCNDEFTag`).
+/// What every tag family handle shares: the session it came from (raw frames go through
+/// its ``TagSession/send(_:framing:timeout:)``), the tag's identity, and the NDEF calls of
+/// ``NFCNDEFTag`` (as Core NFC's `NFCMiFareTag` is an `NFCNDEFTag`).
 ///
 /// Handles are small values: copy them freely. Each command runs as the only user of the
 /// device's tag (the same gate as ``TagSession``) and fails with a ``TagSessionError`` that

@@ -4,7 +4,7 @@ import NFCTags
 // MARK: - MIFARE Ultralight C: the 3DES key, AUTH0 / AUTH1
 
 extension NFCType2Tag {
-    /// Ultralight C: 3DES mutual authentication with `key` (``UltralightCKey/factoryDefault``
+    /// Ultralight C: 3DES mutual authentication with `key` (`UltralightCKey.factoryDefault`
     /// on a new tag). A wrong key throws ``TagSessionError/command(operation:_:)`` with
     /// `authenticationFailed`.
     public func authenticate(key: UltralightCKey) async throws(TagSessionError) {

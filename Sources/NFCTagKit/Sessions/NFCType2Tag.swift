@@ -130,7 +130,7 @@ extension NFCType2Tag {
     /// Writes `template`'s URL (`NTAGMirrorTemplate`: `{uid}`, `{counter}` or
     /// `{uid}x{counter}` as ASCII zeros) tear-safely and verified, then points the NTAG21x's
     /// ASCII mirror at the zeros, so that every later read shows the live UID and counter —
-    /// on this connection, after the same alone check as ``writeNDEF(_:options:progress:)``.
+    /// on this connection, after the same alone check as ``NFCNDEFTag/writeNDEF(_:options:progress:)``.
     ///
     /// A mirror that would leave the user memory or straddle reserved bytes is refused with
     /// ``NDEFSessionError/unsupportedTag(reason:)`` before anything is written. Authenticate

@@ -82,7 +82,7 @@ public actor TagSession {
     ///   - aloneCheckBeforeEveryWrite: `true` (the default): every NDEF write and lock first
     ///     looks at the field again, since a person may have added a tag. `false`, for a
     ///     station where nothing enters the field between the steps of one tag: the look that
-    ///     found the tag alone (here, or the station's ``NFCDevice/pollField()``) stays its
+    ///     found the tag alone (here, or the station's poll) stays its
     ///     alone check while nothing selects the tag again (a NAK, a password proven from a
     ///     fresh selection) — one look per tag for a write, verify and lock.
     /// - Throws: ``TagSessionError/noTag`` after `timeout`,

@@ -59,7 +59,7 @@ public struct ProvisioningRecord: Sendable, Codable {
     public var time: Date
     /// The station's label.
     public var station: String?
-    /// How the tag's password came about (``TagPasswordDerivation/v1Name``), never the password.
+    /// How the tag's password came about (`derived-v1` for a `TagPasswordDerivation`), never the password.
     public var password: String?
 
     package init(uid: [UInt8], chip: Chip? = nil, result: Result, actions: [Step] = [], milliseconds: Int = 0) {

@@ -73,9 +73,12 @@ public actor ProvisioningStation {
     /// A station on `device`.
     ///
     /// - Parameters:
+    ///   - device: the connected reader the tags are presented to.
+    ///   - plan: what each tag gets: the message, protection, lock, or a SUN setup.
     ///   - label: written into every record (a line, a box, a person).
     ///   - alreadyProvisioned: UIDs done before (from an earlier run's log); they are
     ///     skipped, as are the tags this station provisions, unless `skipsProvisioned` is false.
+    ///   - skipsProvisioned: whether a tag provisioned before is skipped (false: written again).
     ///   - tagTimeout: how long one tag may take to answer.
     ///   - pollInterval: the pause between two looks at the field.
     public init(

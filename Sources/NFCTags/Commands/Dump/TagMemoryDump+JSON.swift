@@ -23,7 +23,7 @@ extension TagMemoryDump {
     private static func hex(_ bytes: [UInt8]) -> String { bytes.hexString(uppercase: true) }
 
     /// The dump as pretty-printed JSON (UTF-8), keys sorted so files diff well.
-    package func jsonBytes() throws(TagCommandError) -> [UInt8] {
+    public func jsonBytes() throws(TagCommandError) -> [UInt8] {
         try validate()
         let file = File(
             format: Self.format, version: Self.version, chip: chip.rawValue, uid: Self.hex(uid),
@@ -41,7 +41,7 @@ extension TagMemoryDump {
     }
 
     /// Reads a dump file; every problem names the field (and index) that is wrong.
-    package init(jsonBytes bytes: [UInt8]) throws(TagCommandError) {
+    public init(jsonBytes bytes: [UInt8]) throws(TagCommandError) {
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: Data(bytes)) } catch {
             throw .invalidArgument("not a memory dump: \(error)")
