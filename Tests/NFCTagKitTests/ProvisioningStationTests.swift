@@ -145,6 +145,32 @@ struct ProvisioningStationTests {
         }
     }
 
+    @Test("an Ultralight C under an NTAG password plan: written and verified, then refused at protect, nothing sent")
+    func ultralightCIsNotPasswordProtected() async throws {
+        var plan = ProvisioningPlan(message: Self.message)
+        plan.protection = ProvisioningPlan.Protection(password: try #require(TagPassword(hex: "12345678")))
+        try await withStation(plan) { station, fixture in
+            // NDEF-formatted: CC for 48 data bytes (6 × 8), an empty NDEF TLV.
+            var ultralightC = try Type2Tag(chip: .ultralightC, uid: Self.uids[0])
+            ultralightC.setPage(3, to: [0xE1, 0x10, 0x06, 0x00])
+            ultralightC.setPage(4, to: [0x03, 0x00, 0xFE, 0x00])
+            fixture.emulator.insert(ultralightC)
+            var records: [ProvisioningRecord] = []
+            _ = await station.run { event in
+                if case .handled(let record) = event {
+                    records.append(record)
+                    station.stop()
+                }
+            }
+            let record = try #require(records.first)
+            #expect(record.result == .failed)
+            #expect(record.actions == [.write, .verify], "\(record.actions)")
+            #expect(record.failure?.step == .protect)
+            #expect(record.failure?.message == "ultralight-c has no password protection (PWD_AUTH)")
+            #expect(record.failure?.state == "the new message is written and verified; not protected")
+        }
+    }
+
     @Test("a record encodes as the log's flat JSON line and decodes back", arguments: [false, true])
     func recordRoundTrip(failed: Bool) throws {
         var record = ProvisioningRecord(

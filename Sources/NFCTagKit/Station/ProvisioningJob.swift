@@ -67,8 +67,10 @@ struct ProvisioningJob {
                     step: .write, message: "\(chip.rawValue) holds no NDEF NFCTagKit can write",
                     state: "nothing was written"))
         }
+        // PWD_AUTH, protection and the mirror are NTAG21x / Ultralight EV1 commands; an
+        // Ultralight C (3DES) is refused with the words below, before anything is sent.
         let type2: NFCType2Tag?
-        if case .type2(let ntag) = session.tag { type2 = ntag } else { type2 = nil }
+        if case .type2(let ntag) = session.tag, ntag.chip != .ultralightC { type2 = ntag } else { type2 = nil }
         let steps = Steps(job: self, tag: ndef, type2: type2)
 
         // Write and verify (and lock here when no password comes between).
