@@ -45,6 +45,14 @@ enum ChipSession {
     }
 
     /// A session error as the tool reports it: the command, the step, the tag's state.
+    /// A password given for an Ultralight C, whose protection is its 3DES key.
+    static func ultralightCNeedsKey(_ command: String) -> ToolError {
+        ToolError(
+            exitCode: .usage,
+            summary: "nfctag \(command): an Ultralight C has no PWD / PACK password; it is protected by its 3DES key",
+            detail: ["Give the key with --ultralight-c-key HEX32 instead of --password; nothing was written."])
+    }
+
     static func failure(_ error: TagSessionError, command: String, timeout: Double = 0) -> ToolError {
         switch error {
         case .cancelled:

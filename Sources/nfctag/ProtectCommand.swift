@@ -112,6 +112,7 @@ enum ProtectCommand {
             } catch {
                 throw ChipSession.failure(error, command: "protect")
             }
+            if ntag.chip == .ultralightC { throw ChipSession.ultralightCNeedsKey("protect") }
             let page = options.fromPage ?? ntag.memory.firstUserPage
             if options.dryRun {
                 let plan: PasswordFlowPlan

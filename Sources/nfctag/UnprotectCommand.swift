@@ -55,6 +55,7 @@ enum UnprotectCommand {
         let printer = output
         try await ChipSession.run(globals, command: "unprotect", authenticate: false) { session throws(ToolError) in
             guard let (password, pack) = globals.credentials(forUID: session.uid, pack: pack) else { return }
+            if session.chip == .ultralightC { throw ChipSession.ultralightCNeedsKey("unprotect") }
             do throws(TagSessionError) {
                 if dryRun {
                     let plan = try await session.type2Tag().planPasswordRemoval(

@@ -259,5 +259,12 @@ struct UltralightCCommandTests {
         #expect(wrong.stderr.contains("--new-ultralight-c-key NEW"), "\(wrong.stderr)")
         #expect(try runTool(["protect", "--ultralight-c-key", "0011"], on: emulator).status == 2)
         #expect(try runTool(["protect", "--new-ultralight-c-key", Self.newKey], on: emulator).status == 2)
+        // A PWD / PACK password on an Ultralight C: a usage error that names the key option.
+        for command in [["protect", "--password", "12345678"], ["unprotect", "--password", "12345678"]] {
+            let password = try runTool(command, on: emulator)
+            #expect(password.status == 2, "\(command): \(password.stderr)")
+            #expect(password.stderr.contains("--ultralight-c-key HEX32 instead of --password"), "\(password.stderr)")
+        }
+        #expect(try type2Tag(emulator).memory == before)
     }
 }
