@@ -110,14 +110,14 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
     }
 
     /// The title in `languageCode` (compared ignoring ASCII case), or `nil`.
-    public func title(forLanguage languageCode: String) -> NDEFTextRecord? {
+    package func title(forLanguage languageCode: String) -> NDEFTextRecord? {
         titles.first { $0.languageCode.lowercasedASCII() == languageCode.lowercasedASCII() }
     }
 
     /// The inner message: titles, URI, `act`, `s`, `t`, icons, other records.
     ///
     /// - Throws: ``NDEFEncodingError/invalidLanguageCode(_:)`` from a title.
-    public func makeMessage() throws(NDEFEncodingError) -> NDEFMessage {
+    package func makeMessage() throws(NDEFEncodingError) -> NDEFMessage {
         var records: [NDEFRecord] = []
         for title in titles { records.append(try title.makeRecord()) }
         records.append(uri.record)

@@ -11,7 +11,7 @@ public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
     case reset
 
     /// The short name used in `nfctag monitor --json` (`"reason"`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .unplugged: "unplugged"
         case .ioError: "io-error"

@@ -24,7 +24,7 @@ public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
 
     /// The event name of `nfctag monitor --json`: `connected`, `disconnected`,
     /// `reconnectStarted`, `reconnectSucceeded`, `reconnectFailed`, `tagDetected`, `tagRemoved`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .connected: "connected"
         case .disconnected: "disconnected"

@@ -1,6 +1,5 @@
 /// A radio modulation a reader supports in initiator mode (libnfc's `nfc_modulation_type`).
-@nonexhaustive
-public enum Modulation: String, Sendable, Hashable, CaseIterable {
+package enum Modulation: String, Sendable, Hashable, CaseIterable {
     /// ISO/IEC 14443-A: NTAG, MIFARE Ultralight, MIFARE Classic, Type 4 tags.
     case iso14443A = "ISO/IEC 14443A"
     /// Innovision Jewel / Topaz (Type 1).

@@ -10,7 +10,7 @@ public struct ReaderInfo: Sendable, Hashable, CustomStringConvertible {
     /// The reader chip's firmware, when libnfc reported it.
     public var firmware: ReaderFirmware?
     /// Modulations the reader supports as an initiator.
-    public var supportedModulations: [Modulation]
+    package var supportedModulations: [Modulation]
     /// The serial speed in baud host and reader talk at, for a UART reader (`pn532_uart`):
     /// 460 800 or 230 400 when the reader was switched up at connect, 115 200 when it was
     /// not, or the speed its connection string names. Nil for USB and other readers.

@@ -12,7 +12,7 @@ public struct NFCReader: Sendable, Hashable, CustomStringConvertible {
     /// A name for people: libnfc's device name once opened, else the product name.
     public var name: String
     /// The driver kind.
-    public var kind: ReaderKind
+    package var kind: ReaderKind
     /// The USB serial number, where the bus offers one.
     public var serialNumber: String?
     /// USB vendor and product, for USB readers.

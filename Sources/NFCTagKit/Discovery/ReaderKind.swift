@@ -1,6 +1,5 @@
 /// Which libnfc driver reaches a reader, taken from its connection string's prefix.
-@nonexhaustive
-public enum ReaderKind: String, Sendable, Hashable, CaseIterable {
+package enum ReaderKind: String, Sendable, Hashable, CaseIterable {
     /// PN532 on a serial port or pseudo-terminal (`pn532_uart:`), including the emulator.
     case pn532UART = "pn532_uart"
     /// PN531 / PN533 family on USB (`pn53x_usb:`): NXP PN533, SCM SCL3711, Sony RC-S360, ASK LoGO.
@@ -29,5 +28,5 @@ public enum ReaderKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True for readers on USB, whose libnfc address (`bus:device`) changes when replugged.
-    public var isUSB: Bool { self == .pn53xUSB || self == .acr122USB }
+    package var isUSB: Bool { self == .pn53xUSB || self == .acr122USB }
 }

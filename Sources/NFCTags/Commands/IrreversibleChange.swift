@@ -11,7 +11,7 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
     case lockOrOTPBits(page: Int)
 
     /// The consent that allows this change.
-    public var requiredConsent: IrreversibleConsent {
+    package var requiredConsent: IrreversibleConsent {
         switch self {
         case .configurationLock: .configurationLock
         case .authenticationLimit: .authenticationLimit

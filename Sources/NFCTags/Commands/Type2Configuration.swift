@@ -147,7 +147,7 @@ public struct Type2Configuration: Sendable, Hashable {
     }
 
     /// The fields whose values differ from `other` (`other`'s value first).
-    public func changes(from other: Type2Configuration) -> [ConfigurationChange] {
+    package func changes(from other: Type2Configuration) -> [ConfigurationChange] {
         values.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { name in
             guard let new = values[name], let old = other.values[name], new != old else { return nil }
             return ConfigurationChange(field: name, from: old, to: new)
@@ -156,7 +156,7 @@ public struct Type2Configuration: Sendable, Hashable {
 
     /// The irreversible changes going from `current` to this configuration: CFGLCK turned
     /// on, or a finite AUTHLIM set.
-    public func irreversibleChanges(from current: Type2Configuration) -> [IrreversibleChange] {
+    package func irreversibleChanges(from current: Type2Configuration) -> [IrreversibleChange] {
         var result: [IrreversibleChange] = []
         if isConfigurationLocked == true, current.isConfigurationLocked != true { result.append(.configurationLock) }
         if let limit = authenticationLimit, limit != 0, limit != current.authenticationLimit {

@@ -158,7 +158,7 @@ public struct APDU: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same command asking for `expectedResponseLength` bytes (the `6Cxx` retry).
-    public func withExpectedResponseLength(_ expectedResponseLength: Int) throws(TagCommandError) -> APDU {
+    package func withExpectedResponseLength(_ expectedResponseLength: Int) throws(TagCommandError) -> APDU {
         try APDU(
             cla: cla, ins: ins, p1: p1, p2: p2, data: data, expectedResponseLength: expectedResponseLength,
             extendedLength: usesExtendedLength)

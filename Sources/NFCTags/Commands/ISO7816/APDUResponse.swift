@@ -44,7 +44,7 @@ public struct APDUResponse: Sendable, Hashable, CustomStringConvertible {
     public var isSuccess: Bool { status?.name == .normalProcessing || status?.name == .desfireOperationOK }
 
     /// SW1 SW2 in hex, upper case, e.g. `9000`.
-    public var statusWordHex: String { [sw1, sw2].hexString(uppercase: true) }
+    package var statusWordHex: String { [sw1, sw2].hexString(uppercase: true) }
 
     /// Data and status word, e.g. `0102 9000 (normal processing)`.
     public var description: String {

@@ -10,7 +10,7 @@ public enum NTAG424Access: Sendable, Hashable, CustomStringConvertible {
     case never
 
     /// The condition from its nibble.
-    public init(nibble: UInt8) {
+    package init(nibble: UInt8) {
         switch nibble & 0x0F {
         case NTAG424DNATable.free: self = .free
         case NTAG424DNATable.never: self = .never
