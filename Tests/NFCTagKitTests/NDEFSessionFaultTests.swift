@@ -55,6 +55,9 @@ struct NDEFSessionFaultTests {
                 #expect(step != nil && loss != nil, "frame \(k): \(failure)")
                 statesSeen.insert("\(state)")
                 #expect(await harness.session.state == .polling, "frame \(k)")
+                // The tags are forgotten with the reader, so the tag is reported afresh after
+                // the reconnection even if the device is back before the next polling round.
+                #expect(await harness.session.detectedTags.isEmpty, "frame \(k)")
                 await harness.session.setTransportDecorator(nil)
                 mark = harness.log.all.count
                 try harness.emulator.plug()

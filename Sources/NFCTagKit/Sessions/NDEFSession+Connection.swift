@@ -197,6 +197,9 @@ extension NDEFSession {
         case .connectionLost(let step, _, let loss):
             dropConnection()
             state = .polling
+            // A lost reader: every tag is reported afresh once it is back, even when the
+            // device reconnects before the next polling round looks at the field.
+            if loss != nil { forgetTags() }
             if step != nil { emit(.prompt(loss == nil ? .tagLost : .readerLost)) }
             startPolling(after: .zero)
         default:

@@ -190,11 +190,17 @@ extension NDEFSession {
         }
     }
 
+    /// The reader went away: each tag seen is reported removed, and reported afresh when
+    /// polling finds it again.
+    func forgetTags() {
+        for tag in detectedTags { emit(.tagRemoved(tag)) }
+        detectedTags = []
+    }
+
     /// After a lost reader: forget the tags, wait for the device's automatic reconnection.
     /// False when the reader is gone for good (the session is then invalidated).
     private func waitForReader(after reason: DisconnectReason?, generation: Int) async -> Bool {
-        for tag in detectedTags { emit(.tagRemoved(tag)) }
-        detectedTags = []
+        forgetTags()
         emit(.prompt(.readerLost))
         for await status in device.statusUpdates {
             guard generation == pollGeneration, state == .polling else { return false }
