@@ -84,7 +84,7 @@ struct PublicAPITests {
     @Test("the surface fits the budget: at most 1,200 public symbols and 120 public types")
     func budget() throws {
         let surface = try PublicSurface.extract(modules: Self.modules)
-        // Issue 23's budget: 4,198 symbols and 340 types before it, 1,146 and 110 after. A
+        // Issue 23's budget: 4,198 symbols and 340 types before it, 1,148 and 110 after. A
         // family still to come (DESFire, FeliCa, Type B, Type 1, card emulation) pays for its
         // handle and commands inside the same budget.
         #expect(surface.symbolCount <= 1200, "\(surface.symbolCount) public symbols")

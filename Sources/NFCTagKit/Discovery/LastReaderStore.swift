@@ -29,32 +29,6 @@ public struct LastReaderStore: Sendable {
             self.usbID = usbID
         }
 
-        private enum CodingKeys: String, CodingKey { case connectionString, serialNumber, name, usbID }
-        /// The file's form of a USB ID: `{"vendor": 1839, "product": 8704}`.
-        private struct USBIDField: Codable {
-            var vendor: UInt16
-            var product: UInt16
-        }
-
-        package init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            connectionString = try container.decode(String.self, forKey: .connectionString)
-            serialNumber = try container.decodeIfPresent(String.self, forKey: .serialNumber)
-            name = try container.decodeIfPresent(String.self, forKey: .name)
-            usbID = try container.decodeIfPresent(USBIDField.self, forKey: .usbID).map {
-                USBProductID(vendor: $0.vendor, product: $0.product)
-            }
-        }
-
-        package func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(connectionString, forKey: .connectionString)
-            try container.encodeIfPresent(serialNumber, forKey: .serialNumber)
-            try container.encodeIfPresent(name, forKey: .name)
-            try container.encodeIfPresent(
-                usbID.map { USBIDField(vendor: $0.vendor, product: $0.product) }, forKey: .usbID)
-        }
-
         /// True when `reader` is the remembered one: same serial number (and USB ID) when
         /// one was saved and the reader's is known, else the same connection string (a
         /// reader named by its connection string and probed by opening it tells no serial).

@@ -1,5 +1,5 @@
 /// A USB vendor / product pair.
-public struct USBProductID: Sendable, Hashable, CustomStringConvertible {
+public struct USBProductID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// USB vendor ID.
     public var vendor: UInt16
     /// USB product ID.
