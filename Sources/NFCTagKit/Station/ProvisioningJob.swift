@@ -1,4 +1,5 @@
 import Foundation
+import NFCChips
 
 /// One tag through a ``ProvisioningStation``: identify, write (tear-safe), verify, then
 /// optionally protect and lock, all on one ``TagSession`` connection.
@@ -67,10 +68,14 @@ struct ProvisioningJob {
                     step: .write, message: "\(chip.rawValue) holds no NDEF NFCTagKit can write",
                     state: "nothing was written"))
         }
-        // PWD_AUTH, protection and the mirror are NTAG21x / Ultralight EV1 commands; an
-        // Ultralight C (3DES) is refused with the words below, before anything is sent.
+        // PWD_AUTH, protection and the mirror need a chip whose table has PWD_AUTH; another
+        // (plain Ultralight, Ultralight C) is refused in the words below, nothing sent.
         let type2: NFCType2Tag?
-        if case .type2(let ntag) = session.tag, ntag.chip != .ultralightC { type2 = ntag } else { type2 = nil }
+        if case .type2(let ntag) = session.tag, ChipTables.spec(for: chip).supports(.passwordAuthenticate) {
+            type2 = ntag
+        } else {
+            type2 = nil
+        }
         let steps = Steps(job: self, tag: ndef, type2: type2)
 
         // Write and verify (and lock here when no password comes between).
