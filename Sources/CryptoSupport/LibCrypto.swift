@@ -74,6 +74,13 @@ package enum LibCrypto {
         mac("CMAC", subAlgorithm: "AES-128-CBC", key: key, message: message, length: 16)
     }
 
+    /// CMAC (NIST SP 800-38B) of `message` under `key` with the named CBC sub-cipher
+    /// (`"DES-EDE3-CBC"`, `"AES-128-CBC"`): `length` bytes (the block size), or `nil` when
+    /// OpenSSL refuses.
+    package static func cmac(subAlgorithm: String, key: [UInt8], message: [UInt8], length: Int) -> [UInt8]? {
+        mac("CMAC", subAlgorithm: subAlgorithm, key: key, message: message, length: length)
+    }
+
     /// HMAC-SHA256 of `message` under `key` (RFC 2104, FIPS 180-4): 32 bytes, or `nil`
     /// when OpenSSL refuses.
     package static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8]? {

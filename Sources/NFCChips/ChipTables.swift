@@ -41,6 +41,9 @@ package enum ChipTables {
     /// The NFC Forum Type 4 mapping: AIDs, CC file, APDUs, status words.
     package static let type4: Type4Spec = GeneratedTables.type4
 
+    /// MIFARE DESFire family facts: commands, status codes, key settings, the Type 4 mapping.
+    package static let desfire: DESFireSpec = GeneratedTables.desfire
+
     /// MIFARE Classic family facts: trailers, access conditions, keys, MAD.
     package static let classic: ClassicSpec = GeneratedTables.mifareClassic
 

@@ -32,7 +32,8 @@ public enum EmulatorSetupError: Error, Equatable, Sendable, CustomStringConverti
 public enum EmulatedTagFactory {
     /// Every tag name the factory knows, in the tables' order.
     public static var tagNames: [String] {
-        let chips = Chip.allCases.map(\.rawValue)
+        // The DESFire chips have tables but no model yet.
+        let chips = Chip.allCases.filter { ChipTables.spec(for: $0).desfire == nil }.map(\.rawValue)
         return chips.contains(ntag424Name) ? chips : chips + [ntag424Name]
     }
 
@@ -51,7 +52,9 @@ public enum EmulatedTagFactory {
             }
             return NTAG424DNATag(uid: uid, signature: signature)
         }
-        guard let chip = Chip(rawValue: name) else { throw .unknownTagName(name) }
+        guard let chip = Chip(rawValue: name), ChipTables.spec(for: chip).desfire == nil else {
+            throw .unknownTagName(name)
+        }
         let uid = uid ?? defaultUID(for: chip, index: index)
         let expected = ChipTables.spec(for: chip).activation.uidLength
         guard uid.count == expected else { throw .uidLength(tag: name, expected: expected, got: uid.count) }

@@ -13,11 +13,31 @@ struct ChipIdentifierTests {
             let result = ChipIdentifier.identify(
                 atqa: spec.activation.atqa, sak: spec.activation.sak,
                 getVersion: response, answersUltralightCAuthenticate: probe,
-                isoDEPVersion: spec.ntag424?.getVersion.hardware)
+                isoDEPVersion: (spec.ntag424?.getVersion ?? spec.desfire?.getVersion)?.hardware)
             // Activation alone cannot tell ISO-DEP chips apart (NTAG 424 DNA answers the ATQA
             // and SAK of any DESFire-like tag): its native GetVersion over ISO-DEP does.
             #expect(result == .identified(chip), "\(chip.rawValue) \(response?.hexText ?? "no GET_VERSION")")
         }
+    }
+
+    /// Recorded GetVersion hardware parts of real cards (facts file §4): every storage size
+    /// and subtype of a generation is that generation; a DESFire Light or DUOX is not.
+    @Test(
+        "DESFire generations by the major hardware version of real cards",
+        arguments: [
+            ("04010101001805", Chip.desfireEV1), ("04010201001605", .desfireEV1),
+            ("04010112001805", .desfireEV2), ("04010212001A05", .desfireEV2),
+            ("04010133001605", .desfireEV3), ("04010133001A05", .desfireEV3),
+            ("040101A0001625", .type4), ("04080130001305", .type4),
+        ])
+    func desfireGenerations(hardware: String, chip: Chip) {
+        let bytes = stride(from: 0, to: hardware.count, by: 2).map {
+            UInt8(hardware.dropFirst($0).prefix(2), radix: 16)!
+        }
+        #expect(
+            ChipIdentifier.identify(
+                atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil, isoDEPVersion: bytes)
+                == .identified(chip))
     }
 
     @Test("NTAG215 is never reported as an Ultralight, whatever the probe says")
@@ -142,9 +162,13 @@ struct ChipIdentifierTests {
             ChipIdentifier.identify(
                 atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil,
                 isoDEPVersion: newMajor) == .identified(.ntag424dna))
-        // DESFire EV1 (type 01), another subtype, another storage size, no answer.
+        // DESFire EV1 (type 01) is a DESFire; another subtype, another storage size, no answer.
+        #expect(
+            ChipIdentifier.identify(
+                atqa: 0x0344, sak: 0x20, getVersion: nil, answersUltralightCAuthenticate: nil,
+                isoDEPVersion: [0x04, 0x01, 0x01, 0x01, 0x00, 0x18, 0x05]) == .identified(.desfireEV1))
         for other in [
-            [0x04, 0x01, 0x01, 0x01, 0x00, 0x18, 0x05], [0x04, 0x04, 0x08, 0x30, 0x00, 0x11, 0x05],
+            [0x04, 0x04, 0x08, 0x30, 0x00, 0x11, 0x05],
             [0x04, 0x04, 0x02, 0x30, 0x00, 0x13, 0x05], [],
         ] as [[UInt8]] {
             #expect(

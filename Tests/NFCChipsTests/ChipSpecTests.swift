@@ -180,7 +180,7 @@ struct ChipSpecTests {
             Chip.allCases.map(\.rawValue) == [
                 "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1-mf0ul11",
                 "ultralight-ev1-mf0ul21", "ultralight-c", "classic1k", "classic4k", "type4",
-                "ntag424dna",
+                "ntag424dna", "desfire-ev1", "desfire-ev2", "desfire-ev3",
             ])
     }
 

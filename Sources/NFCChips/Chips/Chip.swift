@@ -30,6 +30,12 @@ public enum Chip: String, CaseIterable, Codable, Sendable {
     /// NXP NTAG 424 DNA (NT4H2421Gx): ISO-DEP, AES-128 EV2 secure messaging, SUN messages.
     /// After `type4`, so that an ISO-DEP tag with nothing more to tell is identified as `type4`.
     case ntag424dna
+    /// NXP MIFARE DESFire EV1 (MF3ICDx1): applications, files, DES / 3DES / AES keys.
+    case desfireEV1 = "desfire-ev1"
+    /// NXP MIFARE DESFire EV2 (MF3DX2): EV1 plus EV2 secure messaging and Read_Sig.
+    case desfireEV2 = "desfire-ev2"
+    /// NXP MIFARE DESFire EV3 (MF3DX3).
+    case desfireEV3 = "desfire-ev3"
 }
 
 /// The protocol family a chip belongs to; it decides which tag layer drives it.

@@ -41,6 +41,9 @@ package struct ChipSpec: DatasheetValue {
     /// NTAG 424 DNA: commands, files, keys, status words, SDM layout, secure-messaging
     /// constants and the originality-signature key.
     package var ntag424: NTAG424Spec?
+    /// MIFARE DESFire: GetVersion, storage, secure messaging, the originality key (the
+    /// family's tables are ``ChipTables/desfire``).
+    package var desfire: DESFireChipSpec?
 
     /// The command called `name`, or `nil` when the chip does not support it.
     package func command(_ name: CommandName) -> CommandSpec? {

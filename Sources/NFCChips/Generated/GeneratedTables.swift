@@ -7,6 +7,9 @@ enum GeneratedTables {
     static let chips: [ChipSpec] = [
         chipClassic1k,
         chipClassic4k,
+        chipDesfireEv1,
+        chipDesfireEv2,
+        chipDesfireEv3,
         chipNtag213,
         chipNtag215,
         chipNtag216,
@@ -20,6 +23,7 @@ enum GeneratedTables {
 
     /// Every table by its path relative to datasheets/ (for the consistency test).
     static let byPath: [String: any DatasheetValue] = [
+        "desfire.json": desfire,
         "iso14443a.json": iso14443a,
         "iso7816.json": iso7816,
         "mifare-classic.json": mifareClassic,
@@ -30,6 +34,9 @@ enum GeneratedTables {
         "type4.json": type4,
         "chips/classic1k.json": chipClassic1k,
         "chips/classic4k.json": chipClassic4k,
+        "chips/desfire-ev1.json": chipDesfireEv1,
+        "chips/desfire-ev2.json": chipDesfireEv2,
+        "chips/desfire-ev3.json": chipDesfireEv3,
         "chips/ntag213.json": chipNtag213,
         "chips/ntag215.json": chipNtag215,
         "chips/ntag216.json": chipNtag216,

@@ -569,6 +569,7 @@ extension GeneratedTables {
             )
         ),
         type4Files: nil,
-        ntag424: nil
+        ntag424: nil,
+        desfire: nil
     )
 }

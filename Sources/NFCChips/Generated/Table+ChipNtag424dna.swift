@@ -625,6 +625,7 @@ extension GeneratedTables {
                 note:
                     "Section numbers as NT4H2421Gx Rev. 3.0 numbers them, cross-checked against open-source implementations that cite them; the datasheet PDF itself was not at hand. Settle by reading Rev. 3.0 §10."
             )
-        )
+        ),
+        desfire: nil
     )
 }

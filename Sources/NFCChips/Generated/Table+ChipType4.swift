@@ -65,6 +65,7 @@ extension GeneratedTables {
                     "Mapping 2.0, MLe = MLc = 00FF, NDEF file E104 of 0800 bytes (NLEN included), read and write granted; the file size is this project's choice for an emulated tag, any size up to 7FFF is valid."
             )
         ),
-        ntag424: nil
+        ntag424: nil,
+        desfire: nil
     )
 }

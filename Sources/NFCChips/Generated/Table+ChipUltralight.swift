@@ -210,6 +210,7 @@ extension GeneratedTables {
         ultralightCAuthentication: nil,
         timing: nil,
         type4Files: nil,
-        ntag424: nil
+        ntag424: nil,
+        desfire: nil
     )
 }

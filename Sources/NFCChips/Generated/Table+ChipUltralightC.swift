@@ -360,6 +360,7 @@ extension GeneratedTables {
         ),
         timing: nil,
         type4Files: nil,
-        ntag424: nil
+        ntag424: nil,
+        desfire: nil
     )
 }

@@ -5,7 +5,9 @@
 /// 1. SAK equal to a MIFARE Classic chip's SAK (`08` 1K, `18` 4K) → that Classic chip.
 /// 2. SAK with the ISO/IEC 14443-4 bit (`20`) → the Type 4 chip whose native GetVersion
 ///    hardware part (`90 60 00 00 00`, the first 7 bytes) matches `isoDEPVersion` in
-///    vendor, type, subtype, storage size and protocol (`.ntag424dna`: 04 04 02 … 11 05);
+///    vendor, type, subtype, storage size and protocol (`.ntag424dna`: 04 04 02 … 11 05),
+///    or for MIFARE DESFire in vendor, type and major hardware version, which names the
+///    generation (`04 01 … 01` EV1, `12` EV2, `33` EV3; subtype and storage vary);
 ///    otherwise `.type4`. The question is asked only of tags whose UID already names a
 ///    chip that answers it (``asksISODEPVersion(uid:sak:)``: NXP's code `04` in a 7-byte
 ///    UID), so other Type 4 tags cost no frame more.
@@ -38,7 +40,12 @@ package enum ChipIdentifier {
             return .identified(classic.chip)
         }
         if sak & ChipTables.iso14443a.sakISO14443_4Bit != 0 {
-            if let isoDEPVersion, let chip = isoDEPChips.first(where: { Self.sameProduct($0.hardware, isoDEPVersion) })
+            if let isoDEPVersion,
+                let chip = isoDEPChips.first(where: {
+                    ChipTables.spec(for: $0.chip).desfire == nil
+                        ? Self.sameProduct($0.hardware, isoDEPVersion)
+                        : Self.sameGeneration($0.hardware, isoDEPVersion)
+                })
             {
                 return .identified(chip.chip)
             }
@@ -86,7 +93,9 @@ package enum ChipIdentifier {
     /// The Type 4 chips with a native GetVersion in their table.
     static var isoDEPChips: [(chip: Chip, hardware: [UInt8], manufacturerCode: UInt8?, uidLength: Int)] {
         ChipTables.chips.compactMap { spec in
-            guard spec.family == .type4, let version = spec.ntag424?.getVersion else { return nil }
+            guard spec.family == .type4, let version = spec.ntag424?.getVersion ?? spec.desfire?.getVersion else {
+                return nil
+            }
             return (spec.chip, version.hardware, spec.activation.manufacturerCode, spec.activation.uidLength)
         }
     }
@@ -96,6 +105,13 @@ package enum ChipIdentifier {
     static func sameProduct(_ known: [UInt8], _ answer: [UInt8]) -> Bool {
         guard known.count == 7, answer.count == 7 else { return false }
         return [0, 1, 2, 5, 6].allSatisfy { known[$0] == answer[$0] }
+    }
+
+    /// Vendor, type and major hardware version agree (bytes 0, 1, 3): a DESFire generation
+    /// in any storage size.
+    static func sameGeneration(_ known: [UInt8], _ answer: [UInt8]) -> Bool {
+        guard known.count == 7, answer.count == 7 else { return false }
+        return [0, 1, 3].allSatisfy { known[$0] == answer[$0] }
     }
 
     /// Whether `answer` to `1A 00` is the Ultralight C's first authentication answer
