@@ -59,6 +59,39 @@ package enum BlockCipher: String, CaseIterable, Sendable {
         return mac
     }
 
+    /// CMAC chained from `iv` instead of zeros, as DESFire EV1 secure messaging runs it:
+    /// the subkeys of NIST SP 800-38B, the message padded and masked as there, then CBC from
+    /// `iv`. With a zero `iv` it is ``cmac(key:_:)``.
+    package func cmac(key: [UInt8], iv: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        let zero = [UInt8](repeating: 0, count: blockSize)
+        let rb: UInt8 = blockSize == 16 ? 0x87 : 0x1B
+        let k1 = Self.doubled(encrypt(key: key, iv: zero, zero), rb: rb)
+        let k2 = Self.doubled(k1, rb: rb)
+        var padded = message
+        let mask: [UInt8]
+        if !message.isEmpty, message.count.isMultiple(of: blockSize) {
+            mask = k1
+        } else {
+            padded.append(0x80)
+            while !padded.count.isMultiple(of: blockSize) { padded.append(0) }
+            mask = k2
+        }
+        let last = padded.count - blockSize
+        for index in 0..<blockSize { padded[last + index] ^= mask[index] }
+        return Array(encrypt(key: key, iv: iv, padded).suffix(blockSize))
+    }
+
+    /// `block` shifted left by one bit, XORed with `rb` when its top bit was set.
+    private static func doubled(_ block: [UInt8], rb: UInt8) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: block.count)
+        for index in block.indices {
+            let next = index + 1 < block.count ? block[index + 1] >> 7 : 0
+            out[index] = block[index] << 1 | next
+        }
+        if block[0] & 0x80 != 0 { out[block.count - 1] ^= rb }
+        return out
+    }
+
     private func run(encrypting: Bool, key: [UInt8], iv: [UInt8], _ data: [UInt8]) -> [UInt8] {
         precondition(key.count == keyLength, "a \(rawValue) key has \(keyLength) bytes, not \(key.count)")
         precondition(
