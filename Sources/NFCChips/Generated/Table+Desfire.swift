@@ -493,9 +493,9 @@ extension GeneratedTables {
             ccFileNumber: 0x01,
             ndefFileNumber: 0x02,
             ccFileSize: 15,
-            ccAccessRights: 0xEEE0,
+            ccAccessRights: 0xE000,
             ndefAccessRights: 0xEEE0,
-            readOnlyAccessRights: 0xEFE0,
+            readOnlyAccessRights: 0xEFFF,
             maxNDEFFileSize: 7680,
             source: DatasheetSource(
                 document:
@@ -508,7 +508,7 @@ extension GeneratedTables {
                 ],
                 verified: false,
                 note:
-                    "AID 000001 (sent least significant byte first), DF name D2760000850101, ISO file ID E110; the CC file 01 (E103, 15 bytes, free read) and the NDEF file 02 (E104). libfreefare writes the access rights as 00E0 (read free, write key 0) for the CC and EEE0 for the NDEF file; a read-only NDEF file denies write (F)."
+                    "AID 000001 (sent least significant byte first), DF name D2760000850101, ISO file ID E110; the CC file 01 (E103, 15 bytes, free read) and the NDEF file 02 (E104). libfreefare creates the CC file with access bytes 00 E0 (read free, write, read-write and change key 0: the value E000) and the NDEF file with E0 EE (all free but change: EEE0). A locked file denies write, read-write and change (EFFF): no key can undo it."
             )
         ),
         allocation: DESFireAllocationSpec(

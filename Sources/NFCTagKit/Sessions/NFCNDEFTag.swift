@@ -132,3 +132,36 @@ extension NFCNTAG424DNATag: NFCNDEFTag {
         try await NFCISODEPTag(session: session).writeLock(force: force)
     }
 }
+
+extension NFCDESFireTag: NFCNDEFTag {
+    /// The card's UID.
+    public var uid: [UInt8] { session.uid }
+    /// The chip (`Chip.desfireEV1`, `.desfireEV2` or `.desfireEV3`).
+    public var chip: Chip? { session.chip }
+
+    /// See ``NFCNDEFTag/queryNDEFStatus()``.
+    public func queryNDEFStatus() async throws(NDEFSessionError) -> NDEFStatus {
+        try await isoDEP.queryNDEFStatus()
+    }
+
+    /// See ``NFCNDEFTag/readNDEF()``.
+    public func readNDEF() async throws(NDEFSessionError) -> NDEFMessage {
+        try await isoDEP.readNDEF()
+    }
+
+    /// See ``NFCNDEFTag/writeNDEF(_:options:progress:)``.
+    public func writeNDEF(
+        _ message: NDEFMessage, options: NDEFWriteOptions = NDEFWriteOptions(),
+        progress: @escaping @Sendable (TagSessionProgress) -> Void = { _ in }
+    ) async throws(NDEFSessionError) {
+        try await isoDEP.writeNDEF(message, options: options, progress: progress)
+    }
+
+    /// See ``NFCNDEFTag/writeLock(force:)``: the CC says read-only, and the NDEF and CC
+    /// files lose write access for good.
+    public func writeLock(force: Bool = false) async throws(NDEFSessionError) {
+        try await isoDEP.writeLock(force: force)
+    }
+
+    private var isoDEP: NFCISODEPTag { NFCISODEPTag(session: session) }
+}

@@ -32,7 +32,7 @@ public struct NFCNTAG424DNATag: Sendable {
     }
 
     /// GetVersion.
-    public func version() async throws(TagSessionError) -> NTAG424Version {
+    public func version() async throws(TagSessionError) -> DESFireVersion {
         try await perform(.ntag424Command) { () throws(TagCommandError) in try await commands.version() }
     }
 

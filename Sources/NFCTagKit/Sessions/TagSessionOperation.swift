@@ -77,6 +77,16 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case ntag424FileSettings
         /// Writing the SUN URL and its SDM settings.
         case ntag424SUNSetup
+        /// A MIFARE DESFire command outside the steps below (GetVersion, FreeMem, GetCardUID, Read_Sig, …).
+        case desfireCommand
+        /// MIFARE DESFire authentication (legacy, ISO, AES or EV2).
+        case desfireAuthenticate
+        /// MIFARE DESFire ChangeKey or ChangeKeySettings.
+        case desfireChangeKey
+        /// Selecting, creating or deleting a MIFARE DESFire application, or formatting the card.
+        case desfireApplication
+        /// Creating, reading or writing a MIFARE DESFire file, value or record, or a transaction.
+        case desfireFile
     }
 
     package let kind: Kind
@@ -122,6 +132,11 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case .ntag424FileData: "reading or writing an NTAG 424 DNA file"
         case .ntag424FileSettings: "reading or changing NTAG 424 DNA file settings"
         case .ntag424SUNSetup: "setting up the SUN message"
+        case .desfireCommand: "running a DESFire command"
+        case .desfireAuthenticate: "authenticating with a DESFire key"
+        case .desfireChangeKey: "changing a DESFire key or key settings"
+        case .desfireApplication: "managing DESFire applications"
+        case .desfireFile: "working with a DESFire file"
         }
     }
 
@@ -158,4 +173,9 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
     package static let ntag424FileData = TagSessionOperation(.ntag424FileData)
     package static let ntag424FileSettings = TagSessionOperation(.ntag424FileSettings)
     package static let ntag424SUNSetup = TagSessionOperation(.ntag424SUNSetup)
+    package static let desfireCommand = TagSessionOperation(.desfireCommand)
+    package static let desfireAuthenticate = TagSessionOperation(.desfireAuthenticate)
+    package static let desfireChangeKey = TagSessionOperation(.desfireChangeKey)
+    package static let desfireApplication = TagSessionOperation(.desfireApplication)
+    package static let desfireFile = TagSessionOperation(.desfireFile)
 }

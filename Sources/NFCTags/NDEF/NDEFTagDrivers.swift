@@ -12,8 +12,8 @@ package enum NDEFTagDrivers {
     /// Ultralight family, ``ClassicNDEFDriver`` for MIFARE Classic 1K / 4K (MAD and NFC
     /// sectors, opened with the public MAD / NFC Forum keys A and the transport key; a
     /// driver that needs secret keys B is made with
-    /// ``ClassicNDEFDriver/init(chip:transport:keys:)`` instead), ``Type4NDEFDriver`` for
-    /// Type 4 tags.
+    /// ``ClassicNDEFDriver/init(chip:transport:keys:)`` instead), ``DESFireNDEFDriver`` for MIFARE DESFire, ``Type4NDEFDriver`` for
+    /// other Type 4 tags.
     ///
     /// - Throws: ``NDEFTagError/unsupportedTag(reason:)`` when no driver handles the chip.
     ///
@@ -30,6 +30,7 @@ package enum NDEFTagDrivers {
                 passwordAuthenticated: passwordAuthenticated)
         }
         if spec.family == .mifareClassic { return try ClassicNDEFDriver(chip: chip, transport: transport) }
+        if spec.desfire != nil { return DESFireNDEFDriver(transport: transport) }
         if spec.family == .type4 {
             return Type4NDEFDriver(transport: transport)
         }

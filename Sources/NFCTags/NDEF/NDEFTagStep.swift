@@ -29,6 +29,8 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         case readNDEFFile
         case updateNDEFFile
         case lockNDEFFile
+        case createNDEFApplication
+        case authenticateApplication
     }
 
     package let kind: Kind
@@ -80,6 +82,8 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         case .readNDEFFile: "reading the NDEF file at offset \(value)"
         case .updateNDEFFile: "updating the NDEF file at offset \(value)"
         case .lockNDEFFile: "making the NDEF file read-only"
+        case .createNDEFApplication: "creating the NDEF application and its files"
+        case .authenticateApplication: "authenticating with the application's master key"
         }
     }
 
@@ -160,4 +164,8 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
 
     /// Making the NDEF file read-only.
     package static let lockNDEFFile = NDEFTagStep(.lockNDEFFile)
+    /// Creating a DESFire's NDEF application, its CC and NDEF files.
+    package static let createNDEFApplication = NDEFTagStep(.createNDEFApplication)
+    /// Authenticating with a DESFire application's (or the PICC's) key 0.
+    package static let authenticateApplication = NDEFTagStep(.authenticateApplication)
 }

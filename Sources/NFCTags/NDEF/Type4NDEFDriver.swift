@@ -111,10 +111,21 @@ package actor Type4NDEFDriver: NDEFTagDriver {
     /// Type 4 has no standard way to make the NDEF file read-only: succeeds when the CC
     /// already says read-only, else reports the tag as unsupported for this.
     package func makeReadOnly(force: Bool) async throws(NDEFTagError) {
+        if try await isReadOnlyAfterCheck(force: force) { return }
+        throw .unsupportedTag(reason: "making a Type 4 NDEF file read-only is proprietary to each tag product")
+    }
+
+    /// The check before a lock: the message on the tag is the one verified on this
+    /// connection (or `force`). Returns whether the CC already says read-only.
+    package func isReadOnlyAfterCheck(force: Bool) async throws(NDEFTagError) -> Bool {
         guard let snapshot = try await readSnapshot(messageToo: true) else { throw Self.noApplication }
         guard force || verifiedMessage == snapshot.message else { throw .notVerified }
-        if snapshot.capabilityContainer.writeAccess != spec.accessGranted { return }
-        throw .unsupportedTag(reason: "making a Type 4 NDEF file read-only is proprietary to each tag product")
+        return snapshot.capabilityContainer.writeAccess != spec.accessGranted
+    }
+
+    /// Whether the NDEF Tag Application answers SELECT (with a readable CC).
+    package func hasApplication() async throws(NDEFTagError) -> Bool {
+        try await readSnapshot(messageToo: false) != nil
     }
 
     /// Empties the NDEF file (NLEN 0). Creating the NDEF application is proprietary.

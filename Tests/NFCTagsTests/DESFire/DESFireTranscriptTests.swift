@@ -121,8 +121,13 @@ struct DESFireTranscriptTests {
         let desfire = DESFireCommands(transport: transport)
         try await desfire.selectApplication(0x422201)
         let settings = try await desfire.fileSettings(2)
-        #expect(settings.kind == .standardData(size: 0x40))
-        #expect(settings.accessRights == DESFireAccessRights(read: 0xE, write: 2, readWrite: 2, change: 1))
+        guard case .data(size: 0x40, backup: false) = settings.kind else {
+            Issue.record("kind \(settings.kind)")
+            return
+        }
+        #expect(settings.communicationMode == .mac)
+        #expect(settings.accessRights == 0xE221)
+        #expect(settings.rights == DESFireAccessRights(read: 0xE, write: 2, readWrite: 2, change: 1))
         #expect(try await desfire.readData(file: 1, length: 32) == [UInt8](commandHex: data))
         await finished(transport)
     }

@@ -34,7 +34,7 @@ package struct DESFireAuthenticator: Sendable {
     package init(method: Method, keyNumber: UInt8, key: DESFireKey, rndA: [UInt8]? = nil) throws(NTAG424CryptoError) {
         switch (method, key.cipher) {
         case (.legacy, .des), (.legacy, .tdea2), (.iso, .des), (.iso, .tdea2), (.iso, .tdea3), (.aes, .aes): break
-        default: throw .malformed("a \(key.cipher.rawValue) key cannot authenticate with \(method)")
+        default: throw .malformed("a \(key.cipher.name) key cannot authenticate with \(method)")
         }
         self.method = method
         self.keyNumber = keyNumber

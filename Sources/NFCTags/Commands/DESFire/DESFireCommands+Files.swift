@@ -23,13 +23,14 @@ extension DESFireCommands {
     }
 
     /// ChangeFileSettings: enciphered in a session, plain when the change right is free.
-    package func changeFileSettings(_ number: UInt8, mode: DESFireCommMode, accessRights: DESFireAccessRights)
+    package func changeFileSettings(_ number: UInt8, mode: DESFireCommMode, accessRights: UInt16)
         async throws(TagCommandError)
     {
         let current = try await cachedSettings(number)
-        let free = current.accessRights.change == Self.table.accessRights.free
+        let free = current.rights.change == Self.table.accessRights.free
         _ = try await run(
-            .changeFileSettings, header: [number], data: [mode.settingsByte] + accessRights.bytes,
+            .changeFileSettings, header: [number],
+            data: [mode.settingsByte] + DESFireAccessRights(value: accessRights).bytes,
             commandMode: session == nil || free ? .plain : .full)
         fileSettingsCache[number] = nil
     }
@@ -40,23 +41,20 @@ extension DESFireCommands {
         async throws(TagCommandError)
     {
         let iso = isoFileID.map { DESFireFileSettings.le(Int($0), count: 2) } ?? []
-        let common = [settings.communicationMode.settingsByte] + settings.accessRights.bytes
+        let common = [settings.communicationMode.settingsByte] + settings.rights.bytes
         func le(_ value: Int, _ count: Int) -> [UInt8] { DESFireFileSettings.le(value, count: count) }
         func le32(_ value: Int32) -> [UInt8] { le(Int(UInt32(bitPattern: value)), 4) }
         let head: [UInt8] = [number] + iso + common
         switch settings.kind {
-        case .standardData(let size):
-            _ = try await run(.createStdDataFile, header: head + le(size, 3))
-        case .backupData(let size):
-            _ = try await run(.createBackupDataFile, header: head + le(size, 3))
+        case let .data(size, backup):
+            _ = try await run(backup ? .createBackupDataFile : .createStdDataFile, header: head + le(size, 3))
         case let .value(lower, upper, value, limited):
             var limits: [UInt8] = le32(lower) + le32(upper)
             limits += le32(value) + [limited ? 1 : 0]
             _ = try await run(.createValueFile, header: [number] + common + limits)
-        case let .linearRecord(size, max, _):
-            _ = try await run(.createLinearRecordFile, header: head + le(size, 3) + le(max, 3))
-        case let .cyclicRecord(size, max, _):
-            _ = try await run(.createCyclicRecordFile, header: head + le(size, 3) + le(max, 3))
+        case let .records(size, max, _, cyclic):
+            _ = try await run(
+                cyclic ? .createCyclicRecordFile : .createLinearRecordFile, header: head + le(size, 3) + le(max, 3))
         }
         fileSettingsCache[number] = nil
     }
@@ -123,7 +121,7 @@ extension DESFireCommands {
         let header = [number] + DESFireFileSettings.le(newest, count: 3) + DESFireFileSettings.le(count, count: 3)
         let size: Int
         switch settings.kind {
-        case .linearRecord(let recordSize, _, _), .cyclicRecord(let recordSize, _, _): size = recordSize
+        case .records(let recordSize, _, _, _): size = recordSize
         default: throw .invalidArgument("file \(number) is not a record file")
         }
         let data = try await run(.readRecords, header: header, answerMode: mode)
@@ -163,6 +161,6 @@ extension DESFireCommands {
     {
         guard let current = session else { return .plain }
         let settings = try await cachedSettings(number)
-        return rights(settings.accessRights).contains(current.keyNumber) ? settings.communicationMode : .plain
+        return rights(settings.rights).contains(current.keyNumber) ? settings.communicationMode : .plain
     }
 }

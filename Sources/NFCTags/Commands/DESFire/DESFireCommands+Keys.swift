@@ -1,9 +1,9 @@
 import NFCChips
 import NTAG424Crypto
 
-/// The key settings of the PICC or an application: the settings byte, the key count and
-/// the keys' cipher.
-package struct DESFireKeySettings: Sendable, Hashable {
+/// The key settings of a DESFire PICC or application: the settings byte, the key count and
+/// the keys' cipher, as GetKeySettings answers them.
+package struct DESFireKeySettings: Sendable, Equatable {
     /// The settings byte (bits: master key changeable, free listing, free create / delete,
     /// configuration changeable; in an application the high nibble names the key that may
     /// change keys).

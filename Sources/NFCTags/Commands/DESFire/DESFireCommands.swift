@@ -43,6 +43,13 @@ package actor DESFireCommands {
     /// Ends the session on this side (the card ends it on any error by itself).
     package func endSession() { session = nil }
 
+    /// The card was selected again: no session, the PICC selected, no settings known.
+    package func forgetSelection() {
+        session = nil
+        selectedApplication = 0
+        fileSettingsCache = [:]
+    }
+
     // MARK: Frames
 
     /// One native frame, ISO-wrapped: the answer data and the status (`91 status` required).

@@ -1,34 +1,43 @@
 import NFCChips
 
-/// A DESFire file's settings as GetFileSettings answers them: its type, communication
+/// A MIFARE DESFire file's settings as GetFileSettings answers them: its type, communication
 /// mode, access rights and the sizes or limits of its type.
+///
+/// The access rights are the data sheet's 16 bits, four nibbles from the top: read, write,
+/// read-write, change; each a key number (0–13), `E` free or `F` never — `0xE000` is read
+/// free, everything else with key 0 (libfreefare's `MDAR(0xE, 0, 0, 0)`).
 ///
 /// ```swift
 /// let settings = try await desfire.fileSettings(1)
-/// settings.kind          // .standardData(size: 32)
-/// settings.accessRights  // read E, write 0, read-write 0, change 0
+/// settings.kind          // .data(size: 32, backup: false)
+/// settings.accessRights  // 0xE000
 /// ```
-package struct DESFireFileSettings: Sendable, Hashable {
+public struct DESFireFileSettings: Sendable {
     /// What kind of file, with its sizes.
-    package enum Kind: Sendable, Hashable {
-        /// A standard data file of `size` bytes.
-        case standardData(size: Int)
-        /// A backup data file (changes count at CommitTransaction).
-        case backupData(size: Int)
+    @nonexhaustive
+    public enum Kind: Sendable {
+        /// A standard data file of `size` bytes, or with `backup` a backup data file (whose
+        /// changes count at CommitTransaction).
+        case data(size: Int, backup: Bool)
         /// A value file.
         case value(lowerLimit: Int32, upperLimit: Int32, limitedCreditValue: Int32, limitedCreditEnabled: Bool)
-        /// A linear record file.
-        case linearRecord(recordSize: Int, maxRecords: Int, currentRecords: Int)
-        /// A cyclic record file.
-        case cyclicRecord(recordSize: Int, maxRecords: Int, currentRecords: Int)
+        /// A linear record file, or with `cyclic` a cyclic one.
+        case records(recordSize: Int, maxRecords: Int, currentRecords: Int, cyclic: Bool)
     }
 
     /// The kind and its sizes.
-    package var kind: Kind
-    /// The communication mode.
-    package var communicationMode: DESFireCommMode
-    /// The access rights.
-    package var accessRights: DESFireAccessRights
+    public var kind: Kind
+    /// The communication mode (plain, MACed or enciphered) of data access with the key the
+    /// access rights name; free access is always plain.
+    public var communicationMode: NTAG424CommMode
+    /// The access rights: read, write, read-write and change, a nibble each from the top.
+    public var accessRights: UInt16
+
+    /// The access rights, nibble by nibble.
+    package var rights: DESFireAccessRights {
+        get { DESFireAccessRights(bytes: Self.le(Int(accessRights), count: 2)) }
+        set { accessRights = UInt16(Self.le(newValue.bytes[...])) }
+    }
 
     /// Settings from GetFileSettings' answer.
     package init(answer: [UInt8]) throws(TagCommandError) {
@@ -38,13 +47,13 @@ package struct DESFireFileSettings: Sendable, Hashable {
         }
         guard answer.count >= 4 else { throw bad("\(answer.count) bytes") }
         communicationMode = DESFireCommMode(settingsByte: answer[1])
-        accessRights = DESFireAccessRights(bytes: [answer[2], answer[3]])
+        accessRights = UInt16(answer[2]) | UInt16(answer[3]) << 8
         let rest = Array(answer.dropFirst(4))
         switch answer[0] {
         case types.standardData, types.backupData:
             guard rest.count >= 3 else { throw bad("a data file's settings of \(answer.count) bytes") }
             let size = Self.le(rest[0..<3])
-            kind = answer[0] == types.standardData ? .standardData(size: size) : .backupData(size: size)
+            kind = .data(size: size, backup: answer[0] == types.backupData)
         case types.value:
             guard rest.count >= 13 else { throw bad("a value file's settings of \(answer.count) bytes") }
             kind = .value(
@@ -53,17 +62,15 @@ package struct DESFireFileSettings: Sendable, Hashable {
         case types.linearRecord, types.cyclicRecord:
             guard rest.count >= 9 else { throw bad("a record file's settings of \(answer.count) bytes") }
             let (size, max, current) = (Self.le(rest[0..<3]), Self.le(rest[3..<6]), Self.le(rest[6..<9]))
-            kind =
-                answer[0] == types.linearRecord
-                ? .linearRecord(recordSize: size, maxRecords: max, currentRecords: current)
-                : .cyclicRecord(recordSize: size, maxRecords: max, currentRecords: current)
+            kind = .records(
+                recordSize: size, maxRecords: max, currentRecords: current, cyclic: answer[0] == types.cyclicRecord)
         default:
             throw bad("file type \(answer[0])")
         }
     }
 
-    /// Settings with the given values.
-    package init(kind: Kind, communicationMode: DESFireCommMode, accessRights: DESFireAccessRights) {
+    /// Settings with the given values, for ``NFCDESFireTag``'s file creation.
+    public init(kind: Kind, communicationMode: NTAG424CommMode, accessRights: UInt16) {
         self.kind = kind
         self.communicationMode = communicationMode
         self.accessRights = accessRights
@@ -73,11 +80,9 @@ package struct DESFireFileSettings: Sendable, Hashable {
     package var typeCode: UInt8 {
         let types = ChipTables.desfire.fileTypes
         switch kind {
-        case .standardData: return types.standardData
-        case .backupData: return types.backupData
+        case .data(_, let backup): return backup ? types.backupData : types.standardData
         case .value: return types.value
-        case .linearRecord: return types.linearRecord
-        case .cyclicRecord: return types.cyclicRecord
+        case .records(_, _, _, let cyclic): return cyclic ? types.cyclicRecord : types.linearRecord
         }
     }
 
@@ -96,9 +101,9 @@ package struct DESFireFileSettings: Sendable, Hashable {
     }
 }
 
-/// The four access rights of a DESFire file: each a key number (0–13), free (`E`) or
-/// never (`F`).
-package struct DESFireAccessRights: Sendable, Hashable, CustomStringConvertible {
+/// The four access rights of a DESFire file: each a key number (0–13), free (`0xE`) or
+/// never (`0xF`).
+package struct DESFireAccessRights: Sendable, Equatable, CustomStringConvertible {
     /// ReadData, GetValue, ReadRecords.
     package var read: UInt8
     /// WriteData, Debit, LimitedCredit, WriteRecord.
@@ -108,13 +113,21 @@ package struct DESFireAccessRights: Sendable, Hashable, CustomStringConvertible 
     /// ChangeFileSettings.
     package var change: UInt8
 
-    /// The rights from four nibbles.
+    /// The rights from four nibbles (key numbers, `0xE` free, `0xF` never).
     package init(read: UInt8, write: UInt8, readWrite: UInt8, change: UInt8) {
         self.read = read & 0x0F
         self.write = write & 0x0F
         self.readWrite = readWrite & 0x0F
         self.change = change & 0x0F
     }
+
+    /// The rights from their 16-bit value (read, write, read-write, change from the top).
+    package init(value: UInt16) {
+        self.init(bytes: [UInt8(value & 0xFF), UInt8(value >> 8)])
+    }
+
+    /// The 16-bit value.
+    package var value: UInt16 { UInt16(bytes[0]) | UInt16(bytes[1]) << 8 }
 
     /// The rights from their two bytes, little-endian: RW ‖ Change, then Read ‖ Write.
     package init(bytes: [UInt8]) {
@@ -124,7 +137,7 @@ package struct DESFireAccessRights: Sendable, Hashable, CustomStringConvertible 
     /// The two bytes as commands carry them.
     package var bytes: [UInt8] { [readWrite << 4 | change, read << 4 | write] }
 
-    /// `read E, write 0, read-write 0, change 0`.
+    /// `read free, write key 1, read-write key 1, change key 0`.
     package var description: String {
         func nibble(_ value: UInt8) -> String {
             let rights = ChipTables.desfire.accessRights

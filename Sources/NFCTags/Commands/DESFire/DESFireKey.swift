@@ -8,23 +8,37 @@ import NTAG424Crypto
 /// travels in the parity bits of its first 8 bytes, an AES key's in a byte of its own.
 ///
 /// ```swift
-/// let key = DESFireKey(cipher: .aes, hex: "00112233445566778899AABBCCDDEEFF", version: 1)!
+/// let key = DESFireKey(cipher: .aes, bytes: [UInt8](repeating: 0x11, count: 16), version: 1)!
 /// try await desfire.authenticate(keyNumber: 0, key: .factoryDefault)
 /// ```
-public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
+public struct DESFireKey: Sendable, CustomStringConvertible {
     /// The cipher of a key.
-    public enum Cipher: String, Sendable, CaseIterable {
+    @nonexhaustive
+    public enum Cipher: Sendable {
         /// DES, 8 bytes.
         case des
         /// Two-key triple DES, 16 bytes.
-        case tdea2 = "2k3des"
+        case tdea2
         /// Three-key triple DES, 24 bytes.
-        case tdea3 = "3k3des"
+        case tdea3
         /// AES-128, 16 bytes.
         case aes
 
+        /// Every cipher.
+        package static let all: [Cipher] = [.des, .tdea2, .tdea3, .aes]
+
+        /// The name `nfctag` takes (`des`, `2k3des`, `3k3des`, `aes`).
+        package var name: String {
+            switch self {
+            case .des: "des"
+            case .tdea2: "2k3des"
+            case .tdea3: "3k3des"
+            case .aes: "aes"
+            }
+        }
+
         /// The key length in bytes.
-        public var keyLength: Int { blockCipher.keyLength }
+        package var keyLength: Int { blockCipher.keyLength }
 
         /// The libcrypto cipher.
         var blockCipher: BlockCipher {
@@ -38,11 +52,11 @@ public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The cipher.
-    public let cipher: Cipher
+    package let cipher: Cipher
     /// The key bytes (8, 16, 24 or 16).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The key version (0 for a factory key).
-    public let version: UInt8
+    package let version: UInt8
 
     /// A key, or `nil` when `bytes` is not as long as `cipher` needs.
     public init?(cipher: Cipher, bytes: [UInt8], version: UInt8 = 0) {
@@ -53,7 +67,7 @@ public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A key from hex digits, or `nil`.
-    public init?(cipher: Cipher, hex: String, version: UInt8 = 0) {
+    package init?(cipher: Cipher, hex: String, version: UInt8 = 0) {
         guard let bytes = HexBytes.decode(hex) else { return nil }
         self.init(cipher: cipher, bytes: bytes, version: version)
     }
@@ -63,8 +77,11 @@ public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Names the key without showing it: keys end up in logs.
     public var description: String {
-        self == .factoryDefault ? "the factory DES key" : "a \(cipher.rawValue.uppercased()) key (version \(version))"
+        isFactoryDefault ? "the factory DES key" : "a \(cipher.name.uppercased()) key (version \(version))"
     }
+
+    /// Whether this is the factory key (DES, all zero, version 0).
+    package var isFactoryDefault: Bool { cipher == .des && bytes.allSatisfy { $0 == 0 } && version == 0 }
 
     /// The bytes as ChangeKey sends them: a DES key doubled to 16 bytes, the version in the
     /// parity bits (bit 0) of the first 8 bytes of a DES or 3DES key; an AES key as is.

@@ -2,16 +2,12 @@ internal import CryptoSupport
 import NFCChips
 import NTAG424Crypto
 
-/// How a command's data and its answer travel in a DESFire session.
-package enum DESFireCommMode: Sendable, Hashable {
-    /// As is (in an EV1 session the answer still ends in a CMAC).
-    case plain
-    /// With a MAC.
-    case mac
-    /// Enciphered, with a CRC inside.
-    case full
+/// How a command's data and its answer travel in a DESFire session: the communication
+/// modes of NTAG 424 DNA, which has DESFire's (plain; MACed; enciphered with a CRC inside).
+package typealias DESFireCommMode = NTAG424CommMode
 
-    /// The mode of a communication-settings byte (`00` plain, `01` MACed, `03` enciphered).
+extension NTAG424CommMode {
+    /// The mode of a DESFire communication-settings byte (`00` plain, `01` MACed, `03` enciphered).
     package init(settingsByte: UInt8) {
         let modes = ChipTables.desfire.communicationModes
         switch settingsByte & 0x03 {
@@ -21,7 +17,7 @@ package enum DESFireCommMode: Sendable, Hashable {
         }
     }
 
-    /// The communication-settings byte.
+    /// The DESFire communication-settings byte.
     package var settingsByte: UInt8 {
         let modes = ChipTables.desfire.communicationModes
         switch self {

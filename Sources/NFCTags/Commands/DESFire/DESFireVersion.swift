@@ -1,20 +1,31 @@
 import NFCChips
 
-/// GetVersion's three parts, read: the hardware and software versions, the UID, the batch
-/// and the production week and year, the storage size and the generation.
-package struct DESFireVersion: Sendable, Hashable {
+/// GetVersion's three parts, as MIFARE DESFire and NTAG 424 DNA (which speaks DESFire's
+/// command set) answer them: the hardware and software versions, the UID and the
+/// production data. The hardware part's byte 5 codes the storage size (`2^(n/2)` bytes:
+/// `18` is 4 KB), byte 3 the generation (`01` EV1, `12` EV2, `33` EV3).
+///
+/// ```swift
+/// let version = try await desfire.version()
+/// version.hardware        // 04 01 01 33 00 1A 05: an EV3 8K
+/// ```
+public struct DESFireVersion: Sendable, Hashable {
     /// Vendor, type, subtype, major, minor, storage code, protocol of the hardware.
-    package var hardware: [UInt8]
+    public var hardware: [UInt8]
     /// The same for the software.
-    package var software: [UInt8]
+    public var software: [UInt8]
     /// The UID (7 bytes).
-    package var uid: [UInt8]
-    /// Batch number (5 bytes).
-    package var batch: [UInt8]
-    /// Production week and year (BCD), as the card says them.
-    package var productionWeek: UInt8
-    /// The production year (BCD).
-    package var productionYear: UInt8
+    public var uid: [UInt8]
+    /// The batch number, then the production week and year (BCD).
+    public var production: [UInt8]
+
+    /// The parts as they are.
+    package init(hardware: [UInt8], software: [UInt8], uid: [UInt8], production: [UInt8]) {
+        self.hardware = hardware
+        self.software = software
+        self.uid = uid
+        self.production = production
+    }
 
     /// The three parts concatenated (7 + 7 + 14 bytes).
     package init(answer: [UInt8]) throws(TagCommandError) {
@@ -22,19 +33,16 @@ package struct DESFireVersion: Sendable, Hashable {
             throw .ntag424(
                 .invalidAnswer(command: "GetVersion", detail: "\(answer.count) bytes, expected 7 + 7 + 14"))
         }
-        hardware = Array(answer[0..<7])
-        software = Array(answer[7..<14])
-        uid = Array(answer[14..<21])
-        batch = Array(answer[21..<26])
-        productionWeek = answer[26]
-        productionYear = answer[27]
+        self.init(
+            hardware: Array(answer[0..<7]), software: Array(answer[7..<14]), uid: Array(answer[14..<21]),
+            production: Array(answer[21...]))
     }
 
-    /// The user memory the hardware storage code names: `2^(code/2)` bytes (an odd code
+    /// The user memory in bytes the hardware storage code names: `2^(code/2)` (an odd code
     /// means a little more).
     package var storageSize: Int { 1 << Int(hardware[5] >> 1) }
 
-    /// The chip the tables identify from the hardware part, if any.
+    /// The DESFire chip the tables identify from the hardware part, if it is one.
     package var chip: Chip? {
         let identification = ChipIdentifier.identify(
             atqa: 0x0344, sak: ChipTables.iso14443a.sakISO14443_4Bit, getVersion: nil,

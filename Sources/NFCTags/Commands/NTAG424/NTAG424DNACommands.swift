@@ -143,7 +143,7 @@ package actor NTAG424DNACommands {
     }
 
     /// GetVersion: hardware and software versions and the production data (three frames).
-    package func version() async throws(TagCommandError) -> NTAG424Version {
+    package func version() async throws(TagCommandError) -> DESFireVersion {
         var parts: [[UInt8]] = []
         var answer = try await exchange(.getVersion, [], name: "GetVersion")
         while true {
@@ -159,7 +159,7 @@ package actor NTAG424DNACommands {
                 .invalidAnswer(
                     command: "GetVersion", detail: "parts of \(parts.map(\.count)) bytes, expected 7, 7 and 14"))
         }
-        return NTAG424Version(
+        return DESFireVersion(
             hardware: parts[0], software: parts[1], uid: Array(parts[2].prefix(7)),
             production: Array(parts[2].dropFirst(7)))
     }
@@ -354,16 +354,4 @@ package actor NTAG424DNACommands {
             .setConfiguration, header: [Table.configurationPICC], data: [Table.randomIDBit], mode: .full,
             name: "SetConfiguration")
     }
-}
-
-/// GetVersion's three parts.
-public struct NTAG424Version: Sendable, Hashable {
-    /// Vendor, type, subtype, major, minor, storage size, protocol of the hardware.
-    public var hardware: [UInt8]
-    /// The same for the software.
-    public var software: [UInt8]
-    /// The UID (7 bytes).
-    public var uid: [UInt8]
-    /// Batch number, fab key, production week and year.
-    public var production: [UInt8]
 }

@@ -38,13 +38,13 @@ public enum NTAG424Access: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How a file's data travels: plain, MACed or encrypted (FileOption bits 1–0).
-public enum NTAG424CommMode: UInt8, Sendable, Hashable, CaseIterable {
+public enum NTAG424CommMode: Sendable, Hashable {
     /// CommMode.Plain.
-    case plain = 0x00
+    case plain
     /// CommMode.MAC.
-    case mac = 0x01
+    case mac
     /// CommMode.Full (encrypted and MACed).
-    case full = 0x03
+    case full
 }
 
 /// Secure Dynamic Messaging settings of a file (NT4H2421Gx §10.7.1 Table 69): what the tag
@@ -146,7 +146,11 @@ public struct NTAG424FileSettings: Sendable, Hashable {
     package init(getFileSettingsAnswer bytes: [UInt8]) throws(NTAG424Error) {
         let fail = { (detail: String) in NTAG424Error.invalidAnswer(command: "GetFileSettings", detail: detail) }
         guard bytes.count >= 7 else { throw fail("\(bytes.count) bytes, at least 7 expected") }
-        guard let mode = NTAG424CommMode(rawValue: bytes[1] & 0x03) else { throw fail("CommMode \(bytes[1] & 0x03)") }
+        let modes = ChipTables.desfire.communicationModes
+        guard [modes.plain, modes.mac, modes.full].contains(bytes[1] & 0x03) else {
+            throw fail("CommMode \(bytes[1] & 0x03)")
+        }
+        let mode = NTAG424CommMode(settingsByte: bytes[1])
         self.init(
             communicationMode: mode, read: NTAG424Access(nibble: bytes[3] >> 4), write: NTAG424Access(nibble: bytes[3]),
             readWrite: NTAG424Access(nibble: bytes[2] >> 4), change: NTAG424Access(nibble: bytes[2]),
@@ -187,7 +191,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
     /// The ChangeFileSettings data: FileOption ‖ AccessRights ‖ [SDMOptions ‖ SDMAccessRights ‖ offsets].
     package var changeFileSettingsData: [UInt8] {
         var bytes = [
-            communicationMode.rawValue | (sdm == nil ? 0 : NTAG424DNATable.sdmEnabledBit),
+            communicationMode.settingsByte | (sdm == nil ? 0 : NTAG424DNATable.sdmEnabledBit),
             readWrite.nibble << 4 | change.nibble, read.nibble << 4 | write.nibble,
         ]
         guard let sdm else { return bytes }
