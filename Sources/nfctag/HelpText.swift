@@ -2,14 +2,16 @@
 /// from its ``CommandSpec``.
 enum HelpText {
     /// Every command, as the tool's help lists it and the tests check it.
-    static let commands: [CommandSpec] = [
-        NDEFCommand.encodeSpec, NDEFCommand.decodeSpec, ReadersCommand.spec, MonitorCommand.spec, ResetCommand.spec,
-        EmulateCommand.spec, ScanCommand.spec, InfoCommand.spec, ReadCommand.spec, WriteCommand.spec, LockCommand.spec,
-        FormatCommand.spec, ProtectCommand.spec, UnprotectCommand.spec, CounterCommand.spec, SignatureCommand.spec,
-        DumpCommand.spec, RestoreCommand.spec, RawCommand.spec, APDUCommand.spec, ProvisionCommand.spec,
-        ReportCommand.spec, NTAG424TagCommands.infoSpec, NTAG424TagCommands.authSpec,
-        NTAG424TagCommands.changeKeySpec, NTAG424TagCommands.sunSetupSpec, SUNVerifyCommand.spec,
-    ]
+    static let commands: [CommandSpec] =
+        [
+            NDEFCommand.encodeSpec, NDEFCommand.decodeSpec, ReadersCommand.spec, MonitorCommand.spec, ResetCommand.spec,
+            EmulateCommand.spec, ScanCommand.spec, InfoCommand.spec, ReadCommand.spec, WriteCommand.spec,
+            LockCommand.spec,
+            FormatCommand.spec, ProtectCommand.spec, UnprotectCommand.spec, CounterCommand.spec, SignatureCommand.spec,
+            DumpCommand.spec, RestoreCommand.spec, RawCommand.spec, APDUCommand.spec, ProvisionCommand.spec,
+            ReportCommand.spec, NTAG424TagCommands.infoSpec, NTAG424TagCommands.authSpec,
+            NTAG424TagCommands.changeKeySpec, NTAG424TagCommands.sunSetupSpec, SUNVerifyCommand.spec,
+        ] + DESFireCommand.verbs.compactMap { DESFireCommand.specs[$0] }
 
     /// `  name OPERANDS   title`, a line per command.
     private static var commandTable: String {

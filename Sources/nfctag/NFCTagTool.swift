@@ -65,6 +65,8 @@ enum NFCTagTool {
                 try ReportCommand.run(&parser, output: &output)
             case "ntag424":
                 try await NTAG424Command.run(&parser, output: &output)
+            case "desfire":
+                try await DESFireCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

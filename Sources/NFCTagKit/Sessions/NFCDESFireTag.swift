@@ -263,3 +263,15 @@ extension NFCISODEPTag {
     /// the first native command (`911C` or an ISO status word).
     public func desfire() -> NFCDESFireTag { NFCDESFireTag(session: session) }
 }
+
+extension NFCDESFireTag {
+    /// GetDFNames: the applications with ISO names (for `nfctag desfire apps`).
+    package func dfNames() async throws(TagSessionError) -> [DESFireApplicationName] {
+        try await perform(.desfireApplication) { () throws(TagCommandError) in try await commands.dfNames() }
+    }
+
+    /// The key settings as the package sees them.
+    package func keySettingsValue() async throws(TagSessionError) -> DESFireKeySettings {
+        try await perform(.desfireCommand) { () throws(TagCommandError) in try await commands.keySettings() }
+    }
+}
