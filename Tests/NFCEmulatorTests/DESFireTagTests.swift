@@ -59,13 +59,13 @@ struct DESFireTagTests {
         #expect(link.send("90 AF 00 00 00") == bytes("91 1C"), "AF with nothing pending")
     }
 
-    @Test("Native framing puts the status first: 60 → AF ‖ hardware; FreeMem 6E → 00 ‖ 00 10 00 on a 4 KB EV1")
+    @Test("Native framing puts the status first: 60 → AF ‖ hardware; FreeMem 6E → 00 ‖ 00 13 00 (4864) on an EV1 4K")
     func nativeFraming() throws {
         var link = try DESFireLink(.desfireEV1)
         #expect(link.send([0x60]) == bytes("AF 04 01 01 01 00 18 05"))
         #expect(link.send([0xAF]) == bytes("AF 04 01 01 01 04 18 05"))
         #expect(link.send([0xAF]).first == 0x00)
-        #expect(link.send([0x6E]) == bytes("00 00 10 00"))
+        #expect(link.send([0x6E]) == bytes("00 00 13 00"))
     }
 
     @Test("A factory card: key settings 0F 01, key version 00, no applications, FreeMem 8192 on an EV3")
@@ -221,22 +221,22 @@ struct DESFireTagTests {
             let answer = link.command(0x6E)
             return DESFireFile.number(answer[0..<3])
         }
-        #expect(free() == 4096)
+        #expect(free() == 4864)
         _ = link.command(0xCA, bytes("01 00 00 0F 01"))
         _ = link.command(0x5A, bytes("01 00 00"))
         _ = link.command(0xCD, bytes("01 00 EE EE 01 00 00"))
-        #expect(free() == 4096 - 32)
+        #expect(free() == 4864 - 32)
         _ = link.command(0xCB, bytes("02 00 EE EE 21 00 00"))
-        #expect(free() == 4096 - 32 - 2 * 64, "a backup file is kept twice")
+        #expect(free() == 4864 - 32 - 2 * 64, "a backup file is kept twice")
         _ = link.command(0xC1, bytes("03 00 EE EE 0A 00 00 07 00 00"))
-        #expect(free() == 4096 - 32 - 128 - 96)
+        #expect(free() == 4864 - 32 - 128 - 96)
         _ = link.command(0xCC, bytes("04 00 EE EE 00 00 00 00 64 00 00 00 0A 00 00 00 00"))
-        #expect(free() == 4096 - 32 - 128 - 96 - 32)
-        #expect(link.command(0xCD, bytes("05 00 EE EE 00 10 00")) == bytes("91 0E"), "4096 bytes do not fit")
+        #expect(free() == 4864 - 32 - 128 - 96 - 32)
+        #expect(link.command(0xCD, bytes("05 00 EE EE 00 14 00")) == bytes("91 0E"), "5120 bytes do not fit")
         #expect(link.command(0xDF, [0x02]) == bytes("91 00"))
-        #expect(free() == 4096 - 32 - 96 - 32)
+        #expect(free() == 4864 - 32 - 96 - 32)
         _ = link.command(0x5A, bytes("00 00 00"))
-        #expect(link.tag.freeMemory == 4096 - 32 - 96 - 32)
+        #expect(link.tag.freeMemory == 4864 - 32 - 96 - 32)
         // FormatPICC needs the PICC master key (91AE without it).
         #expect(link.command(0xFC) == bytes("91 AE"))
     }
