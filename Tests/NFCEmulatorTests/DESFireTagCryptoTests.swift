@@ -334,4 +334,158 @@ struct DESFireTagCryptoTests {
         #expect(link.command(0x3D, bytes("02 00 00 00 04 00 00") + data + wrong) == bytes("91 1E"))
         #expect(link.tag.session == nil, "an integrity error ends the session")
     }
+
+    @Test(
+        "EV1 AES, non-zero keys: PICC key to AES (number | 80), 0xAA, CMACs, enciphered GetCardUID, ChangeKey, data"
+    )
+    func ev1AESNonZeroKeys() throws {
+        var link = try DESFireLink()
+        let session = try #require(Self.legacyAuthenticate(&link, cipher: .des, key: [UInt8](repeating: 0, count: 8)))
+        let aes = bytes("00 11 22 33 44 55 66 77 88 99 AA BB CC DD EE F0")
+        let keyData = aes + [0x42]
+        let change = DESFireReader.zeroPad(keyData + ChipTables.crcA(keyData), .des)
+        #expect(link.command(0xC4, [0x80] + DESFireReader.legacySend(.des, session, change)) == bytes("91 00"))
+        #expect(link.command(0x45) == bytes("0F 81 91 00"), "the PICC key is AES now")
+        #expect(link.command(0x64, [0x00]) == bytes("42 91 00"), "an AES key keeps its version byte")
+        #expect(link.command(0x0A, [0x00]) == bytes("91 AE"), "legacy authentication needs a DES key")
+
+        var reader = try #require(
+            Self.ev1Authenticate(&link, command: 0xAA, cipher: .aes128, key: aes, rndA: Array(1...16)))
+        reader.command([0x45])
+        #expect(reader.verify(Array(link.command(0x45).dropLast(2))) == [0x0F, 0x81])
+        reader.command([0x51])
+        let uid = link.command(0x51)
+        #expect(uid.count == 16 + 2 && reader.decipher(Array(uid.dropLast(2)), length: 7) == DESFireLink.uid)
+        let create = bytes("01 00 00 0F 82")
+        reader.command([0xCA] + create)
+        #expect(reader.verify(Array(link.command(0xCA, create).dropLast(2))) == [])
+        #expect(link.command(0x5A, bytes("01 00 00")) == bytes("91 00"), "select answers without a CMAC")
+
+        // In the application: key 0 (zero) changes key 1 to a non-zero key, other-key form.
+        var master = try #require(
+            Self.ev1Authenticate(
+                &link, command: 0xAA, cipher: .aes128, key: [UInt8](repeating: 0, count: 16), rndA: Array(17...32)))
+        let key1 = bytes("F0 E1 D2 C3 B4 A5 96 87 78 69 5A 4B 3C 2D 1E 0F")
+        let xored = DESFireReader.xor(key1, [UInt8](repeating: 0, count: 16)) + [0x07]
+        let plain = DESFireReader.zeroPad(
+            xored + ChipTables.desfire.crc32([0xC4, 0x01] + xored) + ChipTables.desfire.crc32(key1), .aes128)
+        let sealed = BlockCipher.aes128.encrypt(key: master.key, iv: master.iv, plain)
+        master.iv = Array(sealed.suffix(16))
+        #expect(master.verify(Array(link.command(0xC4, [0x01] + sealed).dropLast(2))) == [])
+        let file = bytes("01 03 10 11 28 00 00")
+        master.command([0xCD] + file)
+        #expect(master.verify(Array(link.command(0xCD, file).dropLast(2))) == [])
+
+        // Key 1 reads and writes the enciphered file: 40 bytes take two frames.
+        var user = try #require(
+            Self.ev1Authenticate(&link, command: 0xAA, keyNumber: 1, cipher: .aes128, key: key1, rndA: Array(33...48)))
+        let data = (0..<40).map { UInt8($0 * 3) }
+        let header = bytes("01 00 00 00 28 00 00")
+        let wire = header + user.encipher([0x3D] + header, data)
+        #expect(link.command(0x3D, Array(wire.prefix(54))) == bytes("91 AF"))
+        #expect(user.verify(Array(link.command(0xAF, Array(wire.dropFirst(54))).dropLast(2))) == [])
+        let read = bytes("01 00 00 00 00 00 00")
+        user.command([0xBD] + read)
+        let answer = link.command(0xBD, read)
+        #expect(answer.count == 48 + 2 && user.decipher(Array(answer.dropLast(2)), length: 40) == data)
+        user.command([0x64, 0x01])
+        #expect(user.verify(Array(link.command(0x64, [0x01]).dropLast(2))) == [0x07])
+        var tampered = header + user.encipher([0x3D] + header, data)
+        tampered[tampered.count - 1] ^= 0x01
+        _ = link.command(0x3D, Array(tampered.prefix(54)))
+        #expect(link.command(0xAF, Array(tampered.dropFirst(54))) == bytes("91 1E"))
+    }
+
+    @Test("EV1 ISO 0x1A with non-zero 3K3DES and 2K3DES keys: ChangeKey of the own key (CRC32), then CMACed answers")
+    func ev1TripleDESNonZeroKeys() throws {
+        var link = try DESFireLink()
+        _ = link.command(0xCA, bytes("01 00 00 0F 41"))
+        _ = link.command(0xCA, bytes("02 00 00 0F 01"))
+        for (aid, cipher, key) in [
+            (
+                bytes("01 00 00"), BlockCipher.tdea3,
+                bytes("01 23 45 67 89 AB CD EF 10 32 54 76 98 BA DC FE 0F 1E 2D 3C 4B 5A 69 78")
+            ),
+            (bytes("02 00 00"), .tdea2, bytes("13 57 9B DF 02 46 8A CE F1 E2 D3 C4 B5 A6 97 88")),
+        ] {
+            #expect(link.command(0x5A, aid) == bytes("91 00"))
+            let zeroCipher: BlockCipher = cipher == .tdea3 ? .tdea3 : .des
+            var reader = try #require(
+                Self.ev1Authenticate(
+                    &link, command: 0x1A, cipher: zeroCipher, key: [UInt8](repeating: 0, count: zeroCipher.keyLength),
+                    rndA: Array(1...UInt8(DESFireCardCrypto.challengeLength(zeroCipher)))))
+            let plain = DESFireReader.zeroPad(key + ChipTables.desfire.crc32([0xC4, 0x00] + key), reader.cipher)
+            let sealed = reader.cipher.encrypt(key: reader.key, iv: reader.iv, plain)
+            #expect(link.command(0xC4, [0x00] + sealed) == bytes("91 00"), "own key: a plain answer, the session ends")
+            let version = key.prefix(8).reduce(UInt8(0)) { $0 << 1 | $1 & 1 }
+            #expect(link.command(0x64, [0x00]) == [version, 0x91, 0x00], "the version in the parity bits")
+            reader = try #require(
+                Self.ev1Authenticate(
+                    &link, command: 0x1A, cipher: cipher, key: key,
+                    rndA: Array(101...UInt8(100 + DESFireCardCrypto.challengeLength(cipher)))))
+            #expect(reader.key.count == cipher.keyLength)
+            reader.command([0x45])
+            let settings = link.command(0x45)
+            #expect(reader.verify(Array(settings.dropLast(2))) == [0x0F, 0x01 | (cipher == .tdea3 ? 0x40 : 0)])
+        }
+    }
+
+    @Test(
+        "EV2First and NonFirst with non-zero AES keys on an EV3: MACed GetKeyVersion, enciphered WriteData and ReadData"
+    )
+    func ev2NonZeroKeys() throws {
+        var link = try DESFireLink(.desfireEV3)
+        _ = link.command(0xCA, bytes("01 00 00 0F 82"))
+        _ = link.command(0x5A, bytes("01 00 00"))
+        _ = link.command(0xCD, bytes("01 03 10 EE 20 00 00"))
+        let key0 = try AES128Key(bytes("A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 AA AB AC AD AE AF"))
+        let key1 = try AES128Key(bytes("0F 1E 2D 3C 4B 5A 69 78 87 96 A5 B4 C3 D2 E1 F0"))
+        link.tag.applications[0].keys[0] = DESFireKey(kind: .aes, bytes: key0.bytes, version: 0x10)
+        link.tag.applications[0].keys[1] = DESFireKey(kind: .aes, bytes: key1.bytes, version: 0x11)
+
+        var first = EV2Authentication(kind: .first, keyNumber: 1, key: key1)
+        let challenge = link.command(0x71, first.initialCommandData())
+        let done = link.command(0xAF, try first.respond(toChallenge: Array(challenge.dropLast(2))))
+        #expect(done.suffix(2) == [0x91, 0x00])
+        var session = try first.finish(response: Array(done.dropLast(2)))
+        let field = try session.protectCommand(command: 0x64, header: [0x00], data: [], mode: .mac)
+        #expect(try session.openResponse(data: Array(link.command(0x64, field).dropLast(2)), mode: .mac) == [0x10])
+
+        let data = (0..<32).map { UInt8(0xFF - $0) }
+        let header = bytes("01 00 00 00 20 00 00")
+        let write = try session.protectCommand(command: 0x3D, header: header, data: data, mode: .full)
+        let wire = Array(write)
+        #expect(link.command(0x3D, Array(wire.prefix(54))) == bytes("91 AF"))
+        let written = link.command(0xAF, Array(wire.dropFirst(54)))
+        #expect(try session.openResponse(data: Array(written.dropLast(2)), mode: .mac) == [])
+
+        var nonFirst = EV2Authentication(kind: .nonFirst, keyNumber: 1, key: key1)
+        let again = link.command(0x77, nonFirst.initialCommandData())
+        let finished = link.command(0xAF, try nonFirst.respond(toChallenge: Array(again.dropLast(2))))
+        session = try nonFirst.finish(response: Array(finished.dropLast(2)), continuing: session)
+        let read = try session.protectCommand(
+            command: 0xBD, header: bytes("01 00 00 00 00 00 00"), data: [], mode: .mac)
+        let answer = link.command(0xBD, read)
+        #expect(answer.suffix(2) == [0x91, 0x00])
+        #expect(try session.openResponse(data: Array(answer.dropLast(2)), mode: .full) == data)
+        #expect(link.command(0x64, [0x00]) == bytes("91 7E"), "a command without its MAC in an EV2 session")
+    }
+
+    @Test("SetConfiguration in a legacy session: option 00 disables FormatPICC (919D); option 02 stores an ATS")
+    func setConfiguration() throws {
+        var link = try DESFireLink()
+        let zero = [UInt8](repeating: 0, count: 8)
+        var session = try #require(Self.legacyAuthenticate(&link, cipher: .des, key: zero))
+        let option = DESFireReader.zeroPad([0x01] + ChipTables.crcA([0x01]), .des)
+        #expect(link.command(0x5C, [0x00] + DESFireReader.legacySend(.des, session, option)) == bytes("91 00"))
+        #expect(link.command(0xFC) == bytes("91 9D"))
+        session = try #require(Self.legacyAuthenticate(&link, cipher: .des, key: zero))
+        let ats = bytes("06 75 77 81 02 80")
+        let atsPlain = DESFireReader.zeroPad(ats + ChipTables.crcA(ats) + [0x80], .des)
+        #expect(link.command(0x5C, [0x02] + DESFireReader.legacySend(.des, session, atsPlain)) == bytes("91 00"))
+        #expect(link.tag.ats == ats && !link.tag.usesRandomUID && link.tag.formatDisabled)
+        let wrongCRC = DESFireReader.zeroPad([0x02, 0x00, 0x00], .des)
+        session = try #require(Self.legacyAuthenticate(&link, cipher: .des, key: zero))
+        #expect(link.command(0x5C, [0x00] + DESFireReader.legacySend(.des, session, wrongCRC)) == bytes("91 1E"))
+    }
 }
