@@ -1,4 +1,5 @@
 import CryptoSupport
+import Foundation
 import NFCChips
 import Testing
 
@@ -13,6 +14,8 @@ struct DESFireLink {
     init(_ chip: Chip = .desfireEV1) throws {
         tag = try DESFireTag(chip: chip, uid: Self.uid)
     }
+
+    init(tag: DESFireTag) { self.tag = tag }
 
     /// One APDU (or native frame) in an I-block; the answer's INF.
     mutating func send(_ apdu: [UInt8]) -> [UInt8] {
@@ -268,5 +271,27 @@ struct DESFireTagTests {
         #expect(throws: EmulatorSetupError.self) {
             try EmulatedTagFactory.make(name: "desfire-ev1", uid: [1, 2, 3, 4])
         }
+    }
+
+    @Test("A snapshot carries the card through JSON: applications, files, keys, configuration, the real UID")
+    func snapshot() throws {
+        var link = try DESFireLink(.desfireEV2)
+        _ = link.command(0xCA, bytes("01 00 00 0F 82"))
+        _ = link.command(0x5A, bytes("01 00 00"))
+        _ = link.command(0xCB, bytes("01 00 EE EE 08 00 00"))
+        _ = link.command(0x3D, bytes("01 00 00 00 02 00 00 12 34"))
+        _ = link.command(0xC7)
+        link.tag.usesRandomUID = true
+        link.tag.fieldReset()
+        let snapshot = try #require(TagSnapshot(of: link.tag))
+        #expect(snapshot.tag == "desfire-ev2" && snapshot.uid == "043a5c7e91b380")
+        let decoded = try JSONDecoder().decode(TagSnapshot.self, from: JSONEncoder().encode(snapshot))
+        #expect(decoded == snapshot)
+        let rebuilt = try #require(try decoded.makeTag() as? DESFireTag)
+        #expect(rebuilt.applications == link.tag.applications && rebuilt.signature == link.tag.signature)
+        #expect(rebuilt.identity.uid.count == 4, "the random UID stays on")
+        var again = DESFireLink(tag: rebuilt)
+        _ = again.command(0x5A, bytes("01 00 00"))
+        #expect(again.command(0xBD, bytes("01 00 00 00 02 00 00")) == bytes("12 34 91 00"))
     }
 }

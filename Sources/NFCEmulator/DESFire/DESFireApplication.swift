@@ -2,7 +2,7 @@ import NFCChips
 
 /// One application of a DESFire card — or the PICC level itself, AID 000000, which holds the
 /// card master key and no files.
-struct DESFireApplication: Equatable, Sendable {
+struct DESFireApplication: Codable, Equatable, Sendable {
     /// The AID as it is sent, least significant byte first.
     var aid: [UInt8]
     /// The key settings byte.

@@ -2,9 +2,9 @@ import NFCChips
 
 /// One file of a DESFire application: its settings and its committed content, or (in a
 /// transaction) the working copy that CommitTransaction makes permanent.
-struct DESFireFile: Equatable, Sendable {
+struct DESFireFile: Codable, Equatable, Sendable {
     /// What the file holds.
-    enum Content: Equatable, Sendable {
+    enum Content: Codable, Equatable, Sendable {
         /// A standard or backup data file's bytes.
         case data([UInt8])
         /// A value file.
@@ -14,7 +14,7 @@ struct DESFireFile: Equatable, Sendable {
     }
 
     /// A value file's limits, value and limited-credit state.
-    struct Value: Equatable, Sendable {
+    struct Value: Codable, Equatable, Sendable {
         var lower: Int32
         var upper: Int32
         var value: Int32

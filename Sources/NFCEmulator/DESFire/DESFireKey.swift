@@ -2,9 +2,9 @@ import CryptoSupport
 import NFCChips
 
 /// A key as a DESFire card stores it: its kind, its bytes and its version.
-struct DESFireKey: Equatable, Sendable {
+struct DESFireKey: Codable, Equatable, Sendable {
     /// The three key kinds an application is created with.
-    enum Kind: Equatable, Sendable {
+    enum Kind: Codable, Equatable, Sendable {
         /// 16 bytes: 2K3DES, or single DES when both halves are equal.
         case tripleDES
         /// 24 bytes: 3K3DES.

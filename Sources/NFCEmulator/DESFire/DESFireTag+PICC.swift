@@ -48,7 +48,7 @@ extension DESFireTag {
             formatDisabled = data[0] & options.disableFormat != 0
             if data[0] & options.randomUID != 0 { usesRandomUID = true }
         case options.defaultKeyOption:
-            defaultKey = (Array(data.prefix(keyLength)), data[keyLength])
+            defaultKey = DESFireDefaultKey(bytes: Array(data.prefix(keyLength)), version: data[keyLength])
         case options.atsOption:
             guard data.count > 1 else { throw DESFireRefusal(.parameterError) }
             ats = data

@@ -33,7 +33,7 @@ public struct DESFireTag: EmulatedTag {
     var formatDisabled = false
     var usesRandomUID = false
     /// SetConfiguration option 01: the key new applications start with (24 bytes) and its version.
-    var defaultKey: (bytes: [UInt8], version: UInt8)?
+    var defaultKey: DESFireDefaultKey?
     /// The ATS (SetConfiguration option 02 changes it from the next activation).
     var ats: [UInt8]
 
