@@ -32,8 +32,7 @@ public enum EmulatorSetupError: Error, Equatable, Sendable, CustomStringConverti
 public enum EmulatedTagFactory {
     /// Every tag name the factory knows, in the tables' order.
     public static var tagNames: [String] {
-        // The DESFire chips have tables but no model yet.
-        let chips = Chip.allCases.filter { ChipTables.spec(for: $0).desfire == nil }.map(\.rawValue)
+        let chips = Chip.allCases.map(\.rawValue)
         return chips.contains(ntag424Name) ? chips : chips + [ntag424Name]
     }
 
@@ -52,12 +51,13 @@ public enum EmulatedTagFactory {
             }
             return NTAG424DNATag(uid: uid, signature: signature)
         }
-        guard let chip = Chip(rawValue: name), ChipTables.spec(for: chip).desfire == nil else {
-            throw .unknownTagName(name)
-        }
+        guard let chip = Chip(rawValue: name) else { throw .unknownTagName(name) }
         let uid = uid ?? defaultUID(for: chip, index: index)
         let expected = ChipTables.spec(for: chip).activation.uidLength
         guard uid.count == expected else { throw .uidLength(tag: name, expected: expected, got: uid.count) }
+        if ChipTables.spec(for: chip).desfire != nil {
+            return try DESFireTag(chip: chip, uid: uid, signature: signature)
+        }
         do {
             switch ChipTables.spec(for: chip).family {
             case .mifareClassic: return try ClassicTag(chip: chip, uid: uid)
@@ -95,6 +95,7 @@ public enum EmulatedTagFactory {
         case let tag as ClassicTag: tag.spec.chip.rawValue
         case let tag as Type4Tag: tag.spec.chip.rawValue
         case is NTAG424DNATag: ntag424Name
+        case let tag as DESFireTag: tag.chip.rawValue
         default: nil
         }
     }

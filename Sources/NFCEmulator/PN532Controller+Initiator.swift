@@ -25,6 +25,12 @@ extension PN532Controller {
     }
 
     /// Activates up to `maximumCount` type A tags matching `uidFilter`; they become the listed targets.
+    ///
+    /// Without a UID the chip polls with REQA, so halted tags stay silent. With a UID in the
+    /// initiator data it sends WUPA and SELECT with that UID, waking a tag from HALT: an
+    /// ACR122 (PN532) selecting a known UID puts `52` then `93 70 UID BCC` on air
+    /// (emsec/ChameleonMini #302), and libfreefare selects each DESFire by UID after libnfc's
+    /// list loop left it in HALT with S(DESELECT).
     mutating func activateTargets(maximumCount: Int, uidFilter: [UInt8]?) -> [ListedTarget] {
         // A tag still ACTIVE from an earlier listing drops to IDLE on the new REQA and
         // answers the chip's retry, so it is found again (Field.activate models both).
@@ -37,7 +43,8 @@ extension PN532Controller {
         let rats = parameterFlags & spec.parameterFlags[.automaticRATS].code != 0
         var found = Set<Field.TagHandle>()
         while targets.count < maximumCount {
-            guard let handle = field.activate(uidFilter: uidFilter, excluding: found) else {
+            guard let handle = field.activate(uidFilter: uidFilter, excluding: found, wakeHalted: uidFilter != nil)
+            else {
                 // A REQA nobody answered. Searching past a tag sent that tag (ACTIVE) back
                 // to IDLE, so the chip selects it again before it can be used.
                 statistics.modelledTime += unansweredRequestAirTime()

@@ -38,6 +38,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
     public var readCounters: [String: Int]?
     /// NTAG 424 DNA: the random ID is on.
     public var randomID: Bool?
+    /// MIFARE DESFire: keys, applications, files and configuration.
+    public var desfire: DESFireCardState?
 
     /// The snapshot of a tag built by ``EmulatedTagFactory``; `nil` for other models.
     public init?(of tag: any EmulatedTag) {
@@ -67,6 +69,10 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             keyVersions = tag.keyVersions.map(Int.init)
             readCounters = Dictionary(uniqueKeysWithValues: tag.readCounters.map { (String($0.key), Int($0.value)) })
             randomID = tag.usesRandomID
+        case let tag as DESFireTag:
+            uid = tag.uid.hexString()  // the real UID, also behind a random one
+            signature = tag.signature.hexString()
+            desfire = DESFireCardState(of: tag)
         default:
             return nil
         }
@@ -105,6 +111,9 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
         case var ntag as NTAG424DNATag:
             try restore(&ntag)
             return ntag
+        case var card as DESFireTag:
+            desfire?.restore(&card)
+            return card
         default:
             return made
         }

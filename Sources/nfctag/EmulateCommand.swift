@@ -31,8 +31,11 @@ enum EmulateCommand {
             return
         }
         if options.printSigningKey {
-            // With --tag ntag424dna: the NTAG 424 DNA's secp224r1 key; else the Type 2 one.
-            let ntag424 = options.tags.contains(EmulatedTagFactory.ntag424Name)
+            // With --tag ntag424dna or a DESFire with Read_Sig: the secp224r1 key; else the Type 2 one.
+            let ntag424 = options.tags.contains {
+                $0 == EmulatedTagFactory.ntag424Name
+                    || Chip(rawValue: $0).flatMap { ChipTables.spec(for: $0).desfire }?.readSig == true
+            }
             let key = (ntag424 ? EmulatorSigningKey.ntag424PublicKey : EmulatorSigningKey.publicKey).hexString()
             let curve = ntag424 ? NTAG424DNATable.signatureCurve : ChipTables.originalitySignatures.curve
             if output.json {

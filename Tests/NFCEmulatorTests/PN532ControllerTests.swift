@@ -216,6 +216,19 @@ struct PN532ControllerTests {
         #expect(chip.field.state(of: chip.field.handles[0]) == .halt)
     }
 
+    /// libfreefare's DESFire tools: libnfc's list loop leaves the card in HALT (S(DESELECT)),
+    /// then `mifare_desfire_connect` selects it by UID. An ACR122 (PN532) selecting a known UID
+    /// puts WUPA `52` and SELECT `93 70 UID BCC` on air (emsec/ChameleonMini #302).
+    @Test("InListPassiveTarget with a UID wakes a halted ISO-DEP tag (WUPA); without one it passes it by (REQA)")
+    func selectByUIDWakesHaltedTag() throws {
+        var chip = PN532Controller(field: Field(tags: [try Type4Tag(uid: T4.uid)]))
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00])?.first == 0x01)
+        #expect(exchange(&chip, 0x44, [0x00]) == [0x00])
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00]) == [0x00], "a halted tag ignores REQA")
+        #expect(exchange(&chip, 0x4A, [0x01, 0x00] + T4.uid)?.first == 0x01, "selected by UID")
+        #expect(chip.field.state(of: chip.field.handles[0]) == .active)
+    }
+
     @Test("a tag that answers HLTA goes to HALT and only a wake-up (InSelect) brings it back")
     func haltFromTag() {
         var chip = PN532Controller(field: Field(tags: [ScriptedTag(uid: ntagUID, script: [0x50: .halt])]))

@@ -14,10 +14,11 @@ extension GeneratedTables {
             checkedAgainst: [
                 "libfreefare 0.4.0",
                 "proxmark3 hf mfdes",
+                "nfc-tools.github.io _rfid_tags/mifare-desfire-ev1.md (usable memory: 2K 2304, 4K 4864, 8K 7936)",
             ],
             verified: false,
             note:
-                "The full data sheet is under NDA; the facts here come from the public short data sheet and recorded answers of real cards (datasheets/desfire.json)."
+                "The full data sheet is under NDA; the facts here come from the public short data sheet and recorded answers of real cards (datasheets/desfire.json). FreeMem of a formatted EV1 4K is 4864 bytes, more than the 4096 its storage code announces (nfc-tools.github.io; a comment in Elmue's Arduino Desfire.cpp GetFreeMemory); libfreefare's create-ndef relies on it, creating a 4096-byte NDEF file beside the CC file."
         ),
         activation: ActivationSpec(
             atqa: 0x0344,
@@ -67,7 +68,7 @@ extension GeneratedTables {
                 )
             ),
             productionSample: [0x04, 0x25, 0x3D, 0xD2, 0x9E, 0x55, 0x80, 0xB9, 0x0C, 0x17, 0x4D, 0x20, 0x32, 0x17],
-            storageSize: 4096,
+            storageSize: 4864,
             authenticationEV2: false,
             readSig: false,
             originalitySignature: nil

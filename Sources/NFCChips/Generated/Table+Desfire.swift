@@ -420,16 +420,20 @@ extension GeneratedTables {
             value: 0x02,
             linearRecord: 0x03,
             cyclicRecord: 0x04,
+            limitedCreditEnabled: 0x01,
+            freeGetValue: 0x02,
             source: DatasheetSource(
                 document:
                     "NXP MF3D(H)x3 MIFARE DESFire EV3 short data sheet; command codes and status codes as libfreefare 0.4.0 and proxmark3 define them",
                 revision: "MF3DHx3 Rev. 3.0 (short data sheet); libfreefare 0.4.0 (2013-12-04); proxmark3 1c8c3b78",
                 section: "GetFileSettings",
                 checkedAgainst: [
-                    "libfreefare 0.4.0 freefare.h MDFT_*"
+                    "libfreefare 0.4.0 freefare.h MDFT_*",
+                    "libfreefare 0.4.0 mifare_desfire_create_value_file (limited_credit_enable byte)",
                 ],
                 verified: true,
-                note: ""
+                note:
+                    "The value file's last CreateValueFile byte: bit 0 enables LimitedCredit, bit 1 (EV1 and later) lets GetValue run without authentication."
             )
         ),
         configuration: DESFireConfigurationSpec(
@@ -438,6 +442,7 @@ extension GeneratedTables {
             atsOption: 0x02,
             disableFormat: 0x01,
             randomUID: 0x02,
+            randomUIDFirstByte: 0x08,
             source: DatasheetSource(
                 document:
                     "NXP MF3D(H)x3 MIFARE DESFire EV3 short data sheet; command codes and status codes as libfreefare 0.4.0 and proxmark3 define them",
@@ -448,7 +453,7 @@ extension GeneratedTables {
                 ],
                 verified: true,
                 note:
-                    "Option 00: a byte whose bit 0 disables FormatPICC and bit 1 turns on the random UID (irreversible). Option 01: a 24-byte default key and its version. Option 02: the ATS with its length byte."
+                    "Option 00: a byte whose bit 0 disables FormatPICC and bit 1 turns on the random UID (irreversible). Option 01: a 24-byte default key and its version. Option 02: the ATS with its length byte. A random-UID card answers anticollision with a 4-byte UID: 08 and three random bytes, new at each activation (ISO/IEC 14443-3 RID)."
             )
         ),
         crc32: DESFireCRC32Spec(
@@ -487,6 +492,7 @@ extension GeneratedTables {
             aid: [0x01, 0x00, 0x00],
             legacyAID: [0x10, 0xEE, 0xEE],
             dfName: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01],
+            piccDFName: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00],
             isoFileID: 0xE110,
             keySettings: 0x0F,
             keyCount: 1,
@@ -508,23 +514,45 @@ extension GeneratedTables {
                 ],
                 verified: false,
                 note:
-                    "AID 000001 (sent least significant byte first), DF name D2760000850101, ISO file ID E110; the CC file 01 (E103, 15 bytes, free read) and the NDEF file 02 (E104). libfreefare creates the CC file with access bytes 00 E0 (read free, write, read-write and change key 0: the value E000) and the NDEF file with E0 EE (all free but change: EEE0). A locked file denies write, read-write and change (EFFF): no key can undo it."
+                    "AID 000001 (sent least significant byte first), DF name D2760000850101, ISO file ID E110; the CC file 01 (E103, 15 bytes, free read) and the NDEF file 02 (E104). libfreefare creates the CC file with access bytes 00 E0 (read free, write, read-write and change key 0: the value E000) and the NDEF file with E0 EE (all free but change: EEE0). A locked file denies write, read-write and change (EFFF): no key can undo it. ISO SELECT by the DF name D2760000850100 selects the PICC level (the MF) and answers 9000 (kpn532 trace of a real EV3)."
             )
         ),
         allocation: DESFireAllocationSpec(
             blockSize: 32,
             applicationOverhead: 0,
+            maxApplications: 28,
+            maxFiles: 32,
             source: DatasheetSource(
                 document:
                     "NXP MF3D(H)x3 MIFARE DESFire EV3 short data sheet; command codes and status codes as libfreefare 0.4.0 and proxmark3 define them",
                 revision: "MF3DHx3 Rev. 3.0 (short data sheet); libfreefare 0.4.0 (2013-12-04); proxmark3 1c8c3b78",
                 section: "FreeMem",
                 checkedAgainst: [
-                    "kpn532 trace: a factory EV3 8K answers FreeMem 00 20 00 (8192)"
+                    "kpn532 trace: a factory EV3 8K answers FreeMem 00 20 00 (8192)",
+                    "libfreefare 0.4.0 mifare_desfire.c MAX_APPLICATION_COUNT 28, MAX_FILE_COUNT 32; COUNT_ERROR's meaning",
                 ],
                 verified: false,
                 note:
                     "Files take memory in 32-byte blocks. What an application itself costs is not in the short data sheet; the emulator charges nothing. Settle with FreeMem before and after CreateApplication and CreateStdDataFile of 1 byte on a real card."
+            )
+        ),
+        secureMessaging: DESFireSecureMessagingSpec(
+            legacyMACLength: 4,
+            cmacLength: 8,
+            transactionIdentifierLength: 4,
+            deviceCapabilities: [0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+            source: DatasheetSource(
+                document:
+                    "MIFARE DESFire secure messaging as libfreefare 0.4.0, proxmark3 and NXP AN12196 implement it",
+                revision: "libfreefare 0.4.0 (2013-12-04); proxmark3 1c8c3b78; AN12196 Rev. 2.0",
+                section: "MACs of D40 (legacy) and EV1 sessions, EV2 authentication",
+                checkedAgainst: [
+                    "libfreefare 0.4.0 mifare_desfire_crypto.c (4-byte DES CBC-MAC, CMAC_LENGTH 8)",
+                    "AN12196 §5 (TI 4 bytes, PDcap2 00 00 00 00 00 00)",
+                ],
+                verified: false,
+                note:
+                    "A legacy (0x0A) session MACs with the first 4 bytes of a CBC-MAC; an EV1 session sends the first 8 bytes of the CMAC. AuthenticateEV2First answers TI (4 bytes) and PDcap2; the six zero bytes are AN12196's NTAG 424 DNA value, assumed for DESFire EV2/EV3 too: a real EV2's decrypted EV2First answer would settle it."
             )
         ),
         source: DatasheetSource(

@@ -33,6 +33,8 @@ package struct DESFireSpec: DatasheetValue {
     package var ndef: DESFireNDEFSpec
     /// How files take memory.
     package var allocation: DESFireAllocationSpec
+    /// MAC lengths and EV2 authentication constants of the secure-messaging schemes.
+    package var secureMessaging: DESFireSecureMessagingSpec
     /// Where the values come from.
     package var source: DatasheetSource
 
@@ -294,6 +296,10 @@ package struct DESFireFileTypesSpec: Codable, Equatable, Sendable {
     @Hex package var linearRecord: UInt8
     /// Cyclic record file.
     @Hex package var cyclicRecord: UInt8
+    /// Value file option bit: LimitedCredit is allowed.
+    @Hex package var limitedCreditEnabled: UInt8
+    /// Value file option bit: GetValue needs no authentication (EV1 and later).
+    @Hex package var freeGetValue: UInt8
     /// Where the values come from.
     package var source: DatasheetSource
 }
@@ -310,6 +316,8 @@ package struct DESFireConfigurationSpec: Codable, Equatable, Sendable {
     @Hex package var disableFormat: UInt8
     /// PICC configuration bit: random UID (irreversible).
     @Hex package var randomUID: UInt8
+    /// The first byte of a random UID (a 4-byte RID).
+    @Hex package var randomUIDFirstByte: UInt8
     /// Where the values come from.
     package var source: DatasheetSource
 }
@@ -336,6 +344,8 @@ package struct DESFireNDEFSpec: Codable, Equatable, Sendable {
     @Hex package var legacyAID: [UInt8]
     /// The DF name (the NDEF application name).
     @Hex package var dfName: [UInt8]
+    /// The DF name an ISO SELECT uses for the PICC level (the MF).
+    @Hex package var piccDFName: [UInt8]
     /// The application's ISO file ID.
     @Hex package var isoFileID: UInt16
     /// The application's key settings.
@@ -366,6 +376,24 @@ package struct DESFireAllocationSpec: Codable, Equatable, Sendable {
     package var blockSize: Int
     /// What an application costs beyond its files.
     package var applicationOverhead: Int
+    /// The most applications a PICC holds.
+    package var maxApplications: Int
+    /// The most files an application holds.
+    package var maxFiles: Int
+    /// Where the values come from.
+    package var source: DatasheetSource
+}
+
+/// MAC lengths of the legacy and EV1 schemes, and what AuthenticateEV2First answers.
+package struct DESFireSecureMessagingSpec: Codable, Equatable, Sendable {
+    /// The MAC a legacy (0x0A) session appends: the first bytes of a CBC-MAC.
+    package var legacyMACLength: Int
+    /// The MAC an EV1 or EV2 session appends: the first (EV1) or odd (EV2) bytes of a CMAC.
+    package var cmacLength: Int
+    /// The transaction identifier of an EV2 session.
+    package var transactionIdentifierLength: Int
+    /// PDcap2 in AuthenticateEV2First's answer.
+    @Hex package var deviceCapabilities: [UInt8]
     /// Where the values come from.
     package var source: DatasheetSource
 }

@@ -194,9 +194,10 @@ extension NFCDevice {
         return target
     }
 
-    /// Deselects the selected tag and halts it: it is not found again until it leaves and
-    /// re-enters the field or ``resetField()`` — on a packing line, the tag just processed
-    /// is not picked up twice. Does nothing when none is selected.
+    /// Deselects the selected tag and halts it: a poll does not find it again until it leaves
+    /// and re-enters the field or ``resetField()`` — on a packing line, the tag just processed
+    /// is not picked up twice. Selecting it by its UID wakes it (the PN532 then sends WUPA).
+    /// Does nothing when none is selected.
     ///
     /// PN53x InDeselect sends S(DESELECT) to an ISO-DEP tag, which halts it, but nothing to a
     /// MIFARE or Type 2 tag (UM0701-02 §7.3.10; a real PN532 lists the same card again after
