@@ -166,6 +166,7 @@ enum DESFireCommand {
                 options.flags.insert(option)
             }
         }
+        output.json = parser.globals.json
         if parser.helpRequested { return output.line(spec.help) }
         try await DESFireVerbs(verb: verb, options: options, globals: parser.globals, output: output).run()
     }

@@ -117,3 +117,53 @@ struct EndToEndDESFireToolTests {
         #expect(info.status == 0 && info.output.contains("Use random UID: yes"), "\(info.output)")
     }
 }
+
+// MARK: - nfctag and libfreefare, both directions
+
+extension EndToEndDESFireToolTests {
+    func nfctag(_ arguments: [String], _ emulator: PN532Emulator) throws -> LibNFCTool.Result {
+        try LibNFCTool.run(
+            EndToEndOutsideClientTests.nfctag.path, ["--device", emulator.connectionString] + arguments,
+            device: emulator.connectionString, timeout: 60)
+    }
+
+    @Test(
+        "libfreefare writes, nfctag reads: create-ndef and write-ndef, then nfctag read finds the tool's Smart Poster",
+        .enabled(
+            if: installed("mifare-desfire-create-ndef", "mifare-desfire-write-ndef")
+                && EndToEndOutsideClientTests.hasNfctag, Comment(rawValue: missing)))
+    func nfctagReadsLibfreefare() throws {
+        let emulator = try started("desfire-ev2")
+        defer { emulator.stop() }
+        for tool in ["mifare-desfire-create-ndef", "mifare-desfire-write-ndef"] {
+            let result = try run(tool, ["-y"], emulator)
+            #expect(result.status == 0 && !result.timedOut, "\(tool): \(result.output)")
+        }
+        let read = try nfctag(["read", "--json"], emulator)
+        #expect(read.status == 0, "\(read.output)")
+        #expect(read.output.contains("libnfc.org"), "\(read.output)")
+    }
+
+    @Test(
+        "nfctag writes, libfreefare reads: nfctag format creates the NDEF application, write, then read-ndef returns our bytes",
+        .enabled(
+            if: installed("mifare-desfire-read-ndef") && EndToEndOutsideClientTests.hasNfctag,
+            Comment(rawValue: missing)),
+        arguments: ["desfire-ev1", "desfire-ev3"])
+    func libfreefareReadsNfctag(tag: String) throws {
+        let emulator = try started(tag)
+        defer { emulator.stop() }
+        let format = try nfctag(["format"], emulator)
+        #expect(format.status == 0, "\(format.output)")
+        let write = try nfctag(["write", "--uri", "https://example.com/desfire"], emulator)
+        #expect(write.status == 0, "\(write.output)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "desfire-nfctag-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let read = try run("mifare-desfire-read-ndef", ["-y", "-o", file.path], emulator)
+        #expect(read.status == 0, "\(read.output)")
+        // D1 01 14 55 04 "example.com/desfire": one URI record, prefix code 04 (https://).
+        let expected: [UInt8] = [0xD1, 0x01, 0x14, 0x55, 0x04] + Array("example.com/desfire".utf8)
+        #expect([UInt8](try Data(contentsOf: file)) == expected)
+    }
+}

@@ -222,7 +222,8 @@ public struct NFCDESFireTag: Sendable {
         }
     }
 
-    /// ReadRecords: `count` records (0: all), newest first from the `newest`-th.
+    /// ReadRecords: `count` records (0: all) counted back from the `newest`-th newest
+    /// (0: the newest), given oldest first as the card sends them.
     public func readRecords(file: UInt8, newest: Int = 0, count: Int = 0) async throws(TagSessionError) -> [[UInt8]] {
         try await perform(.desfireFile) { () throws(TagCommandError) in
             try await commands.readRecords(file: file, newest: newest, count: count)

@@ -49,9 +49,16 @@ struct Type4APDUChannel: Sendable {
     }
 
     func selectFile(_ fileID: [UInt8], application: Type4Application, step: NDEFTagStep) async throws(NDEFTagError) {
+        _ = try require(try await selectFileAnswer(fileID, application: application, step: step), step: step)
+    }
+
+    /// SELECT of `fileID`, its answer whatever the status word.
+    func selectFileAnswer(
+        _ fileID: [UInt8], application: Type4Application, step: NDEFTagStep = .selectCapabilityContainerFile
+    ) async throws(NDEFTagError) -> Answer {
         var apdu = spec.commands[.selectFile].header
         apdu[spec.p2Index] = application.selectFileP2
-        _ = try require(try await send(apdu + [UInt8(fileID.count)] + fileID, step: step), step: step)
+        return try await send(apdu + [UInt8(fileID.count)] + fileID, step: step)
     }
 
     /// READ BINARY of `count` bytes at `offset`, in APDUs of at most `chunk` bytes.

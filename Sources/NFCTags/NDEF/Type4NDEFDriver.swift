@@ -152,17 +152,19 @@ package actor Type4NDEFDriver: NDEFTagDriver {
         var selected: Type4Application?
         for application in spec.applications {
             let answer = try await channel.selectApplication(application)
-            if answer.statusWord == channel.success {
-                selected = application
-                break
-            }
-            if answer.statusWord != channel.fileNotFound {
+            if answer.statusWord == channel.fileNotFound { continue }
+            guard answer.statusWord == channel.success else {
                 throw .statusWord(answer.statusWord, step: .selectApplication)
             }
+            // A DESFire answers the mapping 1.0 name D2760000850100 by selecting its PICC
+            // level (kpn532's trace of a real EV3): without a CC file there, it has no NDEF.
+            let cc = try await channel.selectFileAnswer(Self.fileID(spec.ccFileID), application: application)
+            if cc.statusWord == channel.fileNotFound { continue }
+            _ = try channel.require(cc, step: .selectCapabilityContainerFile)
+            selected = application
+            break
         }
         guard let application = selected else { return nil }
-        try await channel.selectFile(
-            Self.fileID(spec.ccFileID), application: application, step: .selectCapabilityContainerFile)
         let short = Type4CapabilityContainer.length(forControlTag: spec.ndefFileControlTag, spec: spec)
         var ccBytes = try await channel.readBinary(offset: 0, count: short, chunk: short) { _ in
             .readCapabilityContainerFile

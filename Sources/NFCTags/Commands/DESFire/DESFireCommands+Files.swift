@@ -112,7 +112,8 @@ extension DESFireCommands {
         _ = try await run(.writeRecord, header: header, data: data, commandMode: mode)
     }
 
-    /// ReadRecords: `count` records (0: all) of file `number`, from the `newest`-th newest.
+    /// ReadRecords: `count` records (0: all) of file `number` counted back from the
+    /// `newest`-th newest, oldest first as the card sends them.
     package func readRecords(file number: UInt8, newest: Int = 0, count: Int = 0) async throws(TagCommandError)
         -> [[UInt8]]
     {

@@ -226,17 +226,21 @@ package struct DESFireSession: Sendable {
         return out
     }
 
-    /// The data in `plain` = data ‖ CRC ‖ zeros: with `expectedLength`, that length checked;
+    /// The data in `plain` = data ‖ CRC ‖ padding (zeros, or `80` and zeros): with
+    /// `expectedLength`, that length checked;
     /// without, the shortest length ending in the last block whose CRC matches and whose
     /// tail is zeros (a longer one can match by accident: data ‖ CRC₀ has CRC CRC₁ ‖ 00).
     static func strip(
         _ plain: [UInt8], expectedLength: Int?, blockSize: Int, crcLength: Int, crc: ([UInt8]) -> [UInt8]
     ) throws(NTAG424CryptoError) -> [UInt8] {
-        let shortest = max(0, plain.count - blockSize - crcLength + 1)
+        // Zero padding fills at most a block less one byte; ISO padding (80 …) at most a block.
+        let shortest = max(0, plain.count - blockSize - crcLength)
         let candidates = expectedLength.map { [$0] } ?? Array(shortest...max(shortest, plain.count - crcLength))
         for length in candidates where length + crcLength <= plain.count {
             let body = Array(plain[..<length])
-            guard plain[(length + crcLength)...].allSatisfy({ $0 == 0 }) else { continue }
+            // Zeros, or ISO padding (80 then zeros), as libfreefare accepts both.
+            let tail = plain[(length + crcLength)...]
+            guard tail.dropFirst(tail.first == 0x80 ? 1 : 0).allSatisfy({ $0 == 0 }) else { continue }
             if Array(plain[length..<length + crcLength]) == crc(body) { return body }
         }
         throw .integrityError("no CRC matches the deciphered answer")
