@@ -7,7 +7,7 @@ import NFCTags
 /// signature — and the NDEF calls of ``NFCNDEFTag`` on the NFC Forum application.
 ///
 /// The handle keeps the authenticated session and the selected application between calls;
-/// any refused command ends the session, as on the card. Keys are ``DESFireKey`` values:
+/// any refused command ends the session, as on the card. Keys are `DESFireKey` values:
 /// DES and 2K3DES keys authenticate with the legacy command, 3K3DES with the ISO one, AES
 /// with `AA` (or EV2First on EV2 and EV3 with `ev2: true`).
 ///

@@ -39,7 +39,7 @@ extension NTAG424CommMode {
 ///   ends in an 8-byte CMAC over data ‖ status; enciphered data carries CRC32.
 /// - EV2 (`71`): the EV2 secure messaging NTAG 424 DNA has (``EV2Session``).
 ///
-/// The DocC article "DESFire secure messaging" has the byte layouts.
+/// The DocC article "MIFARE DESFire" sums the layouts up.
 package struct DESFireSession: Sendable {
     /// The scheme that opened the session.
     package enum Scheme: Sendable {

@@ -18,7 +18,7 @@ func tagSessionTour(device: NFCDevice) async throws {
         print(tag.ats)
     case .unknown:
         print(tagSession.identification)  // every raw answer
-    @unknown default:  // families to come (DESFire, FeliCa, ...)
+    @unknown default:  // families to come (FeliCa, Type B, ...)
         print(tagSession.tag)
     }
 }
