@@ -49,6 +49,8 @@ struct BenchSuite {
         results.append(try await protect())
         announce("provision")
         results.append(try await provision(count: provisioningTags))
+        announce("DESFire 2 KB reads")
+        results += try await desfireReads()
         if let tool {
             announce("nfctag write, then nfctag read (two processes)")
             results.append(try await TwoProcessRun(tool: tool, baud: baud).run())
@@ -358,4 +360,70 @@ struct BenchSuite {
 struct BenchFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+// MARK: - MIFARE DESFire
+
+extension BenchSuite {
+    /// A 2 KB DESFire file read in each communication mode inside an AES session (EV1
+    /// secure messaging): plain and MACed answers end in an 8-byte CMAC, enciphered ones
+    /// carry a CRC32 and padding.
+    func desfireReads() async throws -> [BenchResult] {
+        let size = 2048
+        let reader = try await BenchReader.start(
+            tags: [try DESFireTag(chip: .desfireEV2, uid: [0x04, 0xD5, 0xF1, 0x2E, 0x00, 0x00, 0x01])], baud: baud)
+        let desfire = try await TagSession.connect(on: reader.device, timeout: tagWait).isoDEPTag().desfire()
+        let key = try DESFireKey(cipher: .aes, bytes: [UInt8](repeating: 0, count: 16)).unwrap("an AES key")
+        try await desfire.createApplication(0xBE0C_42, keySettings: 0x0F, keyCount: 1, cipher: .aes)
+        try await desfire.selectApplication(0xBE0C_42)
+        try await desfire.authenticate(keyNumber: 0, key: key)
+        let modes: [(String, NTAG424CommMode, Int)] = [("plain", .plain, 8), ("mac", .mac, 8), ("full", .full, 4)]
+        let data = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for (index, (_, mode, _)) in modes.enumerated() {
+            try await desfire.createFile(
+                UInt8(index + 1),
+                settings: DESFireFileSettings(
+                    kind: .data(size: size, backup: false), communicationMode: mode, accessRights: 0x0000))
+            try await desfire.writeData(file: UInt8(index + 1), data: data)
+        }
+        var results: [BenchResult] = []
+        for (index, (name, mode, trailer)) in modes.enumerated() {
+            let (read, sample) = try await reader.measure { try await desfire.readData(file: UInt8(index + 1)) }
+            guard read == data else { throw BenchFailure("the DESFire \(name) read came back different") }
+            // Enciphered: data ‖ CRC32 padded to whole AES blocks (80 00 …).
+            let answerBytes = mode == .full ? (size + trailer) / 16 * 16 + 16 : size + trailer
+            results.append(
+                try result("desfire_read_2k_\(name)", sample) { floor in
+                    Self.desfireReadFloor(floor, answerBytes: answerBytes)
+                })
+        }
+        await reader.stop()
+        return results
+    }
+
+    /// The floor of ReadData answered in `answerBytes`: one ISO-wrapped frame out (`90 BD 00
+    /// 00 07 …`, then `90 AF 00 00 00`), at most 59 bytes and `91 xx` back per frame, each in
+    /// an ISO-DEP block (PCB) through InDataExchange.
+    static func desfireReadFloor(_ floor: PhysicalFloor, answerBytes: Int) -> FloorCost {
+        let perFrame = ChipTables.desfire.framing.maxAnswerFrameData
+        let frames = (answerBytes + perFrame - 1) / perFrame
+        var cost = FloorCost()
+        for frame in 0..<frames {
+            let apdu = frame == 0 ? 13 : 5
+            let answer = min(perFrame, answerBytes - frame * perFrame) + 2
+            cost += floor.command(
+                dataOut: 1 + apdu, dataIn: 1 + answer,
+                airSeconds: floor.airFrameWithCRC(1 + apdu) + floor.timing.frameDelayTimeSeconds
+                    + floor.airFrameWithCRC(1 + answer))
+        }
+        return cost
+    }
+}
+
+extension Optional {
+    /// The value, or a bench failure naming `what`.
+    func unwrap(_ what: String) throws -> Wrapped {
+        guard let self else { throw BenchFailure("no \(what)") }
+        return self
+    }
 }

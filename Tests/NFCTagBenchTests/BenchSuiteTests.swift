@@ -21,8 +21,15 @@ struct BenchSuiteTests {
                 "identify", "write_ndef_100_fresh", "read_ndef_100", "write_ndef_100_small_change",
                 "write_ndef_100_change_new_connection", "write_ndef_800_fresh", "read_ndef_800",
                 "write_ndef_800_small_change",
-                "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags",
+                "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags", "desfire_read_2k_plain",
+                "desfire_read_2k_mac", "desfire_read_2k_full",
             ])
+        // A 2 KB DESFire file comes in 35 frames of 59 bytes whatever the mode: on its floor.
+        for mode in ["plain", "mac", "full"] {
+            let read = try #require(byName["desfire_read_2k_\(mode)"])
+            #expect(read.ratio < 1.05, "desfire \(mode): \(read.ratio)")
+            #expect(read.sample.commandsByCode[0x40] == 35, "desfire \(mode)")
+        }
         for name in ["read_ndef_100", "read_ndef_800"] {
             let read = try #require(byName[name])
             #expect(read.ratio <= 1.1, "\(name): \(read.ratio)")
