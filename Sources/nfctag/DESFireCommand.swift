@@ -125,6 +125,16 @@ enum DESFireCommand {
                 OptionSpec("--set", value: "HEX2", help: "the new settings byte"),
                 OptionSpec("--yes", help: "really change them"),
             ], "nfctag desfire key-settings --app 123456"),
+        "set-config": spec(
+            "set-config", "card configuration: random UID (irreversible), default key, ATS (a dry run unless --yes)",
+            [
+                OptionSpec("--random-uid", help: "show a random UID from the next activation on, FOR GOOD"),
+                OptionSpec("--default-key", value: "HEX", help: "the key new applications get"),
+                OptionSpec("--crypto", value: "C", help: "the default key's cipher (default des)"),
+                OptionSpec("--key-version", value: "V", help: "the default key's version (default 0)"),
+                OptionSpec("--ats", value: "HEX", help: "the ATS, its length byte first"),
+                OptionSpec("--yes", help: "really change the card"),
+            ], "nfctag desfire set-config --ats 067577810280 --yes"),
         "format": spec(
             "format", "FormatPICC: every application and file is gone (needs --yes)",
             [OptionSpec("--yes", help: "really wipe the card")], "nfctag desfire format --yes"),
@@ -132,7 +142,7 @@ enum DESFireCommand {
 
     static let verbs = [
         "info", "apps", "files", "create-app", "delete-app", "create-file", "read", "write", "value",
-        "records", "commit", "abort", "auth", "change-key", "key-settings", "format",
+        "records", "commit", "abort", "auth", "change-key", "key-settings", "set-config", "format",
     ]
 
     static let help = """

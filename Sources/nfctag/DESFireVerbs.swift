@@ -28,6 +28,7 @@ struct DESFireVerbs {
         case "auth": try await authenticate()
         case "change-key": try await changeKey()
         case "key-settings": try await keySettings()
+        case "set-config": try await setConfiguration()
         default: try await formatPICC()
         }
     }
@@ -102,11 +103,15 @@ struct DESFireVerbs {
         return try await ChipSession.run(globals, command: command, authenticate: false) {
             session throws(ToolError) in
             do throws(TagSessionError) {
-                guard let chip = session.chip, chip.rawValue.hasPrefix("desfire") else {
-                    throw TagSessionError.notSupported(
-                        operation: .connect, chip: session.chip ?? .type4, detail: "it is not a MIFARE DESFire")
-                }
                 let desfire = try session.isoDEPTag().desfire()
+                if ChipTables.spec(for: session.chip ?? .type4).desfire == nil {
+                    // A random UID (08 …) names no maker, so identification did not ask; the
+                    // card's own GetVersion says whether it is a DESFire.
+                    guard (try? await desfire.version())?.chip != nil else {
+                        throw TagSessionError.notSupported(
+                            operation: .connect, chip: session.chip ?? .type4, detail: "it is not a MIFARE DESFire")
+                    }
+                }
                 try await desfire.selectApplication(aid)
                 return try await body(desfire, session)
             } catch {
@@ -164,7 +169,7 @@ struct DESFireVerbs {
             let free = try await desfire.freeMemory()
             let settings = try? await desfire.keySettings()
             let aids = (try? await desfire.applicationIDs()) ?? []
-            let chip = session.chip ?? .desfireEV1
+            let chip = version.chip ?? session.chip ?? .desfireEV1
             let signature: OriginalityReport? =
                 ChipTables.spec(for: chip).desfire?.readSig == true
                 ? try await desfire.verifyOriginality(uid: version.uid, publicKey: publicKey) : nil
@@ -214,7 +219,7 @@ struct DESFireVerbs {
             )
             lines.append("Storage: \(storage), \(free) free")
             lines.append(
-                "UID: \(version.uid.hexString())"
+                "UID: \(version.uid.allSatisfy { $0 == 0 } ? "hidden until GetCardUID" : version.uid.hexString())"
                     + (randomUID ? " (the card shows the random UID \(session.uid.hexString()))" : ""))
             let listed: [String] = aids.map { Self.aidText($0) }
             lines.append("Applications: " + (listed.isEmpty ? "none" : listed.joined(separator: ", ")))
@@ -593,6 +598,58 @@ struct DESFireVerbs {
                         newSettings.map { really ? .string(Self.hex(UInt64($0), digits: 2)) : .null } ?? .null
                     ),
                 ]), lines)
+        }
+    }
+
+    func setConfiguration() async throws(ToolError) {
+        let table = ChipTables.desfire.configuration
+        var changes: [(option: UInt8, data: [UInt8], says: String)] = []
+        if options.flags.contains("--random-uid") {
+            changes.append((table.piccOption, [table.randomUID], "turn the random UID on FOR GOOD"))
+        }
+        if let text = options.values["--default-key"] {
+            let cipher = try cipher("--crypto") ?? .des
+            guard let key = try key("--default-key", cipher: cipher) else { throw usage("--default-key takes hex") }
+            let version = UInt8(try integer("--key-version", 0...255) ?? 0)
+            var bytes = cipher == .des ? key.bytes + key.bytes : key.bytes
+            bytes += [UInt8](repeating: 0, count: max(0, DESFireKey.Cipher.tdea3.keyLength - bytes.count))
+            changes.append(
+                (
+                    table.defaultKeyOption, bytes + [version],
+                    "make \(text.count / 2)-byte \(cipher.name) key v\(version) the default key"
+                ))
+        }
+        if let text = options.values["--ats"] {
+            guard let ats = Hex.decode(text), let length = ats.first, Int(length) == ats.count, ats.count >= 2 else {
+                throw usage("--ats takes the ATS with its length byte first, such as 067577810280")
+            }
+            changes.append((table.atsOption, ats, "answer RATS with \(ats.hexString())"))
+        }
+        guard !changes.isEmpty else { throw usage("give --random-uid, --default-key HEX or --ats HEX") }
+        guard options.flags.contains("--yes") else {
+            return emit(
+                .object([("dry_run", .bool(true)), ("changes", .array(changes.map { .string($0.says) }))]),
+                changes.map { "Dry run: would \($0.says) (add --yes)" })
+        }
+        try await withCard { desfire, session throws(TagSessionError) in
+            try await authenticate(desfire)
+            let before = try await desfire.realUID()
+            for change in changes {
+                try await desfire.setConfiguration(option: change.option, data: change.data)
+                try await authenticate(desfire)
+            }
+            // Checked with the new state: a new activation shows what the card now does.
+            do throws(NFCDeviceError) { try await session.device.resetField() } catch { throw .device(error) }
+            let fresh = try await TagSession.connect(on: session.device, timeout: .seconds(globals.timeout))
+            emit(
+                .object([
+                    ("changed", .array(changes.map { .string($0.says) })), ("uid", .string(before.hexString())),
+                    ("uid_now_shown", .string(fresh.uid.hexString())),
+                    ("ats_now", .string(fresh.target.ats.hexString())),
+                ]),
+                changes.map { "Done: \($0.says)" } + [
+                    "The card now shows UID \(fresh.uid.hexString()) (its own: \(before.hexString())), ATS \(fresh.target.ats.hexString())"
+                ])
         }
     }
 

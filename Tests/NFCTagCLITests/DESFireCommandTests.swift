@@ -109,4 +109,28 @@ struct DESFireCommandTests {
         let apps = try runTool(["desfire", "apps", "--json"], on: emulator)
         #expect(apps.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(apps.stdout)")
     }
+
+    @Test("set-config: a dry run changes nothing; with --yes the ATS and the random UID show at the next activation")
+    func setConfiguration() throws {
+        let emulator = try started(.desfireEV1)
+        defer { emulator.stop() }
+        let dry = try runTool(["desfire", "set-config", "--random-uid", "--json"], on: emulator)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let plan = try jsonObject(dry)
+        #expect(plan["dry_run"] as? Bool == true, "\(dry.stdout)")
+        let same = try runTool(["desfire", "info", "--json"], on: emulator)
+        #expect(try jsonObject(same)["random_uid"] is NSNull)
+        let done = try runTool(
+            ["desfire", "set-config", "--random-uid", "--ats", "0675F7B10280", "--yes", "--json"], on: emulator)
+        #expect(done.status == 0, "\(done.stderr)")
+        let json = try jsonObject(done)
+        #expect(json["uid"] as? String == Self.uid.hexString())
+        let shown = try #require(json["uid_now_shown"] as? String)
+        #expect(shown.count == 8 && shown.hasPrefix("08"), "\(shown)")
+        #expect(json["ats_now"] as? String == "75f7b10280")
+        // Still a DESFire to nfctag, told by its GetVersion.
+        let info = try runTool(["desfire", "info", "--json"], on: emulator)
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(try jsonObject(info)["random_uid"] as? String != nil)
+    }
 }

@@ -276,3 +276,16 @@ extension NFCDESFireTag {
         try await perform(.desfireCommand) { () throws(TagCommandError) in try await commands.keySettings() }
     }
 }
+
+extension NFCDESFireTag {
+    /// SetConfiguration option `option` with `data`, enciphered in the PICC master key's
+    /// session (for `nfctag desfire set-config`, which asks for consent first).
+    package func setConfiguration(option: UInt8, data: [UInt8]) async throws(TagSessionError) {
+        try await perform(.desfireCommand) { () throws(TagCommandError) in
+            try await commands.setConfiguration(option: option, data: data)
+        }
+    }
+
+    /// GetCardUID, for the package.
+    package func realUID() async throws(TagSessionError) -> [UInt8] { try await cardUID() }
+}
