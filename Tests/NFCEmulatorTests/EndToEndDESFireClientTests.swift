@@ -236,4 +236,38 @@ extension EndToEndDESFireClientTests {
             ], emulator)
         #expect(nfctag.status == 0 && nfctag.output.contains(Self.hex(Array(written.prefix(16)))), "\(nfctag.output)")
     }
+
+    /// The same DES key through ISO authentication (1A) opens an EV1 session: the MACed file
+    /// answers with an 8-byte CMAC, the enciphered one with CRC32, and 16 bytes — refused by
+    /// 0.4.0's legacy MAC check above — read fine. Then a write in that session, read back
+    /// by nfctag through a legacy session.
+    @Test(
+        "a DES key through ISO authentication (1A): EV1 CMAC and CRC32 answers for the DES application's files",
+        .enabled(if: canBuild && EndToEndOutsideClientTests.hasNfctag, Comment(rawValue: missing)),
+        arguments: ["desfire-ev1", "desfire-ev2"])
+    func desKeyISOAuthentication(tag: String) throws {
+        let (binary, directory) = try client()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let emulator = try started(tag)
+        defer { emulator.stop() }
+        let run = try LibNFCTool.run(binary.path, ["full"], device: emulator.connectionString, timeout: 120)
+        try #require(run.status == 0 && !run.timedOut, "\(run.output)")
+        for (file, length) in [(1, 16), (1, 20), (2, 16), (2, 20)] {
+            let read = try LibNFCTool.run(
+                binary.path, ["read", "112201", "des-iso", "1", Self.desKey1, "\(file)", "\(length)"],
+                device: emulator.connectionString)
+            let expected = Self.hex(Array(Self.written(index: 0, file: file).prefix(length)))
+            #expect(read.status == 0 && read.output.contains("read 112201 \(file) \(expected)\n"), "\(read.output)")
+        }
+        let write = try LibNFCTool.run(
+            binary.path, ["write", "112201", "des-iso", "1", Self.desKey1, "1", "c0ffee"],
+            device: emulator.connectionString)
+        #expect(write.status == 0 && write.output.contains("ok write 112201 1"), "\(write.output)")
+        let back = try nfctag(
+            [
+                "desfire", "read", "--app", "112201", "--file", "1", "--length", "4", "--auth-key-no", "1",
+                "--auth-key", Self.desKey1, "--auth-crypto", "des",
+            ], emulator)
+        #expect(back.status == 0 && back.output.contains("c0ffee13"), "\(back.output)")
+    }
 }

@@ -16,7 +16,7 @@
  *       PICC master key back. The applications stay on the card.
  *   desfire-client read AID CRYPTO KEYNO KEY FILE LENGTH
  *       Selects AID (6 hex digits, most significant first), authenticates as KEYNO with KEY
- *       (hex) of CRYPTO (des, 3k3des or aes) and reads LENGTH bytes of FILE from offset 0 in
+ *       (hex) of CRYPTO (des, des-iso, 3k3des or aes) and reads LENGTH bytes of FILE from offset 0 in
  *       the mode libfreefare picks from the file's settings.
  *   desfire-client write AID CRYPTO KEYNO KEY FILE HEX
  *       The same, writing HEX at offset 0.
@@ -319,7 +319,10 @@ static int one_file(char *argv[])
     uint32_t aid = (uint32_t) strtoul(argv[2], NULL, 16);
     enum crypto crypto;
     size_t key_length;
-    if (strcmp(argv[3], "des") == 0)
+    /* des-iso: a DES key through ISO authentication (0x1A), which opens an EV1 session
+     * (CMAC, CRC32) instead of the legacy one mifare_desfire_authenticate picks. */
+    int iso = strcmp(argv[3], "des-iso") == 0;
+    if (strcmp(argv[3], "des") == 0 || iso)
         crypto = CRYPTO_DES, key_length = 8;
     else if (strcmp(argv[3], "3k3des") == 0)
         crypto = CRYPTO_3K3DES, key_length = 24;
@@ -344,7 +347,8 @@ static int one_file(char *argv[])
     MifareDESFireKey key = key_new(crypto, key_bytes, 0);
     int status = -1;
     const char *step = "auth";
-    if (select_aid(aid) < 0 || authenticate(key_no, key) < 0)
+    if (select_aid(aid) < 0
+        || (iso ? mifare_desfire_authenticate_iso(tag, key_no, key) : authenticate(key_no, key)) < 0)
         goto out_fail;
     printf("ok %s %06x %d\n", step, aid, key_no);
     if (writing) {
@@ -377,8 +381,8 @@ int main(int argc, char *argv[])
     if (!is_full && !is_file) {
         fprintf(stderr,
             "usage: %s full\n"
-            "       %s read AID des|3k3des|aes KEYNO KEY FILE LENGTH\n"
-            "       %s write AID des|3k3des|aes KEYNO KEY FILE HEX\n",
+            "       %s read AID des|des-iso|3k3des|aes KEYNO KEY FILE LENGTH\n"
+            "       %s write AID des|des-iso|3k3des|aes KEYNO KEY FILE HEX\n",
             argv[0], argv[0], argv[0]);
         return 2;
     }
