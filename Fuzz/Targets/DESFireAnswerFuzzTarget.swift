@@ -58,8 +58,9 @@ private func exerciseVersion(_ answer: [UInt8]) {
     do throws(TagCommandError) {
         let version = try DESFireVersion(answer: answer)
         let size = version.storageSize
-        // One bit or none: `1 << (code >> 1)` is 0 past 63 and Int.min at 63 (codes 7E, 7F).
-        fuzzCheck(size.nonzeroBitCount <= 1, "storage size \(size) from \(fuzzHex(answer))")
+        // A power of two, 1 to 2^30 whatever the code.
+        fuzzCheck(
+            size > 0 && size.nonzeroBitCount == 1 && size <= 1 << 30, "storage size \(size) from \(fuzzHex(answer))")
         _ = version.chip
     } catch {
         guard case .ntag424(.invalidAnswer) = error else {

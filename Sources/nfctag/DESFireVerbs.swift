@@ -184,7 +184,7 @@ struct DESFireVerbs {
                     .object([
                         ("hardware", .string(version.hardware.hexString())),
                         ("software", .string(version.software.hexString())),
-                        ("storage_bytes", .int(1 << Int(storageCode >> 1))),
+                        ("storage_bytes", .int(DESFireVersion.storageSize(code: storageCode))),
                         ("storage_more", .bool(storageCode & 1 == 1)),
                         ("generation", .string(generation)),
                     ])
@@ -212,7 +212,8 @@ struct DESFireVerbs {
                         ])
                     ))
             }
-            let storage = "\(storageCode & 1 == 1 ? "more than " : "")\(1 << Int(storageCode >> 1)) bytes"
+            let storage =
+                "\(storageCode & 1 == 1 ? "more than " : "")\(DESFireVersion.storageSize(code: storageCode)) bytes"
             var lines: [String] = []
             lines.append(
                 "Chip: MIFARE DESFire \(generation.uppercased()) (hardware \(version.hardware.hexString()), software \(version.software.hexString()))"

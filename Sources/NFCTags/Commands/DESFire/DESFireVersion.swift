@@ -40,7 +40,11 @@ public struct DESFireVersion: Sendable, Hashable {
 
     /// The user memory in bytes the hardware storage code names: `2^(code/2)` (an odd code
     /// means a little more).
-    package var storageSize: Int { 1 << Int(hardware[5] >> 1) }
+    package var storageSize: Int { Self.storageSize(code: hardware[5]) }
+
+    /// The bytes a storage code names: `2^(code/2)`; codes past any card's (above 2^30)
+    /// stop there rather than overflow.
+    package static func storageSize(code: UInt8) -> Int { 1 << min(Int(code >> 1), 30) }
 
     /// The DESFire chip the tables identify from the hardware part, if it is one.
     package var chip: Chip? {
