@@ -544,9 +544,6 @@ struct DESFireVerbs {
             let invalid = { (text: String) in
                 TagSessionError.command(operation: .desfireChangeKey, .invalidArgument(text))
             }
-            guard let newKey = try? key("--new-key", cipher: cipher) else {
-                throw invalid("--new-key takes \(cipher.keyLength * 2) hex digits for a \(cipher.name) key")
-            }
             let oldKey = try? key("--old-key", cipher: current)
             if number != authNumber, oldKey == nil {
                 throw invalid("changing key \(number) needs its current value: --old-key HEX")
@@ -554,7 +551,30 @@ struct DESFireVerbs {
             // Proved before: the key authenticated with is the card's.
             try await authenticate(desfire)
             let before = try await desfire.keyVersion(number)
-            try await desfire.changeKey(number, to: newKey, from: number == authNumber ? nil : oldKey)
+            // The new version differs from the old one, so that after a cut GetKeyVersion tells
+            // which key the slot holds.
+            let given = (try? integer("--key-version", 0...255)) ?? nil
+            let version = given.map { UInt8($0) } ?? (before &+ 1)
+            guard version != before else {
+                throw invalid(
+                    "--key-version \(version) is the current key's: give another, so that a cut can be told apart")
+            }
+            guard let text = options.values["--new-key"],
+                let newKey = DESFireKey(cipher: cipher, hex: text, version: version)
+            else {
+                throw invalid("--new-key takes \(cipher.keyLength * 2) hex digits for a \(cipher.name) key")
+            }
+            do throws(TagSessionError) {
+                try await desfire.changeKey(number, to: newKey, from: number == authNumber ? nil : oldKey)
+            } catch .command(let operation, .ntag424(let refusal)) {
+                throw .command(operation: operation, .ntag424(refusal))  // refused: nothing changed
+            } catch {
+                throw .command(
+                    operation: .desfireChangeKey,
+                    .verificationFailed(
+                        "the change of key \(number) was cut (\(error)): the card holds the old key (version \(before)) or the new one (version \(version)); 'nfctag desfire auth' with either, or GetKeyVersion, tells which"
+                    ))
+            }
             // Proved after: the new key authenticates.
             try await desfire.selectApplication(aid)
             try await desfire.authenticate(keyNumber: number, key: newKey)

@@ -104,6 +104,19 @@ struct DESFireCommandTests {
         #expect(try jsonObject(unchanged)["settings"] as? String == "0f")
         let created = try runTool(["desfire", "create-app", "010203", "--keys", "1", "--crypto", "des"], on: emulator)
         #expect(created.status == 0, "\(created.stderr)")
+        // The new key's version defaults to one more than the current one, so that after a
+        // cut GetKeyVersion tells old from new; the current version is refused.
+        let changed = try runTool(
+            ["desfire", "change-key", "--app", "010203", "--key-no", "0", "--new-key", "0011223344556677", "--json"],
+            on: emulator)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(try jsonObject(changed)["version"] as? Int == 1)
+        let same = try runTool(
+            [
+                "desfire", "change-key", "--app", "010203", "--auth-key", "0011223344556677", "--key-no", "0",
+                "--new-key", "8899AABBCCDDEEFF", "--key-version", "1",
+            ], on: emulator)
+        #expect(same.status != 0 && same.stderr.contains("--key-version 1"), "\(same.stderr)")
         let wiped = try runTool(["desfire", "format", "--yes"], on: emulator)
         #expect(wiped.status == 0, "\(wiped.stderr)")
         let apps = try runTool(["desfire", "apps", "--json"], on: emulator)
