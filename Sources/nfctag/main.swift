@@ -14,7 +14,8 @@ if let status = await EmbeddedEmulator.runInChild(arguments: arguments) { exit(s
 // SIGINT, SIGTERM and SIGHUP cancel the command: it stops at its next consistent point, closes
 // the reader and says what it did; the status (130, 143, 129) tells a script it was stopped.
 let command = Task { await NFCTagTool.run(arguments: arguments) }
+// The trap stays to the end: a signal that comes as the tool exits meets it, not the default
+// action, which would end the tool without the status of what it did.
 let trap = SignalTrap { _ in command.cancel() }
 let code = await command.value
-trap.release()
-exit(SignalTrap.exitCode ?? code.rawValue)
+exit(withExtendedLifetime(trap) { SignalTrap.exitCode ?? code.rawValue })

@@ -109,8 +109,10 @@ final class RunningTool: Sendable {
     /// Sends `signal` from a thread of its own as soon as `condition` holds (checked every
     /// 0.2 ms, off the test's own executor, which blocking tool runs can starve), then waits
     /// for the exit status; nil when the process does not end in time.
+    /// `afterwards` runs right after the signal was sent.
     func send(
-        _ signal: Int32, once condition: @escaping @Sendable () -> Bool, timeout: Duration = .seconds(20)
+        _ signal: Int32, once condition: @escaping @Sendable () -> Bool,
+        afterwards: @escaping @Sendable () -> Void = {}, timeout: Duration = .seconds(20)
     ) async -> Int32? {
         let process = process
         let delivered = delivered
@@ -118,6 +120,7 @@ final class RunningTool: Sendable {
             while process.isRunning {
                 if condition() {
                     delivered.withLock { $0 = kill(process.processIdentifier, signal) == 0 }
+                    afterwards()
                     return
                 }
                 usleep(200)
