@@ -115,7 +115,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "NFCTagsTests",
-            dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking"]),
+            dependencies: ["NFCTags", "NFCChips", "NDEF", "NFCEmulator", "TestSupport", "Locking", "CryptoSupport"]),
         .testTarget(
             name: "NFCTagKitTests", dependencies: ["NFCTagKit", "NFCEmulator", "NFCChips", "TestSupport", "Locking"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import CryptoSupport
 import NFCChips
 import NTAG424Crypto
 import Testing
@@ -187,6 +188,22 @@ struct DESFireCryptoTests {
     func legacyChangeKeyCRC() {
         #expect(ChipTables.crcA(Self.h("00000000000000010000000000000001")) == [0x43, 0x15])
         #expect(ChipTables.crcA(Self.h("04440F32763180")) == [0x27, 0x98])
+    }
+
+    @Test("(I) EV2: a command that is not on a file's contents travels MACed — AN12196's GetFileSettings")
+    func ev2MACedManagementCommand() throws {
+        let ev2 = try EV2Session(
+            encryptionKey: try AES128Key(Self.h("00000000000000000000000000000000")),
+            macKey: try AES128Key(Self.h("8248134A386E86EB7FAF54A52E536CB6")),
+            transactionIdentifier: Self.h("7A21085E"))
+        var session = DESFireSession(scheme: .ev2(ev2), keyNumber: 0, cipher: .aes128, sessionKey: [])
+        let field = try session.protect(command: 0xF5, header: [0x02], data: [], mode: .plain)
+        #expect(field == Self.h("026597A457C8CD442C"))
+        // A read of a plain file is the exception: its header travels plain.
+        var plainRead = DESFireSession(scheme: .ev2(ev2), keyNumber: 0, cipher: .aes128, sessionKey: [])
+        let read = try plainRead.protect(
+            command: 0xBD, header: [0x01, 0, 0, 0, 0, 0, 0], data: [], mode: .plain, fileData: true)
+        #expect(read == [0x01, 0, 0, 0, 0, 0, 0])
     }
 
     @Test("a DES key's version rides in the parity bits of its first 8 bytes, doubled to 16")

@@ -73,7 +73,8 @@ extension DESFireCommands {
         let mode = try await mode(for: number, rights: { [$0.read, $0.readWrite] })
         let header = [number] + DESFireFileSettings.le(offset, count: 3) + DESFireFileSettings.le(length, count: 3)
         return try await run(
-            .readData, header: header, answerMode: mode, expectedLength: length == 0 ? nil : length)
+            .readData, header: header, commandMode: mode, answerMode: mode, fileData: true,
+            expectedLength: length == 0 ? nil : length)
     }
 
     /// WriteData: `data` into data file `number` from `offset`.
@@ -81,13 +82,14 @@ extension DESFireCommands {
         let mode = try await mode(for: number, rights: { [$0.write, $0.readWrite] })
         let header =
             [number] + DESFireFileSettings.le(offset, count: 3) + DESFireFileSettings.le(data.count, count: 3)
-        _ = try await run(.writeData, header: header, data: data, commandMode: mode)
+        _ = try await run(.writeData, header: header, data: data, commandMode: mode, fileData: true)
     }
 
     /// GetValue of value file `number`.
     package func value(file number: UInt8) async throws(TagCommandError) -> Int32 {
         let mode = try await mode(for: number, rights: { [$0.read, $0.write, $0.readWrite] })
-        let answer = try await run(.getValue, header: [number], answerMode: mode, expectedLength: 4)
+        let answer = try await run(
+            .getValue, header: [number], commandMode: mode, answerMode: mode, fileData: true, expectedLength: 4)
         guard answer.count == 4 else {
             throw .ntag424(.invalidAnswer(command: "GetValue", detail: "\(answer.count) bytes"))
         }
@@ -101,7 +103,7 @@ extension DESFireCommands {
     {
         let mode = try await mode(for: number, rights: { [$0.read, $0.write, $0.readWrite] })
         let data = DESFireFileSettings.le(Int(UInt32(bitPattern: amount)), count: 4)
-        _ = try await run(command, header: [number], data: data, commandMode: mode)
+        _ = try await run(command, header: [number], data: data, commandMode: mode, fileData: true)
     }
 
     /// WriteRecord: `data` into the current record of file `number` from `offset`.
@@ -109,7 +111,7 @@ extension DESFireCommands {
         let mode = try await mode(for: number, rights: { [$0.write, $0.readWrite] })
         let header =
             [number] + DESFireFileSettings.le(offset, count: 3) + DESFireFileSettings.le(data.count, count: 3)
-        _ = try await run(.writeRecord, header: header, data: data, commandMode: mode)
+        _ = try await run(.writeRecord, header: header, data: data, commandMode: mode, fileData: true)
     }
 
     /// ReadRecords: `count` records (0: all) of file `number` counted back from the
@@ -125,7 +127,7 @@ extension DESFireCommands {
         case .records(let recordSize, _, _, _): size = recordSize
         default: throw .invalidArgument("file \(number) is not a record file")
         }
-        let data = try await run(.readRecords, header: header, answerMode: mode)
+        let data = try await run(.readRecords, header: header, commandMode: mode, answerMode: mode, fileData: true)
         guard size > 0, data.count.isMultiple(of: size) else {
             throw .ntag424(.invalidAnswer(command: "ReadRecords", detail: "\(data.count) bytes, records of \(size)"))
         }

@@ -21,6 +21,8 @@ package actor DESFireCommands {
     package nonisolated let transport: any TagTransport
     /// The session of the last successful authentication, until an error or a selection.
     package internal(set) var session: DESFireSession?
+    /// The key the session was opened with (meaningful while ``session`` is not `nil`).
+    package internal(set) var sessionKey: DESFireKey?
     /// The selected application (`0`: the PICC).
     package internal(set) var selectedApplication: UInt32 = 0
     /// File settings read since the selection.
@@ -100,10 +102,11 @@ package actor DESFireCommands {
     static let maximumAnswerFrames = 160
 
     /// A native command with `header` and `data` sent in `commandMode`, its answer opened in
-    /// `answerMode` — both protected by the session when there is one.
+    /// `answerMode` — both protected by the session when there is one. `fileData`: a
+    /// command on a file's contents, in the modes its settings give.
     func run(
         _ command: DESFireCommandName, header: [UInt8] = [], data: [UInt8] = [],
-        commandMode: DESFireCommMode = .plain, answerMode: DESFireCommMode = .plain,
+        commandMode: DESFireCommMode = .plain, answerMode: DESFireCommMode = .plain, fileData: Bool = false,
         expectedLength: Int? = nil, name: String? = nil
     ) async throws(TagCommandError) -> [UInt8] {
         let code = Self.table.commands[command].code
@@ -111,7 +114,8 @@ package actor DESFireCommands {
         var field = header + data
         if var current = session {
             do {
-                field = try current.protect(command: code, header: header, data: data, mode: commandMode)
+                field = try current.protect(
+                    command: code, header: header, data: data, mode: commandMode, fileData: fileData)
             } catch {
                 session = nil
                 throw .ntag424(.from(error, command: name))
@@ -125,7 +129,8 @@ package actor DESFireCommands {
         guard var current = session else { return answer.data }
         do {
             let plain = try current.open(
-                status: answer.status, data: answer.data, mode: answerMode, expectedLength: expectedLength)
+                status: answer.status, data: answer.data, mode: answerMode, commandMode: commandMode,
+                fileData: fileData, expectedLength: expectedLength)
             session = current
             return plain
         } catch {
@@ -187,28 +192,31 @@ package actor DESFireCommands {
         }
         let last = try await exchange(Self.additionalFrame, token, name: name)
         guard last.status == Self.ok else { throw refusal(last.status, name: name, keyNumber: keyNumber) }
+        sessionKey = key
         do { session = try auth.finish(response: last.data) } catch {
             throw .ntag424(.wrongKey(keyNumber: keyNumber))
         }
     }
 
     /// AuthenticateEV2First (EV2, EV3) with the AES `key` in slot `keyNumber`: EV2 secure
-    /// messaging, as NTAG 424 DNA has it.
+    /// messaging, as NTAG 424 DNA has it. Inside an EV2 session, AuthenticateEV2NonFirst:
+    /// the transaction goes on (its identifier and command counter kept) with the new key.
     package func authenticateEV2(keyNumber: UInt8, key: DESFireKey) async throws(TagCommandError) {
+        let previous: EV2Session? = if case .ev2(let ev2)? = session?.scheme { ev2 } else { nil }
         session = nil
         guard key.cipher == .aes, let aesKey = try? AES128Key(key.bytes) else {
             throw .invalidArgument("EV2 authentication takes an AES key")
         }
-        var auth = EV2Authentication(kind: .first, keyNumber: keyNumber, key: aesKey)
+        let kind: EV2Authentication.Kind = previous == nil ? .first : .nonFirst
+        var auth = EV2Authentication(kind: kind, keyNumber: keyNumber, key: aesKey)
         if let fixedRndA {
-            do { auth = try EV2Authentication(kind: .first, keyNumber: keyNumber, key: aesKey, rndA: fixedRndA) } catch
-            {
+            do { auth = try EV2Authentication(kind: kind, keyNumber: keyNumber, key: aesKey, rndA: fixedRndA) } catch {
                 throw .invalidArgument(error.description)
             }
         }
-        let name = "AuthenticateEV2First"
-        let first = try await exchange(
-            Self.table.commands[.authenticateEV2First].code, auth.initialCommandData(), name: name)
+        let name = previous == nil ? "AuthenticateEV2First" : "AuthenticateEV2NonFirst"
+        let command: DESFireCommandName = previous == nil ? .authenticateEV2First : .authenticateEV2NonFirst
+        let first = try await exchange(Self.table.commands[command].code, auth.initialCommandData(), name: name)
         guard first.status == Self.additionalFrame else {
             throw refusal(first.status, name: name, keyNumber: keyNumber)
         }
@@ -219,7 +227,8 @@ package actor DESFireCommands {
         let last = try await exchange(Self.additionalFrame, token, name: name)
         guard last.status == Self.ok else { throw refusal(last.status, name: name, keyNumber: keyNumber) }
         do {
-            let ev2 = try auth.finish(response: last.data)
+            let ev2 = try auth.finish(response: last.data, continuing: previous)
+            sessionKey = key
             session = DESFireSession(scheme: .ev2(ev2), keyNumber: keyNumber, cipher: .aes128, sessionKey: key.bytes)
         } catch {
             throw .ntag424(.from(error, command: name, keyNumber: keyNumber))

@@ -77,9 +77,23 @@ package struct DESFireSession: Sendable {
     // MARK: Commands
 
     /// The data field to send after `command`: `header` as is, then `data` as `mode` wants it.
-    package mutating func protect(command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommMode)
-        throws(NTAG424CryptoError) -> [UInt8]
-    {
+    /// `fileData`: a command on a file's contents, whose mode the file's settings give.
+    ///
+    /// In an EV2 session every other command travels MACed, and so does the header of a
+    /// MACed or enciphered file's read (AN12196's GetFileSettings, NTAG 424 DNA's command
+    /// table); before EV2 a command without data travels plain (its CMAC only moves the IV).
+    package mutating func protect(
+        command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommMode, fileData: Bool = false
+    ) throws(NTAG424CryptoError) -> [UInt8] {
+        if case .ev2(let session) = scheme {
+            let ev2: CommunicationMode =
+                switch mode {
+                case .plain: fileData ? .plain : .mac
+                case .mac: .mac
+                case .full: data.isEmpty ? .mac : .full
+                }
+            return try session.protectCommand(command: command, header: header, data: data, mode: ev2)
+        }
         // A command without data (ReadData, GetValue) travels plain: only its answer is
         // MACed or enciphered.
         let mode = data.isEmpty ? DESFireCommMode.plain : mode
@@ -102,18 +116,18 @@ package struct DESFireSession: Sendable {
                 iv = Array(sealed.suffix(cipher.blockSize))
                 return header + sealed
             }
-        case .ev2(let session):
-            let field = try session.protectCommand(
-                command: command, header: header, data: data, mode: Self.ev2Mode(mode))
-            return field
+        case .ev2: throw .malformed("EV2 commands are protected above")
         }
     }
 
     /// The data of an answer with `status` `00` in `mode`, its MAC or CRC checked.
-    /// `expectedLength` is the plain length when the command knows it.
-    package mutating func open(status: UInt8, data: [UInt8], mode: DESFireCommMode, expectedLength: Int? = nil)
-        throws(NTAG424CryptoError) -> [UInt8]
-    {
+    /// `expectedLength` is the plain length when the command knows it. In an EV2 session the
+    /// answer to a command that is not on a file's contents is MACed, and so is the answer to
+    /// a write on a MACed or enciphered file (`commandMode`).
+    package mutating func open(
+        status: UInt8, data: [UInt8], mode: DESFireCommMode, commandMode: DESFireCommMode = .plain,
+        fileData: Bool = false, expectedLength: Int? = nil
+    ) throws(NTAG424CryptoError) -> [UInt8] {
         switch scheme {
         case .legacy:
             switch mode {
@@ -157,8 +171,13 @@ package struct DESFireSession: Sendable {
                 }
             }
         case .ev2(var session):
-            let plain = try session.openResponse(
-                status: status, data: data, mode: Self.ev2Mode(mode), expectedLength: expectedLength)
+            let ev2: CommunicationMode =
+                switch mode {
+                case .plain: !fileData || commandMode != .plain ? .mac : .plain
+                case .mac: .mac
+                case .full: .full
+                }
+            let plain = try session.openResponse(status: status, data: data, mode: ev2, expectedLength: expectedLength)
             scheme = .ev2(session)
             return plain
         }
@@ -244,13 +263,5 @@ package struct DESFireSession: Sendable {
             if Array(plain[length..<length + crcLength]) == crc(body) { return body }
         }
         throw .integrityError("no CRC matches the deciphered answer")
-    }
-
-    private static func ev2Mode(_ mode: DESFireCommMode) -> CommunicationMode {
-        switch mode {
-        case .plain: .plain
-        case .mac: .mac
-        case .full: .full
-        }
     }
 }
