@@ -116,7 +116,9 @@ enum DESFireCommand {
                 OptionSpec("--old-key", value: "HEX", help: "its current value (when it is not the one authenticated)"),
                 OptionSpec("--new-key", value: "HEX", help: "its new value"),
                 OptionSpec("--new-crypto", value: "C", help: "the new key's cipher (default: the old one's)"),
-                OptionSpec("--key-version", value: "V", help: "the new key's version (default 0)"),
+                OptionSpec(
+                    "--key-version", value: "V",
+                    help: "the new key's version (default: the current one plus 1; never the current one)"),
                 OptionSpec("--yes", help: "really change the PICC master key"),
             ], "nfctag desfire change-key --app 123456 --key-no 1 --old-key 00… --new-key 11…"),
         "key-settings": spec(
@@ -124,6 +126,9 @@ enum DESFireCommand {
             [
                 OptionSpec("--set", value: "HEX2", help: "the new settings byte"),
                 OptionSpec("--yes", help: "really change them"),
+                OptionSpec(
+                    "--yes-irreversible",
+                    help: "also settings without 08 (configuration changeable), which can never change again"),
             ], "nfctag desfire key-settings --app 123456"),
         "set-config": spec(
             "set-config", "card configuration: random UID (irreversible), default key, ATS (a dry run unless --yes)",

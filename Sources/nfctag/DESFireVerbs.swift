@@ -564,17 +564,8 @@ struct DESFireVerbs {
             else {
                 throw invalid("--new-key takes \(cipher.keyLength * 2) hex digits for a \(cipher.name) key")
             }
-            do throws(TagSessionError) {
-                try await desfire.changeKey(number, to: newKey, from: number == authNumber ? nil : oldKey)
-            } catch .command(let operation, .ntag424(let refusal)) {
-                throw .command(operation: operation, .ntag424(refusal))  // refused: nothing changed
-            } catch {
-                throw .command(
-                    operation: .desfireChangeKey,
-                    .verificationFailed(
-                        "the change of key \(number) was cut (\(error)): the card holds the old key (version \(before)) or the new one (version \(version)); 'nfctag desfire auth' with either, or GetKeyVersion, tells which"
-                    ))
-            }
+            // A cut names both keys the slot may hold, by version (the library's guard).
+            try await desfire.changeKey(number, to: newKey, from: number == authNumber ? nil : oldKey)
             // Proved after: the new key authenticates.
             try await desfire.selectApplication(aid)
             try await desfire.authenticate(keyNumber: number, key: newKey)
@@ -594,20 +585,31 @@ struct DESFireVerbs {
             return value
         }
         let really = options.flags.contains("--yes")
+        let consent: IrreversibleConsent = options.flags.contains("--yes-irreversible") ? [.frozenKeySettings] : []
+        let aid = try application
         try await withCard { desfire, _ throws(TagSessionError) in
             let settings = try await desfire.keySettings()
             var lines = [
                 "Key settings: \(Self.hex(UInt64(settings.settings), digits: 2)), \(settings.keyCount) key(s), \(settings.cipher.name)"
             ]
+            var forGood: [IrreversibleChange] = []
             if let newSettings {
+                // Settings without "configuration changeable" are for good: said in the dry
+                // run, and refused by the library without --yes-irreversible.
+                let configurable = ChipTables.desfire.keySettings.configurationChangeable
+                let frozen = newSettings & configurable == 0
+                if frozen { forGood = [.frozenKeySettings(application: aid, settings: newSettings)] }
                 if really {
                     try await authenticate(desfire)
-                    try await desfire.changeKeySettings(newSettings)
-                    lines.append("Changed to \(Self.hex(UInt64(newSettings), digits: 2))")
+                    try await desfire.changeKeySettings(newSettings, consent: consent)
+                    lines.append(
+                        "Changed to \(Self.hex(UInt64(newSettings), digits: 2)); read back with GetKeySettings")
                 } else {
                     lines.append(
-                        "Dry run: would change them to \(Self.hex(UInt64(newSettings), digits: 2)) (add --yes)")
+                        "Dry run: would change them to \(Self.hex(UInt64(newSettings), digits: 2)) (add --yes"
+                            + (frozen ? " --yes-irreversible)" : ")"))
                 }
+                lines += forGood.map { "FOR GOOD: \($0)" }
             }
             emit(
                 .object([
@@ -618,6 +620,7 @@ struct DESFireVerbs {
                         "changed_to",
                         newSettings.map { really ? .string(Self.hex(UInt64($0), digits: 2)) : .null } ?? .null
                     ),
+                    ("for_good", .array(forGood.map { .string($0.description) })),
                 ]), lines)
         }
     }

@@ -123,6 +123,31 @@ struct DESFireCommandTests {
         #expect(apps.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(apps.stdout)")
     }
 
+    @Test(
+        "key settings that freeze: the dry run says FOR GOOD, --yes alone is refused, --yes-irreversible changes and reads back"
+    )
+    func freezingKeySettings() throws {
+        let emulator = try started(.desfireEV2)
+        defer { emulator.stop() }
+        let created = try runTool(["desfire", "create-app", "0a0b0c", "--keys", "1", "--crypto", "aes"], on: emulator)
+        #expect(created.status == 0, "\(created.stderr)")
+        let app = ["--app", "0a0b0c", "--auth-crypto", "aes"]
+        let dry = try runTool(["desfire", "key-settings", "--set", "07", "--json"] + app, on: emulator)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let plan = try jsonObject(dry)["for_good"] as? [String]
+        #expect(plan == ["application 0a0b0c: key settings 07 can never be changed again"], "\(dry.stdout)")
+        let refused = try runTool(["desfire", "key-settings", "--set", "07", "--yes"] + app, on: emulator)
+        #expect(refused.status != 0 && refused.stderr.contains("can never be changed again"), "\(refused.stderr)")
+        let same = try runTool(["desfire", "key-settings", "--json"] + app, on: emulator)
+        #expect(try jsonObject(same)["settings"] as? String == "0f")
+        let frozen = try runTool(
+            ["desfire", "key-settings", "--set", "07", "--yes", "--yes-irreversible", "--json"] + app, on: emulator)
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(try jsonObject(frozen)["changed_to"] as? String == "07")
+        let now = try runTool(["desfire", "key-settings", "--json"] + app, on: emulator)
+        #expect(try jsonObject(now)["settings"] as? String == "07")
+    }
+
     @Test("set-config: a dry run changes nothing; with --yes the ATS and the random UID show at the next activation")
     func setConfiguration() throws {
         let emulator = try started(.desfireEV1)

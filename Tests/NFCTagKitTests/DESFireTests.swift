@@ -13,9 +13,9 @@ import TestSupport
 @Suite("MIFARE DESFire through libnfc and the emulated PN532", .tags(.reader), .serialized, .timeLimit(.minutes(3)))
 struct DESFireTests {
     static let uid: [UInt8] = [0x04, 0x11, 0x5F, 0x1E, 0xAC, 0xC0, 0x41]
-    static let aes = DESFireKey(cipher: .aes, hex: "F0E1D2C3B4A5968778695A4B3C2D1E0F")!
-    static let tdea3 = DESFireKey(cipher: .tdea3, hex: "000102030405060708090A0B0C0D0E0F1011121314151617")!
-    static let tdea2 = DESFireKey(cipher: .tdea2, hex: "00112233445566778899AABBCCDDEEFF")!
+    static let aes = DESFireKey(cipher: .aes, hex: "F0E1D2C3B4A5968778695A4B3C2D1E0F", version: 1)!
+    static let tdea3 = DESFireKey(cipher: .tdea3, hex: "000102030405060708090A0B0C0D0E0F1011121314151617", version: 2)!
+    static let tdea2 = DESFireKey(cipher: .tdea2, hex: "00112233445566778899AABBCCDDEEFF", version: 3)!
 
     static func card(_ chip: Chip) throws -> DESFireTag { try DESFireTag(chip: chip, uid: uid) }
 
@@ -125,6 +125,58 @@ struct DESFireTests {
             try await desfire.selectApplication(0x000001)
             let settings = try await desfire.fileSettings(2)
             #expect(settings.accessRights == 0xEFFF)
+        }
+    }
+
+    @Test("EV2: key 1 changed in an EV2 session; AuthenticateEV2NonFirst goes on in the transaction with it")
+    func ev2NonFirst() async throws {
+        try await withTagSession([try Self.card(.desfireEV3)]) { session, _ in
+            let desfire = try session.isoDEPTag().desfire()
+            try await desfire.createApplication(0x0000A1, keySettings: 0x0F, keyCount: 2, cipher: .aes)
+            try await desfire.selectApplication(0x0000A1)
+            let zero = DESFireKey(cipher: .aes, bytes: [UInt8](repeating: 0, count: 16))!
+            try await desfire.authenticate(keyNumber: 0, key: zero, ev2: true)
+            try await desfire.changeKey(1, to: Self.aes, from: zero)
+            try await desfire.createFile(
+                1,
+                settings: DESFireFileSettings(
+                    kind: .data(size: 32, backup: false), communicationMode: .full, accessRights: 0x1100))
+            // NonFirst: the card keeps the transaction identifier and the command counter, so
+            // the enciphered commands that follow verify only if this side kept them too.
+            try await desfire.authenticate(keyNumber: 1, key: Self.aes, ev2: true)
+            try await desfire.writeData(file: 1, data: Array(0..<32))
+            #expect(try await desfire.readData(file: 1) == Array(0..<32))
+            await #expect(throws: TagSessionError.self) {
+                try await desfire.authenticate(keyNumber: 1, key: zero, ev2: true)
+            }
+        }
+    }
+
+    @Test("key settings that freeze need consent, nothing sent without it; with it they are read back")
+    func freezingKeySettings() async throws {
+        try await withTagSession([try Self.card(.desfireEV2)]) { session, _ in
+            let desfire = try session.isoDEPTag().desfire()
+            try await desfire.createApplication(0x0000B2, keySettings: 0x0F, keyCount: 1, cipher: .aes)
+            try await desfire.selectApplication(0x0000B2)
+            let zero = DESFireKey(cipher: .aes, bytes: [UInt8](repeating: 0, count: 16))!
+            try await desfire.authenticate(keyNumber: 0, key: zero)
+            // Free listing off, settings still changeable: reversible, no consent needed.
+            try await desfire.changeKeySettings(0x0D)
+            #expect(try await desfire.keySettings().settings == 0x0D)
+            let refused = await sessionError { () throws(TagSessionError) in try await desfire.changeKeySettings(0x05) }
+            #expect(
+                refused
+                    == .command(
+                        operation: .desfireChangeKey,
+                        .irreversibleNotConsented([.frozenKeySettings(application: 0x0000B2, settings: 0x05)])))
+            #expect(try await desfire.keySettings().settings == 0x0D)
+            try await desfire.changeKeySettings(0x05, consent: [.frozenKeySettings])
+            #expect(try await desfire.keySettings().settings == 0x05)
+            // Frozen for good: the card refuses any further change.
+            try await desfire.authenticate(keyNumber: 0, key: zero)
+            await #expect(throws: TagSessionError.self) {
+                try await desfire.changeKeySettings(0x0F)
+            }
         }
     }
 }

@@ -102,7 +102,8 @@ public struct NFCDESFireTag: Sendable {
     // MARK: Keys
 
     /// Authenticates key `keyNumber` of the selected application (or the PICC) with `key`;
-    /// `ev2` uses AuthenticateEV2First (EV2, EV3; AES keys).
+    /// `ev2` uses AuthenticateEV2First (EV2, EV3; AES keys), or AuthenticateEV2NonFirst
+    /// inside an EV2 session, which goes on with the new key.
     public func authenticate(keyNumber: UInt8, key: DESFireKey, ev2: Bool = false) async throws(TagSessionError) {
         try await perform(.desfireAuthenticate) { () throws(TagCommandError) in
             if ev2 {
@@ -126,10 +127,15 @@ public struct NFCDESFireTag: Sendable {
         return (answer.settings, answer.keyCount, answer.cipher)
     }
 
-    /// ChangeKeySettings (a master-key session).
-    public func changeKeySettings(_ settings: UInt8) async throws(TagSessionError) {
+    /// ChangeKeySettings (a master-key session), read back with GetKeySettings. Settings
+    /// without "configuration changeable" (`08`) can never change again: they need
+    /// `consent: [.frozenKeySettings]`, and throw `irreversibleNotConsented` without it,
+    /// nothing sent.
+    public func changeKeySettings(_ settings: UInt8, consent: IrreversibleConsent = [])
+        async throws(TagSessionError)
+    {
         try await perform(.desfireChangeKey) { () throws(TagCommandError) in
-            try await commands.changeKeySettings(settings)
+            try await commands.changeKeySettings(settings, consent: consent)
         }
     }
 
@@ -138,14 +144,28 @@ public struct NFCDESFireTag: Sendable {
         try await perform(.desfireCommand) { () throws(TagCommandError) in try await commands.keyVersion(keyNumber) }
     }
 
-    /// ChangeKey: key `keyNumber` becomes `newKey` (its version included). Another key than
-    /// the session's needs its current value `oldKey`; changing the session's own key ends
-    /// the session. The PICC master key may change cipher.
+    /// ChangeKey: key `keyNumber` becomes `newKey` (its version included), and a cut at any
+    /// frame never leaves a key nobody knows. Another key than the session's needs its
+    /// current value `oldKey`. The PICC master key may change cipher.
+    ///
+    /// The new key's version must differ from the slot's (checked first, nothing written
+    /// otherwise): after a cut, ``keyVersion(_:)`` — which needs no key — tells which key the
+    /// slot holds. The change is proved afterwards: the session's own key by authenticating
+    /// with the new one (the session goes on with it), another key by its version.
+    ///
+    /// ```swift
+    /// try await desfire.authenticate(keyNumber: 0, key: .factoryDefault)
+    /// let key = DESFireKey(cipher: .aes, bytes: secret, version: 1)!
+    /// do { try await desfire.changeKey(0, to: key) }
+    /// catch .command(_, .ntag424(.desfireKeyChangeInterrupted(_, let keys, _))) {
+    ///     // One of `keys` (new, old) opens key 0: keyVersion(0) says which.
+    /// }
+    /// ```
     public func changeKey(_ keyNumber: UInt8, to newKey: DESFireKey, from oldKey: DESFireKey? = nil)
         async throws(TagSessionError)
     {
         try await perform(.desfireChangeKey) { () throws(TagCommandError) in
-            try await commands.changeKey(keyNumber, to: newKey, from: oldKey)
+            try await commands.changeKeySafely(keyNumber, to: newKey, from: oldKey)
         }
     }
 

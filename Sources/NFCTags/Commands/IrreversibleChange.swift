@@ -1,3 +1,5 @@
+import NFCChips
+
 /// A change that cannot be undone once written to the tag.
 @nonexhaustive
 public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
@@ -9,6 +11,10 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
     case frozenSectorTrailer(sector: Int)
     /// Lock bits or OTP bits (one-way) written by a restore.
     case lockOrOTPBits(page: Int)
+    /// MIFARE DESFire key settings without "configuration changeable" (bit 3): the key
+    /// settings of the PICC (`application` 0) or of that application can never change again,
+    /// nor, when its bit is clear too, the master key.
+    case frozenKeySettings(application: UInt32, settings: UInt8)
 
     /// The consent that allows this change.
     package var requiredConsent: IrreversibleConsent {
@@ -17,6 +23,7 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
         case .authenticationLimit: .authenticationLimit
         case .frozenSectorTrailer: .frozenSectorTrailer
         case .lockOrOTPBits: .lockAndOTPBits
+        case .frozenKeySettings: .frozenKeySettings
         }
     }
 
@@ -28,6 +35,10 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
             "AUTHLIM \(limit): \(limit) wrong passwords lock the protected area permanently"
         case .frozenSectorTrailer(let sector): "sector \(sector): access bits can never be changed again"
         case .lockOrOTPBits(let page): "page \(page): one-way lock / OTP bits"
+        case let .frozenKeySettings(application, settings):
+            (application == 0 ? "PICC" : "application \(DESFireCommands.aidBytes(application).reversed().hexString())")
+                + ": key settings \([settings].hexString()) can never be changed again"
+                + (settings & ChipTables.desfire.keySettings.masterKeyChangeable == 0 ? ", nor the master key" : "")
         }
     }
 }
@@ -55,13 +66,11 @@ public struct IrreversibleConsent: Sendable, Hashable, ExpressibleByArrayLiteral
     public static let frozenSectorTrailer = IrreversibleConsent(bits: 1 << 2)
     /// Allows writing lock and OTP pages (restore).
     public static let lockAndOTPBits = IrreversibleConsent(bits: 1 << 3)
-    /// Everything above.
-    public static let all: IrreversibleConsent = [
-        .configurationLock, .authenticationLimit, .frozenSectorTrailer, .lockAndOTPBits,
-    ]
+    /// Allows MIFARE DESFire key settings that can never change again.
+    public static let frozenKeySettings = IrreversibleConsent(bits: 1 << 4)
 
     /// Whether every change `other` allows is allowed.
-    public func contains(_ other: IrreversibleConsent) -> Bool { bits & other.bits == other.bits }
+    package func contains(_ other: IrreversibleConsent) -> Bool { bits & other.bits == other.bits }
 
     package var isEmpty: Bool { bits == 0 }
     package mutating func insert(_ other: IrreversibleConsent) { bits |= other.bits }

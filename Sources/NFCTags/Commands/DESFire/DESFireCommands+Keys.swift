@@ -88,8 +88,10 @@ extension DESFireCommands {
             _ = try after.open(status: answer.status, data: answer.data, mode: .plain)
             session = after
         } catch {
+            // The card answered success: the key has changed, but the answer is not proof.
             session = nil
-            throw .ntag424(.from(error, command: "ChangeKey"))
+            throw .verificationFailed(
+                "ChangeKey's answer does not verify (\(NTAG424Error.from(error, command: "ChangeKey")))")
         }
     }
 }

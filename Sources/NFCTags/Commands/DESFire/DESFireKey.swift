@@ -11,7 +11,7 @@ import NTAG424Crypto
 /// let key = DESFireKey(cipher: .aes, bytes: [UInt8](repeating: 0x11, count: 16), version: 1)!
 /// try await desfire.authenticate(keyNumber: 0, key: .factoryDefault)
 /// ```
-public struct DESFireKey: Sendable, CustomStringConvertible {
+public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
     /// The cipher of a key.
     @nonexhaustive
     public enum Cipher: Sendable {
@@ -77,7 +77,9 @@ public struct DESFireKey: Sendable, CustomStringConvertible {
 
     /// Names the key without showing it: keys end up in logs.
     public var description: String {
-        isFactoryDefault ? "the factory DES key" : "a \(cipher.name.uppercased()) key (version \(version))"
+        isFactoryDefault
+            ? "the factory DES key"
+            : "\(cipher == .aes ? "an" : "a") \(cipher.name.uppercased()) key (version \(version))"
     }
 
     /// Whether this is the factory key (DES, all zero, version 0).

@@ -85,6 +85,10 @@ public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// `tagNowHolds` (most likely first; ``NTAG424DNACommands/keyInSlot(_:candidates:)``
     /// tells which from its key version), never a key nobody knows. `cause` is what stopped it.
     indirect case keyChangeInterrupted(keyNumber: UInt8, tagNowHolds: [NTAG424KeyCandidate], cause: TagCommandError)
+    /// A MIFARE DESFire ChangeKey stopped before it was verified: key `keyNumber` is now one
+    /// of `tagNowHolds` (the new key first), never a key nobody knows — their versions
+    /// differ, and GetKeyVersion (no key needed) tells which. `cause` is what stopped it.
+    indirect case desfireKeyChangeInterrupted(keyNumber: UInt8, tagNowHolds: [DESFireKey], cause: TagCommandError)
 
     /// The error in words.
     public var description: String {
@@ -101,6 +105,8 @@ public enum NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .crypto(let detail): "cryptography: \(detail)"
         case let .keyChangeInterrupted(number, candidates, cause):
             "the change of key \(number) was cut (\(cause)); the tag now holds \(candidates.map(\.description).joined(separator: " or "))"
+        case let .desfireKeyChangeInterrupted(number, keys, cause):
+            "the change of key \(number) was cut (\(cause)); the card now holds the new key, \(keys.first.map(\.description) ?? "?"), or the old one, \(keys.dropFirst().map(\.description).joined(separator: " or ")): GetKeyVersion tells which"
         }
     }
 

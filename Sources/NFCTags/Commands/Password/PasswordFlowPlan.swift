@@ -29,5 +29,5 @@ public struct PasswordFlowPlan: Sendable {
     public var finalState: TagPasswordState
 
     /// Whether the flow changes nothing.
-    public var isEmpty: Bool { steps.allSatisfy { if case .write = $0.action { false } else { true } } }
+    package var isEmpty: Bool { steps.allSatisfy { if case .write = $0.action { false } else { true } } }
 }

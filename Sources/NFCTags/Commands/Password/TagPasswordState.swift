@@ -76,7 +76,7 @@ public struct TagPasswordState: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether every possible requirement is one the caller can satisfy.
-    public var isKnownToCaller: Bool { !requirements.contains(.unknownPassword) }
+    package var isKnownToCaller: Bool { !requirements.contains(.unknownPassword) }
 
     /// The state after a secret write that may or may not have reached the tag; `torn`: it
     /// may also have been cut inside its EEPROM cycle, leaving a secret nobody knows.
