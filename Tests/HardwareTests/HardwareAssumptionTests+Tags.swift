@@ -1,4 +1,5 @@
 import Foundation
+import NFCChips
 import NFCEmulator
 import NFCTagKit
 import Testing
@@ -17,8 +18,10 @@ extension HardwareInTheLoop.Assumptions {
         let hardware = try HardwareReader()
         let onReader = try await TagOnReader.on(hardware, named: "type4")
         try onReader.require(.isoDEP, for: "T4")
-        // The twin is the same chip: an NTAG 424 DNA answers as one, not as a generic Type 4 tag.
-        let twin = onReader.chip == .ntag424dna ? "ntag424dna" : "type4"
+        // The twin is the same chip: an NTAG 424 DNA or a DESFire answers as one, not as a
+        // generic Type 4 tag.
+        let sameChip: [Chip] = [.ntag424dna, .desfireEV1, .desfireEV2, .desfireEV3]
+        let twin = onReader.chip.map { sameChip.contains($0) ? $0.rawValue : "type4" } ?? "type4"
         let claim = try await Self.withEmulatedDevice(tags: [twin]) { try await Self.type4Answers(on: $0) }
         try #require(claim.count == 3, "the emulator: \(claim)")
         let seen = try await hardware.withDevice { device in try await Self.type4Answers(on: device) }

@@ -29,8 +29,10 @@ struct DESFireSide: Sendable {
 enum DESFireBench {
     static var emulatedChip: String { HardwareBench.environment["NFC_TEST_DESFIRE_CHIP"] ?? "desfire-ev1" }
 
-    static func onEmulator<Result: Sendable>(_ body: (DESFireSide) async throws -> Result) async throws -> Result {
-        try await HardwareInTheLoop.Assumptions.withEmulatedDevice(tags: [emulatedChip]) { device in
+    static func onEmulator<Result: Sendable>(
+        chip: String = emulatedChip, _ body: (DESFireSide) async throws -> Result
+    ) async throws -> Result {
+        try await HardwareInTheLoop.Assumptions.withEmulatedDevice(tags: [chip]) { device in
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
             return try await body(
                 DESFireSide(
@@ -55,6 +57,11 @@ enum DESFireBench {
         for gate in setUp where !HardwareBench.personSetUp(gate.name) {
             try Test.cancel("\(id) \(gate.says): set \(gate.name)=1")
         }
+    }
+
+    /// The bytes of `NFC_TEST_DESFIRE_PICC_KEY`, when set.
+    static var piccKeyBytes: [UInt8]? {
+        HardwareBench.environment["NFC_TEST_DESFIRE_PICC_KEY"].flatMap { bytes(fromHex: $0) }
     }
 
     static func onRealCard<Result: Sendable>(_ body: (DESFireSide) async throws -> Result) async throws -> Result {
