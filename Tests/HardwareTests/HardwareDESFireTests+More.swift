@@ -59,12 +59,14 @@ extension HardwareInTheLoop.DESFireAssumptions {
                 "shown: \(session.uid.count) bytes, first \(String(format: "%02x", session.uid.first ?? 0))",
                 "GetVersion's UID: \(versionUID.hexString())",
                 "GetCardUID is the real UID: \(behind == realUID)",
+                "identified as a DESFire by its ATS and GetVersion: \(session.chip?.rawValue.hasPrefix("desfire") == true)",
             ]
         }
         let claim = try await DESFireBench.onEmulator(step)
         #expect(
             claim == [
                 "shown: 4 bytes, first 08", "GetVersion's UID: 00000000000000", "GetCardUID is the real UID: true",
+                "identified as a DESFire by its ATS and GetVersion: true",
             ],
             "the emulator: \(claim)")
         try DESFireBench.requireRealCard(

@@ -197,4 +197,22 @@ struct ChipIdentifierTests {
         #expect(!ChipIdentifier.asksISODEPVersion(uid: [0x04, 0xE0, 0x5A, 0x11, 0x22, 0x33, 0x44], sak: 0x00))
         #expect(!ChipIdentifier.asksISODEPVersion(uid: [], sak: 0x20))
     }
+
+    @Test(
+        "a random ID is asked for its native GetVersion only with a DESFire's or an NTAG 424 DNA's ATS; a phone's is not"
+    )
+    func asksRandomIDByATS() {
+        let randomID: [UInt8] = [0x08, 0x12, 0x34, 0x56]
+        // libnfc drops the length byte; a reader that keeps it is matched too.
+        #expect(ChipIdentifier.asksISODEPVersion(uid: randomID, sak: 0x20, ats: [0x75, 0x77, 0x81, 0x02, 0x80]))
+        #expect(ChipIdentifier.asksISODEPVersion(uid: randomID, sak: 0x20, ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80]))
+        #expect(ChipIdentifier.asksISODEPVersion(uid: randomID, sak: 0x20, ats: [0x77, 0x77, 0x71, 0x02, 0x80]))
+        // A phone's host card emulation (nfcgate #221), and a PN532 in target mode (kpn532).
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: randomID, sak: 0x20, ats: [0x78, 0x80, 0x40, 0x00, 0x80]))
+        #expect(!ChipIdentifier.asksISODEPVersion(uid: randomID, sak: 0x20, ats: [0x75, 0x33, 0x92, 0x03, 0x80]))
+        // A DESFire's ATS behind another UID than a random ID's stays unasked.
+        #expect(
+            !ChipIdentifier.asksISODEPVersion(
+                uid: [0x02, 0x12, 0x34, 0x56], sak: 0x20, ats: [0x75, 0x77, 0x81, 0x02, 0x80]))
+    }
 }

@@ -179,4 +179,31 @@ struct DESFireTests {
             }
         }
     }
+
+    @Test("a random UID: identified by its ATS and GetVersion, and NDEF format, write, read and lock work")
+    func randomUIDCard() async throws {
+        let fixture = try EmulatorFixture(tags: [try Self.card(.desfireEV2)])
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 60) {
+            let device = NFCDevice()
+            _ = try await device.connect(
+                to: fixture.reader, configuration: fixture.configuration(reconnect: false, liveness: nil))
+            let first = try await TagSession.connect(on: device, timeout: .seconds(5)).isoDEPTag().desfire()
+            try await first.authenticate(keyNumber: 0, key: .factoryDefault)
+            let table = ChipTables.desfire.configuration
+            try await first.setConfiguration(option: table.piccOption, data: [table.randomUID])
+            try await device.resetField()
+            let session = try await TagSession.connect(on: device, timeout: .seconds(5))
+            #expect(session.uid.count == 4 && session.uid.first == table.randomUIDFirstByte)
+            #expect(session.chip == .desfireEV2)
+            let desfire = try session.isoDEPTag().desfire()
+            try await session.isoDEPTag().format()
+            let message = NDEFMessage(records: [NDEFURIRecord(uri: "https://example.com/random").record])
+            try await desfire.writeNDEF(message)
+            #expect(try await desfire.readNDEF() == message)
+            try await desfire.writeLock()
+            #expect(try await desfire.queryNDEFStatus().availability == .readOnly)
+            await device.close()
+        }
+    }
 }

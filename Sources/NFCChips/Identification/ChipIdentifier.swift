@@ -8,9 +8,10 @@
 ///    vendor, type, subtype, storage size and protocol (`.ntag424dna`: 04 04 02 … 11 05),
 ///    or for MIFARE DESFire in vendor, type and major hardware version, which names the
 ///    generation (`04 01 … 01` EV1, `12` EV2, `33` EV3; subtype and storage vary);
-///    otherwise `.type4`. The question is asked only of tags whose UID already names a
-///    chip that answers it (``asksISODEPVersion(uid:sak:)``: NXP's code `04` in a 7-byte
-///    UID), so other Type 4 tags cost no frame more.
+///    otherwise `.type4`. The question is asked only of tags whose UID or ATS already names
+///    a chip that answers it (``asksISODEPVersion(uid:sak:ats:)``: NXP's code `04` in a
+///    7-byte UID, or a random ID with such a chip's ATS), so other Type 4 tags — phones
+///    among them — cost no frame more.
 /// 3. ATQA and SAK of the Type 2 chips (`0044` / `00`):
 ///    - a GET_VERSION answer equal to one the tables list → that chip; otherwise one with the
 ///      same header, vendor, product type, storage size and protocol (a new minor version)
@@ -83,20 +84,31 @@ package enum ChipIdentifier {
 
     /// Whether identification should ask an ISO-DEP tag for its native GetVersion: the SAK
     /// says ISO-DEP and the UID has the length and manufacturer code (ISO/IEC 7816-6) of a
-    /// Type 4 chip in the tables that answers it — NXP's `04` in a 7-byte UID. A random ID
-    /// (`08…`) and other makers' tags are not asked.
-    package static func asksISODEPVersion(uid: [UInt8], sak: UInt8) -> Bool {
+    /// Type 4 chip in the tables that answers it — NXP's `04` in a 7-byte UID — or the UID
+    /// is a random ID (`08` and three bytes) and the ATS is such a chip's, byte for byte (a
+    /// DESFire's `75 77 81 02 80`, an NTAG 424 DNA's `77 77 71 02 80`; with or without its
+    /// length byte, which libnfc drops). Phones and other makers' tags are not asked.
+    package static func asksISODEPVersion(uid: [UInt8], sak: UInt8, ats: [UInt8] = []) -> Bool {
         guard sak & ChipTables.iso14443a.sakISO14443_4Bit != 0, let code = uid.first else { return false }
-        return isoDEPChips.contains { $0.manufacturerCode == code && $0.uidLength == uid.count }
+        if isoDEPChips.contains(where: { $0.manufacturerCode == code && $0.uidLength == uid.count }) { return true }
+        let randomID = ChipTables.desfire.configuration.randomUIDFirstByte
+        guard code == randomID, uid.count == 4, !ats.isEmpty else { return false }
+        func body(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+            bytes.first.map { Int($0) == bytes.count } == true ? bytes.dropFirst() : bytes[...]
+        }
+        return isoDEPChips.contains { chip in chip.ats.map { body($0) == body(ats) } ?? false }
     }
 
     /// The Type 4 chips with a native GetVersion in their table.
-    static var isoDEPChips: [(chip: Chip, hardware: [UInt8], manufacturerCode: UInt8?, uidLength: Int)] {
+    static var isoDEPChips: [(chip: Chip, hardware: [UInt8], manufacturerCode: UInt8?, uidLength: Int, ats: [UInt8]?)] {
         ChipTables.chips.compactMap { spec in
             guard spec.family == .type4, let version = spec.ntag424?.getVersion ?? spec.desfire?.getVersion else {
                 return nil
             }
-            return (spec.chip, version.hardware, spec.activation.manufacturerCode, spec.activation.uidLength)
+            return (
+                spec.chip, version.hardware, spec.activation.manufacturerCode, spec.activation.uidLength,
+                spec.activation.ats
+            )
         }
     }
 

@@ -20,7 +20,7 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
     /// The answer to the Ultralight C `AUTHENTICATE` probe, or `nil` when it was not sent.
     package var ultralightCProbeAnswer: ProbeAnswer?
     /// The first part of an ISO-DEP tag's native GetVersion (`90 60 00 00 00`: its data and
-    /// status word), or `nil` when it was not asked (see ``NFCChips/ChipIdentifier/asksISODEPVersion(uid:sak:)``).
+    /// status word), or `nil` when it was not asked (see ``NFCChips/ChipIdentifier/asksISODEPVersion(uid:sak:ats:)``).
     package var isoDEPVersionAnswer: [UInt8]? = nil
 
     /// What ATQA / SAK alone tell, before any command reaches the tag.

@@ -17,7 +17,7 @@ package enum TagIdentifier {
     {
         let target = transport.target
         var report = TagIdentificationReport(activation: target)
-        if ChipIdentifier.asksISODEPVersion(uid: target.uid, sak: target.sak) {
+        if ChipIdentifier.asksISODEPVersion(uid: target.uid, sak: target.sak, ats: target.ats ?? []) {
             let answer = try await isoDEPVersion(transport)
             report.isoDEPVersionAnswer = answer
             if let answer, answer.count > 2 {
