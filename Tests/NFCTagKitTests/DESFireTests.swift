@@ -149,6 +149,16 @@ struct DESFireTests {
             await #expect(throws: TagSessionError.self) {
                 try await desfire.authenticate(keyNumber: 1, key: zero, ev2: true)
             }
+            // The PICC key to AES, then GetDFNames in an EV2 session: the answer may chain over
+            // frames, and the MAC at its end covers them all.
+            try await desfire.selectApplication(0)
+            try await desfire.authenticate(keyNumber: 0, key: .factoryDefault)
+            try await desfire.changeKey(0, to: Self.aes)
+            try await desfire.authenticate(keyNumber: 0, key: Self.aes, ev2: true)
+            let name: [UInt8] = [0xA0, 0x00, 0x00, 0x06, 0x15, 0x00, 0x01]
+            try await desfire.createApplication(
+                0x0000A2, keySettings: 0x0F, keyCount: 1, cipher: .aes, isoFileID: 0xDF01, dfName: name)
+            #expect(try await desfire.dfNames().map(\.dfName) == [name])
         }
     }
 

@@ -45,15 +45,16 @@ extension DESFireCommands {
     /// GetDFNames: the applications with ISO names (one frame each).
     package func dfNames() async throws(TagCommandError) -> [DESFireApplicationName] {
         let code = Self.table.commands[.getDFNames].code
+        var field: [UInt8] = []
         if var current = session {
-            do { _ = try current.protect(command: code, header: [], data: [], mode: .plain) } catch {
+            do { field = try current.protect(command: code, header: [], data: [], mode: .plain) } catch {
                 session = nil
                 throw .ntag424(.from(error, command: "GetDFNames"))
             }
             session = current
         }
         var frames: [[UInt8]] = []
-        var answer = try await exchange(code, [], name: "GetDFNames")
+        var answer = try await exchange(code, field, name: "GetDFNames")
         while true {
             frames.append(answer.data)
             guard answer.status == Self.additionalFrame else { break }
@@ -63,8 +64,8 @@ extension DESFireCommands {
             answer = try await exchange(Self.additionalFrame, [], name: "GetDFNames")
         }
         guard answer.status == Self.ok else { throw refusal(answer.status, name: "GetDFNames") }
-        if var current = session, current.isEV1 {
-            // The CMAC ends the last frame and covers every frame's data.
+        if var current = session, current.isEV1 || current.isEV2 {
+            // The (C)MAC ends the last frame and covers every frame's data.
             let all = frames.joined()
             do { _ = try current.open(status: answer.status, data: Array(all), mode: .plain) } catch {
                 session = nil

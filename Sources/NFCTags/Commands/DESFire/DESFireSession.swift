@@ -74,6 +74,12 @@ package struct DESFireSession: Sendable {
         return false
     }
 
+    /// Whether this is an EV2 session.
+    package var isEV2: Bool {
+        if case .ev2 = scheme { return true }
+        return false
+    }
+
     // MARK: Commands
 
     /// The data field to send after `command`: `header` as is, then `data` as `mode` wants it.
