@@ -166,20 +166,34 @@ extension HardwareInTheLoop.DESFireAssumptions {
             try await side.desfire.authenticate(keyNumber: 0, key: zero, ev2: true)
             let version = await NTAG424Bench.outcome { _ = try await side.desfire.keyVersion(0) }
             let settings = await NTAG424Bench.outcome { _ = try await side.desfire.keySettings() }
+            // The native file codes (3D WriteData, BD ReadData) in an EV2 session, enciphered.
+            let file = await NTAG424Bench.outcome {
+                try await side.desfire.createFile(
+                    1,
+                    settings: DESFireFileSettings(
+                        kind: .data(size: 16, backup: false), communicationMode: .full, accessRights: 0x0000))
+                try await side.desfire.writeData(file: 1, data: Array(0..<16))
+                guard try await side.desfire.readData(file: 1) == Array(0..<16) else {
+                    throw TagSessionError.command(operation: .desfireFile, .verificationFailed("read back differs"))
+                }
+            }
             try await side.desfire.selectApplication(0)
             try await side.desfire.authenticate(keyNumber: 0, key: side.piccKey)
             try await side.desfire.deleteApplication(aid)
-            return ["GetKeyVersion: \(version)", "GetKeySettings: \(settings)"]
+            return ["GetKeyVersion: \(version)", "GetKeySettings: \(settings)", "enciphered 3D / BD: \(file)"]
         }
         // An EV1 twin has no EV2 secure messaging: the claim comes from an EV3 then.
         let twin = DESFireBench.emulatedChip == "desfire-ev1" ? "desfire-ev3" : DESFireBench.emulatedChip
         let claim = try await DESFireBench.onEmulator(chip: twin, step)
-        #expect(claim == ["GetKeyVersion: ok", "GetKeySettings: ok"], "the emulator: \(claim)")
+        #expect(
+            claim == ["GetKeyVersion: ok", "GetKeySettings: ok", "enciphered 3D / BD: ok"], "the emulator: \(claim)")
         try DESFireBench.requireRealCard(for: "DF-9", write: true)
         let seen = try await DESFireBench.onRealCard(step)
         print("[hil] DF-9 real: \(seen)  emulator: \(claim)")
         if seen != ["EV1: no EV2 secure messaging"] {
-            #expect(seen == ["GetKeyVersion: ok", "GetKeySettings: ok"], "DF-9 disproved: \(seen) on the real card")
+            #expect(
+                seen == ["GetKeyVersion: ok", "GetKeySettings: ok", "enciphered 3D / BD: ok"],
+                "DF-9 disproved: \(seen) on the real card")
         }
     }
 
