@@ -103,11 +103,17 @@ package struct DeviceTagTransport: TagTransport {
     private static let ackCode: UInt8 = ChipTables.iso14443a.ack
 
     /// Selects the same UID again (after a NAK or a failed authentication the tag is IDLE);
-    /// `tagLost` when it is no longer in the field.
+    /// `tagLost` when it is no longer in the field. A random ID (`08…`) is new at every
+    /// power-up: once the field was reset (a USB reader's alone check lists the field and
+    /// resets it), the tag answers with another one, and the tag with a random ID in the
+    /// field is taken — as the alone check itself does.
     package func reselect() async throws(TagTransportError) {
-        let selected: ISO14443ATarget?
+        var selected: ISO14443ATarget?
         do {
             selected = try await device.selectTarget(uid: target.uid)
+            if selected == nil, ISO14443ATarget.isRandomUID(target.uid) {
+                selected = try await device.selectTarget().flatMap { $0.hasRandomUID ? $0 : nil }
+            }
         } catch {
             throw TagTransportError(error)
         }

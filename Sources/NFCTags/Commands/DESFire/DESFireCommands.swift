@@ -62,7 +62,8 @@ package actor DESFireCommands {
         let apdu = try APDU(
             cla: framing.isoCLA, ins: code, p1: 0, p2: 0, data: data,
             expectedResponseLength: ChipTables.iso7816.shortMaximumNe)
-        let answer = try await ISO7816Commands(transport: transport).send(apdu)
+        let answer = try await ISO7816Commands(transport: transport).send(
+            apdu, answersAtMost: framing.maxAnswerFrameData)
         guard answer.sw1 == framing.isoStatusSW1 else {
             session = nil
             throw .ntag424(.status(command: name, statusWord: answer.statusWord, meaning: answer.meaning))

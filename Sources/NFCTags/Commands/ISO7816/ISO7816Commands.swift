@@ -31,12 +31,18 @@ package struct ISO7816Commands: Sendable {
 
     /// Sends `apdu` and returns the complete answer (after GET RESPONSE and Le retries).
     ///
-    /// - Parameter timeout: how long one exchange may take (`nil`: the Type 4 mapping's APDU timeout).
+    /// - Parameters:
+    ///   - timeout: how long one exchange may take (`nil`: the Type 4 mapping's APDU timeout).
+    ///   - answersAtMost: the most data the tag ever answers in one frame, when its command
+    ///     set says so (a DESFire: 59 bytes): a lost answer is then a lost answer, not one
+    ///     too long for the reader.
     /// - Throws: ``TagCommandError/invalidArgument(_:)`` for an APDU longer than one reader
     ///   exchange, or one whose answer was lost and may be longer than the reader carries
     ///   (``TagTransport/maximumAnswerLength``: ask for less); ``TagCommandError/invalidAnswer(command:bytes:offset:expected:)`` for an
     ///   answer without a status word, or more data than an extended Ne; transport errors.
-    package func send(_ apdu: APDU, timeout: Duration? = nil) async throws(TagCommandError) -> APDUResponse {
+    package func send(_ apdu: APDU, timeout: Duration? = nil, answersAtMost: Int? = nil) async throws(TagCommandError)
+        -> APDUResponse
+    {
         let iso = ChipTables.iso7816
         let timeout = timeout ?? .milliseconds(ChipTables.type4.commandTimeoutMs)
         var command = apdu
@@ -47,7 +53,10 @@ package struct ISO7816Commands: Sendable {
             let answer: APDUResponse
             do {
                 answer = try await exchange(command, timeout: timeout)
-            } catch .transport(let error) where error.isLostAnswer && command.mayAnswerPast(answerLimit) {
+            } catch .transport(let error)
+                where error.isLostAnswer && command.mayAnswerPast(answerLimit)
+                && answersAtMost.map({ $0 + 2 > answerLimit }) ?? true
+            {
                 // The reader drops an answer longer than it carries (an ACR122U: 250 bytes);
                 // to the host that is a silent tag or a garbled frame (assumption U5). Say
                 // what to change instead.
