@@ -44,6 +44,10 @@ package enum ChipTables {
     /// MIFARE DESFire family facts: commands, status codes, key settings, the Type 4 mapping.
     package static let desfire: DESFireSpec = GeneratedTables.desfire
 
+    /// FeliCa and the NFC Forum Type 3 mapping: commands, Polling, CRC, PMm timing, IC
+    /// codes, the Attribute Information Block, the FeliCa Lite-S memory map.
+    package static let felica: FeliCaSpec = GeneratedTables.felica
+
     /// MIFARE Classic family facts: trailers, access conditions, keys, MAD.
     package static let classic: ClassicSpec = GeneratedTables.mifareClassic
 

@@ -24,6 +24,7 @@ enum GeneratedTables {
     /// Every table by its path relative to datasheets/ (for the consistency test).
     static let byPath: [String: any DatasheetValue] = [
         "desfire.json": desfire,
+        "felica.json": felica,
         "iso14443a.json": iso14443a,
         "iso7816.json": iso7816,
         "mifare-classic.json": mifareClassic,

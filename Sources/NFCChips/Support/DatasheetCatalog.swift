@@ -39,6 +39,7 @@ package enum DatasheetCatalog {
     /// The fixed tables at the top of `datasheets/`.
     package static let tables: [Table] = [
         table("desfire", as: DESFireSpec.self),
+        table("felica", as: FeliCaSpec.self),
         table("iso14443a", as: ISO14443ASpec.self),
         table("iso7816", as: ISO7816Spec.self),
         table("mifare-classic", as: ClassicSpec.self),
