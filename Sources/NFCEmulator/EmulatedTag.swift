@@ -14,6 +14,9 @@ public struct TagIdentity: Equatable, Sendable {
     public var sak: UInt8
     /// The ATS with its length byte TL first, for ISO-DEP tags; `nil` otherwise.
     public var ats: [UInt8]?
+    /// For a FeliCa card, what answers Polling; such a card takes no part in type A
+    /// activation (its ``uid`` is its IDm).
+    public var felica: FeliCaIdentity?
 
     /// An identity with the given values.
     public init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -21,6 +24,45 @@ public struct TagIdentity: Equatable, Sendable {
         self.atqa = atqa
         self.sak = sak
         self.ats = ats
+    }
+
+    /// A FeliCa card's identity: IDm as its UID, no ATQA or SAK.
+    public init(felica: FeliCaIdentity) {
+        self.init(uid: felica.idm, atqa: 0, sak: 0)
+        self.felica = felica
+    }
+
+    /// Whether the card answers ISO/IEC 14443-3A activation (REQA, WUPA).
+    var answersTypeA: Bool { felica == nil }
+}
+
+/// What a FeliCa card answers to Polling (JIS X 6319-4): IDm, PMm and its system codes.
+public struct FeliCaIdentity: Equatable, Sendable {
+    /// The manufacture ID (8 bytes).
+    public var idm: [UInt8]
+    /// The manufacture parameter (8 bytes; byte 1 is the IC code).
+    public var pmm: [UInt8]
+    /// The system codes, the primary one first (a Lite-S: 88B4, and 12FC with NDEF on).
+    public var systemCodes: [UInt16]
+    /// The bit rates it answers at, in kbit/s.
+    public var bitRates: [Int]
+
+    /// An identity with the given values.
+    public init(idm: [UInt8], pmm: [UInt8], systemCodes: [UInt16], bitRates: [Int] = [212, 424]) {
+        self.idm = idm
+        self.pmm = pmm
+        self.systemCodes = systemCodes
+        self.bitRates = bitRates
+    }
+
+    /// The system code that answers a Polling for `requested` (`FF` in a byte matches any
+    /// value there), or nil.
+    public func systemCode(answering requested: UInt16) -> UInt16? {
+        systemCodes.first { code in
+            let high = requested >> 8 == 0xFF || requested >> 8 == code >> 8
+            let low = requested & 0xFF == 0xFF || requested & 0xFF == code & 0xFF
+            return high && low
+        }
     }
 }
 

@@ -33,17 +33,31 @@ public enum EmulatedTagFactory {
     /// Every tag name the factory knows, in the tables' order.
     public static var tagNames: [String] {
         let chips = Chip.allCases.map(\.rawValue)
-        return chips.contains(ntag424Name) ? chips : chips + [ntag424Name]
+        return (chips.contains(ntag424Name) ? chips : chips + [ntag424Name]) + [feliCaLiteSName]
     }
 
     /// The `nfctag` name of the NTAG 424 DNA model.
     public static let ntag424Name = "ntag424dna"
+
+    /// The `nfctag` name of the FeliCa Lite-S model (with its NDEF system on).
+    public static let feliCaLiteSName = "felica-lite-s"
+
+    /// A fixed IDm for the `index`-th emulated FeliCa card: a manufacturer code, then a
+    /// recognisable pattern, different per index.
+    public static func feliCaDefaultIDm(index: Int = 0) -> [UInt8] {
+        [0x01, 0x2E, 0x5A, 0x11, 0x22, 0x33, 0x44, 0x55 &+ UInt8(truncatingIfNeeded: index)]
+    }
 
     /// A factory-fresh tag called `name` with `uid` (or ``defaultUID(for:index:)``) and,
     /// for chips with READ_SIG, `signature` (or one by ``EmulatorSigningKey``).
     public static func make(name: String, uid: [UInt8]? = nil, signature: [UInt8]? = nil, index: Int = 0)
         throws(EmulatorSetupError) -> any EmulatedTag
     {
+        if name == feliCaLiteSName {
+            let idm = uid ?? feliCaDefaultIDm(index: index)
+            guard idm.count == 8 else { throw .uidLength(tag: name, expected: 8, got: idm.count) }
+            return FeliCaLiteSTag(idm: idm, ndef: true)
+        }
         if name == ntag424Name {
             let uid = uid ?? ntag424DefaultUID(index: index)
             guard uid.count == ntag424DefaultUID().count else {
@@ -96,6 +110,7 @@ public enum EmulatedTagFactory {
         case let tag as Type4Tag: tag.spec.chip.rawValue
         case is NTAG424DNATag: ntag424Name
         case let tag as DESFireTag: tag.chip.rawValue
+        case is FeliCaLiteSTag: feliCaLiteSName
         default: nil
         }
     }

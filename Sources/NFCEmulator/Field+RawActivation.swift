@@ -13,7 +13,7 @@ extension Field {
     mutating func request(wakeUp: Bool) -> [TagIdentity] {
         setPower(true)
         var answering: [TagIdentity] = []
-        for index in slots.indices {
+        for index in slots.indices where slots[index].tag.identity.answersTypeA {
             switch slots[index].state {
             case .active, .ready:
                 dropOut(index)

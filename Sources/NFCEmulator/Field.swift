@@ -146,12 +146,27 @@ public struct Field: Sendable {
                 && dropped.contains(slots[index].handle) == retry
             {
                 let slot = slots[index]
-                guard slot.state != .halt || wakeHalted else { continue }
+                guard slot.tag.identity.answersTypeA, slot.state != .halt || wakeHalted else { continue }
                 if let uidFilter, !Self.filter(uidFilter, matches: slot.tag.identity.uid) { continue }
                 slots[index].wokenFromHalt = slot.state == .halt
                 slots[index].state = .active
                 return slot.handle
             }
+        }
+        return nil
+    }
+
+    /// FeliCa Polling at `bitRate` for `systemCode`: the first FeliCa card that answers it,
+    /// with the system code it answers with. The card then takes commands (it is ACTIVE);
+    /// type A tags do not hear the request. Switches the field on if needed.
+    public mutating func pollFeliCa(systemCode: UInt16, bitRate: Int) -> (handle: TagHandle, systemCode: UInt16)? {
+        setPower(true)
+        for index in slots.indices {
+            guard let felica = slots[index].tag.identity.felica, felica.bitRates.contains(bitRate),
+                let answered = felica.systemCode(answering: systemCode)
+            else { continue }
+            slots[index].state = .active
+            return (slots[index].handle, answered)
         }
         return nil
     }

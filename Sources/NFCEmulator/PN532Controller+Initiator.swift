@@ -14,6 +14,17 @@ struct ListedTarget: Sendable, Equatable {
     var isDeselected = false
     /// The PCD block number of the next ISO-DEP I-block (ISO-DEP targets only).
     var isoDEPBlockNumber: UInt8 = 0
+    /// For a FeliCa card listed by Polling: the system code it answered with when the poll
+    /// asked for it (RC 01), and the poll's bit rate.
+    var feliCa: FeliCaListing?
+}
+
+/// How a FeliCa card was listed.
+struct FeliCaListing: Sendable, Equatable {
+    /// The system code in the target data, when the poll asked for it.
+    var systemCode: UInt16?
+    /// 212 or 424 kbit/s.
+    var bitRate: Int
 }
 
 extension PN532Controller {
@@ -66,6 +77,7 @@ extension PN532Controller {
     /// Tg, SENS_RES (most significant byte first, as the PN532 reports it), SEL_RES,
     /// NFCID1 length, NFCID1 and, for ISO-DEP targets, the ATS with its length byte.
     func targetData(_ target: ListedTarget) -> [UInt8] {
+        if let listing = target.feliCa { return feliCaTargetData(target, listing) }
         let identity = target.identity
         var data =
             [
@@ -79,7 +91,12 @@ extension PN532Controller {
     mutating func listPassiveTargets(_ data: [UInt8]) -> [UInt8]? {
         guard data.count >= 2, (1...Self.maximumTargetCount).contains(Int(data[0])) else { return nil }
         guard let modulation = spec.listPassiveTargetModulations.option(code: data[1]) else { return nil }
-        guard modulation.name == .iso14443A106 else { return [0] }  // no type B, FeliCa or Jewel tags modelled
+        switch modulation.name {
+        case .iso14443A106: break
+        case .felica212: return listFeliCa(Array(data.dropFirst(2)), bitRate: 212)
+        case .felica424: return listFeliCa(Array(data.dropFirst(2)), bitRate: 424)
+        default: return [0]  // no type B or Jewel tags modelled
+        }
         let filter = data.count > 2 ? Array(data.dropFirst(2)) : nil
         let listed = activateTargets(maximumCount: Int(data[0]), uidFilter: filter)
         return [UInt8(listed.count)] + listed.flatMap(targetData)
@@ -93,6 +110,7 @@ extension PN532Controller {
         currentTarget = target.number
         noteTransmission()
         let frame = Array(data.dropFirst())
+        if let listing = target.feliCa { return feliCaExchange(frame, target: target, bitRate: listing.bitRate) }
         if target.hasATS { return isoDEPExchange(frame, target: target) }
         if let request = mifareAuthentication(frame, target: target) {
             return authenticate(request, target: target)

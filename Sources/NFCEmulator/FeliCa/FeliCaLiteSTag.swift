@@ -1,0 +1,202 @@
+import NFCChips
+
+/// An emulated FeliCa Lite-S (RC-S966): Polling for its system codes, Read and Write
+/// Without Encryption over its two services, user blocks 00–0D, the register block and the
+/// system blocks of the memory map (`datasheets/felica.json`).
+///
+/// Frames arrive as the host sends them through a PN532 — LEN first, no preamble, sync or
+/// CRC — and answers go back the same way. Read and write with MAC are not modelled yet: the
+/// MAC block (81) answers "authentication required".
+///
+/// ```swift
+/// var tag = FeliCaLiteSTag(idm: [0x01, 0x2E, 0x4C, 0x2A, 0x31, 0x12, 0x0B, 0x05])
+/// tag.receive([0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00])  // Polling: 14 01 IDm PMm 88 B4
+/// ```
+public struct FeliCaLiteSTag: EmulatedTag {
+    static var table: FeliCaSpec { ChipTables.felica }
+
+    public private(set) var identity: TagIdentity
+    /// Blocks by number: user blocks 00–0D, REG (0E) and the system blocks.
+    public private(set) var blocks: [UInt8: [UInt8]] = [:]
+
+    /// A factory-fresh Lite-S with `idm`; `ndef` turns the NDEF system (12FC) on, as a
+    /// formatted sticker has it.
+    public init(idm: [UInt8], ndef: Bool = false) {
+        let felica = Self.table
+        let spec = felica.liteS
+        var codes = [felica.systemCodes.liteS]
+        if ndef { codes.append(felica.systemCodes.ndef) }
+        identity = TagIdentity(felica: FeliCaIdentity(idm: idm, pmm: spec.pmm, systemCodes: codes))
+        let zero = [UInt8](repeating: 0, count: felica.type3.blockSize)
+        for block in 0...spec.userBlocks { blocks[UInt8(block)] = zero }  // 00–0D and REG
+        for entry in spec.blocks { blocks[entry.block] = zero }
+        blocks[spec.blocks[.id].block] = idm + [UInt8](repeating: 0, count: 8)
+        blocks[spec.blocks[.dID].block] = idm + spec.pmm
+        blocks[spec.blocks[.systemCode].block] =
+            [UInt8(codes[0] >> 8), UInt8(codes[0] & 0xFF)] + [UInt8](repeating: 0, count: 14)
+        var mc = spec.mcFactory
+        if ndef { mc[spec.mcNDEFByte] |= spec.mcNDEFBit }
+        blocks[spec.blocks[.mc].block] = mc
+    }
+
+    /// The two services: read-write and read-only, both without a key.
+    static let readWriteService: UInt16 = table.type3.writeService
+    static let readOnlyService: UInt16 = table.type3.readService
+
+    public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
+        // LEN counts itself; a frame of another length is not one (no answer, as on air).
+        guard frame.count >= 2, Int(frame[0]) == frame.count else { return TagAnswer(reply: .silence) }
+        let code = frame[1]
+        let body = Array(frame.dropFirst(2))
+        guard let command = Self.table.command(code: code) else { return TagAnswer(reply: .silence) }
+        if command == .polling { return polling(body) }
+        // Every other command names the card by its IDm.
+        guard body.count >= 8, Array(body.prefix(8)) == identity.uid else { return TagAnswer(reply: .silence) }
+        let rest = Array(body.dropFirst(8))
+        switch command {
+        case .readWithoutEncryption: return answer(command, read(rest))
+        case .writeWithoutEncryption: return answer(command, write(rest))
+        default: return TagAnswer(reply: .silence)  // a Lite-S has no Request Service, Request Response …
+        }
+    }
+
+    public mutating func fieldReset() {}
+    public mutating func leaveActiveState() {}
+
+    // MARK: Commands
+
+    func polling(_ body: [UInt8]) -> TagAnswer {
+        guard body.count == 4, let felica = identity.felica else { return TagAnswer(reply: .silence) }
+        let requested = UInt16(body[0]) << 8 | UInt16(body[1])
+        guard let code = felica.systemCode(answering: requested) else { return TagAnswer(reply: .silence) }
+        let polling = Self.table.polling
+        let response = Self.table.commands[.polling].responseCode
+        var answer = [response] + felica.idm + felica.pmm
+        if body[2] == polling.requestCodeSystemCode { answer += [UInt8(code >> 8), UInt8(code & 0xFF)] }
+        return .bytes([UInt8(answer.count + 1)] + answer)
+    }
+
+    /// The answer frame: LEN, the answer code, IDm, then `payload`.
+    func answer(_ command: FeliCaCommandName, _ payload: [UInt8]) -> TagAnswer {
+        let body = [Self.table.commands[command].responseCode] + identity.uid + payload
+        return .bytes([UInt8(body.count + 1)] + body)
+    }
+
+    /// Status flags 1 and 2 of an error (FeliCa user's manual): flag 1 for the command as a
+    /// whole, or the bit of the block list element at fault.
+    static func failure(element: Int?, _ status: FeliCaStatusName) -> [UInt8] {
+        let flags = table.statusFlags
+        return [element.map { UInt8(1 << min($0, 7)) } ?? flags.wholeCommand, flags.errors[status].code]
+    }
+
+    static var success: [UInt8] { [table.statusFlags.success, table.statusFlags.success] }
+
+    /// Service count, services, block count, block list: the services and blocks, or the
+    /// status flags of what is wrong.
+    func parseBlockList(_ rest: [UInt8], maximumBlocks: Int) -> Result<(service: UInt16, blocks: [UInt8]), Failure> {
+        guard let services = rest.first, services == 1, rest.count >= 4 else {
+            return .failure(Failure(flags: Self.failure(element: nil, .illegalNumberOfServices)))
+        }
+        let service = UInt16(rest[1]) | UInt16(rest[2]) << 8
+        guard service == Self.readWriteService || service == Self.readOnlyService else {
+            return .failure(Failure(flags: Self.failure(element: 0, .illegalServiceCode)))
+        }
+        let count = Int(rest[3])
+        guard (1...maximumBlocks).contains(count) else {
+            return .failure(Failure(flags: Self.failure(element: nil, .illegalNumberOfBlocks)))
+        }
+        var blocks: [UInt8] = []
+        var index = 4
+        for element in 0..<count {
+            guard index < rest.count else {
+                return .failure(Failure(flags: Self.failure(element: nil, .illegalNumberOfBlocks)))
+            }
+            let head = rest[index]
+            let type3 = Self.table.type3
+            let twoBytes = head & type3.blockElementTwoBytes != 0
+            let length = twoBytes ? 2 : 3
+            // One service in the list: its index is 0.
+            guard index + length <= rest.count, head & type3.blockElementServiceMask == 0 else {
+                return .failure(Failure(flags: Self.failure(element: element, .illegalBlockNumber)))
+            }
+            // A 3-byte element carries the block number little-endian; the Lite-S has no block past FF.
+            if !twoBytes, rest[index + 2] != 0 {
+                return .failure(Failure(flags: Self.failure(element: element, .illegalBlockNumber)))
+            }
+            blocks.append(rest[index + 1])
+            index += length
+        }
+        return .success((service, blocks))
+    }
+
+    struct Failure: Error {
+        var flags: [UInt8]
+    }
+
+    func read(_ rest: [UInt8]) -> [UInt8] {
+        let parsed: (service: UInt16, blocks: [UInt8])
+        switch parseBlockList(rest, maximumBlocks: 4) {
+        case .success(let value): parsed = value
+        case .failure(let failure): return failure.flags
+        }
+        let spec = Self.table.liteS
+        let writeOnly: Set<UInt8> = [spec.blocks[.rc].block, spec.blocks[.ck].block]
+        var data: [UInt8] = []
+        for (element, block) in parsed.blocks.enumerated() {
+            if block == spec.blocks[.mac].block { return Self.failure(element: element, .authenticationRequired) }
+            guard !writeOnly.contains(block), let contents = blocks[block] else {
+                return Self.failure(element: element, .illegalBlockNumber)
+            }
+            data += contents
+        }
+        return Self.success + [UInt8(parsed.blocks.count)] + data
+    }
+
+    mutating func write(_ rest: [UInt8]) -> [UInt8] {
+        let parsed: (service: UInt16, blocks: [UInt8])
+        switch parseBlockList(rest, maximumBlocks: 1) {
+        case .success(let value): parsed = value
+        case .failure(let failure): return failure.flags
+        }
+        let size = Self.table.type3.blockSize
+        let listLength = rest.count - parsed.blocks.count * size
+        guard parsed.service == Self.readWriteService else { return Self.failure(element: 0, .illegalServiceCode) }
+        guard rest.count >= size, listLength >= 4 else { return Self.failure(element: nil, .illegalNumberOfBlocks) }
+        let data = Array(rest.suffix(size))
+        let block = parsed.blocks[0]
+        guard mayWrite(block) else { return Self.failure(element: 0, .illegalBlockNumber) }
+        blocks[block] = data
+        countWrite()
+        return Self.success
+    }
+
+    /// Whether `block` takes a write: a user block or REG whose MC bit allows it, or a
+    /// writable system block while MC allows system writes.
+    func mayWrite(_ block: UInt8) -> Bool {
+        let spec = Self.table.liteS
+        let mc = blocks[spec.blocks[.mc].block] ?? []
+        if Int(block) <= spec.userBlocks {
+            let byte = Int(block) / 8
+            return mc.count > byte && mc[byte] & (1 << (block % 8)) != 0
+        }
+        let readOnly: Set<UInt8> = [
+            spec.blocks[.mac].block, spec.blocks[.id].block, spec.blocks[.dID].block, spec.blocks[.serviceCode].block,
+            spec.blocks[.systemCode].block, spec.blocks[.wcnt].block,
+        ]
+        guard blocks[block] != nil, !readOnly.contains(block) else { return false }
+        return block == spec.blocks[.rc].block
+            || mc.count > spec.mcSystemWritableByte
+                && mc[spec.mcSystemWritableByte] == spec.mcSystemWritable
+    }
+
+    /// WCNT counts every write (3 bytes, little-endian).
+    mutating func countWrite() {
+        let block = Self.table.liteS.blocks[.wcnt].block
+        var counter = blocks[block] ?? [UInt8](repeating: 0, count: 16)
+        let value = (Int(counter[0]) | Int(counter[1]) << 8 | Int(counter[2]) << 16) + 1
+        counter[0] = UInt8(value & 0xFF)
+        counter[1] = UInt8(value >> 8 & 0xFF)
+        counter[2] = UInt8(value >> 16 & 0xFF)
+        blocks[block] = counter
+    }
+}

@@ -1,0 +1,70 @@
+import NFCChips
+
+/// FeliCa through the PN532 (UM0701 §7.3.5 and §7.3.8): InListPassiveTarget at 212 or 424
+/// kbit/s sends Polling with the host's five bytes (`00 SC SC RC TSN`, no LEN) and reports
+/// the answer as `Tg POL_RES_len 01 IDm PMm [SC]`; InDataExchange carries a FeliCa frame LEN
+/// first, the chip adding preamble, sync and CRC on air and taking them off the answer.
+extension PN532Controller {
+    /// InListPassiveTarget for FeliCa: one card at most (libnfc lists one; time slots are
+    /// not modelled). Initiator data that is not a Polling payload is a syntax error, as on a
+    /// real PN532 (libnfc issue 671).
+    mutating func listFeliCa(_ initiatorData: [UInt8], bitRate: Int) -> [UInt8]? {
+        let felica = ChipTables.felica
+        guard initiatorData.count == 5, initiatorData[0] == felica.commands[.polling].code else { return nil }
+        targets.removeAll()
+        currentTarget = nil
+        let systemCode = UInt16(initiatorData[1]) << 8 | UInt16(initiatorData[2])
+        let requestCode = initiatorData[3]
+        let request = [UInt8(initiatorData.count + 1)] + initiatorData
+        guard let (handle, answered) = field.pollFeliCa(systemCode: systemCode, bitRate: bitRate),
+            let identity = field.tag(handle)?.identity
+        else {
+            statistics.modelledTime += feliCaAirTime(request: request.count, answer: nil, bitRate: bitRate)
+            return [0]
+        }
+        let listing = FeliCaListing(
+            systemCode: requestCode == felica.polling.requestCodeSystemCode ? answered : nil, bitRate: bitRate)
+        let target = ListedTarget(number: 1, handle: handle, identity: identity, hasATS: false, feliCa: listing)
+        targets = [target]
+        let data = feliCaTargetData(target, listing)
+        statistics.modelledTime += feliCaAirTime(request: request.count, answer: data.count - 1, bitRate: bitRate)
+        return [1] + data
+    }
+
+    /// `Tg POL_RES_len 01 IDm PMm [SC]`.
+    func feliCaTargetData(_ target: ListedTarget, _ listing: FeliCaListing) -> [UInt8] {
+        guard let felica = target.identity.felica else { return [target.number] }
+        var answer = [ChipTables.felica.commands[.polling].responseCode] + felica.idm + felica.pmm
+        if let code = listing.systemCode { answer += [UInt8(code >> 8), UInt8(code & 0xFF)] }
+        return [target.number, UInt8(answer.count + 1)] + answer
+    }
+
+    /// InDataExchange with a FeliCa card: the frame LEN first, the answer likewise.
+    mutating func feliCaExchange(_ frame: [UInt8], target: ListedTarget, bitRate: Int) -> [UInt8]? {
+        let answer = exchangeWithTag(frame, target.handle)
+        switch answer.reply {
+        case .bytes(let bytes):
+            statistics.framesToTags += 1
+            statistics.framesFromTags += 1
+            statistics.modelledTime += feliCaAirTime(request: frame.count, answer: bytes.count, bitRate: bitRate)
+            return [status(.success)] + bytes
+        default:
+            statistics.framesToTags += 1
+            statistics.modelledTime += feliCaAirTime(request: frame.count, answer: nil, bitRate: bitRate)
+            return fail(.timeout)
+        }
+    }
+
+    /// Air time of a FeliCa exchange: each frame with its preamble, sync and CRC at `bitRate`
+    /// (Manchester, 8 bits a byte, no parity), and an answer at the first time slot; a
+    /// missing answer costs the whole wait for it.
+    func feliCaAirTime(request: Int, answer: Int?, bitRate: Int) -> Duration {
+        let felica = ChipTables.felica
+        let framing = felica.frame.preamble.count + felica.frame.sync.count + 2
+        let bitSeconds = 1.0 / (Double(bitRate) * 1000)
+        var seconds = Double((request + framing) * 8) * bitSeconds
+        seconds += Double(felica.polling.firstSlotMicroseconds) / 1_000_000
+        if let answer { seconds += Double((answer + framing) * 8) * bitSeconds }
+        return .seconds(seconds)
+    }
+}
