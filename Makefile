@@ -101,7 +101,7 @@ test-under-load: setup
 	SWIFT=$(SWIFT) TEST_RUNS=$(TEST_RUNS) TEST_FLAGS="$(TEST_FLAGS)" ./scripts/test-under-load
 
 ## `nfctag provision` as a process, killed with SIGKILL at seeded random points and restarted,
-## with tears and unplugs (StationKillTests; 200 tags in `make test`): `make station-soak STATION_SOAK_TAGS=5000`.
+## with tears and unplugs (StationKillTests; 120 tags in `make test`): `make station-soak STATION_SOAK_TAGS=5000`.
 STATION_SOAK_TAGS ?= 1000
 STATION_SOAK_SEED ?= 1592590372
 station-soak: setup

@@ -11,7 +11,7 @@ import TestSupport
 /// leaves no time for anything: the UART PN532 stays at the fast speed, the log line in hand
 /// may never be written. The station's promises must hold anyway.
 ///
-/// 200 tags in `make test`; `NFCTAG_STATION_SOAK_TAGS=5000` (and `…_SEED`) for the soak
+/// 120 tags in `make test`; `NFCTAG_STATION_SOAK_TAGS=5000` (and `…_SEED`) for the soak
 /// that BENCHMARKS.md reports.
 @Suite(
     "nfctag provision killed with SIGKILL and restarted, with tears and unplugs", .timeLimit(.minutes(60)),
@@ -19,7 +19,7 @@ import TestSupport
 struct StationKillTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seed = environment["NFCTAG_STATION_SOAK_SEED"].flatMap(UInt64.init) ?? 0x5EED_0024
-    static let tags = environment["NFCTAG_STATION_SOAK_TAGS"].flatMap(Int.init) ?? 200
+    static let tags = environment["NFCTAG_STATION_SOAK_TAGS"].flatMap(Int.init) ?? 120
 
     enum Fault: String {
         case kill, tear, unplug
