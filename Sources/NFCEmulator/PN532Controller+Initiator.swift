@@ -135,6 +135,11 @@ extension PN532Controller {
         // not in the syntax-error frame that libnfc logs as an application-level error.
         guard !data.isEmpty else { return fail(.timeout) }
         noteTransmission()
+        // A listed FeliCa card: the frame goes to it LEN first (libnfc sends FeliCa frames
+        // this way with easy framing off, as nfc-read-forum-tag3 does).
+        if let target = targets.first(where: { $0.feliCa != nil && !$0.isDeselected }), let listing = target.feliCa {
+            return feliCaExchange(data, target: target, bitRate: listing.bitRate)
+        }
         if let answer = rawActivation(data) { return answer }
         var frame = data
         if !registers.flag(.txCRCEn) {

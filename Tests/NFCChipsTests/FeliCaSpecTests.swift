@@ -58,6 +58,22 @@ struct FeliCaSpecTests {
             ])
     }
 
+    @Test(
+        "the Lite-S's formatted Attribute Information Block: version 10, Nbr 4, Nbw 1, Nmaxb 13, read-write, its checksum right"
+    )
+    func liteSAttribute() {
+        let attribute = felica.liteS.ndefAttribute
+        let layout = felica.type3.attribute
+        #expect(attribute.count == felica.type3.blockSize)
+        #expect(attribute[layout.version] == felica.type3.attributeVersion)
+        #expect(Int(attribute[layout.nbr]) == felica.liteS.maximumReadBlocks)
+        #expect(Int(attribute[layout.nbw]) == felica.liteS.maximumWriteBlocks)
+        #expect(Int(attribute[layout.nmaxb]) << 8 | Int(attribute[layout.nmaxb + 1]) == felica.liteS.userBlocks - 1)
+        #expect(attribute[layout.rwFlag] == felica.type3.rwFlagReadWrite)
+        let sum = attribute[..<layout.checksum].reduce(0) { $0 + Int($1) }
+        #expect(Int(attribute[layout.checksum]) << 8 | Int(attribute[layout.checksum + 1]) == sum)
+    }
+
     @Test("the Lite-S system blocks lie past the user blocks, each once")
     func liteSBlocks() {
         let blocks = felica.liteS.blocks.map(\.block)

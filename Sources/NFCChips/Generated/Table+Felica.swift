@@ -264,6 +264,11 @@ extension GeneratedTables {
         liteS: FeliCaLiteSSpec(
             pmm: [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00],
             userBlocks: 14,
+            maximumReadBlocks: 4,
+            maximumWriteBlocks: 1,
+            ndefAttribute: [
+                0x10, 0x04, 0x01, 0x00, 0x0D, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x23,
+            ],
             blocks: NamedTable<FeliCaLiteSBlockSpec>(
                 entries: [
                     FeliCaLiteSBlockSpec(
@@ -350,7 +355,7 @@ extension GeneratedTables {
                 ],
                 verified: false,
                 note:
-                    "User blocks 00 to 0D (block 0 is the Attribute Information Block when NDEF is on, so Nmaxb is at most 13). The Lite-S has no Request Service and no Request Response."
+                    "User blocks 00 to 0D (block 0 is the Attribute Information Block when NDEF is on, so Nmaxb is at most 13). Read Without Encryption takes up to four blocks, Write one. nfcpy formats a Lite-S with the Attribute Information Block 10 04 01 00 0D … 01 (Nbr 4, Nbw 1, Nmaxb 13, read-write, empty). The Lite-S has no Request Service and no Request Response."
             )
         ),
         source: DatasheetSource(

@@ -277,6 +277,12 @@ package struct FeliCaLiteSSpec: Codable, Equatable, Sendable {
     @Hex package var pmm: [UInt8]
     /// User blocks, from block 0.
     package var userBlocks: Int
+    /// The most blocks one Read Without Encryption takes.
+    package var maximumReadBlocks: Int
+    /// The most blocks one Write Without Encryption takes.
+    package var maximumWriteBlocks: Int
+    /// The Attribute Information Block of a freshly formatted Lite-S (nfcpy's format).
+    @Hex package var ndefAttribute: [UInt8]
     /// The system blocks.
     package var blocks: NamedTable<FeliCaLiteSBlockSpec>
     /// MC as it leaves the factory: every user block writable, system blocks writable, NDEF off.

@@ -60,6 +60,33 @@ public struct FeliCaLiteSTag: EmulatedTag {
         }
     }
 
+    /// Puts `message` on the card as the NFC Forum Type 3 mapping wants it: the Attribute
+    /// Information Block of a freshly formatted Lite-S with Ln set, then the message in
+    /// blocks 1 on. `nil` when it does not fit.
+    @discardableResult
+    public mutating func setNDEFMessage(_ message: [UInt8]) -> Bool {
+        let felica = Self.table
+        let size = felica.type3.blockSize
+        let layout = felica.type3.attribute
+        var attribute = felica.liteS.ndefAttribute
+        let nmaxb = Int(attribute[layout.nmaxb]) << 8 | Int(attribute[layout.nmaxb + 1])
+        guard message.count <= nmaxb * size else { return false }
+        for (offset, shift) in [(0, 16), (1, 8), (2, 0)] {
+            attribute[layout.ln + offset] = UInt8(truncatingIfNeeded: message.count >> shift)
+        }
+        let sum = attribute[..<layout.checksum].reduce(0) { $0 + Int($1) }
+        attribute[layout.checksum] = UInt8(sum >> 8 & 0xFF)
+        attribute[layout.checksum + 1] = UInt8(sum & 0xFF)
+        blocks[0] = attribute
+        for block in 0..<nmaxb {
+            let start = block * size
+            var data = start < message.count ? Array(message[start..<min(start + size, message.count)]) : []
+            data += [UInt8](repeating: 0, count: size - data.count)
+            blocks[UInt8(block + 1)] = data
+        }
+        return true
+    }
+
     public mutating func fieldReset() {}
     public mutating func leaveActiveState() {}
 
@@ -135,7 +162,7 @@ public struct FeliCaLiteSTag: EmulatedTag {
 
     func read(_ rest: [UInt8]) -> [UInt8] {
         let parsed: (service: UInt16, blocks: [UInt8])
-        switch parseBlockList(rest, maximumBlocks: 4) {
+        switch parseBlockList(rest, maximumBlocks: Self.table.liteS.maximumReadBlocks) {
         case .success(let value): parsed = value
         case .failure(let failure): return failure.flags
         }
@@ -154,7 +181,7 @@ public struct FeliCaLiteSTag: EmulatedTag {
 
     mutating func write(_ rest: [UInt8]) -> [UInt8] {
         let parsed: (service: UInt16, blocks: [UInt8])
-        switch parseBlockList(rest, maximumBlocks: 1) {
+        switch parseBlockList(rest, maximumBlocks: Self.table.liteS.maximumWriteBlocks) {
         case .success(let value): parsed = value
         case .failure(let failure): return failure.flags
         }

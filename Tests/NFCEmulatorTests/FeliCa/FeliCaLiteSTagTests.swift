@@ -113,4 +113,28 @@ struct FeliCaLiteSTagTests {
         #expect(result.output.contains("System Code (SC): 88  b4"), "\(result.output)")
         #expect(!result.output.contains("ISO14443A passive target"), "\(result.output)")
     }
+
+    @Test(
+        "nfc-read-forum-tag3, unmodified, reads the NDEF message from the emulated Lite-S (re-polling for 12FC)",
+        .enabled(if: LibNFCTool.isInstalled("nfc-read-forum-tag3"), "libnfc-bin is not installed"))
+    func readForumTag3() throws {
+        // At most four blocks, what one read of Nbr blocks carries: a longer message meets the
+        // tool's chunk-loop bug (it reads only the first Nbr blocks).
+        let uri = Array("example.com/felica-lite-s-read-by-nfc-read-forum-tag3".utf8)
+        let message: [UInt8] = [0xD1, 0x01, UInt8(1 + uri.count), 0x55, 0x04] + uri
+        #expect(message.count <= 64)
+        var tag = FeliCaLiteSTag(idm: Self.idm, ndef: true)
+        let stored = tag.setNDEFMessage(message)
+        #expect(stored)
+        let emulator = try PN532Emulator(tags: [tag])
+        try emulator.start()
+        defer { emulator.stop() }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("felica-\(UUID()).ndef")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try LibNFCTool.run("nfc-read-forum-tag3", ["-o", output.path], device: emulator.connectionString)
+        #expect(!result.timedOut, "nfc-read-forum-tag3 hung:\n\(result.output)")
+        #expect(result.status == 0, "\(result.output)")
+        let read = try [UInt8](Data(contentsOf: output))
+        #expect(read == message, "\(result.output)")
+    }
 }
