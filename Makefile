@@ -21,12 +21,16 @@ build: setup
 demo: build
 	@NFCTAG="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nfctag" ./scripts/demo
 
-## The whole test suite (Swift Testing), warnings as errors, on the emulated PN532 UART; then
-## the reader suites again on an emulated ACR122U and PN533 (scripts/test-reader-kinds).
+## The whole test suite (Swift Testing), warnings as errors, on the emulated PN532 UART; beside
+## it, the reader suites again on an emulated ACR122U and PN533 (scripts/test-reader-kinds), their
+## output printed once the suite is done. Both spend most of their time waiting on emulated
+## readers, so on two cores they overlap well.
 test: setup
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build $(TEST_FLAGS)
-	SWIFT=$(SWIFT) ./scripts/test-reader-kinds
+	@log="$$(mktemp)"; SWIFT=$(SWIFT) ./scripts/test-reader-kinds >"$$log" 2>&1 & kinds=$$!; \
+	  $(SWIFT) test --skip-build $(TEST_FLAGS); first=$$?; \
+	  wait $$kinds; second=$$?; cat "$$log"; rm -f "$$log"; \
+	  exit $$(( first != 0 || second != 0 ))
 
 ## The hardware-in-the-loop suite as a report a person can send: with NFC_TEST_DEVICE naming a
 ## real reader, scenario → settled / disproved / skipped, in hil-report/ (report.md, report.json).
