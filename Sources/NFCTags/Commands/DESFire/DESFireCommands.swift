@@ -193,8 +193,10 @@ package actor DESFireCommands {
         }
         let last = try await exchange(Self.additionalFrame, token, name: name)
         guard last.status == Self.ok else { throw refusal(last.status, name: name, keyNumber: keyNumber) }
-        sessionKey = key
-        do { session = try auth.finish(response: last.data) } catch {
+        do {
+            session = try auth.finish(response: last.data)
+            sessionKey = key
+        } catch {
             throw .ntag424(.wrongKey(keyNumber: keyNumber))
         }
     }
