@@ -40,6 +40,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
     public var randomID: Bool?
     /// MIFARE DESFire: keys, applications, files and configuration.
     public var desfire: DESFireCardState?
+    /// FeliCa: each block by its number (two hex digits), lowercase hex.
+    public var blocks: [String: String]?
 
     /// The snapshot of a tag built by ``EmulatedTagFactory``; `nil` for other models.
     public init?(of tag: any EmulatedTag) {
@@ -73,6 +75,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             uid = tag.uid.hexString()  // the real UID, also behind a random one
             signature = tag.signature.hexString()
             desfire = DESFireCardState(of: tag)
+        case let tag as FeliCaLiteSTag:
+            blocks = Dictionary(uniqueKeysWithValues: tag.blocks.map { ([$0.key].hexString(), $0.value.hexString()) })
         default:
             return nil
         }
@@ -113,6 +117,16 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             return ntag
         case var card as DESFireTag:
             desfire?.restore(&card)
+            return card
+        case var card as FeliCaLiteSTag:
+            for (key, text) in blocks ?? [:] {
+                guard let number = Self.bytes(key), number.count == 1, card.blocks[number[0]] != nil,
+                    let content = Self.bytes(text), content.count == card.blocks[number[0]]?.count
+                else {
+                    throw .invalidState("\(tag) block \(key) is no block of the card, or not 16 bytes")
+                }
+                card.blocks[number[0]] = content
+            }
             return card
         default:
             return made

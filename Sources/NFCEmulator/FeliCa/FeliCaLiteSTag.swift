@@ -17,7 +17,7 @@ public struct FeliCaLiteSTag: EmulatedTag {
 
     public private(set) var identity: TagIdentity
     /// Blocks by number: user blocks 00–0D, REG (0E) and the system blocks.
-    public private(set) var blocks: [UInt8: [UInt8]] = [:]
+    public internal(set) var blocks: [UInt8: [UInt8]] = [:]
 
     /// A factory-fresh Lite-S with `idm`; `ndef` turns the NDEF system (12FC) on, as a
     /// formatted sticker has it.

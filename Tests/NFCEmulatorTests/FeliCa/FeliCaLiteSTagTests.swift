@@ -137,4 +137,19 @@ struct FeliCaLiteSTagTests {
         let read = try [UInt8](Data(contentsOf: output))
         #expect(read == message, "\(result.output)")
     }
+
+    @Test("a snapshot (--state) keeps every block, and a block of the wrong size is refused")
+    func snapshot() throws {
+        var tag = FeliCaLiteSTag(idm: Self.idm, ndef: true)
+        tag.setNDEFMessage([0xD0, 0x00, 0x00])
+        _ = tag.receive(Self.write(0x0A, [UInt8](repeating: 0x5A, count: 16)))
+        let snapshot = try #require(TagSnapshot(of: tag))
+        let decoded = try JSONDecoder().decode(TagSnapshot.self, from: JSONEncoder().encode(snapshot))
+        let rebuilt = try #require(try decoded.makeTag() as? FeliCaLiteSTag)
+        #expect(rebuilt.blocks == tag.blocks)
+        #expect(rebuilt.identity == tag.identity)
+        var broken = decoded
+        broken.blocks?["0a"] = "00"
+        #expect(throws: EmulatorSetupError.self) { try broken.makeTag() }
+    }
 }
