@@ -42,29 +42,48 @@ extension PN532Controller {
     /// InDataExchange with a FeliCa card: the frame LEN first, the answer likewise.
     mutating func feliCaExchange(_ frame: [UInt8], target: ListedTarget, bitRate: Int) -> [UInt8]? {
         let answer = exchangeWithTag(frame, target.handle)
+        let wait = feliCaResponseTime(frame, pmm: target.identity.felica?.pmm ?? [])
+        statistics.framesToTags += 1
         switch answer.reply {
         case .bytes(let bytes):
-            statistics.framesToTags += 1
             statistics.framesFromTags += 1
-            statistics.modelledTime += feliCaAirTime(request: frame.count, answer: bytes.count, bitRate: bitRate)
+            statistics.modelledTime +=
+                feliCaAirTime(request: frame.count, answer: bytes.count, bitRate: bitRate, wait: wait)
             return [status(.success)] + bytes
         default:
-            statistics.framesToTags += 1
-            statistics.modelledTime += feliCaAirTime(request: frame.count, answer: nil, bitRate: bitRate)
+            statistics.modelledTime += feliCaAirTime(request: frame.count, answer: nil, bitRate: bitRate, wait: wait)
             return fail(.timeout)
         }
     }
 
+    /// How long the card takes before it answers `frame`: for Read and Write Without
+    /// Encryption the maximum response time its PMm gives for the blocks of the frame (the
+    /// model answers at that bound: assumption FL-6); for Polling the first time slot.
+    func feliCaResponseTime(_ frame: [UInt8], pmm: [UInt8]) -> Duration {
+        let felica = ChipTables.felica
+        let slot = Duration.microseconds(felica.polling.firstSlotMicroseconds)
+        // LEN, code, IDm (8), service count, services (2 each), block count.
+        guard frame.count > 11, let command = felica.command(code: frame[1]),
+            command == .readWithoutEncryption || command == .writeWithoutEncryption
+        else { return slot }
+        let blocksIndex = 11 + 2 * Int(frame[10])
+        guard blocksIndex < frame.count,
+            let microseconds = felica.maximumResponseMicroseconds(
+                pmm: pmm, blocks: Int(frame[blocksIndex]), write: command == .writeWithoutEncryption)
+        else { return slot }
+        return .microseconds(Int64(microseconds.rounded()))
+    }
+
     /// Air time of a FeliCa exchange: each frame with its preamble, sync and CRC at `bitRate`
-    /// (Manchester, 8 bits a byte, no parity), and an answer at the first time slot; a
-    /// missing answer costs the whole wait for it.
-    func feliCaAirTime(request: Int, answer: Int?, bitRate: Int) -> Duration {
+    /// (Manchester, 8 bits a byte, no parity), and the card's `wait` before it answers (the
+    /// first time slot when not given); a missing answer costs the whole wait for it.
+    func feliCaAirTime(request: Int, answer: Int?, bitRate: Int, wait: Duration? = nil) -> Duration {
         let felica = ChipTables.felica
         let framing = felica.frame.preamble.count + felica.frame.sync.count + 2
         let bitSeconds = 1.0 / (Double(bitRate) * 1000)
-        var seconds = Double((request + framing) * 8) * bitSeconds
-        seconds += Double(felica.polling.firstSlotMicroseconds) / 1_000_000
-        if let answer { seconds += Double((answer + framing) * 8) * bitSeconds }
-        return .seconds(seconds)
+        var time = Duration.seconds(Double((request + framing) * 8) * bitSeconds)
+        time += wait ?? .microseconds(felica.polling.firstSlotMicroseconds)
+        if let answer { time += .seconds(Double((answer + framing) * 8) * bitSeconds) }
+        return time
     }
 }

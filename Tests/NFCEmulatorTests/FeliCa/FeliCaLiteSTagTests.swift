@@ -152,4 +152,22 @@ struct FeliCaLiteSTagTests {
         broken.blocks?["0a"] = "00"
         #expect(throws: EmulatorSetupError.self) { try broken.makeTag() }
     }
+
+    @Test("timing: a one-block write waits the 6.04 ms the Lite-S's PMm gives, a read 0.91 ms, at 212 kbit/s")
+    func timing() throws {
+        var controller = PN532Controller(field: Field(tags: [FeliCaLiteSTag(idm: Self.idm, ndef: true)]))
+        let pmm = Self.pmm
+        let write = Self.write(0x01, [UInt8](repeating: 1, count: 16))
+        let read = Self.read([0x01])
+        #expect(controller.feliCaResponseTime(write, pmm: pmm) == .microseconds(6042))
+        #expect(controller.feliCaResponseTime(read, pmm: pmm) == .microseconds(906))
+        #expect(
+            controller.feliCaResponseTime(Self.frame(0x00, [0xFF, 0xFF, 0x01, 0x00]), pmm: pmm) == .microseconds(2417))
+        // The whole exchange: 8 bytes of framing on each frame at 212 kbit/s, and the wait.
+        let air = controller.feliCaAirTime(request: write.count, answer: 12, bitRate: 212, wait: .microseconds(6042))
+        let frames = Double((write.count + 10) * 8 + (12 + 10) * 8) / 212_000
+        #expect(abs((air - .microseconds(6042)) / .seconds(1) - frames) < 1e-6)
+        _ = controller.listFeliCa([0x00, 0xFF, 0xFF, 0x01, 0x00], bitRate: 212)
+        #expect(controller.targets.count == 1)
+    }
 }
