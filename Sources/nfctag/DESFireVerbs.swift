@@ -594,11 +594,10 @@ struct DESFireVerbs {
             ]
             var forGood: [IrreversibleChange] = []
             if let newSettings {
-                // Settings without "configuration changeable" are for good: said in the dry
-                // run, and refused by the library without --yes-irreversible.
-                let configurable = ChipTables.desfire.keySettings.configurationChangeable
-                let frozen = newSettings & configurable == 0
-                if frozen { forGood = [.frozenKeySettings(application: aid, settings: newSettings)] }
+                // Settings that freeze are for good: said in the dry run, and refused by the
+                // library without --yes-irreversible.
+                forGood = IrreversibleChange.desfireKeySettings(newSettings, application: aid).map { [$0] } ?? []
+                let frozen = !forGood.isEmpty
                 if really {
                     try await authenticate(desfire)
                     try await desfire.changeKeySettings(newSettings, consent: consent)

@@ -164,6 +164,12 @@ extension NFCDevice {
     /// selected as it answers now, and only a random ID again counts as the same tag.
     private func selectListedAlone(_ listed: ISO14443ATarget) throws(NFCDeviceError) -> ISO14443ATarget? {
         guard listed.hasRandomUID else { return try selectTarget(uid: listed.uid) }
+        return try selectRandomIDTarget()
+    }
+
+    /// Selects the tag in the field when it shows a random ID: the same tag as before a field
+    /// reset, which gave it a new one. Nil when no tag, or one with a fixed UID, answers.
+    package func selectRandomIDTarget() throws(NFCDeviceError) -> ISO14443ATarget? {
         guard let selected = try selectTarget(), selected.hasRandomUID else { return nil }
         return selected
     }

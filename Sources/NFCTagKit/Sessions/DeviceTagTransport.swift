@@ -112,7 +112,7 @@ package struct DeviceTagTransport: TagTransport {
         do {
             selected = try await device.selectTarget(uid: target.uid)
             if selected == nil, ISO14443ATarget.isRandomUID(target.uid) {
-                selected = try await device.selectTarget().flatMap { $0.hasRandomUID ? $0 : nil }
+                selected = try await device.selectRandomIDTarget()
             }
         } catch {
             throw TagTransportError(error)

@@ -16,6 +16,13 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
     /// nor, when its bit is clear too, the master key.
     case frozenKeySettings(application: UInt32, settings: UInt8)
 
+    /// The irreversible change DESFire key settings `settings` of `application` (`0`: the
+    /// PICC) make: without "configuration changeable" they freeze; `nil` otherwise.
+    package static func desfireKeySettings(_ settings: UInt8, application: UInt32) -> IrreversibleChange? {
+        settings & ChipTables.desfire.keySettings.configurationChangeable == 0
+            ? .frozenKeySettings(application: application, settings: settings) : nil
+    }
+
     /// The consent that allows this change.
     package var requiredConsent: IrreversibleConsent {
         switch self {

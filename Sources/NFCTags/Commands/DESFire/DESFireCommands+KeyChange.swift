@@ -68,16 +68,11 @@ extension DESFireCommands {
         return .ntag424(.desfireKeyChangeInterrupted(keyNumber: keyNumber, tagNowHolds: [new, old], cause: cause))
     }
 
-    /// The irreversible change that key settings `settings` of the selected application or
-    /// PICC would make, if any.
-    package func irreversibleChange(ofKeySettings settings: UInt8) -> IrreversibleChange? {
-        settings & Self.table.keySettings.configurationChangeable == 0
-            ? .frozenKeySettings(application: selectedApplication, settings: settings) : nil
-    }
-
     /// ChangeKeySettings with the consent settings that freeze need, read back afterwards.
     package func changeKeySettings(_ settings: UInt8, consent: IrreversibleConsent) async throws(TagCommandError) {
-        if let change = irreversibleChange(ofKeySettings: settings), !consent.contains(change.requiredConsent) {
+        if let change = IrreversibleChange.desfireKeySettings(settings, application: selectedApplication),
+            !consent.contains(change.requiredConsent)
+        {
             throw .irreversibleNotConsented([change])
         }
         try await changeKeySettings(settings)
