@@ -49,6 +49,9 @@ public enum TagCommandError: Error, Sendable, Hashable {
     case transport(TagTransportError)
     /// An NTAG 424 DNA refused a command or its secure messaging failed.
     case ntag424(NTAG424Error)
+    /// A FeliCa card refused `command` with status flags 1 and 2 (flag 1 `FF`: the
+    /// command as a whole; otherwise the bit of the block list element at fault).
+    case feliCaStatus(flag1: UInt8, flag2: UInt8, command: String)
 
     /// The NAK as a table entry, when this is a NAK the table knows.
     package var nakCode: NAKCode? {
@@ -96,6 +99,9 @@ extension TagCommandError: CustomStringConvertible {
             return "\(error)"
         case .ntag424(let error):
             return "\(error)"
+        case .feliCaStatus(let flag1, let flag2, let command):
+            let meaning = ChipTables.felica.statusFlags.errors.first { $0.code == flag2 }.map { ": \($0.meaning)" }
+            return "the card refused \(command) with status flags \([flag1, flag2].hexString())\(meaning ?? "")"
         }
     }
 }

@@ -101,6 +101,11 @@ package enum NDEFCapabilityContainerProblem: Sendable, Hashable {
     case malformed(String)
     /// The read access condition forbids reading without authentication.
     case readAccessDenied(UInt8)
+    /// A Type 3 attribute block's checksum is not the sum of its bytes.
+    case checksumMismatch(expected: UInt16, found: UInt16)
+    /// A Type 3 attribute block says a write began and never ended (WriteFlag on): the
+    /// message is torn. Write it again, or format.
+    case writeInProgress
 }
 
 /// What is wrong with a MIFARE Application Directory.

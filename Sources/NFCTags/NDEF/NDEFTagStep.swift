@@ -31,6 +31,10 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         case lockNDEFFile
         case createNDEFApplication
         case authenticateApplication
+        case pollNDEFSystem
+        case readAttributeBlock
+        case beginWrite
+        case writeAttributeBlock
     }
 
     package let kind: Kind
@@ -84,6 +88,10 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         case .lockNDEFFile: "making the NDEF file read-only"
         case .createNDEFApplication: "creating the NDEF application and its files"
         case .authenticateApplication: "authenticating with the application's master key"
+        case .pollNDEFSystem: "polling for the NDEF system (12FC)"
+        case .readAttributeBlock: "reading the attribute information block"
+        case .beginWrite: "marking the write in progress (WriteFlag) in the attribute information block"
+        case .writeAttributeBlock: "writing the attribute information block"
         }
     }
 
@@ -168,4 +176,13 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
     package static let createNDEFApplication = NDEFTagStep(.createNDEFApplication)
     /// Authenticating with a DESFire application's (or the PICC's) key 0.
     package static let authenticateApplication = NDEFTagStep(.authenticateApplication)
+    /// Polling a FeliCa card for the NDEF system code, which gives the IDm NDEF commands name.
+    package static let pollNDEFSystem = NDEFTagStep(.pollNDEFSystem)
+    /// Reading a Type 3 tag's Attribute Information Block (block 0).
+    package static let readAttributeBlock = NDEFTagStep(.readAttributeBlock)
+    /// Writing the Attribute Information Block with WriteFlag on: the first step of a Type 3
+    /// write, after which readers refuse the tag until the write ends.
+    package static let beginWrite = NDEFTagStep(.beginWrite)
+    /// Writing the Attribute Information Block (format, lock).
+    package static let writeAttributeBlock = NDEFTagStep(.writeAttributeBlock)
 }
