@@ -174,6 +174,34 @@ extension NFCDevice {
         return selected
     }
 
+    /// Selects a FeliCa card by Polling for `systemCode` (FFFF: any) at `bitRate` (212 or
+    /// 424 kbit/s), asking for the system code it answers for. Nil when no card answered.
+    ///
+    /// ```swift
+    /// let card = try await device.selectFeliCa(systemCode: 0x12FC)   // an NDEF card
+    /// ```
+    package func selectFeliCa(
+        systemCode: UInt16 = ChipTables.felica.systemCodes.wildcard, bitRate: Int = 212
+    ) throws(NFCDeviceError) -> FeliCaTarget? {
+        guard ChipTables.felica.frame.bitRates.contains(bitRate) else {
+            throw .invalidArgument("FeliCa runs at 212 or 424 kbit/s, not \(bitRate)")
+        }
+        try restoreSelectionSettings()
+        field.selectedTarget = nil
+        let polling = [
+            ChipTables.felica.commands[.polling].code, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF),
+            ChipTables.felica.polling.requestCodeSystemCode, 0,
+        ]
+        let card = try withDevice { (device) throws(LibNFCError) in
+            try LibNFC.selectPassiveFeliCa(device, bitRate: bitRate, polling: polling)
+        }
+        field.selectedFeliCa = card
+        return card
+    }
+
+    /// The FeliCa card the last ``selectFeliCa(systemCode:bitRate:)`` selected, while it is.
+    package var selectedFeliCa: FeliCaTarget? { field.selectedFeliCa }
+
     /// Switches the RF field off and on: every tag in the field powers down and comes
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
     /// deselected can be found again without leaving the field.

@@ -138,6 +138,28 @@ enum LibNFC {
         return found > 0 ? iso14443A(target) : nil
     }
 
+    /// `nfc_initiator_select_passive_target` for FeliCa at `bitRate` (212 or 424 kbit/s)
+    /// with Polling's payload (`00 SC SC RC TSN`, without LEN). Nil when no card answered.
+    static func selectPassiveFeliCa(_ device: LibNFCDeviceHandle, bitRate: Int, polling: [UInt8]) throws(LibNFCError)
+        -> FeliCaTarget?
+    {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: bitRate == 424 ? NBR_424 : NBR_212)
+        let result = polling.withUnsafeBufferPointer {
+            nfc_initiator_select_passive_target(device.pointer, modulation, $0.baseAddress, $0.count, &target)
+        }
+        let found = try check(result, "nfc_initiator_select_passive_target", device)
+        guard found > 0 else { return nil }
+        var info = target.nti.nfi
+        let idm = withUnsafeBytes(of: &info.abtId) { Array($0) }
+        let pmm = withUnsafeBytes(of: &info.abtPad) { Array($0) }
+        let code = withUnsafeBytes(of: &info.abtSysCode) { Array($0) }
+        // libnfc copies the system code only from an answer that carries one (LEN 20).
+        let withCode = info.szLen > ChipTables.felica.polling.responseLength
+        return FeliCaTarget(
+            idm: idm, pmm: pmm, systemCode: withCode ? UInt16(code[0]) << 8 | UInt16(code[1]) : nil, bitRate: bitRate)
+    }
+
     /// `nfc_initiator_list_passive_targets` for ISO/IEC 14443-A: up to `maximum` tags, each
     /// selected then deselected in turn. libnfc hides a failing select behind "no more tags",
     /// so the device's last error is checked when the list comes back short.

@@ -30,6 +30,8 @@ package struct DeviceTagTransport: TagTransport {
     /// The longest tag answer the reader brings back in one exchange (an ACR122U 250 bytes,
     /// a PN532 on a UART 262): `datasheets/readers.json`.
     package let maximumAnswerLength: Int
+    /// The FeliCa card, when the tag is one: it is selected again by Polling.
+    package let feliCa: FeliCaTarget?
 
     /// The most bytes asked of a tag in one exchange even when the reader carries more:
     /// 240 (60 pages of FAST_READ) fits every reader of the table (the ACR122U brings back
@@ -56,6 +58,18 @@ package struct DeviceTagTransport: TagTransport {
         self.maximumFrameLength = maximumFrameLength
         self.maximumCommandLength = maximumCommandLength ?? maximumFrameLength
         self.maximumAnswerLength = maximumAnswerLength ?? .max
+        self.feliCa = nil
+    }
+
+    /// A transport to the FeliCa card `card`, selected on `device`. Frames start with the
+    /// FeliCa LEN byte; the reader adds preamble, sync and CRC.
+    package init(device: NFCDevice, feliCa card: FeliCaTarget) async {
+        self.device = device
+        self.target = TagTarget(uid: card.idm, atqa: 0, sak: 0)
+        self.feliCa = card
+        self.maximumFrameLength = min(Self.preferredExchangeLength, await device.maximumTagFrame)
+        self.maximumCommandLength = await device.maximumTagCommandFrame
+        self.maximumAnswerLength = await device.maximumTagAnswer()
     }
 
     /// Time for the host link and the reader chip on top of the tag's own answer time.
@@ -108,6 +122,17 @@ package struct DeviceTagTransport: TagTransport {
     /// resets it), the tag answers with another one, and the tag with a random ID in the
     /// field is taken — as the alone check itself does.
     package func reselect() async throws(TagTransportError) {
+        if let feliCa {
+            let again: FeliCaTarget?
+            do {
+                again = try await device.selectFeliCa(
+                    systemCode: feliCa.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: feliCa.bitRate)
+            } catch {
+                throw TagTransportError(error)
+            }
+            if again?.idm != feliCa.idm { throw .tagLost }
+            return
+        }
         var selected: ISO14443ATarget?
         do {
             selected = try await device.selectTarget(uid: target.uid)

@@ -33,7 +33,8 @@ struct Type3AttributeBlock: Sendable, Hashable {
     var capacity: Int { maximumBlocks * Self.type3.blockSize }
 
     /// The block's fields; a checksum that does not add up, an unknown major version or a
-    /// length past the area is an error that says where.
+    /// length past the area is an error that says where. Version 0 (a block of zeros, as an
+    /// NDEF-enabled card leaves the factory) is "not formatted".
     init(bytes: [UInt8]) throws(NDEFTagError) {
         let type3 = Self.type3
         let layout = type3.attribute
@@ -46,6 +47,9 @@ struct Type3AttributeBlock: Sendable, Hashable {
         guard sum == stored else {
             throw .invalidCapabilityContainer(
                 offset: layout.checksum, reason: .checksumMismatch(expected: sum, found: stored))
+        }
+        guard bytes[layout.version] != 0 else {
+            throw .invalidCapabilityContainer(offset: layout.version, reason: .notFormatted(found: 0))
         }
         guard bytes[layout.version] >> 4 == type3.attributeVersion >> 4 else {
             throw .invalidCapabilityContainer(

@@ -3,24 +3,24 @@ import Locking
 
 /// Runs one of libnfc's command-line tools against an emulated reader, with an outer
 /// timeout (libnfc can wait forever), and returns its exit status and output.
-enum LibNFCTool {
-    struct Result {
-        var status: Int32
+public enum LibNFCTool {
+    public struct Result {
+        public var status: Int32
         /// Standard output, and standard error too unless `separateErrors` was asked for.
-        var output: String
-        var timedOut: Bool
+        public var output: String
+        public var timedOut: Bool
         /// Standard error, when `separateErrors` was asked for.
-        var errors = ""
+        public var errors = ""
     }
 
     /// Whether `tool` is on the PATH (an outside tool may not be installed; `scripts/setup` installs them).
-    static func isInstalled(_ tool: String) -> Bool {
+    public static func isInstalled(_ tool: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 
     /// Runs `tool` (an absolute path, or a name on the PATH) with `LIBNFC_DEVICE` set to `device`.
-    static func run(
+    public static func run(
         _ tool: String, _ arguments: [String], device: String, input: String = "", timeout: Double = 20,
         environment extra: [String: String] = [:], separateErrors: Bool = false
     ) throws -> Result {
