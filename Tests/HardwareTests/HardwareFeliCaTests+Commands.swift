@@ -1,0 +1,121 @@
+import Foundation
+import NFCEmulator
+import NFCTagKit
+import Testing
+import TestSupport
+
+/// Where the FeliCa command scenarios run: the emulated Lite-S, then the real card when
+/// `NFC_TEST_DEVICE` names a reader and `NFC_TEST_FELICA=1` says a FeliCa Lite-S lies on it.
+enum FeliCaBench {
+    /// `step` on the emulated Lite-S and on the real one: what each saw, compared.
+    static func compare(
+        _ id: String, write: Bool = false, _ step: @Sendable (FeliCaCommands) async throws -> [String]
+    ) async throws {
+        let claim = try await HardwareInTheLoop.Assumptions.withEmulatedDevice(
+            tags: [EmulatedTagFactory.feliCaLiteSName]
+        ) { device in
+            try await step(try await commands(on: device))
+        }
+        _ = try RealReader.required(for: id)
+        guard HardwareBench.personSetUp("NFC_TEST_FELICA") else {
+            try Test.cancel("\(id) needs a FeliCa Lite-S on the real reader: set NFC_TEST_FELICA=1")
+        }
+        if write, !HardwareBench.allowsWrite {
+            try Test.cancel("\(id) writes a user block back as it was: set NFC_TEST_ALLOW_WRITE=1")
+        }
+        let seen = try await HardwareReader().withDevice { device in try await step(try await commands(on: device)) }
+        print("[hil] \(id) real: \(seen)  emulator: \(claim)")
+        #expect(seen == claim, "\(id) disproved")
+    }
+
+    /// The commands to the FeliCa Lite-S in the field; cancels the scenario for another card.
+    static func commands(on device: NFCDevice) async throws -> FeliCaCommands {
+        guard let card = try await device.selectFeliCa() else {
+            try Test.cancel("no FeliCa card answers Polling on the reader")
+        }
+        guard card.ic == .feliCaLiteS else {
+            try Test.cancel("the card is not a FeliCa Lite-S (PMm \(card.pmm.hexString()))")
+        }
+        return FeliCaCommands(
+            transport: await DeviceTagTransport(device: device, feliCa: card), idm: card.idm, pmm: card.pmm)
+    }
+
+    /// `ok` or the status flags a read of `blocks` from `service` met.
+    static func read(_ felica: FeliCaCommands, service: UInt16, _ blocks: [UInt16]) async -> String {
+        do {
+            _ = try await felica.readWithoutEncryption(
+                services: [service], blocks: blocks.map { FeliCaBlockElement(block: $0) })
+            return "ok"
+        } catch .feliCaStatus(let flag1, let flag2, _) {
+            return [flag1, flag2].hexString()
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
+extension HardwareInTheLoop.FeliCaAssumptions {
+    /// FL-2: the status flags of Read Without Encryption's errors.
+    @Test("FL-2 a missing block, too many blocks and a missing service have the status flags the emulator gives")
+    func statusFlags() async throws {
+        try await FeliCaBench.compare("FL-2") { felica in
+            let read = ChipTables.felica.type3.readService
+            return [
+                "block 40: " + (await FeliCaBench.read(felica, service: read, [0x40])),
+                "5 blocks: " + (await FeliCaBench.read(felica, service: read, [1, 2, 3, 4, 5])),
+                "service 1234: " + (await FeliCaBench.read(felica, service: 0x1234, [1])),
+                "second element: " + (await FeliCaBench.read(felica, service: read, [1, 0x40])),
+            ]
+        }
+    }
+
+    /// FL-3: which system blocks read, how many blocks a read takes, and that WCNT counts a
+    /// write (a user block written back as it was).
+    @Test(
+        "FL-3 system blocks: RC and CK unreadable, ID D_ID SER_C SYS_C WCNT MC readable, four blocks a read, WCNT counts"
+    )
+    func systemBlocks() async throws {
+        try await FeliCaBench.compare("FL-3", write: true) { felica in
+            let spec = ChipTables.felica.liteS
+            let read = ChipTables.felica.type3.readService
+            var seen: [String] = []
+            for name in [FeliCaLiteSBlockName.rc, .ck, .id, .dID, .serviceCode, .systemCode, .wcnt, .mc] {
+                seen.append(
+                    "\(name.rawValue): "
+                        + (await FeliCaBench.read(felica, service: read, [UInt16(spec.blocks[name].block)])))
+            }
+            seen.append("4 blocks: " + (await FeliCaBench.read(felica, service: read, [1, 2, 3, 4])))
+            let wcnt = FeliCaBlockElement(block: UInt16(spec.blocks[.wcnt].block))
+            let before = try await felica.readWithoutEncryption(services: [read], blocks: [wcnt])[0]
+            let user = FeliCaBlockElement(block: UInt16(spec.userBlocks - 1))
+            let data = try await felica.readWithoutEncryption(services: [read], blocks: [user])
+            try await felica.writeWithoutEncryption(
+                services: [ChipTables.felica.type3.writeService], blocks: [user], data: data)
+            let after = try await felica.readWithoutEncryption(services: [read], blocks: [wcnt])[0]
+            let count = { (block: [UInt8]) in Int(block[0]) | Int(block[1]) << 8 | Int(block[2]) << 16 }
+            seen.append("WCNT after a write: +\(count(after) - count(before))")
+            return seen
+        }
+    }
+
+    /// FL-6: a real card answers within the time its PMm gives — the bound every FeliCa
+    /// command waits (plus the reader's margin). The figures go to the log for the benchmark.
+    @Test("FL-6 twenty reads and one write-back answer within the PMm bound")
+    func responseTimes() async throws {
+        try await FeliCaBench.compare("FL-6", write: true) { felica in
+            let read = ChipTables.felica.type3.readService
+            let clock = ContinuousClock()
+            let block = [FeliCaBlockElement(block: 1)]
+            var data: [[UInt8]] = []
+            let reads = try await clock.measure {
+                for _ in 0..<20 { data = try await felica.readWithoutEncryption(services: [read], blocks: block) }
+            }
+            let write = try await clock.measure {
+                try await felica.writeWithoutEncryption(
+                    services: [ChipTables.felica.type3.writeService], blocks: block, data: data)
+            }
+            print("[hil] FL-6 one-block read \(reads / 20), one-block write \(write) (reader round trip included)")
+            return ["20 reads and a write answered"]
+        }
+    }
+}
