@@ -46,6 +46,10 @@ public struct FeliCaIdentity: Equatable, Sendable {
     public var systemCodes: [UInt16]
     /// The bit rates it answers at, in kbit/s.
     public var bitRates: [Int]
+    /// Whether each system code is a system of its own, with its own IDm (a FeliCa
+    /// Standard: the system's number in the high nibble of IDm's first byte), rather than
+    /// another code for the one system (a Lite-S's 12FC).
+    public var separateSystems = false
 
     /// An identity with the given values.
     public init(idm: [UInt8], pmm: [UInt8], systemCodes: [UInt16], bitRates: [Int] = [212, 424]) {
@@ -53,6 +57,14 @@ public struct FeliCaIdentity: Equatable, Sendable {
         self.pmm = pmm
         self.systemCodes = systemCodes
         self.bitRates = bitRates
+    }
+
+    /// The IDm the card answers with for the system `code` answers.
+    public func idm(forSystem code: UInt16) -> [UInt8] {
+        guard separateSystems, let number = systemCodes.firstIndex(of: code), !idm.isEmpty else { return idm }
+        var idm = idm
+        idm[0] = idm[0] & 0x0F | UInt8(number & 0x0F) << 4
+        return idm
     }
 
     /// The system code that answers a Polling for `requested` (`FF` in a byte matches any

@@ -33,7 +33,7 @@ public enum EmulatedTagFactory {
     /// Every tag name the factory knows, in the tables' order.
     public static var tagNames: [String] {
         let chips = Chip.allCases.map(\.rawValue)
-        return (chips.contains(ntag424Name) ? chips : chips + [ntag424Name]) + [feliCaLiteSName]
+        return (chips.contains(ntag424Name) ? chips : chips + [ntag424Name]) + [feliCaLiteSName, feliCaStandardName]
     }
 
     /// The `nfctag` name of the NTAG 424 DNA model.
@@ -41,6 +41,9 @@ public enum EmulatedTagFactory {
 
     /// The `nfctag` name of the FeliCa Lite-S model (with its NDEF system on).
     public static let feliCaLiteSName = "felica-lite-s"
+
+    /// The `nfctag` name of the FeliCa Standard model (a plain system and the NDEF system).
+    public static let feliCaStandardName = "felica-standard"
 
     /// A fixed IDm for the `index`-th emulated FeliCa card: a manufacturer code, then a
     /// recognisable pattern, different per index.
@@ -53,10 +56,10 @@ public enum EmulatedTagFactory {
     public static func make(name: String, uid: [UInt8]? = nil, signature: [UInt8]? = nil, index: Int = 0)
         throws(EmulatorSetupError) -> any EmulatedTag
     {
-        if name == feliCaLiteSName {
+        if name == feliCaLiteSName || name == feliCaStandardName {
             let idm = uid ?? feliCaDefaultIDm(index: index)
             guard idm.count == 8 else { throw .uidLength(tag: name, expected: 8, got: idm.count) }
-            return FeliCaLiteSTag(idm: idm, ndef: true)
+            return name == feliCaLiteSName ? FeliCaLiteSTag(idm: idm, ndef: true) : FeliCaStandardTag(idm: idm)
         }
         if name == ntag424Name {
             let uid = uid ?? ntag424DefaultUID(index: index)
@@ -111,6 +114,7 @@ public enum EmulatedTagFactory {
         case is NTAG424DNATag: ntag424Name
         case let tag as DESFireTag: tag.chip.rawValue
         case is FeliCaLiteSTag: feliCaLiteSName
+        case is FeliCaStandardTag: feliCaStandardName
         default: nil
         }
     }

@@ -23,7 +23,8 @@ extension PN532Controller {
             return [0]
         }
         let listing = FeliCaListing(
-            systemCode: requestCode == felica.polling.requestCodeSystemCode ? answered : nil, bitRate: bitRate)
+            systemCode: requestCode == felica.polling.requestCodeSystemCode ? answered : nil, system: answered,
+            bitRate: bitRate)
         let target = ListedTarget(number: 1, handle: handle, identity: identity, hasATS: false, feliCa: listing)
         targets = [target]
         let data = feliCaTargetData(target, listing)
@@ -34,7 +35,8 @@ extension PN532Controller {
     /// `Tg POL_RES_len 01 IDm PMm [SC]`.
     func feliCaTargetData(_ target: ListedTarget, _ listing: FeliCaListing) -> [UInt8] {
         guard let felica = target.identity.felica else { return [target.number] }
-        var answer = [ChipTables.felica.commands[.polling].responseCode] + felica.idm + felica.pmm
+        var answer =
+            [ChipTables.felica.commands[.polling].responseCode] + felica.idm(forSystem: listing.system) + felica.pmm
         if let code = listing.systemCode { answer += [UInt8(code >> 8), UInt8(code & 0xFF)] }
         return [target.number, UInt8(answer.count + 1)] + answer
     }

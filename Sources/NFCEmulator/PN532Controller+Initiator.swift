@@ -23,6 +23,8 @@ struct ListedTarget: Sendable, Equatable {
 struct FeliCaListing: Sendable, Equatable {
     /// The system code in the target data, when the poll asked for it.
     var systemCode: UInt16?
+    /// The system that answered (its IDm is the one listed).
+    var system: UInt16
     /// 212 or 424 kbit/s.
     var bitRate: Int
 }

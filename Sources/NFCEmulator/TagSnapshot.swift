@@ -40,7 +40,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
     public var randomID: Bool?
     /// MIFARE DESFire: keys, applications, files and configuration.
     public var desfire: DESFireCardState?
-    /// FeliCa: each block by its number (two hex digits), lowercase hex.
+    /// FeliCa: each block by its number (two hex digits; on a FeliCa Standard
+    /// `system/service-number/block`, each in hex), lowercase hex.
     public var blocks: [String: String]?
 
     /// The snapshot of a tag built by ``EmulatedTagFactory``; `nil` for other models.
@@ -77,6 +78,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             desfire = DESFireCardState(of: tag)
         case let tag as FeliCaLiteSTag:
             blocks = Dictionary(uniqueKeysWithValues: tag.blocks.map { ([$0.key].hexString(), $0.value.hexString()) })
+        case let tag as FeliCaStandardTag:
+            blocks = tag.snapshotBlocks
         default:
             return nil
         }
@@ -117,6 +120,9 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             return ntag
         case var card as DESFireTag:
             desfire?.restore(&card)
+            return card
+        case var card as FeliCaStandardTag:
+            try card.restore(blocks ?? [:])
             return card
         case var card as FeliCaLiteSTag:
             for (key, text) in blocks ?? [:] {

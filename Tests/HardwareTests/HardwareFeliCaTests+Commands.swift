@@ -119,3 +119,45 @@ extension HardwareInTheLoop.FeliCaAssumptions {
         }
     }
 }
+
+extension HardwareInTheLoop.FeliCaAssumptions {
+    /// FS-1 and FS-3: each system of a FeliCa Standard answers Polling with an IDm whose high
+    /// nibble is its number; Request Service and Search Service Code answer as modelled.
+    @Test("FS-1 each system of a FeliCa Standard has its own IDm; FS-3 Request Service and Search Service Code")
+    func standardSystems() async throws {
+        @Sendable func step(_ device: NFCDevice) async throws -> [String] {
+            guard let card = try await device.selectFeliCa(), card.ic == .feliCaStandard else {
+                try Test.cancel("no FeliCa Standard answers Polling on the reader")
+            }
+            let felica = FeliCaCommands(
+                transport: await DeviceTagTransport(device: device, feliCa: card), idm: card.idm, pmm: card.pmm)
+            let systems = try await felica.requestSystemCode()
+            var seen: [String] = []
+            for (number, code) in systems.enumerated() {
+                let answer = try #require(try await device.selectFeliCa(systemCode: code))
+                let same = Array(answer.idm.dropFirst()) == Array(card.idm.dropFirst())
+                seen.append("system \(number): nibble \(answer.idm[0] >> 4 == number), rest of IDm same \(same)")
+            }
+            _ = try await device.selectFeliCa()
+            let missing = try await felica.requestService([0xFFC9])
+            seen.append("missing node: \(missing.map { String($0, radix: 16) })")
+            let first = try await felica.send([0x0A] + card.idm + [0x00, 0x00])
+            seen.append("first node: \(first.count - 9) bytes")
+            return seen
+        }
+        let claim = try await HardwareInTheLoop.Assumptions.withEmulatedDevice(
+            tags: [EmulatedTagFactory.feliCaStandardName], step)
+        #expect(claim.count == 4 && claim.prefix(2).allSatisfy { $0.hasSuffix("nibble true, rest of IDm same true") })
+        #expect(Array(claim.suffix(2)) == ["missing node: [\"ffff\"]", "first node: 4 bytes"], "\(claim)")
+        _ = try RealReader.required(for: "FS-1")
+        guard HardwareBench.personSetUp("NFC_TEST_FELICA_STANDARD") else {
+            try Test.cancel("FS-1 needs a FeliCa Standard on the real reader: set NFC_TEST_FELICA_STANDARD=1")
+        }
+        let seen = try await HardwareReader().withDevice(step)
+        print("[hil] FS-1 real: \(seen)  emulator: \(claim)")
+        // The system count is the card's own; every system's line must read as the model's.
+        #expect(
+            seen.filter { $0.hasPrefix("system") }.allSatisfy { $0.hasSuffix("nibble true, rest of IDm same true") })
+        #expect(Array(seen.suffix(2)) == Array(claim.suffix(2)), "FS-3 disproved")
+    }
+}

@@ -103,20 +103,15 @@ public struct FeliCaLiteSTag: EmulatedTag {
         return .bytes([UInt8(answer.count + 1)] + answer)
     }
 
-    /// The answer frame: LEN, the answer code, IDm, then `payload`.
     func answer(_ command: FeliCaCommandName, _ payload: [UInt8]) -> TagAnswer {
-        let body = [Self.table.commands[command].responseCode] + identity.uid + payload
-        return .bytes([UInt8(body.count + 1)] + body)
+        FeliCaFrame.answer(command, idm: identity.uid, payload)
     }
 
-    /// Status flags 1 and 2 of an error (FeliCa user's manual): flag 1 for the command as a
-    /// whole, or the bit of the block list element at fault.
     static func failure(element: Int?, _ status: FeliCaStatusName) -> [UInt8] {
-        let flags = table.statusFlags
-        return [element.map { UInt8(1 << min($0, 7)) } ?? flags.wholeCommand, flags.errors[status].code]
+        FeliCaFrame.failure(element: element, status)
     }
 
-    static var success: [UInt8] { [table.statusFlags.success, table.statusFlags.success] }
+    static var success: [UInt8] { FeliCaFrame.success }
 
     /// Service count, services, block count, block list: the services and blocks, or the
     /// status flags of what is wrong.

@@ -24,7 +24,7 @@ struct FeliCaDeviceTests {
     }
 
     func withDevice(
-        _ tag: FeliCaLiteSTag = formatted,
+        _ tag: any EmulatedTag = formatted,
         _ body: @escaping @Sendable (NFCDevice, EmulatorFixture) async throws -> Void
     ) async throws {
         let fixture = try EmulatorFixture(tags: [tag])
@@ -91,6 +91,27 @@ struct FeliCaDeviceTests {
             #expect(try await driver.readMessage() == Self.message)
             let status = try await driver.queryStatus()
             #expect(status.availability == .readWrite && status.capacity == 208)
+        }
+    }
+
+    @Test("a FeliCa Standard: its systems, services and mode through the reader, and NDEF in its 12FC system")
+    func standard() async throws {
+        try await withDevice(FeliCaStandardTag(idm: Self.idm)) { device, _ in
+            let card = try #require(try await device.selectFeliCa())
+            #expect(card.ic == .feliCaStandard && card.systemCode == FeliCaStandardTag.plainSystem)
+            let transport = await DeviceTagTransport(device: device, feliCa: card)
+            let felica = FeliCaCommands(transport: transport, idm: card.idm, pmm: card.pmm)
+            #expect(try await felica.requestSystemCode() == [FeliCaStandardTag.plainSystem, 0x12FC])
+            #expect(try await felica.requestResponse() == 0)
+            #expect(try await felica.requestService([0x1009, 0x000B]) == [0x0000, 0xFFFF])
+            // Nbr 12 and Nbw 8: a message of 10 blocks goes in two writes and one read.
+            let long = NDEFMessage(records: [
+                .wellKnown("T", payload: [0x02] + Array("en".utf8) + Array(repeating: 0x66, count: 150))
+            ])
+            let driver = Type3NDEFDriver(transport: transport, idm: card.idm, pmm: card.pmm)
+            try await driver.writeMessage(long)
+            #expect(try await driver.readMessage() == long)
+            #expect(try await driver.queryStatus().capacity == 31 * 16)
         }
     }
 

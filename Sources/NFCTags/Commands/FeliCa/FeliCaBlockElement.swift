@@ -8,14 +8,14 @@ import NFCChips
 /// FeliCaBlockElement(block: 1).encoded            // 80 01
 /// FeliCaBlockElement(serviceIndex: 1, block: 0x0123).encoded  // 01 23 01
 /// ```
-public struct FeliCaBlockElement: Sendable, Hashable {
+package struct FeliCaBlockElement: Sendable, Hashable {
     /// The service's index in the service code list (0–15).
-    public var serviceIndex: Int
+    package var serviceIndex: Int
     /// The block number within the service.
-    public var block: UInt16
+    package var block: UInt16
 
     /// Block `block` of the service at `serviceIndex`.
-    public init(serviceIndex: Int = 0, block: UInt16) {
+    package init(serviceIndex: Int = 0, block: UInt16) {
         self.serviceIndex = serviceIndex
         self.block = block
     }
