@@ -12,6 +12,7 @@ enum HelpText {
             ReportCommand.spec, NTAG424TagCommands.infoSpec, NTAG424TagCommands.authSpec,
             NTAG424TagCommands.changeKeySpec, NTAG424TagCommands.sunSetupSpec, SUNVerifyCommand.spec,
         ] + DESFireCommand.verbs.compactMap { DESFireCommand.specs[$0] }
+        + FeliCaCommand.verbs.compactMap { FeliCaCommand.specs[$0] }
 
     /// `  name OPERANDS   title`, a line per command.
     private static var commandTable: String {

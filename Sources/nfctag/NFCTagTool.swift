@@ -67,6 +67,8 @@ enum NFCTagTool {
                 try await NTAG424Command.run(&parser, output: &output)
             case "desfire":
                 try await DESFireCommand.run(&parser, output: &output)
+            case "felica":
+                try await FeliCaCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

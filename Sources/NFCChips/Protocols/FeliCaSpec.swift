@@ -221,6 +221,17 @@ package enum FeliCaICName: String, TableName {
     case feliCaMobile = "FeliCaMobile"
     /// FeliCa Plug, and FeliCa Link in Plug mode.
     case feliCaPlug = "FeliCaPlug"
+
+    /// The name as the tool prints it, like the emulated tags' names (`felica-lite-s`).
+    package var name: String {
+        switch self {
+        case .feliCaLite: "felica-lite"
+        case .feliCaLiteS: "felica-lite-s"
+        case .feliCaStandard: "felica-standard"
+        case .feliCaMobile: "felica-mobile"
+        case .feliCaPlug: "felica-plug"
+        }
+    }
 }
 
 /// The NFC Forum Type 3 mapping: services and the Attribute Information Block.

@@ -358,13 +358,40 @@ extension NFCDevice {
         timeout: Duration? = nil,
         pollInterval: Duration = .milliseconds(100)
     ) async throws(NFCDeviceError) -> ISO14443ATarget {
+        try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> ISO14443ATarget? in
+            try selectOrNothing()
+        }
+    }
+
+    /// Polls until a FeliCa card answers Polling for `systemCode`, then returns it selected
+    /// (``selectFeliCa(systemCode:bitRate:)``), as ``waitForTarget(timeout:pollInterval:)``
+    /// waits for a type A tag.
+    package func waitForFeliCa(
+        systemCode: UInt16 = ChipTables.felica.systemCodes.wildcard, bitRate: Int = 212, timeout: Duration? = nil,
+        pollInterval: Duration = .milliseconds(100)
+    ) async throws(NFCDeviceError) -> FeliCaTarget {
+        try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> FeliCaTarget? in
+            do throws(NFCDeviceError) {
+                return try selectFeliCa(systemCode: systemCode, bitRate: bitRate)
+            } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
+                return nil
+            }
+        }
+    }
+
+    /// Runs `attempt` every `pollInterval` until it finds something, the timeout passes
+    /// (``NFCDeviceError/timeout``) or the task is cancelled (``NFCDeviceError/cancelled``,
+    /// aborting an attempt in flight with `nfc_abort_command`).
+    private func poll<Found: Sendable>(
+        timeout: Duration?, pollInterval: Duration, _ attempt: () throws(NFCDeviceError) -> Found?
+    ) async throws(NFCDeviceError) -> Found {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         abortSwitch.reset()
         do {
             return try await withTaskCancellationHandler {
                 while true {
                     if Task.isCancelled || abortSwitch.isAbortRequested { throw NFCDeviceError.cancelled }
-                    if let target = try selectOrNothing() { return target }
+                    if let found = try attempt() { return found }
                     if Task.isCancelled || abortSwitch.isAbortRequested { throw NFCDeviceError.cancelled }
                     if let deadline, ContinuousClock.now >= deadline { throw NFCDeviceError.timeout }
                     do {

@@ -107,6 +107,17 @@ struct FeliCaCommandTranscriptTests {
         await expectPlayed(transport)
     }
 
+    @Test("Search Service Code walks the system: an area (code and end), services, then FFFF")
+    func searchServiceCode() async throws {
+        let (felica, transport) = commands([
+            .send("0C 0A 012E4C2A31120B05 0000", .standard, answer: "0E 0B 012E4C2A31120B05 0000 FEFF"),
+            .send("0C 0A 012E4C2A31120B05 0100", .standard, answer: "0C 0B 012E4C2A31120B05 0910"),
+            .send("0C 0A 012E4C2A31120B05 0200", .standard, answer: "0C 0B 012E4C2A31120B05 FFFF"),
+        ])
+        #expect(try await felica.nodes() == [.area(0x0000, end: 0xFFFE), .service(0x1009)])
+        await expectPlayed(transport)
+    }
+
     @Test("an answer from another card, with a wrong code or a wrong LEN is refused")
     func wrongAnswers() async {
         let (felica, transport) = commands([

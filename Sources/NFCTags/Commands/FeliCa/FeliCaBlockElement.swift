@@ -43,3 +43,11 @@ package struct FeliCaPollingAnswer: Sendable, Hashable {
         requestData.count == 2 ? UInt16(requestData[0]) << 8 | UInt16(requestData[1]) : nil
     }
 }
+
+/// A node of a FeliCa system, as Search Service Code names it.
+package enum FeliCaNode: Sendable, Hashable {
+    /// An area: its code and the last service code it holds.
+    case area(UInt16, end: UInt16)
+    /// A service code (its number, then its attribute in the low six bits).
+    case service(UInt16)
+}

@@ -90,6 +90,28 @@ package struct FeliCaCommands: Sendable {
         return stride(from: 1, to: answer.count, by: 2).map { UInt16(answer[$0]) << 8 | UInt16(answer[$0 + 1]) }
     }
 
+    /// Search Service Code: the area or service at `index` of the system, nil past the last.
+    package func searchServiceCode(index: UInt16) async throws(TagCommandError) -> FeliCaNode? {
+        let answer = try await exchange(.searchServiceCode, Self.littleEndian(index))
+        let value = { (offset: Int) in UInt16(answer[offset]) | UInt16(answer[offset + 1]) << 8 }
+        switch answer.count {
+        case 2: return value(0) == 0xFFFF ? nil : .service(value(0))
+        case 4: return .area(value(0), end: value(2))
+        default:
+            throw .invalidAnswer(
+                command: "SearchServiceCode", bytes: answer, offset: 10, expected: "a service code or an area")
+        }
+    }
+
+    /// Every area and service of the system, by Search Service Code (at most `limit`).
+    package func nodes(limit: Int = 512) async throws(TagCommandError) -> [FeliCaNode] {
+        var nodes: [FeliCaNode] = []
+        while nodes.count < limit, let node = try await searchServiceCode(index: UInt16(nodes.count)) {
+            nodes.append(node)
+        }
+        return nodes
+    }
+
     /// Read Without Encryption: one 16-byte block for each element of `blocks`, whose
     /// service index points into `services`.
     package func readWithoutEncryption(

@@ -1,0 +1,99 @@
+import NFCTagKit
+
+/// `nfctag felica VERB …`: FeliCa cards by Polling, their services, and Read / Write
+/// Without Encryption by service and block (cli.md). Each verb waits up to `--timeout` for a
+/// card that answers Polling for `--system-code` (any system without it).
+enum FeliCaCommand {
+    static let systemCode = OptionSpec(
+        "--system-code", value: "HEX4", help: "poll for this system (default ffff: the card's first)")
+    static let service = OptionSpec("--service", value: "HEX4", help: "the service code, as the card names it (000b)")
+
+    static let specs: [String: CommandSpec] = [
+        "poll": CommandSpec(
+            "felica poll", "the FeliCa card in the field: IDm, PMm, system codes",
+            options: [
+                systemCode,
+                OptionSpec("--request-code", value: "N", help: "0 none, 1 system code, 2 communication performance"),
+                OptionSpec("--time-slots", value: "N", help: "0, 1, 3, 7 or 15"),
+            ],
+            discussion: """
+                Polls at 212 kbit/s, then asks the card which systems it has (Request System
+                Code; a FeliCa Lite-S has no such command: its systems are those it answers
+                Polling for). With --json: {"idm","pmm","ic","system_codes","request_data"}.
+
+                Example:
+                  nfctag --device emulator:felica-standard felica poll --json
+                """),
+        "services": CommandSpec(
+            "felica services", "the areas and services of a system", options: [systemCode],
+            discussion: """
+                Walks the system with Search Service Code. A card without it (FeliCa Lite and
+                Lite-S) is asked Request Service over the NFC Forum services instead, and says
+                which it has. With --json: {"areas":[{"code","end"}],"services":[HEX4…]}.
+
+                Example:
+                  nfctag --device emulator:felica-standard felica services --system-code 8008
+                """),
+        "read": CommandSpec(
+            "felica read", "Read Without Encryption of blocks of a service",
+            options: [
+                service, OptionSpec("--blocks", value: "N[,N…]", help: "block numbers, decimal"), systemCode,
+            ],
+            discussion: """
+                Reads the blocks a few a command (four on a FeliCa Lite-S, eight otherwise).
+                A refusal names the card's status flags. With --json: {"blocks":[HEX…]}.
+
+                Example:
+                  nfctag --device emulator:felica-lite-s felica read --service 000b --blocks 0,1
+                """),
+        "write": CommandSpec(
+            "felica write", "Write Without Encryption of one block",
+            options: [
+                service, OptionSpec("--block", value: "N", help: "the block number, decimal"),
+                OptionSpec("--hex", value: "HEX32", help: "the 16 bytes to write"), systemCode,
+            ],
+            discussion: """
+                Writes one block through a read-write service (its code ends in 9) and reads
+                it back. With --json: {"block": N, "written": HEX}.
+
+                Example:
+                  nfctag --device emulator:felica-lite-s felica write --service 0009 --block 5 --hex 000102030405060708090a0b0c0d0e0f
+                """),
+    ]
+
+    /// The verbs in the order the help lists them.
+    static let verbs = ["poll", "services", "read", "write"]
+
+    static let help = """
+        nfctag felica — FeliCa cards: Polling, services, Read and Write Without Encryption
+
+        Usage: nfctag felica VERB [options]
+
+        Verbs:
+        \(verbs.compactMap { specs[$0] }.map { OptionSpec(String($0.name.dropFirst(7)), help: $0.title).tableLine }.joined(separator: "\n"))
+
+        Run 'nfctag felica VERB --help' for a verb's options.
+        """
+
+    static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
+        let verb = try parser.nextCommandWord()
+        output.json = parser.globals.json
+        guard let verb, let spec = specs[verb] else {
+            if verb == nil, parser.helpRequested { return output.line(help) }
+            throw .usage(
+                verb.map { "nfctag felica: unknown verb '\($0)'" } ?? "nfctag felica: say which verb, e.g. poll",
+                "Run 'nfctag felica --help' for the verbs.")
+        }
+        var values: [String: String] = [:]
+        while let argument = try parser.next(of: spec) {
+            guard let option = argument.option, spec.option(named: option) != nil else {
+                throw spec.unknown(argument.token)
+            }
+            values[option] = argument.value
+        }
+        output.json = parser.globals.json
+        if parser.helpRequested { return output.line(spec.help) }
+        let verbs = FeliCaVerbs(verb: verb, values: values, globals: parser.globals, output: output)
+        try await verbs.run()
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import NFCChips
+import NFCEmulator
+import Testing
+import TestSupport
+
+/// `nfctag felica` against the emulated reader kind under test, through libnfc: Polling,
+/// services, Read and Write Without Encryption on a FeliCa Lite-S and a FeliCa Standard.
+@Suite("nfctag felica", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
+struct FeliCaCommandTests {
+    static let idm: [UInt8] = [0x01, 0x2E, 0x4C, 0x2A, 0x31, 0x12, 0x0B, 0x05]
+
+    @Test("poll --json: IDm, PMm, IC and the system codes of each card")
+    func poll() throws {
+        for (card, ic, codes) in [
+            (FeliCaLiteSTag(idm: Self.idm, ndef: true) as any EmulatedTag, "felica-lite-s", ["88b4", "12fc"]),
+            (FeliCaStandardTag(idm: Self.idm), "felica-standard", ["8008", "12fc"]),
+        ] {
+            let emulator = try startEmulator([card])
+            defer { emulator.stop() }
+            let result = try runTool(["felica", "poll", "--json"], on: emulator)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try jsonObject(result)
+            #expect(json["idm"] as? String == Self.idm.hexString())
+            #expect(json["ic"] as? String == ic)
+            #expect(json["system_codes"] as? [String] == codes)
+            let ndef = try jsonObject(try runTool(["felica", "poll", "--system-code", "12fc", "--json"], on: emulator))
+            #expect(ndef["request_data"] as? String == "12fc")
+        }
+    }
+
+    @Test("services: Search Service Code on a Standard; a Lite-S says it has neither command (exit 1)")
+    func services() throws {
+        let standard = try startEmulator([FeliCaStandardTag(idm: Self.idm)])
+        let listed = try runTool(["felica", "services", "--json"], on: standard)
+        standard.stop()
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let json = try jsonObject(listed)
+        #expect(json["services"] as? [String] == ["1009", "100b", "104b"])
+        let lite = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: true)])
+        defer { lite.stop() }
+        let refused = try runTool(["felica", "services"], on: lite)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("0009 (read-write) and 000b (read-only)"), "\(refused.stderr)")
+    }
+
+    @Test("write then read a block; a MAC-only block is refused with its status flags; bad arguments exit 2")
+    func readWrite() throws {
+        let emulator = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: true)])
+        defer { emulator.stop() }
+        let data = "00112233445566778899aabbccddeeff"
+        let written = try runTool(
+            ["felica", "write", "--service", "0009", "--block", "5", "--hex", data, "--json"], on: emulator)
+        #expect(written.status == 0, "\(written.stderr)")
+        let read = try jsonObject(
+            try runTool(["felica", "read", "--service", "000b", "--blocks", "4,5,6,7,8", "--json"], on: emulator))
+        #expect((read["blocks"] as? [String])?[1] == data)
+        #expect((read["blocks"] as? [String])?.count == 5, "five blocks in two reads of at most four")
+        let mac = try runTool(["felica", "read", "--service", "000b", "--blocks", "129"], on: emulator)
+        #expect(mac.status == 1)
+        #expect(mac.stderr.contains("status flags 01b1"), "\(mac.stderr)")
+        for arguments in [
+            ["felica", "read", "--service", "b", "--blocks", "1"], ["felica", "read", "--service", "000b"],
+            ["felica", "write", "--service", "0009", "--block", "1", "--hex", "00"], ["felica", "scan"],
+        ] {
+            #expect(try runTool(arguments, on: emulator).status == 2, "\(arguments)")
+        }
+    }
+
+    @Test("no FeliCa card: exit 4 after --timeout, naming the system polled for")
+    func noCard() throws {
+        let emulator = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: false)])
+        defer { emulator.stop() }
+        let result = try runTool(["--timeout", "0.3", "felica", "poll", "--system-code", "12fc"], on: emulator)
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("Polling for 12fc"), "\(result.stderr)")
+    }
+}
