@@ -13,7 +13,7 @@ import NDEF
 /// }
 /// ```
 @nonexhaustive
-public enum NDEFSessionEvent: Sendable, Equatable, CustomStringConvertible {
+public enum NDEFSessionEvent: Sendable, CustomStringConvertible {
     /// Polling started (after ``NDEFSession/begin()``).
     case becameActive
     /// The tags in the field changed: every tag now in the field (one or two), identified.

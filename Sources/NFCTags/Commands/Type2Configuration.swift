@@ -167,7 +167,7 @@ public struct Type2Configuration: Sendable, Hashable {
 }
 
 /// One configuration field that changes.
-public struct ConfigurationChange: Sendable, Hashable, CustomStringConvertible {
+public struct ConfigurationChange: Sendable, CustomStringConvertible {
     /// The field.
     package var field: ConfigurationFieldName
     /// Its value now.
