@@ -4,7 +4,7 @@
 /// ```swift
 /// try await ntag.restore(dump, options: [.configuration])
 /// ```
-public struct RestoreOptions: Sendable, Hashable, ExpressibleByArrayLiteral {
+public struct RestoreOptions: Sendable, ExpressibleByArrayLiteral {
     package var bits: Int
     package init(bits: Int) { self.bits = bits }
 
