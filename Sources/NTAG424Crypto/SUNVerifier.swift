@@ -197,11 +197,19 @@ public struct SUNVerifier: Sendable {
 /// The verdict on one SUN URL.
 public struct SUNVerification: Sendable {
     /// Which layout the URL has.
-    public enum Mode: String, Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
         /// Encrypted PICC data.
         case encrypted
         /// UID and counter in the clear.
         case plain
+
+        /// `encrypted` or `plain`, as `nfctag` prints it.
+        package var name: String {
+            switch self {
+            case .encrypted: "encrypted"
+            case .plain: "plain"
+            }
+        }
     }
 
     /// Why a URL is not valid.
