@@ -34,7 +34,7 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     package static func isRandomUID(_ uid: [UInt8]) -> Bool { uid.count == 4 && uid[0] == 0x08 }
 
     /// The UID as lowercase hex, the form logs and the CLI use.
-    public var uidHex: String { uid.hexString() }
+    package var uidHex: String { uid.hexString() }
 
     /// `uid 04a1b2… atqa 0044 sak 00`.
     public var description: String {

@@ -58,7 +58,7 @@ public enum NDEFSessionPrompt: Sendable, Hashable {
     case tagLost
     /// The reader went away; the device is reconnecting.
     case readerLost
-    /// The app's ``NDEFSession/alertMessage`` changed.
+    /// The app set a new message with ``NDEFSession/setAlertMessage(_:)``.
     case alert(String)
 
     /// The text to show.

@@ -38,7 +38,7 @@ public struct NTAG424SUNTemplate: Sendable {
     }
 
     /// The template as given.
-    public let template: String
+    package let template: String
     /// Which mirrors it holds: `.encrypted` (`{picc}` and `{cmac}`) or `.plain` (`{uid}`,
     /// `{counter}` and `{cmac}`), as ``SUNVerifier`` reads them back.
     public let layout: SUNVerification.Mode
