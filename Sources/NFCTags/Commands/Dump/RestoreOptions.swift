@@ -23,7 +23,7 @@ public struct RestoreOptions: Sendable, ExpressibleByArrayLiteral {
     public static let sectorTrailers = RestoreOptions(bits: 1 << 3)
 
     /// Whether every area of `other` is allowed.
-    public func contains(_ other: RestoreOptions) -> Bool { bits & other.bits == other.bits }
+    package func contains(_ other: RestoreOptions) -> Bool { bits & other.bits == other.bits }
 
     package mutating func insert(_ other: RestoreOptions) { bits |= other.bits }
 }
