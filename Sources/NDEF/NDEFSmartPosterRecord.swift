@@ -16,13 +16,28 @@
 /// ```
 public struct NDEFSmartPosterRecord: Hashable, Sendable {
     /// What the reader should do with the URI (the `act` record).
-    public enum Action: UInt8, Hashable, Sendable, CaseIterable {
+    public enum Action: Hashable, Sendable, CaseIterable {
         /// Open / execute the URI.
-        case doAction = 0
+        case doAction
         /// Save it for later.
-        case save = 1
+        case save
         /// Open it for editing.
-        case edit = 2
+        case edit
+
+        /// The `act` record's byte: 0, 1 or 2.
+        package var code: UInt8 {
+            switch self {
+            case .doAction: 0
+            case .save: 1
+            case .edit: 2
+            }
+        }
+
+        /// The action whose `act` byte is `code`, or `nil` for a reserved one.
+        package init?(code: UInt8) {
+            guard let action = Self.allCases.first(where: { $0.code == code }) else { return nil }
+            self = action
+        }
     }
 
     /// The well-known type name, `Sp`.
@@ -87,7 +102,7 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
                     })
             } else if item.isWellKnown("act") {
                 let code = try Self.singleValue(item.payload, length: 1, at: payloadOffset)
-                guard let value = Action(rawValue: UInt8(code)) else {
+                guard let value = Action(code: UInt8(code)) else {
                     throw NDEFDecodingError(
                         offset: payloadOffset, reason: .reservedSmartPosterAction(code: UInt8(code)))
                 }
@@ -121,7 +136,7 @@ public struct NDEFSmartPosterRecord: Hashable, Sendable {
         var records: [NDEFRecord] = []
         for title in titles { records.append(try title.makeRecord()) }
         records.append(uri.record)
-        if let action { records.append(.wellKnown("act", payload: [action.rawValue])) }
+        if let action { records.append(.wellKnown("act", payload: [action.code])) }
         if let size {
             records.append(
                 .wellKnown(

@@ -18,7 +18,7 @@
 /// ```
 public struct SUNVerifier: Sendable {
     /// Where the SDM file-read (MAC) key comes from.
-    public enum MACKey: Sendable, Equatable {
+    public enum MACKey: Sendable {
         /// One key for every tag.
         case key(AES128Key)
         /// Diversified per tag from a master key over the UID (AN10922; see
@@ -195,13 +195,21 @@ public struct SUNVerifier: Sendable {
 }
 
 /// The verdict on one SUN URL.
-public struct SUNVerification: Sendable, Equatable {
+public struct SUNVerification: Sendable {
     /// Which layout the URL has.
-    public enum Mode: String, Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
         /// Encrypted PICC data.
         case encrypted
         /// UID and counter in the clear.
         case plain
+
+        /// `encrypted` or `plain`, as `nfctag` prints it.
+        package var name: String {
+            switch self {
+            case .encrypted: "encrypted"
+            case .plain: "plain"
+            }
+        }
     }
 
     /// Why a URL is not valid.

@@ -353,13 +353,13 @@ enum NTAG424TagCommands {
             if printer.json {
                 printer.document(
                     .object([
-                        ("uid", .string(session.uid.hexString())), ("layout", .string(template.layout.rawValue)),
+                        ("uid", .string(session.uid.hexString())), ("layout", .string(template.layout.name)),
                         ("url", .string(template.writtenURL)), ("diversified", .bool(diversify)),
                         ("file", fileJSON(NTAG424DNATable.ndefFileNumber, settings)),
                     ]))
             } else {
                 printer.line(
-                    "SUN set up (\(template.layout.rawValue)) on \(session.uid.hexString()): \(template.writtenURL)")
+                    "SUN set up (\(template.layout.name)) on \(session.uid.hexString()): \(template.writtenURL)")
                 printer.line("NDEF file: \(describe(settings))")
             }
         }

@@ -69,7 +69,7 @@ enum SUNVerifyCommand {
             var fields: [(String, JSONValue)] = [("valid", .bool(result.isValid))]
             if let uid = result.uid { fields.append(("uid", .string(uid.hexString()))) }
             if let counter = result.counter { fields.append(("counter", .int(Int(counter)))) }
-            fields.append(("mode", .string(result.mode.rawValue)))
+            fields.append(("mode", .string(result.mode.name)))
             if let rejection = result.rejection { fields.append(("reason", .string(rejection.description))) }
             output.document(.object(fields))
         } else {

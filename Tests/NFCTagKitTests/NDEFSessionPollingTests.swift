@@ -46,7 +46,7 @@ struct NDEFSessionPollingTests {
             let (index, tags) = try await harness.log.detected(count: 2)
             #expect(Set(tags.map(\.uid)) == [SessionUID.first, SessionUID.second])
             #expect(Set(tags.compactMap(\.chip)) == [.ntag215, .ntag213])
-            try await harness.log.wait(from: index) { $0 == .prompt(.removeAllButOne) }
+            try await harness.log.wait(from: index) { if case .prompt(.removeAllButOne) = $0 { true } else { false } }
             let first = try #require(tags.first)
             await #expect(throws: NDEFSessionError.severalTags(count: 2)) {
                 _ = try await harness.session.connect(to: first)
@@ -86,7 +86,7 @@ struct NDEFSessionPollingTests {
                 try await tag.writeNDEF(SessionMessages.new)
             }
             #expect(harness.memory(ofTag: 0) == before)
-            try await harness.log.wait(from: mark) { $0 == .prompt(.removeAllButOne) }
+            try await harness.log.wait(from: mark) { if case .prompt(.removeAllButOne) = $0 { true } else { false } }
             // The connection ended; the session polls again.
             await #expect(throws: NDEFSessionError.tagNotConnected) { _ = try await tag.readNDEF() }
             #expect(await harness.session.state == .polling)
@@ -213,7 +213,7 @@ struct NDEFSessionPollingTests {
             guard case .messageRead(let tag, let message) = event else { return }
             #expect(tag.uid == SessionUID.first)
             #expect(message == SessionMessages.empty)
-            try await harness.log.wait { $0 == .invalidated(.firstReadCompleted) }
+            try await harness.log.wait { if case .invalidated(.firstReadCompleted) = $0 { true } else { false } }
             #expect(await harness.session.state == .invalidated(.firstReadCompleted))
             await #expect(throws: NDEFSessionError.sessionInvalidated(.firstReadCompleted)) {
                 try await harness.session.restartPolling()
@@ -229,9 +229,11 @@ struct NDEFSessionPollingTests {
         try await withTimeLimit(seconds: 30) {
             let (_, tags) = try await harness.log.detected(count: 1)
             await harness.session.setAlertMessage("Hold your badge near the reader")
-            try await harness.log.wait { $0 == .prompt(.alert("Hold your badge near the reader")) }
+            try await harness.log.wait {
+                if case .prompt(.alert("Hold your badge near the reader")) = $0 { true } else { false }
+            }
             await harness.session.invalidate()
-            try await harness.log.wait { $0 == .invalidated(.userCanceled) }
+            try await harness.log.wait { if case .invalidated(.userCanceled) = $0 { true } else { false } }
             await #expect(throws: NDEFSessionError.sessionInvalidated(.userCanceled)) {
                 _ = try await harness.session.connect(to: try #require(tags.first))
             }

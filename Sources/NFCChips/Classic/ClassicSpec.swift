@@ -167,7 +167,7 @@ package enum ClassicKeyRight: String, Codable, CaseIterable, Sendable {
 }
 
 /// Key A or key B.
-public enum ClassicKeyType: String, Codable, CaseIterable, Sendable {
+public enum ClassicKeyType: CaseIterable, Sendable {
     /// Key A (AUTH `60`).
     case a
     /// Key B (AUTH `61`).

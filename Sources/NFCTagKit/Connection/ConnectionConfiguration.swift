@@ -3,7 +3,7 @@
 /// ```swift
 /// var configuration = ConnectionConfiguration()
 /// configuration.reconnection.maximumAttempts = 10
-/// configuration.eventHandler = { event in print(event.name) }
+/// configuration.eventHandler = { event in print(event) }   // disconnected (unplugged), …
 /// try await device.connect(to: reader, configuration: configuration)
 /// ```
 public struct ConnectionConfiguration: Sendable {

@@ -5,7 +5,7 @@
 /// `reconnectStarted → reconnectSucceeded`, or `reconnectStarted → reconnectFailed →
 /// disconnected`; without it, just `disconnected`.
 @nonexhaustive
-public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
+public enum ReaderEvent: Sendable, CustomStringConvertible {
     /// The reader was opened by ``NFCDevice/connect(to:configuration:)``.
     case connected(ReaderInfo)
     /// The reader went away and the device is not trying (any more) to get it back.
@@ -61,7 +61,7 @@ public enum ReaderEvent: Sendable, Equatable, CustomStringConvertible {
 /// Stops an automatic reconnection in progress; handed out with
 /// ``ReaderEvent/reconnectStarted(_:cancel:)``. Calling ``cancel()`` more than once, or
 /// after the reconnection ended, does nothing.
-public final class ReconnectCancellation: Sendable, Equatable {
+public final class ReconnectCancellation: Sendable {
     private let action: @Sendable () -> Void
 
     init(_ action: @escaping @Sendable () -> Void) {
@@ -71,10 +71,5 @@ public final class ReconnectCancellation: Sendable, Equatable {
     /// Stops the reconnection: `reconnectFailed` then `disconnected` follow.
     public func cancel() {
         action()
-    }
-
-    /// Identity: two handles are equal when they are the same object.
-    public static func == (lhs: ReconnectCancellation, rhs: ReconnectCancellation) -> Bool {
-        lhs === rhs
     }
 }

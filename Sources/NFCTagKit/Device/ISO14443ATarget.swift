@@ -4,8 +4,8 @@ import NFCChips
 /// while selecting it, before any command reaches the tag.
 ///
 /// ```swift
-/// let target = try await device.waitForTarget(timeout: .seconds(10))
-/// print(target.uid.hexString(), target.atqa, target.sak)
+/// let target = try await TagSession.connect(on: device).target
+/// print(target)   // uid 04a1b2c3d4e5f6 atqa 0044 sak 00
 /// ```
 public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     /// The UID (NFCID1) without cascade tags: 4, 7 or 10 bytes.
@@ -34,7 +34,7 @@ public struct ISO14443ATarget: Sendable, Hashable, CustomStringConvertible {
     package static func isRandomUID(_ uid: [UInt8]) -> Bool { uid.count == 4 && uid[0] == 0x08 }
 
     /// The UID as lowercase hex, the form logs and the CLI use.
-    public var uidHex: String { uid.hexString() }
+    package var uidHex: String { uid.hexString() }
 
     /// `uid 04a1b2… atqa 0044 sak 00`.
     public var description: String {

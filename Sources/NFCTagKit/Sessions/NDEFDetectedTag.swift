@@ -8,7 +8,7 @@ import NFCTags
 /// ```swift
 /// for await event in session.events {
 ///     if case .tagsDetected(let tags) = event, tags.count == 1 {
-///         print(tags[0].uidHex, tags[0].chipName)   // 04a1b2c3d4e5f6 ntag215
+///         print(tags[0])   // 04a1b2c3d4e5f6 ntag215
 ///     }
 /// }
 /// ```

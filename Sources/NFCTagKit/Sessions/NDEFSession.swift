@@ -65,7 +65,7 @@ public actor NDEFSession {
     var reportAllOnNextRound = false
     /// The app's message for the person holding the tag (Core NFC's `alertMessage`); set
     /// it with ``setAlertMessage(_:)``. Published as ``NDEFSessionPrompt/alert(_:)``.
-    public private(set) var alertMessage = ""
+    package private(set) var alertMessage = ""
 
     var pollTask: Task<Void, Never>?
     var pollGeneration = 0

@@ -13,7 +13,7 @@ import NDEF
 /// }
 /// ```
 @nonexhaustive
-public enum NDEFSessionEvent: Sendable, Equatable, CustomStringConvertible {
+public enum NDEFSessionEvent: Sendable, CustomStringConvertible {
     /// Polling started (after ``NDEFSession/begin()``).
     case becameActive
     /// The tags in the field changed: every tag now in the field (one or two), identified.
@@ -58,7 +58,7 @@ public enum NDEFSessionPrompt: Sendable, Hashable {
     case tagLost
     /// The reader went away; the device is reconnecting.
     case readerLost
-    /// The app's ``NDEFSession/alertMessage`` changed.
+    /// The app set a new message with ``NDEFSession/setAlertMessage(_:)``.
     case alert(String)
 
     /// The text to show.

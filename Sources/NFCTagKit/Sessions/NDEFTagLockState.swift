@@ -9,7 +9,7 @@ import NFCChips
 /// locks.isCapabilityContainerReadOnly   // true after writeLock()
 /// locks.lockedPages                     // [3, 4, 5, …]
 /// ```
-public struct NDEFTagLockState: Sendable, Hashable {
+public struct NDEFTagLockState: Sendable {
     /// The static lock bytes (page 2, bytes 2–3 on every Type 2 chip; from the chip table).
     public var staticLockBytes: [UInt8]
     /// The dynamic lock bytes; empty on chips without them.

@@ -119,7 +119,7 @@ extension NFCType2Tag {
     }
 
     /// The name of the NXP key the tables hold for this chip, `nil` when none is known.
-    public var originalityKeyName: String? {
+    package var originalityKeyName: String? {
         chip.flatMap { ChipTables.originalitySignatureKey(for: $0)?.name.rawValue }
     }
 }

@@ -9,14 +9,14 @@ import Foundation
 public struct ProvisioningRecord: Sendable, Codable {
     /// The steps of provisioning.
     @nonexhaustive
-    public enum Step: String, Sendable, Codable {
+    public enum Step: String, Sendable {
         case identify, write, verify, protect, lock
         /// An NTAG 424 DNA's SUN URL and SDM settings.
         case sunSetup = "sun-setup"
     }
 
     @nonexhaustive
-    public enum Result: String, Sendable, Codable {
+    public enum Result: String, Sendable {
         /// Written, verified, and protected / locked as the plan asks.
         case ok
         /// A step failed; ``ProvisioningRecord/failure`` says which and what the tag holds.
@@ -85,14 +85,17 @@ public struct ProvisioningRecord: Sendable, Codable {
         }
         self.uid = uid
         chip = try container.decodeIfPresent(String.self, forKey: .chip).flatMap(Chip.init(rawValue:))
-        result = try container.decode(Result.self, forKey: .result)
-        actions = try container.decodeIfPresent([Step].self, forKey: .actions) ?? []
+        result = try Self.named(try container.decode(String.self, forKey: .result), key: .result, in: container)
+        actions = try (container.decodeIfPresent([String].self, forKey: .actions) ?? []).map {
+            try Self.named($0, key: .actions, in: container)
+        }
         milliseconds = try container.decodeIfPresent(Int.self, forKey: .ms) ?? 0
         let timeText = try container.decodeIfPresent(String.self, forKey: .time)
         time = timeText.flatMap(Self.date(fromTimestamp:)) ?? Date(timeIntervalSince1970: 0)
         station = try container.decodeIfPresent(String.self, forKey: .station)
         password = try container.decodeIfPresent(String.self, forKey: .password)
-        if let step = try container.decodeIfPresent(Step.self, forKey: .step) {
+        if let name = try container.decodeIfPresent(String.self, forKey: .step) {
+            let step: Step = try Self.named(name, key: .step, in: container)
             var failure = Failure(
                 step: step, message: try container.decodeIfPresent(String.self, forKey: .error) ?? "",
                 state: try container.decodeIfPresent(String.self, forKey: .state) ?? "")
@@ -108,17 +111,27 @@ public struct ProvisioningRecord: Sendable, Codable {
         try container.encodeIfPresent(station, forKey: .station)
         try container.encode(uid.hexString(), forKey: .uid)
         try container.encode(chip?.rawValue ?? "unknown", forKey: .chip)
-        try container.encode(result, forKey: .result)
-        try container.encode(actions, forKey: .actions)
+        try container.encode(result.rawValue, forKey: .result)
+        try container.encode(actions.map(\.rawValue), forKey: .actions)
         try container.encode(milliseconds, forKey: .ms)
         try container.encodeIfPresent(password, forKey: .password)
         if let failure {
-            try container.encode(failure.step, forKey: .step)
+            try container.encode(failure.step.rawValue, forKey: .step)
             try container.encode(failure.message, forKey: .error)
             try container.encode(failure.state, forKey: .state)
             if failure.readerLost { try container.encode(true, forKey: .readerLost) }
             if failure.tagLeft { try container.encode(true, forKey: .tagLeft) }
         }
+    }
+
+    /// The step or result a log line names (`ok`, `sun-setup`).
+    private static func named<Name: RawRepresentable<String>>(
+        _ name: String, key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> Name {
+        guard let value = Name(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "unknown \(name)")
+        }
+        return value
     }
 
     /// ISO 8601 in UTC with milliseconds: `2025-03-01T12:00:00.123Z`.

@@ -56,7 +56,7 @@ public enum IrreversibleChange: Sendable, Hashable, CustomStringConvertible {
 /// try await commands.protect(password: pwd, pack: pack, from: 4, readProtected: true,
 ///                            authLimit: 3, consent: [.authenticationLimit])
 /// ```
-public struct IrreversibleConsent: Sendable, Hashable, ExpressibleByArrayLiteral {
+public struct IrreversibleConsent: Sendable, ExpressibleByArrayLiteral {
     package var bits: Int
     package init(bits: Int) { self.bits = bits }
 

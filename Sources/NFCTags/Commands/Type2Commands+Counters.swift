@@ -1,7 +1,7 @@
 import NFCChips
 
 /// The tearing flag of an Ultralight EV1 counter (CHECK_TEARING_EVENT).
-public struct TearingFlag: Sendable, Hashable {
+public struct TearingFlag: Sendable {
     /// The byte the tag answered.
     public var rawValue: UInt8
     /// Whether it is the table's "no tearing" value (`BD`).

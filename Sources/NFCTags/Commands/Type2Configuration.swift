@@ -16,7 +16,7 @@ public struct Type2Configuration: Sendable, Hashable {
     /// The chip.
     public let chip: Chip
     /// The configuration pages as read (page → 4 bytes).
-    public let pages: [Int: [UInt8]]
+    package let pages: [Int: [UInt8]]
     /// Every field's value, shifted down to bit 0.
     package var values: [ConfigurationFieldName: UInt8]
 
@@ -167,7 +167,7 @@ public struct Type2Configuration: Sendable, Hashable {
 }
 
 /// One configuration field that changes.
-public struct ConfigurationChange: Sendable, Hashable, CustomStringConvertible {
+public struct ConfigurationChange: Sendable, CustomStringConvertible {
     /// The field.
     package var field: ConfigurationFieldName
     /// Its value now.

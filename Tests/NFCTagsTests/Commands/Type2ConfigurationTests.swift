@@ -29,10 +29,8 @@ struct Type2ConfigurationTests {
         let pages = try config.encodedPages()
         #expect(pages[0x2A] == [0x10, 0x05, 0x00, 0x00])
         #expect(pages[0x29] == [0x04, 0x00, 0x00, 0xFF])
-        #expect(
-            config.changes(from: try Type2Configuration(chip: .ntag213, pages: config.pages)) == [
-                ConfigurationChange(field: .nfcCounterEnable, from: 0, to: 1)
-            ])
+        let changes = config.changes(from: try Type2Configuration(chip: .ntag213, pages: config.pages))
+        #expect(changes.map(\.description) == ["NFC_CNT_EN: 0 → 1"])
     }
 
     @Test("Values that do not fit a field, and fields a chip lacks, are refused")

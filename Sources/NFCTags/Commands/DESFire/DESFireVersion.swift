@@ -9,7 +9,7 @@ import NFCChips
 /// let version = try await desfire.version()
 /// version.hardware        // 04 01 01 33 00 1A 05: an EV3 8K
 /// ```
-public struct DESFireVersion: Sendable, Hashable {
+public struct DESFireVersion: Sendable {
     /// Vendor, type, subtype, major, minor, storage code, protocol of the hardware.
     public var hardware: [UInt8]
     /// The same for the software.

@@ -4,7 +4,7 @@
 /// ```swift
 /// try await ntag.restore(dump, options: [.configuration])
 /// ```
-public struct RestoreOptions: Sendable, Hashable, ExpressibleByArrayLiteral {
+public struct RestoreOptions: Sendable, ExpressibleByArrayLiteral {
     package var bits: Int
     package init(bits: Int) { self.bits = bits }
 
@@ -23,7 +23,7 @@ public struct RestoreOptions: Sendable, Hashable, ExpressibleByArrayLiteral {
     public static let sectorTrailers = RestoreOptions(bits: 1 << 3)
 
     /// Whether every area of `other` is allowed.
-    public func contains(_ other: RestoreOptions) -> Bool { bits & other.bits == other.bits }
+    package func contains(_ other: RestoreOptions) -> Bool { bits & other.bits == other.bits }
 
     package mutating func insert(_ other: RestoreOptions) { bits |= other.bits }
 }

@@ -49,7 +49,7 @@ public struct TagMemoryDump: Sendable, Hashable {
     }
 
     /// Checks the image against the chip's tables: page or block count and sizes.
-    public func validate() throws(TagCommandError) {
+    package func validate() throws(TagCommandError) {
         let spec = ChipTables.spec(for: chip)
         if let memory = spec.memory {
             guard let pages else { throw .invalidArgument("dump of \(chip.rawValue) has no \"pages\"") }

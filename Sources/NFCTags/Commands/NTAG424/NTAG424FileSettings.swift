@@ -19,7 +19,7 @@ public enum NTAG424Access: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The nibble that encodes it.
-    public var nibble: UInt8 {
+    package var nibble: UInt8 {
         switch self {
         case .key(let number): number & 0x0F
         case .free: NTAG424DNATable.free
@@ -61,9 +61,9 @@ public struct NTAG424SDMSettings: Sendable, Hashable {
     /// Mirror SDMReadCtr (plain, or inside the PICC data).
     public var mirrorsReadCounter = false
     /// Refuse reads once SDMReadCtr reaches ``readCounterLimit``.
-    public var limitsReadCounter: Bool { readCounterLimit != nil }
+    package var limitsReadCounter: Bool { readCounterLimit != nil }
     /// Encrypt part of the file (SDMENCFileData).
-    public var encryptsFileData: Bool { encryptedDataOffset != nil }
+    package var encryptsFileData: Bool { encryptedDataOffset != nil }
     /// Who may read the counter with GetFileCounters.
     public var counterRetrieval: NTAG424Access = .never
     /// SDMMetaRead: `.free` mirrors UID and counter in plain, a key encrypts them as PICC

@@ -18,7 +18,7 @@ import NTAG424Crypto
 /// template.fileContent      // NLEN ‖ the URI record with 0s in place of the mirrors
 /// template.sdm.piccDataOffset   // where {picc} falls in the file
 /// ```
-public struct NTAG424SUNTemplate: Sendable, Hashable {
+public struct NTAG424SUNTemplate: Sendable {
     /// Why a template cannot be used.
     @nonexhaustive
     public enum TemplateError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -38,7 +38,7 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
     }
 
     /// The template as given.
-    public let template: String
+    package let template: String
     /// Which mirrors it holds: `.encrypted` (`{picc}` and `{cmac}`) or `.plain` (`{uid}`,
     /// `{counter}` and `{cmac}`), as ``SUNVerifier`` reads them back.
     public let layout: SUNVerification.Mode

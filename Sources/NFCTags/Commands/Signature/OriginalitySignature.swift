@@ -36,7 +36,7 @@ package enum OriginalitySignature {
 }
 
 /// A signature read from a tag and its verdict.
-public struct OriginalityReport: Sendable, Hashable {
+public struct OriginalityReport: Sendable {
     /// The UID that was checked.
     public var uid: [UInt8]
     /// The 32 bytes READ_SIG returned.
