@@ -91,6 +91,9 @@ package struct TagTarget: Sendable, Hashable {
     package var sak: UInt8
     /// The ATS of an ISO-DEP tag (TL first), `nil` otherwise.
     package var ats: [UInt8]?
+    /// A FeliCa card's answer to Polling (its IDm is ``uid``; no ATQA or SAK), `nil` for a
+    /// type A tag.
+    package var feliCa: FeliCaPollingAnswer?
 
     /// A target with the given activation data.
     package init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -98,6 +101,12 @@ package struct TagTarget: Sendable, Hashable {
         self.atqa = atqa
         self.sak = sak
         self.ats = ats
+    }
+
+    /// A FeliCa card as Polling found it.
+    package init(feliCa answer: FeliCaPollingAnswer) {
+        self.init(uid: answer.idm, atqa: 0, sak: 0)
+        feliCa = answer
     }
 }
 

@@ -668,10 +668,10 @@ struct DESFireVerbs {
                 .object([
                     ("changed", .array(changes.map { .string($0.says) })), ("uid", .string(before.hexString())),
                     ("uid_now_shown", .string(fresh.uid.hexString())),
-                    ("ats_now", .string(fresh.target.ats.hexString())),
+                    ("ats_now", .string((fresh.target.typeA?.ats ?? []).hexString())),
                 ]),
                 changes.map { "Done: \($0.says)" } + [
-                    "The card now shows UID \(fresh.uid.hexString()) (its own: \(before.hexString())), ATS \(fresh.target.ats.hexString())"
+                    "The card now shows UID \(fresh.uid.hexString()) (its own: \(before.hexString())), ATS \((fresh.target.typeA?.ats ?? []).hexString())"
                 ])
         }
     }

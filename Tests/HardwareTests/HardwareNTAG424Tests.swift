@@ -89,7 +89,7 @@ enum NTAG424Bench {
         let keys = try realKeys()
         return try await HardwareReader().withDevice { device in
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
-            guard session.target.sak & ChipTables.iso14443a.sakISO14443_4Bit != 0 else {
+            guard (session.target.typeA?.sak ?? 0) & ChipTables.iso14443a.sakISO14443_4Bit != 0 else {
                 try Test.cancel("the tag on the reader is not ISO-DEP: not an NTAG 424 DNA")
             }
             return try await body(try NTAG424Side(session: session, keys: keys, isReal: true))
@@ -480,11 +480,11 @@ extension HardwareInTheLoop {
                 try await last.ntag.authenticate(keyNumber: 0, key: side.keys[0])
                 let behind = try await last.ntag.cardUID()
                 print(
-                    "[hil] N424-9 \(side.who): UID \(realUID.hexString()), random IDs \(sessions.map { $0.uid.hexString() }), ATQA \(sessions.map { $0.target.atqa.hexString() })"
+                    "[hil] N424-9 \(side.who): UID \(realUID.hexString()), random IDs \(sessions.map { $0.uid.hexString() }), ATQA \(sessions.map { ($0.target.typeA?.atqa ?? []).hexString() })"
                 )
                 return [
                     "random IDs \(sessions.map { "\($0.uid.count) bytes, first \(String(format: "%02x", $0.uid.first ?? 0))" })",
-                    "ATQA \(sessions[0].target.atqa.hexString())",
+                    "ATQA \((sessions[0].target.typeA?.atqa ?? []).hexString())",
                     "new at each power-up: \(sessions[0].uid != sessions[1].uid)",
                     "GetCardUID is the real UID: \(behind == realUID)",
                 ]

@@ -2,6 +2,8 @@
 package enum FieldOccupancy: Sendable, Equatable {
     /// The tag is the only one in the field, and it is selected.
     case alone(ISO14443ATarget)
+    /// The FeliCa card checked is the only tag in the field; Polling selected it again.
+    case aloneFeliCa
     /// More than one tag answered (a PN532 tells at most two apart). None of them is the
     /// device's selected target.
     case several(count: Int)

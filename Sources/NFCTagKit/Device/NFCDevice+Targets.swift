@@ -99,6 +99,24 @@ extension NFCDevice {
         }
     }
 
+    /// The alone check of a tag of either technology. A type A tag is checked as
+    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it. For a FeliCa card, a type A tag
+    /// that answers a select is a second tag; otherwise the card is polled for again, which
+    /// selects it. Two FeliCa cards are not told apart: libnfc lists one FeliCa card a poll.
+    package func selectIfAlone(_ target: NFCTarget, reusingPoll: Bool = false) throws(NFCDeviceError)
+        -> FieldOccupancy
+    {
+        switch target {
+        case .iso14443A(let tag):
+            return try selectIfAlone(uid: tag.uid, isoDEP: tag.isISODEP, reusingPoll: reusingPoll)
+        case .feliCa(let card):
+            if try selectOrNothing() != nil { return .several(count: 2) }
+            let again = try selectFeliCa(
+                systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)
+            return again?.idm == card.idm ? .aloneFeliCa : .absent
+        }
+    }
+
     /// Looks at the field once, counting the tags in it: the lone tag comes back selected,
     /// for polling loops that wait for a tag to arrive (an ``NDEFSession``, a provisioning
     /// station).
@@ -373,6 +391,23 @@ extension NFCDevice {
         try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> FeliCaTarget? in
             do throws(NFCDeviceError) {
                 return try selectFeliCa(systemCode: systemCode, bitRate: bitRate)
+            } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
+                return nil
+            }
+        }
+    }
+
+    /// Polls until a tag of either technology is in the field: a type A tag (selected, as
+    /// ``waitForTarget(timeout:pollInterval:)`` selects it), or, when none answers, a FeliCa
+    /// card answering Polling for any system at 212 kbit/s (selected by that Polling). A field
+    /// with a type A tag never costs a FeliCa Polling.
+    package func waitForAnyTarget(
+        timeout: Duration? = nil, pollInterval: Duration = .milliseconds(100)
+    ) async throws(NFCDeviceError) -> NFCTarget {
+        try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> NFCTarget? in
+            if let tag = try selectOrNothing() { return .iso14443A(tag) }
+            do throws(NFCDeviceError) {
+                return try selectFeliCa().map(NFCTarget.feliCa)
             } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
                 return nil
             }

@@ -65,7 +65,10 @@ package struct DeviceTagTransport: TagTransport {
     /// FeliCa LEN byte; the reader adds preamble, sync and CRC.
     package init(device: NFCDevice, feliCa card: FeliCaTarget) async {
         self.device = device
-        self.target = TagTarget(uid: card.idm, atqa: 0, sak: 0)
+        self.target = TagTarget(
+            feliCa: FeliCaPollingAnswer(
+                idm: card.idm, pmm: card.pmm,
+                requestData: card.systemCode.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []))
         self.feliCa = card
         self.maximumFrameLength = min(Self.preferredExchangeLength, await device.maximumTagFrame)
         self.maximumCommandLength = await device.maximumTagCommandFrame

@@ -99,12 +99,12 @@ extension NDEFSession {
     private func selectAlone(_ tag: TagSession) async throws(NDEFSessionError) {
         let occupancy: FieldOccupancy
         do {
-            occupancy = try await device.selectIfAlone(uid: tag.uid, isoDEP: tag.target.isISODEP, reusingPoll: true)
+            occupancy = try await device.selectIfAlone(tag.target, reusingPoll: true)
         } catch {
             throw NDEFSessionError(error)
         }
         switch occupancy {
-        case .alone:
+        case .alone, .aloneFeliCa:
             return
         case .absent:
             throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)

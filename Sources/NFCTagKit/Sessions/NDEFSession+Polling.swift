@@ -86,7 +86,7 @@ extension NDEFSession {
         let targets: [ISO14443ATarget]
         do {
             switch try await device.pollField() {
-            case .absent: targets = []
+            case .absent, .aloneFeliCa: targets = []
             case .alone(let target): targets = [target]
             case .several: targets = try await device.listTargets(maximum: 2)
             }

@@ -18,7 +18,7 @@ public struct NFCISODEPTag: NFCTagHandle {
     public let session: TagSession
 
     /// The tag's answer to RATS (ATS), as the reader received it.
-    public var ats: [UInt8] { session.target.ats }
+    public var ats: [UInt8] { session.target.typeA?.ats ?? [] }
 
     /// Sends an ISO 7816-4 APDU and returns the whole answer — Core NFC's
     /// `NFCISO7816Tag.sendCommand(apdu:)`.

@@ -33,6 +33,9 @@ public enum NFCTag: Sendable {
     /// An ISO-DEP (ISO 14443-4) tag, such as an NFC Forum Type 4 tag: commands go in
     /// ISO-DEP blocks through the reader.
     case isoDEP(NFCISODEPTag)
+    /// A FeliCa card (FeliCa Lite, Lite-S, Standard; NFC Forum Type 3): Polling, Request
+    /// Service and System Code, Read and Write Without Encryption, raw FeliCa commands.
+    case feliCa(NFCFeliCaTag)
     /// A chip identification did not recognise and that did not answer RATS; the session's
     /// ``TagSession/send(_:framing:timeout:)`` still reaches it, and
     /// ``TagSession/identification`` keeps what it answered.
@@ -44,6 +47,7 @@ public enum NFCTag: Sendable {
         case .type2(let tag): tag
         case .miFareClassic(let tag): tag
         case .isoDEP(let tag): tag
+        case .feliCa(let tag): tag
         case .unknown: nil
         }
     }
@@ -53,8 +57,9 @@ extension TagSession {
     /// The tag as its family: a ``NFCType2Tag``, ``NFCMiFareClassicTag`` or ``NFCISODEPTag``
     /// (an unidentified chip that answered RATS is ISO-DEP too), or ``NFCTag/unknown``.
     public nonisolated var tag: NFCTag {
+        if case .feliCa(let card) = target { return .feliCa(NFCFeliCaTag(session: self, target: card)) }
         guard let chip else {
-            return target.ats.isEmpty ? .unknown : .isoDEP(NFCISODEPTag(session: self))
+            return target.typeA?.ats.isEmpty ?? true ? .unknown : .isoDEP(NFCISODEPTag(session: self))
         }
         let spec = ChipTables.spec(for: chip)
         switch (spec.family, spec.memory, spec.classicGeometry) {
@@ -89,6 +94,12 @@ extension TagSession {
     public nonisolated func isoDEPTag() throws(TagSessionError) -> NFCISODEPTag {
         if case .isoDEP(let tag) = tag { return tag }
         throw notThisFamily("an ISO-DEP (ISO 14443-4) tag")
+    }
+
+    /// The tag as a FeliCa card, or the error that says what it is instead.
+    public nonisolated func feliCaTag() throws(TagSessionError) -> NFCFeliCaTag {
+        if case .feliCa(let tag) = tag { return tag }
+        throw notThisFamily("a FeliCa card")
     }
 
     private nonisolated func notThisFamily(_ family: String) -> TagSessionError {

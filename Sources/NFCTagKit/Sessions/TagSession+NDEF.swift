@@ -70,6 +70,7 @@ extension TagSession {
     /// Whether the tag is still the selected one and nobody else had the field since.
     private func isSelected(fieldUsedElsewhere: Bool) async -> Bool {
         guard !fieldUsedElsewhere else { return false }
+        if target.feliCa != nil { return await device.selectedFeliCa?.idm == uid }
         return await device.selectedTarget?.uid == uid
     }
 
@@ -83,6 +84,11 @@ extension TagSession {
             }
             self.ndefDriver = (ndefDriver.driver, authenticated)
             return ndefDriver.driver
+        }
+        if case .feliCa(let card) = target {
+            let driver = Type3NDEFDriver(transport: transport, idm: card.idm, pmm: card.pmm)
+            ndefDriver = (driver, authenticated)
+            return driver
         }
         guard let chip else {
             throw .unsupportedTag(reason: "the chip is not identified (\(identification))")
@@ -103,12 +109,12 @@ extension TagSession {
     private func selectAlone() async throws(NDEFSessionError) {
         let occupancy: FieldOccupancy
         do {
-            occupancy = try await device.selectIfAlone(uid: uid, isoDEP: target.isISODEP)
+            occupancy = try await device.selectIfAlone(target)
         } catch {
             throw NDEFSessionError(error)
         }
         switch occupancy {
-        case .alone: return
+        case .alone, .aloneFeliCa: return
         case .several(let count): throw .severalTags(count: count)
         case .absent:
             throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: await device.readerLoss())
@@ -138,7 +144,13 @@ extension TagSession {
         default: return error
         }
         do {
-            if try await device.selectTarget(uid: uid) != nil { return error }
+            if let card = target.feliCa {
+                let again = try await device.selectFeliCa(
+                    systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)
+                if again?.idm == uid { return error }
+            } else if try await device.selectTarget(uid: uid) != nil {
+                return error
+            }
         } catch {
             return .connectionLost(step: step, state: state, readerLoss: await device.readerLoss())
         }

@@ -28,8 +28,9 @@ import NFCTags
 public actor TagSession {
     /// The device the tag is selected on.
     public nonisolated let device: NFCDevice
-    /// The tag as the reader selected it (UID, ATQA, SAK, ATS).
-    public nonisolated let target: ISO14443ATarget
+    /// The tag as the reader found it: a type A tag's UID, ATQA, SAK and ATS, or a FeliCa
+    /// card's IDm, PMm and system code.
+    public nonisolated let target: NFCTarget
     /// What identification found: the chip (or unknown) and the raw answers.
     public nonisolated let identification: TagIdentificationReport
     /// The link to the tag that every command uses.
@@ -55,12 +56,23 @@ public actor TagSession {
     /// The chip, or `nil` when it is unknown.
     public nonisolated var chip: Chip? { identification.chip }
 
-    /// The tag's UID.
+    /// The tag's UID (a FeliCa card's IDm).
     public nonisolated var uid: [UInt8] { target.uid }
 
     /// A session on a tag already selected and identified (tests wrap the transport).
     init(
         device: NFCDevice, target: ISO14443ATarget, identification: TagIdentificationReport,
+        transport: any TagTransport, aloneCheckBeforeEveryWrite: Bool = true,
+        owner: (session: NDEFSession, connection: Int)? = nil
+    ) {
+        self.init(
+            device: device, target: .iso14443A(target), identification: identification, transport: transport,
+            aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite, owner: owner)
+    }
+
+    /// A session on a tag of any technology, already selected and identified.
+    init(
+        device: NFCDevice, target: NFCTarget, identification: TagIdentificationReport,
         transport: any TagTransport, aloneCheckBeforeEveryWrite: Bool = true,
         owner: (session: NDEFSession, connection: Int)? = nil
     ) {
@@ -127,8 +139,19 @@ public actor TagSession {
             }
         }
         let occupancy: FieldOccupancy
-        do {
-            let first = try await device.waitForTarget(timeout: timeout)
+        do throws(NFCDeviceError) {
+            let first: ISO14443ATarget
+            switch try await device.waitForAnyTarget(timeout: timeout) {
+            case .feliCa(let card):
+                // No type A tag answered the select before this Polling.
+                let transport = await DeviceTagTransport(device: device, feliCa: card)
+                return TagSession(
+                    device: device, target: .feliCa(card),
+                    identification: TagIdentificationReport(activation: transport.target), transport: transport,
+                    aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite)
+            case .iso14443A(let tag):
+                first = tag
+            }
             occupancy = try await device.selectIfAlone(uid: first.uid, isoDEP: first.isISODEP)
         } catch {
             throw await failure(error, device: device, operation: .connect)
@@ -147,7 +170,7 @@ public actor TagSession {
                 throw await failure(error, device: device, operation: .connect)
             }
             throw .severalTags(uids: inField.map(\.uid))
-        case .absent:
+        case .absent, .aloneFeliCa:
             throw .tagLost(operation: .connect)
         }
     }
@@ -197,7 +220,7 @@ public actor TagSession {
 
     /// The framing ``send(_:framing:timeout:)`` uses when none is given.
     package nonisolated var defaultFraming: TagFraming {
-        guard let chip else { return target.ats.isEmpty ? .raw : .standard }
+        guard let chip else { return target.typeA?.ats.isEmpty ?? false ? .raw : .standard }
         return ChipTables.spec(for: chip).family.isType2 ? .raw : .standard
     }
 

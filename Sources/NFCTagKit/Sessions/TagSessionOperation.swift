@@ -87,6 +87,8 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case desfireApplication
         /// Creating, reading or writing a MIFARE DESFire file, value or record, or a transaction.
         case desfireFile
+        /// A FeliCa command (Polling, Request Service, Read or Write Without Encryption, …).
+        case feliCaCommand
     }
 
     package let kind: Kind
@@ -137,6 +139,7 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case .desfireChangeKey: "changing a DESFire key or key settings"
         case .desfireApplication: "managing DESFire applications"
         case .desfireFile: "working with a DESFire file"
+        case .feliCaCommand: "running a FeliCa command"
         }
     }
 
@@ -178,4 +181,5 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
     package static let desfireChangeKey = TagSessionOperation(.desfireChangeKey)
     package static let desfireApplication = TagSessionOperation(.desfireApplication)
     package static let desfireFile = TagSessionOperation(.desfireFile)
+    package static let feliCaCommand = TagSessionOperation(.feliCaCommand)
 }

@@ -47,6 +47,10 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
 
     /// `ntag215 (UID 04…, ATQA 0044, SAK 00, GET_VERSION → …)`: the chip, then every raw answer.
     public var description: String {
+        if let feliCa = target.feliCa {
+            let ic = ChipTables.felica.ic(pmm: feliCa.pmm)?.name ?? "FeliCa card"
+            return "\(ic) (IDm \(feliCa.idm.hexString(uppercase: true)), PMm \(feliCa.pmm.hexString(uppercase: true)))"
+        }
         var text =
             "UID \(target.uid.hexString(uppercase: true)), ATQA \(target.atqa.hexString(uppercase: true)), SAK \(target.sak.hexString(uppercase: true))"
         if let answer = getVersionAnswer { text += ", GET_VERSION → \(describe(answer))" }

@@ -46,7 +46,7 @@ struct FeliCaDeviceTests {
                 #expect(card.systemCode == ChipTables.felica.systemCodes.liteS)
                 #expect(card.bitRate == rate)
                 #expect(card.ic == .feliCaLiteS)
-                #expect(await device.selectedFeliCa == card)
+                #expect(await device.selectedFeliCa?.idm == card.idm)
             }
             let ndef = try #require(try await device.selectFeliCa(systemCode: ChipTables.felica.systemCodes.ndef))
             #expect(ndef.systemCode == ChipTables.felica.systemCodes.ndef)

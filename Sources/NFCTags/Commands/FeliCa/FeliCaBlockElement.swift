@@ -8,14 +8,14 @@ import NFCChips
 /// FeliCaBlockElement(block: 1).encoded            // 80 01
 /// FeliCaBlockElement(serviceIndex: 1, block: 0x0123).encoded  // 01 23 01
 /// ```
-package struct FeliCaBlockElement: Sendable, Hashable {
+public struct FeliCaBlockElement: Sendable {
     /// The service's index in the service code list (0–15).
-    package var serviceIndex: Int
+    public var serviceIndex: Int
     /// The block number within the service.
-    package var block: UInt16
+    public var block: UInt16
 
     /// Block `block` of the service at `serviceIndex`.
-    package init(serviceIndex: Int = 0, block: UInt16) {
+    public init(serviceIndex: Int = 0, block: UInt16) {
         self.serviceIndex = serviceIndex
         self.block = block
     }
@@ -37,6 +37,13 @@ package struct FeliCaPollingAnswer: Sendable, Hashable {
     package var pmm: [UInt8]
     /// The system code (request code 1) or communication performance (2); empty for 0.
     package var requestData: [UInt8]
+
+    /// An answer with these fields.
+    package init(idm: [UInt8], pmm: [UInt8], requestData: [UInt8]) {
+        self.idm = idm
+        self.pmm = pmm
+        self.requestData = requestData
+    }
 
     /// The system code the card answered for, when it was asked for it.
     package var systemCode: UInt16? {

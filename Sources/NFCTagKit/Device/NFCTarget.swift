@@ -1,0 +1,38 @@
+/// A tag as the reader found it, by technology: what activation (type A) or Polling
+/// (FeliCa) told before any command reached it.
+///
+/// ```swift
+/// switch session.target {
+/// case .iso14443A(let tag): print(tag.atqa, tag.sak)
+/// case .feliCa(let card): print(card.pmm)
+/// @unknown default: break
+/// }
+/// ```
+@nonexhaustive
+public enum NFCTarget: Sendable {
+    /// An ISO/IEC 14443-A tag: UID, ATQA, SAK and ATS.
+    case iso14443A(ISO14443ATarget)
+    /// A FeliCa card: IDm, PMm and the system code it answered for.
+    case feliCa(FeliCaTarget)
+
+    /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm (as `nfc-list` and the
+    /// tool print them).
+    public var uid: [UInt8] {
+        switch self {
+        case .iso14443A(let tag): tag.uid
+        case .feliCa(let card): card.idm
+        }
+    }
+
+    /// The type A activation, for a type A tag.
+    package var typeA: ISO14443ATarget? {
+        if case .iso14443A(let tag) = self { return tag }
+        return nil
+    }
+
+    /// The FeliCa card, for one.
+    package var feliCa: FeliCaTarget? {
+        if case .feliCa(let card) = self { return card }
+        return nil
+    }
+}
