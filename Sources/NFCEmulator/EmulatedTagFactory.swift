@@ -39,7 +39,7 @@ public enum EmulatedTagFactory {
     /// The `nfctag` name of the NTAG 424 DNA model.
     public static let ntag424Name = "ntag424dna"
 
-    /// The `nfctag` name of the FeliCa Lite-S model (with its NDEF system on).
+    /// The `nfctag` name of the FeliCa Lite-S model (with its NDEF system on, formatted).
     public static let feliCaLiteSName = "felica-lite-s"
 
     /// The `nfctag` name of the FeliCa Standard model (a plain system and the NDEF system).
@@ -59,7 +59,11 @@ public enum EmulatedTagFactory {
         if name == feliCaLiteSName || name == feliCaStandardName {
             let idm = uid ?? feliCaDefaultIDm(index: index)
             guard idm.count == 8 else { throw .uidLength(tag: name, expected: 8, got: idm.count) }
-            return name == feliCaLiteSName ? FeliCaLiteSTag(idm: idm, ndef: true) : FeliCaStandardTag(idm: idm)
+            guard name == feliCaLiteSName else { return FeliCaStandardTag(idm: idm) }
+            // As NFC Forum Type 3 stickers are sold: the NDEF system on, formatted, empty.
+            var sticker = FeliCaLiteSTag(idm: idm, ndef: true)
+            sticker.setNDEFMessage([])
+            return sticker
         }
         if name == ntag424Name {
             let uid = uid ?? ntag424DefaultUID(index: index)

@@ -1,14 +1,26 @@
 import NFCTagKit
 
-/// The JSON fields and text lines of the tag commands: `uid`, `chip`, `atqa`, `sak`,
-/// `ndef` = {`status`, `capacity`, `length`}.
+/// The JSON fields and text lines of the tag commands: `uid`, `chip`, `technology`, `atqa`
+/// and `sak` (a FeliCa card: `idm`, `pmm`, `system_codes`), `ndef` = {`status`, `capacity`,
+/// `length`}.
 enum TagRendering {
-    /// `uid`, `chip`, `atqa`, `sak`.
+    /// `uid`, `chip`, `technology`, then `atqa` and `sak`, or a FeliCa card's `idm`, `pmm`
+    /// and `system_codes` (the one Polling answered for).
     static func identity(_ tag: NDEFDetectedTag) -> [(String, JSONValue)] {
-        [
-            ("uid", .string(tag.uid.hexString())), ("chip", .string(tag.chipName)),
-            ("atqa", .string(tag.target.atqa.hexString())), ("sak", .string([tag.target.sak].hexString())),
-        ]
+        let common: [(String, JSONValue)] = [("uid", .string(tag.uid.hexString())), ("chip", .string(tag.chipName))]
+        switch tag.target {
+        case .feliCa(let card):
+            return common + [
+                ("technology", .string("felica")), ("idm", .string(card.idm.hexString())),
+                ("pmm", .string(card.pmm.hexString())),
+                ("system_codes", .array(card.systemCode.map { [.string(FeliCaVerbs.hex4($0))] } ?? [])),
+            ]
+        case .iso14443A(let typeA):
+            return common + [
+                ("technology", .string("iso14443a")), ("atqa", .string(typeA.atqa.hexString())),
+                ("sak", .string([typeA.sak].hexString())),
+            ]
+        }
     }
 
     /// `read-write`, `read-only` or `not-supported`.
@@ -35,9 +47,17 @@ enum TagRendering {
         return "NDEF \(name(status.availability)), \(status.length)/\(status.capacity) bytes"
     }
 
-    /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`.
+    /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`, or for a FeliCa card
+    /// `012e4c2a31120b05  felica-lite-s  PMm 00f1000000014300  SC 88b4`.
     static func line(_ tag: NDEFDetectedTag) -> String {
-        "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(tag.target.atqa.hexString())  SAK \([tag.target.sak].hexString())"
+        switch tag.target {
+        case .feliCa(let card):
+            let code = card.systemCode.map { "  SC \(FeliCaVerbs.hex4($0))" } ?? ""
+            return "\(tag.uid.hexString())  \(tag.chipName)  PMm \(card.pmm.hexString())\(code)"
+        case .iso14443A(let typeA):
+            return
+                "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(typeA.atqa.hexString())  SAK \([typeA.sak].hexString())"
+        }
     }
 
     /// The status for scan and info: unsupported tags (and unidentified ones, `nil`) are

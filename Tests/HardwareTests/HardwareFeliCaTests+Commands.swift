@@ -161,3 +161,47 @@ extension HardwareInTheLoop.FeliCaAssumptions {
         #expect(Array(seen.suffix(2)) == Array(claim.suffix(2)), "FS-3 disproved")
     }
 }
+
+extension HardwareInTheLoop.FeliCaAssumptions {
+    /// FL-7: the NDEF lock of a Lite-S holds: the card refuses writes to the attribute block,
+    /// a data block and MC afterwards. Irreversible on a real card: a card to spare.
+    @Test("FL-7 after the NDEF lock a Lite-S refuses writes to blocks 0, 1 and MC")
+    func liteSLock() async throws {
+        @Sendable func step(_ device: NFCDevice) async throws -> [String] {
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            let card = try session.feliCaTag()
+            guard card.target.ic == .feliCaLiteS else { try Test.cancel("the card is not a FeliCa Lite-S") }
+            _ = try await card.readNDEF()
+            try await card.writeLock()
+            var seen = ["status \(try await card.queryNDEFStatus().availability)"]
+            for block: UInt16 in [0, 1, UInt16(ChipTables.felica.liteS.blocks[.mc].block)] {
+                let current = try await card.readWithoutEncryption(
+                    serviceCodes: [ChipTables.felica.type3.readService], blocks: [FeliCaBlockElement(block: block)])
+                do {
+                    try await card.writeWithoutEncryption(
+                        serviceCodes: [ChipTables.felica.type3.writeService],
+                        blocks: [FeliCaBlockElement(block: block)],
+                        data: current)
+                    seen.append("block \(block): written")
+                } catch {
+                    seen.append("block \(block): refused")
+                }
+            }
+            return seen
+        }
+        let claim = try await HardwareInTheLoop.Assumptions.withEmulatedDevice(
+            tags: [EmulatedTagFactory.feliCaLiteSName], step)
+        #expect(claim == ["status readOnly", "block 0: refused", "block 1: refused", "block 136: refused"], "\(claim)")
+        _ = try RealReader.required(for: "FL-7")
+        guard HardwareBench.personSetUp("NFC_TEST_FELICA"), HardwareBench.personSetUp("NFC_TEST_FELICA_LOCK"),
+            HardwareBench.allowsWrite
+        else {
+            try Test.cancel(
+                "FL-7 locks a FeliCa Lite-S FOR GOOD: set NFC_TEST_FELICA=1, NFC_TEST_FELICA_LOCK=1 and NFC_TEST_ALLOW_WRITE=1"
+            )
+        }
+        let seen = try await HardwareReader().withDevice(step)
+        print("[hil] FL-7 real: \(seen)  emulator: \(claim)")
+        #expect(seen == claim, "FL-7 disproved")
+    }
+}

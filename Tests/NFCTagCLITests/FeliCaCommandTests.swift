@@ -75,4 +75,40 @@ struct FeliCaCommandTests {
         #expect(result.status == 4)
         #expect(result.stderr.contains("Polling for 12fc"), "\(result.stderr)")
     }
+
+    @Test(
+        "scan, write, read, lock and format take a FeliCa card as any tag; nfc-read-forum-tag3 reads what write wrote")
+    func ndefCommands() throws {
+        var card = FeliCaLiteSTag(idm: Self.idm, ndef: true)
+        card.setNDEFMessage([])
+        let emulator = try startEmulator([card])
+        defer { emulator.stop() }
+        let scan = try jsonObject(try runTool(["scan", "--json"], on: emulator))
+        #expect(scan["technology"] as? String == "felica")
+        #expect(scan["chip"] as? String == "felica-lite-s")
+        #expect(scan["pmm"] as? String == "00f1000000014300")
+        #expect(scan["atqa"] == nil)
+        let url = "https://example.com/written-by-nfctag"
+        let written = try runTool(["write", "--uri", url], on: emulator)
+        #expect(written.status == 0, "\(written.stderr)")
+        let read = try jsonObject(try runTool(["read", "--json"], on: emulator))
+        #expect((read["records"] as? [[String: Any]])?.first?["uri"] as? String == url)
+        if ReaderUnderTest.current == .pn532, LibNFCTool.isInstalled("nfc-read-forum-tag3") {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfctag-felica-\(UUID()).ndef")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let tool = try LibNFCTool.run("nfc-read-forum-tag3", ["-o", file.path], device: emulator.connectionString)
+            #expect(tool.status == 0, "\(tool.output)")
+            let uri = Array("example.com/written-by-nfctag".utf8)  // "https://" is prefix code 04
+            #expect(try [UInt8](Data(contentsOf: file)) == [0xD1, 0x01, UInt8(1 + uri.count), 0x55, 0x04] + uri)
+        }
+        let format = try runTool(["format"], on: emulator)
+        #expect(format.status != 0, "format refuses a formatted card without --force")
+        let locked = try runTool(["lock", "--yes"], on: emulator)
+        #expect(locked.status == 0, "\(locked.stderr)")
+        let refused = try runTool(["write", "--text", "again"], on: emulator)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("read-only"), "\(refused.stderr)")
+        let info = try jsonObject(try runTool(["info", "--json"], on: emulator))
+        #expect((info["ndef"] as? [String: Any])?["status"] as? String == "read-only")
+    }
 }

@@ -217,6 +217,16 @@ extension NFCDevice {
         return card
     }
 
+    /// ``selectFeliCa(systemCode:bitRate:)`` for any system at 212 kbit/s, where a reader that
+    /// timed out or was aborted found no card.
+    package func selectFeliCaOrNothing() throws(NFCDeviceError) -> FeliCaTarget? {
+        do {
+            return try selectFeliCa()
+        } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
+            return nil
+        }
+    }
+
     /// The FeliCa card the last ``selectFeliCa(systemCode:bitRate:)`` selected, while it is.
     package var selectedFeliCa: FeliCaTarget? { field.selectedFeliCa }
 
@@ -406,11 +416,7 @@ extension NFCDevice {
     ) async throws(NFCDeviceError) -> NFCTarget {
         try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> NFCTarget? in
             if let tag = try selectOrNothing() { return .iso14443A(tag) }
-            do throws(NFCDeviceError) {
-                return try selectFeliCa().map(NFCTarget.feliCa)
-            } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
-                return nil
-            }
+            return try selectFeliCaOrNothing().map(NFCTarget.feliCa)
         }
     }
 

@@ -2,8 +2,9 @@ import NFCChips
 import NFCTags
 
 /// A tag an ``NDEFSession`` found in the field: what selection learnt (UID, ATQA, SAK,
-/// ATS) and the chip that identification (GET_VERSION, the Ultralight C probe, ATQA /
-/// SAK) names — `nil` when no chip in the tables matches.
+/// ATS; a FeliCa card's IDm, PMm and system code) and the chip that identification
+/// (GET_VERSION, the Ultralight C probe, ATQA / SAK) names — `nil` when no chip in the
+/// tables matches, and for a FeliCa card (its PMm names its IC).
 ///
 /// ```swift
 /// for await event in session.events {
@@ -13,25 +14,43 @@ import NFCTags
 /// }
 /// ```
 public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringConvertible {
-    /// UID, ATQA, SAK and ATS as the reader reported them.
-    public var target: ISO14443ATarget
+    /// UID, ATQA, SAK and ATS (or IDm, PMm and system code) as the reader reported them.
+    public var target: NFCTarget
     /// The identified chip, or `nil` when unknown.
     public var chip: Chip?
 
-    /// A detected tag.
+    /// A detected type A tag.
     package init(target: ISO14443ATarget, chip: Chip?) {
-        self.target = target
+        self.target = .iso14443A(target)
         self.chip = chip
+    }
+
+    /// A detected FeliCa card.
+    package init(feliCa card: FeliCaTarget) {
+        self.target = .feliCa(card)
+        self.chip = nil
+    }
+
+    /// The same tag: the same identifier and chip.
+    public static func == (lhs: NDEFDetectedTag, rhs: NDEFDetectedTag) -> Bool {
+        lhs.uid == rhs.uid && lhs.chip == rhs.chip
+    }
+
+    /// Hashes the identifier and chip.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uid)
+        hasher.combine(chip)
     }
 
     /// The UID identifies the tag within a session.
     public var id: [UInt8] { target.uid }
-    /// The UID (4, 7 or 10 bytes).
+    /// The UID (4, 7 or 10 bytes; a FeliCa card's 8-byte IDm).
     public var uid: [UInt8] { target.uid }
     /// The UID as lowercase hex.
-    package var uidHex: String { target.uidHex }
-    /// The `nfctag` tag name of the chip (`ntag215`, `ultralight-c`, …) or `unknown`.
-    package var chipName: String { chip?.rawValue ?? "unknown" }
+    package var uidHex: String { target.uid.hexString() }
+    /// The `nfctag` tag name of the chip (`ntag215`, `ultralight-c`, `felica-lite-s`, …) or
+    /// `unknown`.
+    package var chipName: String { chip?.rawValue ?? target.feliCa?.ic?.name ?? "unknown" }
 
     /// `04a1b2c3d4e5f6 ntag215`.
     public var description: String { "\(uidHex) \(chipName)" }

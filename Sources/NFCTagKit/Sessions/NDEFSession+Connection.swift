@@ -69,11 +69,15 @@ extension NDEFSession {
     /// the configuration's alone-check policy; `connection` makes it this session's
     /// connection (`nil`: a read the polling loop does itself).
     func makeTagSession(for tag: NDEFDetectedTag, connection: Int?) async -> TagSession {
-        let base = await DeviceTagTransport(device: device, target: tag.target)
+        let base: DeviceTagTransport
+        switch tag.target {
+        case .feliCa(let card): base = await DeviceTagTransport(device: device, feliCa: card)
+        case .iso14443A(let typeA): base = await DeviceTagTransport(device: device, target: typeA)
+        }
         let report = identifications[tag.uid].flatMap { $0.chip == tag.chip ? $0 : nil }
         return TagSession(
             device: device, target: tag.target,
-            identification: report ?? TagIdentificationReport(activation: TagTarget(tag.target)),
+            identification: report ?? TagIdentificationReport(activation: base.target),
             transport: transportDecorator?(base) ?? base,
             aloneCheckBeforeEveryWrite: configuration.aloneCheckBeforeEveryWrite,
             owner: connection.map { (self, $0) })
@@ -84,7 +88,8 @@ extension NDEFSession {
     /// with the configuration's password or key, which the tag session then presents again
     /// after every re-selection.
     func open(_ tag: TagSession, aloneCheck: Bool) async throws(NDEFSessionError) {
-        let selected = await device.selectedTarget?.uid == tag.uid && !fieldUsedElsewhere
+        let selectedUID = await tag.target.feliCa != nil ? device.selectedFeliCa?.idm : device.selectedTarget?.uid
+        let selected = selectedUID == tag.uid && !fieldUsedElsewhere
         if aloneCheck {
             try await selectAlone(tag)
         } else if !selected {
@@ -131,13 +136,18 @@ extension NDEFSession {
 
     /// Selects `tag` again (after another user of the field, or when another tag was selected).
     private func select(_ tag: TagSession) async throws(NDEFSessionError) {
-        let selected: ISO14443ATarget?
+        let selected: [UInt8]?
         do {
-            selected = try await device.selectTarget(uid: tag.uid)
+            if let card = tag.target.feliCa {
+                selected = try await device.selectFeliCa(
+                    systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)?.idm
+            } else {
+                selected = try await device.selectTarget(uid: tag.uid)?.uid
+            }
         } catch {
             throw NDEFSessionError(error)
         }
-        if selected == nil { throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil) }
+        if selected != tag.uid { throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil) }
     }
 
     /// PWD_AUTH with the configured password, PACK checked; on an Ultralight C, 3DES

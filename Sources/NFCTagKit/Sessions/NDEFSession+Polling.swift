@@ -83,12 +83,15 @@ extension NDEFSession {
     /// InAutoPoll, which is also the tag's alone check until its selection changes); only
     /// several tags are listed, to name them all.
     private func pollRound() async -> PollOutcome {
-        let targets: [ISO14443ATarget]
+        let targets: [NFCTarget]
         do {
             switch try await device.pollField() {
-            case .absent, .aloneFeliCa: targets = []
-            case .alone(let target): targets = [target]
-            case .several: targets = try await device.listTargets(maximum: 2)
+            case .absent, .aloneFeliCa:
+                // No type A tag: a FeliCa card answering Polling (a field with a type A tag
+                // never costs this Polling).
+                targets = try await device.selectFeliCaOrNothing().map { [.feliCa($0)] } ?? []
+            case .alone(let target): targets = [.iso14443A(target)]
+            case .several: targets = try await device.listTargets(maximum: 2).map(NFCTarget.iso14443A)
             }
         } catch .connectionLost(let reason) {
             return .readerLost(reason)
@@ -104,7 +107,7 @@ extension NDEFSession {
     }
 
     /// Compares `targets` with the tags seen last round and reports what changed.
-    private func update(with targets: [ISO14443ATarget]) async -> PollOutcome {
+    private func update(with targets: [NFCTarget]) async -> PollOutcome {
         let known = detectedTags
         let uids = targets.map(\.uid)
         for tag in known where !uids.contains(tag.uid) {
@@ -117,13 +120,17 @@ extension NDEFSession {
                 current.append(tag)
                 continue
             }
+            guard case .iso14443A(let typeA) = target else {
+                if case .feliCa(let card) = target { current.append(NDEFDetectedTag(feliCa: card)) }
+                continue
+            }
             do {
-                current.append(try await identify(target))
+                current.append(try await identify(typeA))
             } catch .connectionLost(let reason) {
                 detectedTags = current
                 return .readerLost(reason)
             } catch {
-                current.append(NDEFDetectedTag(target: target, chip: NDEFDetectedTag.chipFromActivation(target)))
+                current.append(NDEFDetectedTag(target: typeA, chip: NDEFDetectedTag.chipFromActivation(typeA)))
             }
         }
         detectedTags = current

@@ -35,6 +35,7 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         case readAttributeBlock
         case beginWrite
         case writeAttributeBlock
+        case lockMemoryConfiguration
     }
 
     package let kind: Kind
@@ -92,6 +93,7 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
         case .readAttributeBlock: "reading the attribute information block"
         case .beginWrite: "marking the write in progress (WriteFlag) in the attribute information block"
         case .writeAttributeBlock: "writing the attribute information block"
+        case .lockMemoryConfiguration: "making the NDEF blocks read-only for good in the memory configuration (MC)"
         }
     }
 
@@ -185,4 +187,6 @@ public struct NDEFTagStep: Sendable, Hashable, CustomStringConvertible {
     package static let beginWrite = NDEFTagStep(.beginWrite)
     /// Writing the Attribute Information Block (format, lock).
     package static let writeAttributeBlock = NDEFTagStep(.writeAttributeBlock)
+    /// Clearing a FeliCa Lite-S's write bits and MC_ALL in its memory configuration block.
+    package static let lockMemoryConfiguration = NDEFTagStep(.lockMemoryConfiguration)
 }

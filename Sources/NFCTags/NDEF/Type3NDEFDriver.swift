@@ -35,9 +35,16 @@ package actor Type3NDEFDriver: NDEFTagDriver {
     }
 
     package func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
-        guard let snapshot = try await readSnapshot(messageToo: false) else {
-            return NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
+        let notSupported = NDEFStatus(availability: .notSupported, capacity: 0, length: 0)
+        let snapshot: Snapshot?
+        do {
+            snapshot = try await readSnapshot(messageToo: false)
+        } catch {
+            // A blank attribute block, as a Type 2 tag without its CC.
+            guard case .invalidCapabilityContainer(_, .notFormatted) = error else { throw error }
+            return notSupported
         }
+        guard let snapshot else { return notSupported }
         let attribute = try Self.readable(snapshot.attribute)
         return NDEFStatus(
             availability: attribute.writable ? .readWrite : .readOnly, capacity: attribute.capacity,
@@ -93,25 +100,62 @@ package actor Type3NDEFDriver: NDEFTagDriver {
         verifiedMessage = bytes
     }
 
-    /// Clears RWFlag: NFC Forum readers then treat the tag as read-only. The flag lives in a
-    /// block the write service still reaches, so this is the Type 3 mapping's lock, not a
-    /// hardware one.
+    /// Clears RWFlag: NFC Forum readers then treat the tag as read-only. On a FeliCa Lite or
+    /// Lite-S the memory configuration block (MC) then makes the NDEF blocks read-only and
+    /// itself with the system blocks (MC_ALL 00): for good, as nfcpy's FeliCa Lite lock does
+    /// (assumption FL-7). On other cards RWFlag is the Type 3 mapping's lock, a flag in a block
+    /// the write service still reaches.
     package func makeReadOnly(force: Bool) async throws(NDEFTagError) {
         guard let snapshot = try await readSnapshot(messageToo: true) else { throw Self.noNDEFSystem }
         var attribute = try Self.readable(snapshot.attribute)
         guard force || verifiedMessage == snapshot.message else { throw .notVerified }
-        guard attribute.writable else { return }
-        attribute.writable = false
-        try await writeAttribute(attribute, step: .writeAttributeBlock, state: .previousMessageIntact)
+        if attribute.writable {
+            attribute.writable = false
+            try await writeAttribute(attribute, step: .writeAttributeBlock, state: .previousMessageIntact)
+        }
+        let ic = Self.felica.ic(pmm: pmm)
+        if ic == .feliCaLiteS || ic == .feliCaLite {
+            try await lockMemoryConfiguration(blocks: attribute.maximumBlocks)
+        }
+    }
+
+    /// MC with the write bits of blocks 0…`blocks` cleared and MC_ALL 00, written and read back.
+    private func lockMemoryConfiguration(blocks: Int) async throws(NDEFTagError) {
+        guard let commands = ndefSystem else { throw Self.noNDEFSystem }
+        let liteS = Self.felica.liteS
+        let mc = FeliCaBlockElement(block: UInt16(liteS.blocks[.mc].block))
+        let step = NDEFTagStep.lockMemoryConfiguration
+        let current = try await read(first: Int(mc.block), count: 1, chunk: 1, commands: commands, step: step)
+        var locked = current
+        for block in 0...min(blocks, liteS.userBlocks - 1) { locked[block / 8] &= ~UInt8(1 << (block % 8)) }
+        locked[liteS.mcSystemWritableByte] = 0x00
+        guard locked != current else { return }
+        guard current[liteS.mcSystemWritableByte] == liteS.mcSystemWritable else {
+            throw .unsupportedTag(
+                reason: "the memory configuration (MC) is frozen already: its write bits cannot change")
+        }
+        do {
+            try await commands.writeWithoutEncryption(services: [Self.type3.writeService], blocks: [mc], data: [locked])
+        } catch .transport(let error) {
+            throw .writing(error, step: step, state: .previousMessageIntact)
+        } catch {
+            throw .tagUpdateFailure(
+                step: step, state: .previousMessageIntact, reason: .unexpectedResponse(error.description))
+        }
+        let back = try await read(first: Int(mc.block), count: 1, chunk: 1, commands: commands, step: step)
+        guard back == locked else {
+            throw .tagUpdateFailure(step: step, state: .previousMessageIntact, reason: .verificationMismatch(offset: 0))
+        }
     }
 
     /// Writes a fresh attribute block (an empty message). The area comes from the chip's
     /// table (a FeliCa Lite-S) or from the attribute block already there.
     package func format(force: Bool) async throws(NDEFTagError) {
         let existing: Type3AttributeBlock?
-        do throws(NDEFTagError) {
+        do {
             existing = try await readSnapshot(messageToo: false)?.attribute
-        } catch .invalidCapabilityContainer {
+        } catch {
+            guard case .invalidCapabilityContainer = error else { throw error }
             existing = nil
         }
         guard ndefSystem != nil else { throw Self.noNDEFSystem }

@@ -119,7 +119,8 @@ struct Type3NDEFDriverTests {
         #expect(await transport.frames.filter { $0[1] == 0x08 }.isEmpty)
     }
 
-    @Test("lock clears RWFlag: read-only afterwards, and a write is refused")
+    @Test(
+        "lock clears RWFlag and, on a Lite-S, the NDEF blocks' write bits and MC_ALL: the card refuses writes for good")
     func lock() async throws {
         let transport = EmulatedTagTransport(tag: try Self.liteS())
         let driver = Self.driver(transport)
@@ -129,6 +130,20 @@ struct Type3NDEFDriverTests {
         #expect(status.availability == .readOnly)
         await #expect(throws: NDEFTagError.tagNotWritable) { try await Self.driver(transport).writeMessage(Self.long) }
         #expect(try await Self.driver(transport).readMessage() == Self.url)
+        let tag = try #require(await transport.model(as: FeliCaLiteSTag.self))
+        #expect(Array((tag.blocks[0x88] ?? []).prefix(3)) == [0x00, 0xC0, 0x00], "blocks 00–0D read-only, MC frozen")
+        // The card itself now refuses the attribute block and MC, whatever a writer sends.
+        let felica = FeliCaCommands(transport: transport, idm: Self.idm, pmm: ChipTables.felica.liteS.pmm)
+        for block: UInt16 in [0, 1, 0x88] {
+            await #expect(throws: TagCommandError.self) {
+                try await felica.writeWithoutEncryption(
+                    services: [0x0009], blocks: [FeliCaBlockElement(block: block)],
+                    data: [[UInt8](repeating: 0xFF, count: 16)])
+            }
+        }
+        let again = Self.driver(transport)
+        _ = try await again.readMessage()
+        try await again.makeReadOnly(force: false)  // locked already: nothing to do
     }
 
     @Test("lock refuses a message this connection has not verified")
