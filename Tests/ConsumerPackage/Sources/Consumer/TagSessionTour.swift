@@ -16,9 +16,11 @@ func tagSessionTour(device: NFCDevice) async throws {
         print(try await classic.readBlock(4))
     case .isoDEP(let tag):  // Type 4 and other ISO 14443-4 tags
         print(tag.ats)
+    case .feliCa(let card):  // FeliCa Lite-S, Standard: NFC Forum Type 3
+        print(try await card.readWithoutEncryption(serviceCodes: [0x000B], blocks: [FeliCaBlockElement(block: 0)]))
     case .unknown:
         print(tagSession.identification)  // every raw answer
-    @unknown default:  // families to come (FeliCa, Type B, ...)
+    @unknown default:  // families to come (Type B, Type 1, ...)
         print(tagSession.tag)
     }
 }
