@@ -51,6 +51,8 @@ struct BenchSuite {
         results.append(try await provision(count: provisioningTags))
         announce("DESFire 2 KB reads")
         results += try await desfireReads()
+        announce("FeliCa Lite-S NDEF read / write")
+        results += try await feliCaNDEF()
         if let tool {
             announce("nfctag write, then nfctag read (two processes)")
             results.append(try await TwoProcessRun(tool: tool, baud: baud).run())
@@ -417,6 +419,67 @@ extension BenchSuite {
                     + floor.airFrameWithCRC(1 + answer))
         }
         return cost
+    }
+}
+
+// MARK: - FeliCa
+
+extension BenchSuite {
+    /// A FeliCa Lite-S's whole NDEF area (208 bytes, 13 blocks) written and read through its
+    /// handle: the Type 3 order (WriteFlag on, a block a command, Ln with WriteFlag off) and
+    /// the card's response times from its PMm.
+    func feliCaNDEF() async throws -> [BenchResult] {
+        var card = FeliCaLiteSTag(idm: EmulatedTagFactory.feliCaDefaultIDm(), ndef: true)
+        card.setNDEFMessage([])
+        let reader = try await BenchReader.start(tags: [card], baud: baud)
+        let tag = try await TagSession.connect(on: reader.device, timeout: tagWait).feliCaTag()
+        let area = ChipTables.felica.liteS.userBlocks - 1
+        let text = [UInt8](repeating: 0x66, count: area * 16 - 7)
+        let message = NDEFMessage(records: [.wellKnown("T", payload: [0x02] + Array("en".utf8) + text)])
+        let length = try message.encoded().count
+        guard length == area * 16 else { throw BenchFailure("the FeliCa message is \(length) bytes, not the area") }
+        let ((), write) = try await reader.measure {
+            try await tag.writeNDEF(message, options: NDEFWriteOptions(fullWrite: true), progress: { _ in })
+        }
+        let (read, sample) = try await reader.measure { try await tag.readNDEF() }
+        guard read == message else { throw BenchFailure("the FeliCa read came back different") }
+        await reader.stop()
+        let pmm = ChipTables.felica.liteS.pmm
+        return [
+            try result(
+                "felica_ndef_write_208", write,
+                floor: { floor in
+                    // The attribute block with WriteFlag on, 13 blocks, the attribute block again.
+                    (0..<(area + 2)).reduce(FloorCost.zero) { cost, _ in
+                        cost + Self.feliCaFloor(floor, pmm: pmm, write: true, blocks: 1)
+                    }
+                },
+                safeFloor: { floor in
+                    // And the read-back that verifies it.
+                    (0..<(area + 2)).reduce(Self.feliCaAreaRead(floor, pmm: pmm, blocks: area)) { cost, _ in
+                        cost + Self.feliCaFloor(floor, pmm: pmm, write: true, blocks: 1)
+                    }
+                }),
+            try result("felica_ndef_read_208", sample) { floor in Self.feliCaAreaRead(floor, pmm: pmm, blocks: area) },
+        ]
+    }
+
+    /// The attribute block, then `blocks` blocks four a command (a Lite-S's Nbr).
+    static func feliCaAreaRead(_ floor: PhysicalFloor, pmm: [UInt8], blocks: Int) -> FloorCost {
+        let reads = [1] + stride(from: 0, to: blocks, by: 4).map { min(4, blocks - $0) }
+        return reads.reduce(FloorCost.zero) { $0 + feliCaFloor(floor, pmm: pmm, write: false, blocks: $1) }
+    }
+
+    /// One Read or Write Without Encryption of `blocks` blocks through InDataExchange: the
+    /// frames at 212 kbit/s with preamble, sync and CRC, and the card's time from its PMm.
+    static func feliCaFloor(_ floor: PhysicalFloor, pmm: [UInt8], write: Bool, blocks: Int) -> FloorCost {
+        let felica = ChipTables.felica
+        let request = 14 + 2 * blocks + (write ? 16 * blocks : 0)
+        let answer = write ? 12 : 13 + 16 * blocks
+        let framing = felica.frame.preamble.count + felica.frame.sync.count + 2
+        let air = { (bytes: Int) in Double((bytes + framing) * 8) / 212_000 }
+        let card = (felica.maximumResponseMicroseconds(pmm: pmm, blocks: blocks, write: write) ?? 0) / 1_000_000
+        return floor.command(dataOut: 1 + request, dataIn: 1 + answer, airSeconds: air(request) + card + air(answer))
     }
 }
 

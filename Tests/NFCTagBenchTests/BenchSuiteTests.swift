@@ -22,8 +22,14 @@ struct BenchSuiteTests {
                 "write_ndef_100_change_new_connection", "write_ndef_800_fresh", "read_ndef_800",
                 "write_ndef_800_small_change",
                 "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags", "desfire_read_2k_plain",
-                "desfire_read_2k_mac", "desfire_read_2k_full",
+                "desfire_read_2k_mac", "desfire_read_2k_full", "felica_ndef_write_208", "felica_ndef_read_208",
             ])
+        // A FeliCa Lite-S's area: read on its floor (the attribute block, then four blocks a
+        // command); written in 15 single-block writes (WriteFlag on, 13 blocks, Ln).
+        let feliCaRead = try #require(byName["felica_ndef_read_208"])
+        #expect(feliCaRead.ratio < 1.05, "felica read: \(feliCaRead.ratio)")
+        let feliCaWrite = try #require(byName["felica_ndef_write_208"])
+        #expect(feliCaWrite.sample.tagFramesByCode[0x20] == 15, "felica write")
         // A 2 KB DESFire file comes in 35 frames of 59 bytes whatever the mode: on its floor.
         for mode in ["plain", "mac", "full"] {
             let read = try #require(byName["desfire_read_2k_\(mode)"])

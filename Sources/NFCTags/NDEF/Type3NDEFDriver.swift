@@ -67,7 +67,8 @@ package actor Type3NDEFDriver: NDEFTagDriver {
     ) async throws(NDEFTagError) {
         verifiedMessage = nil
         let bytes = try message.tagBytes()
-        guard let snapshot = try await readSnapshot(messageToo: true) else {
+        // A full write needs only the attribute block: no block is compared with the old message.
+        guard let snapshot = try await readSnapshot(messageToo: !options.fullWrite) else {
             throw Self.noNDEFSystem
         }
         let attribute = snapshot.attribute
