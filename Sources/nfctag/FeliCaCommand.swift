@@ -38,10 +38,14 @@ enum FeliCaCommand {
             "felica read", "Read Without Encryption of blocks of a service",
             options: [
                 service, OptionSpec("--blocks", value: "N[,N…]", help: "block numbers, decimal"), systemCode,
+                OptionSpec("--mac", help: "FeliCa Lite / Lite-S: read with the card's MAC, checked"),
+                OptionSpec("--card-key", value: "HEX32", help: "the card key the MAC is checked with (default: zeros)"),
             ],
             discussion: """
                 Reads the blocks a few a command (four on a FeliCa Lite-S, eight otherwise).
-                A refusal names the card's status flags. With --json: {"blocks":[HEX…]}.
+                With --mac the card first proves it holds the card key, then sends its MAC with
+                every three blocks of the NDEF service (000b); a MAC that does not check exits 1.
+                A refusal names the card's status flags. With --json: {"blocks":[HEX…],"mac":BOOL}.
 
                 Example:
                   nfctag --device emulator:felica-lite-s felica read --service 000b --blocks 0,1
@@ -86,10 +90,10 @@ enum FeliCaCommand {
         }
         var values: [String: String] = [:]
         while let argument = try parser.next(of: spec) {
-            guard let option = argument.option, spec.option(named: option) != nil else {
+            guard let option = argument.option, let declared = spec.option(named: option) else {
                 throw spec.unknown(argument.token)
             }
-            values[option] = argument.value
+            values[option] = declared.value == nil ? "" : argument.value
         }
         output.json = parser.globals.json
         if parser.helpRequested { return output.line(spec.help) }

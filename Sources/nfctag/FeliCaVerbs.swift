@@ -24,8 +24,22 @@ struct FeliCaVerbs {
         case "read":
             let service = try required(hex4(values["--service"], option: "--service"), "--service HEX4")
             let blocks = try blockList()
+            let cardKey = try values["--card-key"].map { text throws(ToolError) in
+                guard let key = Hex.decode(text), key.count == 16 else {
+                    throw .usage("\(command): --card-key takes the 16-byte card key as 32 hex digits")
+                }
+                return key
+            }
+            guard cardKey == nil || values["--mac"] != nil else {
+                throw .usage("\(command): --card-key goes with --mac")
+            }
             try await withCard(systemCode: code) { card, felica throws(ToolError) in
-                try await read(card, felica, service: service, blocks: blocks)
+                if values["--mac"] != nil {
+                    try await readWithMAC(
+                        felica, cardKey: cardKey ?? [UInt8](repeating: 0, count: 16), service: service, blocks: blocks)
+                } else {
+                    try await read(card, felica, service: service, blocks: blocks)
+                }
             }
         default:
             let service = try required(hex4(values["--service"], option: "--service"), "--service HEX4")
@@ -138,6 +152,32 @@ struct FeliCaVerbs {
             output.document(.object([("blocks", .array(data.map { .string($0.hexString()) }))]))
         } else {
             for (block, bytes) in zip(blocks, data) { output.line("block \(block): \(bytes.hexString())") }
+        }
+    }
+
+    private func readWithMAC(_ felica: FeliCaCommands, cardKey: [UInt8], service: UInt16, blocks: [UInt16])
+        async throws(ToolError)
+    {
+        guard service == ChipTables.felica.type3.readService else {
+            throw .usage("\(command): --mac reads the NDEF service 000b, which a Lite-S sends its MAC with")
+        }
+        let mac = try await attempt { () throws(TagCommandError) in try await felica.authenticateLite(cardKey: cardKey)
+        }
+        var data: [[UInt8]] = []
+        // The MAC block rides along: three blocks and it fill a Lite-S's four a read.
+        let chunk = ChipTables.felica.liteS.maximumReadBlocks - 1
+        for start in stride(from: 0, to: blocks.count, by: chunk) {
+            let part = Array(blocks[start..<min(blocks.count, start + chunk)])
+            data += try await attempt { () throws(TagCommandError) in
+                try await felica.readWithMAC(blocks: part, session: mac)
+            }
+        }
+        if output.json {
+            output.document(.object([("blocks", .array(data.map { .string($0.hexString()) })), ("mac", .bool(true))]))
+        } else {
+            for (block, bytes) in zip(blocks, data) {
+                output.line("block \(block): \(bytes.hexString())  (MAC checked)")
+            }
         }
     }
 

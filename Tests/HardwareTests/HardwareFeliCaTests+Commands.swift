@@ -205,3 +205,41 @@ extension HardwareInTheLoop.FeliCaAssumptions {
         #expect(seen == claim, "FL-7 disproved")
     }
 }
+
+extension HardwareInTheLoop.FeliCaAssumptions {
+    /// FL-8: the MAC a real Lite-S sends checks under the session key nfcpy's way derives.
+    @Test("FL-8 a Lite-S's MAC over the ID block and the attribute block checks with its card key")
+    func macRead() async throws {
+        let key =
+            HardwareBench.environment["NFC_TEST_FELICA_CARD_KEY"].flatMap(bytes(fromHex:))
+            ?? [UInt8](repeating: 0, count: 16)
+        @Sendable func step(_ device: NFCDevice) async throws -> [String] {
+            let session = try await TagSession.connect(on: device, timeout: .seconds(10))
+            let card = try session.feliCaTag()
+            guard card.target.ic == .feliCaLiteS else { try Test.cancel("the card is not a FeliCa Lite-S") }
+            var seen: [String] = []
+            do {
+                try await card.authenticate(cardKey: key)
+                seen.append("authenticated")
+                let plain = try await card.readWithoutEncryption(
+                    serviceCodes: [ChipTables.felica.type3.readService], blocks: [FeliCaBlockElement(block: 0)])
+                seen.append("MAC read \(try await card.readWithMAC(blocks: [0]) == plain ? "matches" : "differs")")
+            } catch {
+                seen.append("refused: \(error)")
+            }
+            return seen
+        }
+        let claim = try await HardwareInTheLoop.Assumptions.withEmulatedDevice(
+            tags: [EmulatedTagFactory.feliCaLiteSName], step)
+        #expect(claim == ["authenticated", "MAC read matches"], "the emulator: \(claim)")
+        _ = try RealReader.required(for: "FL-8")
+        guard HardwareBench.personSetUp("NFC_TEST_FELICA") else {
+            try Test.cancel("FL-8 needs a FeliCa Lite-S on the real reader: set NFC_TEST_FELICA=1")
+        }
+        let seen = try await HardwareReader().withDevice(step)
+        print("[hil] FL-8 real: \(seen)  emulator: \(claim)")
+        #expect(
+            seen == ["authenticated", "MAC read matches"],
+            "FL-8 disproved (or NFC_TEST_FELICA_CARD_KEY is not the card's)")
+    }
+}

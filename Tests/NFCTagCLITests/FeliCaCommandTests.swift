@@ -67,6 +67,29 @@ struct FeliCaCommandTests {
         }
     }
 
+    @Test("read --mac: the card proves the factory key and each block; another key exits 1")
+    func readWithMAC() throws {
+        let emulator = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: true)])
+        defer { emulator.stop() }
+        let read = try runTool(
+            ["felica", "read", "--service", "000b", "--blocks", "0,1,130,131", "--mac", "--json"], on: emulator)
+        #expect(read.status == 0, "\(read.stderr)")
+        let json = try jsonObject(read)
+        #expect(json["mac"] as? Bool == true)
+        #expect((json["blocks"] as? [String])?[2] == Self.idm.hexString() + String(repeating: "00", count: 8))
+        let wrong = try runTool(
+            [
+                "felica", "read", "--service", "000b", "--blocks", "0", "--mac", "--card-key",
+                String(repeating: "11", count: 16),
+            ],
+            on: emulator)
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("not a genuine card"), "\(wrong.stderr)")
+        #expect(
+            try runTool(["felica", "read", "--service", "000b", "--blocks", "0", "--card-key", "00"], on: emulator)
+                .status == 2)
+    }
+
     @Test("no FeliCa card: exit 4 after --timeout, naming the system polled for")
     func noCard() throws {
         let emulator = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: false)])

@@ -1,3 +1,4 @@
+import CryptoSupport
 import NFCChips
 
 /// An emulated FeliCa Lite-S (RC-S966): Polling for its system codes, Read and Write
@@ -5,8 +6,10 @@ import NFCChips
 /// system blocks of the memory map (`datasheets/felica.json`).
 ///
 /// Frames arrive as the host sends them through a PN532 — LEN first, no preamble, sync or
-/// CRC — and answers go back the same way. Read and write with MAC are not modelled yet: the
-/// MAC block (81) answers "authentication required".
+/// CRC — and answers go back the same way. A read whose last block is MAC (81) answers it
+/// with the MAC of the blocks before it, under the session key of the challenge last written
+/// to RC and the card key CK (assumption FL-8); MAC alone answers "authentication required".
+/// Write with MAC_A is not modelled yet.
 ///
 /// ```swift
 /// var tag = FeliCaLiteSTag(idm: [0x01, 0x2E, 0x4C, 0x2A, 0x31, 0x12, 0x0B, 0x05])
@@ -165,7 +168,13 @@ public struct FeliCaLiteSTag: EmulatedTag {
         let writeOnly: Set<UInt8> = [spec.blocks[.rc].block, spec.blocks[.ck].block]
         var data: [UInt8] = []
         for (element, block) in parsed.blocks.enumerated() {
-            if block == spec.blocks[.mac].block { return Self.failure(element: element, .authenticationRequired) }
+            if block == spec.blocks[.mac].block {
+                guard element > 0, element == parsed.blocks.count - 1 else {
+                    return Self.failure(element: element, .authenticationRequired)
+                }
+                data += mac(of: data) + [UInt8](repeating: 0, count: 8)
+                continue
+            }
             guard !writeOnly.contains(block), let contents = blocks[block] else {
                 return Self.failure(element: element, .illegalBlockNumber)
             }
@@ -209,6 +218,20 @@ public struct FeliCaLiteSTag: EmulatedTag {
         return block == spec.blocks[.rc].block
             || mc.count > spec.mcSystemWritableByte
                 && mc[spec.mcSystemWritableByte] == spec.mcSystemWritable
+    }
+
+    /// The MAC of `data` as the card computes it: the session key is 2-key 3DES-CBC of RC
+    /// under CK (both stored little-endian, each half reversed), the MAC 3DES-CBC of the data
+    /// in reversed 8-byte groups with RC's first half as IV, its last block reversed.
+    func mac(of data: [UInt8]) -> [UInt8] {
+        let spec = Self.table.liteS
+        let order = { (value: [UInt8]) in Array(value[..<8].reversed() + value[8...].reversed()) }
+        let challenge = order(blocks[spec.blocks[.rc].block] ?? [UInt8](repeating: 0, count: 16))
+        let key = order(blocks[spec.blocks[.ck].block] ?? [UInt8](repeating: 0, count: 16))
+        let session = BlockCipher.tdea2.encrypt(key: key, iv: [UInt8](repeating: 0, count: 8), challenge)
+        let text = stride(from: 0, to: data.count, by: 8).flatMap { data[$0..<min($0 + 8, data.count)].reversed() }
+        let iv = Array(challenge.prefix(8))
+        return Array(BlockCipher.tdea2.encrypt(key: session, iv: iv, text).suffix(8).reversed())
     }
 
     /// WCNT counts every write (3 bytes, little-endian).

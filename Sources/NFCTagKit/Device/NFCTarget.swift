@@ -16,8 +16,8 @@ public enum NFCTarget: Sendable {
     case feliCa(FeliCaTarget)
 
     /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm (as `nfc-list` and the
-    /// tool print them).
-    public var uid: [UInt8] {
+    /// tool print them; apps read it as ``TagSession/uid``).
+    package var uid: [UInt8] {
         switch self {
         case .iso14443A(let tag): tag.uid
         case .feliCa(let card): card.idm

@@ -74,6 +74,29 @@ public struct NFCFeliCaTag: NFCTagHandle {
         }
     }
 
+    /// Internal authentication of a FeliCa Lite or Lite-S: a fresh challenge to RC, then the
+    /// ID block with the card's MAC, checked under `cardKey` (16 bytes; a factory card's is
+    /// zeros). Proves the card holds the key; ``readWithMAC(blocks:)`` then proves each read.
+    /// Another key fails with `TagCommandError.verificationFailed`.
+    public func authenticate(cardKey: [UInt8]) async throws(TagSessionError) {
+        let mac = try await session.perform(.feliCaCommand) { () throws(TagCommandError) in
+            try await commands.authenticateLite(cardKey: cardKey)
+        }
+        await session.setFeliCaMAC(mac)
+    }
+
+    /// Blocks of the NDEF service with the card's MAC over them (at most three a call on a
+    /// Lite-S), checked: the data is the card's, not a replay or a clone's. Needs
+    /// ``authenticate(cardKey:)`` first.
+    public func readWithMAC(blocks: [UInt16]) async throws(TagSessionError) -> [[UInt8]] {
+        guard let mac = await session.feliCaMAC else {
+            throw .command(operation: .feliCaCommand, .invalidArgument("authenticate with the card key first"))
+        }
+        return try await session.perform(.feliCaCommand) { () throws(TagCommandError) in
+            try await commands.readWithMAC(blocks: blocks, session: mac)
+        }
+    }
+
     /// Any FeliCa command: `packet` is the command code and what follows (the IDm where the
     /// command names the card), without LEN; the answer comes back without LEN.
     public func sendFeliCaCommand(_ packet: [UInt8]) async throws(TagSessionError) -> [UInt8] {

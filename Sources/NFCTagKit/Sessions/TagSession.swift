@@ -47,6 +47,11 @@ public actor TagSession {
     /// The NDEF driver of this connection, made at its first NDEF call: it remembers what it
     /// verified, which `writeLock` needs; and whether it was last told the tag is open.
     var ndefDriver: (driver: any NDEFTagDriver, authenticated: Bool)?
+    /// The MAC session of a FeliCa Lite or Lite-S since ``NFCFeliCaTag/authenticate(cardKey:)``.
+    var feliCaMAC: FeliCaMACSession?
+
+    /// Keeps the MAC session a FeliCa authentication opened.
+    func setFeliCaMAC(_ session: FeliCaMACSession) { feliCaMAC = session }
 
     /// The session shares the device's thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

@@ -85,6 +85,27 @@ struct FeliCaTagSessionTests {
         }
     }
 
+    @Test("read with MAC: the factory key (zeros) proves the card and its blocks; another key is refused")
+    func mac() async throws {
+        try await withSession { session, _ in
+            let card = try session.feliCaTag()
+            await #expect(throws: TagSessionError.self) { _ = try await card.readWithMAC(blocks: [0]) }
+            try await card.authenticate(cardKey: [UInt8](repeating: 0, count: 16))
+            let plain = try await card.readWithoutEncryption(
+                serviceCodes: [0x000B], blocks: [FeliCaBlockElement(block: 0), FeliCaBlockElement(block: 0x82)])
+            #expect(try await card.readWithMAC(blocks: [0, 0x82]) == plain)
+            do throws(TagSessionError) {
+                try await card.authenticate(cardKey: [UInt8](repeating: 0x11, count: 16))
+                Issue.record("another key was accepted")
+            } catch {
+                guard case .command(_, .verificationFailed) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test("NDEF on the handle: status, write, read, lock (RWFlag), as on any tag")
     func ndef() async throws {
         try await withSession { session, _ in

@@ -147,6 +147,42 @@ package struct FeliCaCommands: Sendable {
         }
     }
 
+    /// Internal authentication of a FeliCa Lite or Lite-S: writes the challenge `rc` (16
+    /// random bytes when nil) to RC, reads the ID block with the card's MAC and checks it
+    /// under `cardKey`. A card with another key (or not genuine) fails with
+    /// ``TagCommandError/verificationFailed(_:)``; nothing else is written.
+    package func authenticateLite(cardKey: [UInt8], challenge rc: [UInt8]? = nil) async throws(TagCommandError)
+        -> FeliCaMACSession
+    {
+        guard cardKey.count == 16 else { throw .invalidArgument("a FeliCa Lite card key has 16 bytes") }
+        let challenge = rc ?? (0..<16).map { _ in UInt8.random(in: 0...255) }
+        let blocks = Self.table.liteS.blocks
+        try await writeWithoutEncryption(
+            services: [Self.table.type3.writeService], blocks: [FeliCaBlockElement(block: UInt16(blocks[.rc].block))],
+            data: [FeliCaLiteSMAC.cardOrder(challenge)])
+        let session = FeliCaMACSession(
+            sessionKey: FeliCaLiteSMAC.sessionKey(cardKey: cardKey, challenge: challenge),
+            iv: Array(challenge.prefix(8)))
+        _ = try await readWithMAC(blocks: [UInt16(blocks[.id].block)], session: session)
+        return session
+    }
+
+    /// Read Without Encryption of `blocks` and the MAC block in one command (at most three
+    /// blocks on a Lite-S), the MAC checked under `session`: the data is the card's.
+    package func readWithMAC(blocks: [UInt16], session: FeliCaMACSession) async throws(TagCommandError) -> [[UInt8]] {
+        let mac = UInt16(Self.table.liteS.blocks[.mac].block)
+        let elements = (blocks + [mac]).map { FeliCaBlockElement(block: $0) }
+        let answer = try await readWithoutEncryption(services: [Self.table.type3.readService], blocks: elements)
+        let data = Array(answer.dropLast())
+        let expected = FeliCaLiteSMAC.mac(data.flatMap { $0 }, sessionKey: session.sessionKey, iv: session.iv)
+        guard let macBlock = answer.last, Array(macBlock.prefix(8)) == expected else {
+            throw .verificationFailed(
+                "the card's MAC \(answer.last.map { Array($0.prefix(8)).hexString() } ?? "-") is not \(expected.hexString()): another card key, or not a genuine card"
+            )
+        }
+        return data
+    }
+
     /// Any FeliCa command: `packet` is the command code and what follows (IDm included
     /// where the command names the card); LEN is added here. The answer comes back without
     /// its LEN.
