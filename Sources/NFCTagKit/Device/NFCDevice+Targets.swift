@@ -111,9 +111,7 @@ extension NFCDevice {
             return try selectIfAlone(uid: tag.uid, isoDEP: tag.isISODEP, reusingPoll: reusingPoll)
         case .feliCa(let card):
             if try selectOrNothing() != nil { return .several(count: 2) }
-            let again = try selectFeliCa(
-                systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)
-            return again?.idm == card.idm ? .aloneFeliCa : .absent
+            return try reselectFeliCa(card) ? .aloneFeliCa : .absent
         }
     }
 
@@ -217,11 +215,21 @@ extension NFCDevice {
         return card
     }
 
-    /// ``selectFeliCa(systemCode:bitRate:)`` for any system at 212 kbit/s, where a reader that
-    /// timed out or was aborted found no card.
-    package func selectFeliCaOrNothing() throws(NFCDeviceError) -> FeliCaTarget? {
+    /// Polls for `card` again as it was found (its system code, its bit rate): whether the same
+    /// IDm answered, which leaves it selected.
+    package func reselectFeliCa(_ card: FeliCaTarget) throws(NFCDeviceError) -> Bool {
+        let again = try selectFeliCa(
+            systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)
+        return again?.idm == card.idm
+    }
+
+    /// ``selectFeliCa(systemCode:bitRate:)``, where a reader that timed out or was aborted
+    /// found no card.
+    package func selectFeliCaOrNothing(
+        systemCode: UInt16 = ChipTables.felica.systemCodes.wildcard, bitRate: Int = 212
+    ) throws(NFCDeviceError) -> FeliCaTarget? {
         do {
-            return try selectFeliCa()
+            return try selectFeliCa(systemCode: systemCode, bitRate: bitRate)
         } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
             return nil
         }
@@ -399,11 +407,7 @@ extension NFCDevice {
         pollInterval: Duration = .milliseconds(100)
     ) async throws(NFCDeviceError) -> FeliCaTarget {
         try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> FeliCaTarget? in
-            do throws(NFCDeviceError) {
-                return try selectFeliCa(systemCode: systemCode, bitRate: bitRate)
-            } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
-                return nil
-            }
+            try selectFeliCaOrNothing(systemCode: systemCode, bitRate: bitRate)
         }
     }
 

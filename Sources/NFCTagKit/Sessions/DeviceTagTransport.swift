@@ -126,14 +126,13 @@ package struct DeviceTagTransport: TagTransport {
     /// field is taken — as the alone check itself does.
     package func reselect() async throws(TagTransportError) {
         if let feliCa {
-            let again: FeliCaTarget?
+            let again: Bool
             do {
-                again = try await device.selectFeliCa(
-                    systemCode: feliCa.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: feliCa.bitRate)
+                again = try await device.reselectFeliCa(feliCa)
             } catch {
                 throw TagTransportError(error)
             }
-            if again?.idm != feliCa.idm { throw .tagLost }
+            if !again { throw .tagLost }
             return
         }
         var selected: ISO14443ATarget?

@@ -136,18 +136,17 @@ extension NDEFSession {
 
     /// Selects `tag` again (after another user of the field, or when another tag was selected).
     private func select(_ tag: TagSession) async throws(NDEFSessionError) {
-        let selected: [UInt8]?
+        let selected: Bool
         do {
             if let card = tag.target.feliCa {
-                selected = try await device.selectFeliCa(
-                    systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)?.idm
+                selected = try await device.reselectFeliCa(card)
             } else {
-                selected = try await device.selectTarget(uid: tag.uid)?.uid
+                selected = try await device.selectTarget(uid: tag.uid) != nil
             }
         } catch {
             throw NDEFSessionError(error)
         }
-        if selected != tag.uid { throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil) }
+        if !selected { throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil) }
     }
 
     /// PWD_AUTH with the configured password, PACK checked; on an Ultralight C, 3DES

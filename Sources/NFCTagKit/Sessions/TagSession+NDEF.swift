@@ -145,9 +145,7 @@ extension TagSession {
         }
         do {
             if let card = target.feliCa {
-                let again = try await device.selectFeliCa(
-                    systemCode: card.systemCode ?? ChipTables.felica.systemCodes.wildcard, bitRate: card.bitRate)
-                if again?.idm == uid { return error }
+                if try await device.reselectFeliCa(card) { return error }
             } else if try await device.selectTarget(uid: uid) != nil {
                 return error
             }
