@@ -226,6 +226,18 @@ extension GeneratedTables {
             note:
                 "The IC code is the second byte of PMm (the eleventh byte of the Polling answer after its response code). nfcpy is the one source for the Standard and Mobile lists."
         ),
+        standardPMm: [0x10, 0x0B, 0x4B, 0x42, 0x84, 0x85, 0xD0, 0xFF],
+        standardPMmSource: DatasheetSource(
+            document: "A FeliCa Standard's Polling answer recorded on a real card (a Suica)",
+            revision: nil,
+            section: "PMm",
+            checkedAgainst: [
+                "proxmark3 issue 442: Suica IDm 01 10 03 10 A4 12 ED 23, PMm 10 0B 4B 42 84 85 D0 FF"
+            ],
+            verified: true,
+            note:
+                "IC code 0B (FeliCa Standard); bytes 5 and 6 give its read and write response times. The emulated felica-standard answers with this PMm."
+        ),
         type3: FeliCaType3Spec(
             blockSize: 16,
             blockElementTwoBytes: 0x80,

@@ -27,6 +27,10 @@ package struct FeliCaSpec: DatasheetValue {
     package var icCodePMmIndex: Int
     /// Where the IC codes come from.
     package var icCodeSource: DatasheetSource
+    /// A real FeliCa Standard's PMm (a Suica): the emulated Standard's.
+    @Hex package var standardPMm: [UInt8]
+    /// Where it comes from.
+    package var standardPMmSource: DatasheetSource
     /// The NFC Forum Type 3 mapping.
     package var type3: FeliCaType3Spec
     /// The FeliCa Lite-S memory map.

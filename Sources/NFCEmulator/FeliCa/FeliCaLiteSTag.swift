@@ -69,24 +69,13 @@ public struct FeliCaLiteSTag: EmulatedTag {
     @discardableResult
     public mutating func setNDEFMessage(_ message: [UInt8]) -> Bool {
         let felica = Self.table
-        let size = felica.type3.blockSize
+        let attribute = felica.liteS.ndefAttribute
         let layout = felica.type3.attribute
-        var attribute = felica.liteS.ndefAttribute
         let nmaxb = Int(attribute[layout.nmaxb]) << 8 | Int(attribute[layout.nmaxb + 1])
-        guard message.count <= nmaxb * size else { return false }
-        for (offset, shift) in [(0, 16), (1, 8), (2, 0)] {
-            attribute[layout.ln + offset] = UInt8(truncatingIfNeeded: message.count >> shift)
+        guard let area = FeliCaFrame.ndefArea(attribute: attribute, message: message, dataBlocks: nmaxb) else {
+            return false
         }
-        let sum = attribute[..<layout.checksum].reduce(0) { $0 + Int($1) }
-        attribute[layout.checksum] = UInt8(sum >> 8 & 0xFF)
-        attribute[layout.checksum + 1] = UInt8(sum & 0xFF)
-        blocks[0] = attribute
-        for block in 0..<nmaxb {
-            let start = block * size
-            var data = start < message.count ? Array(message[start..<min(start + size, message.count)]) : []
-            data += [UInt8](repeating: 0, count: size - data.count)
-            blocks[UInt8(block + 1)] = data
-        }
+        for (block, data) in area.enumerated() { blocks[UInt8(block)] = data }
         return true
     }
 

@@ -8,7 +8,9 @@ import NFCChips
 ///
 /// The layout is this project's choice (a real card's systems, areas and services are its
 /// issuer's); the PMm is a real FeliCa Standard's (a Suica, proxmark3 issue 442), so the
-/// response times are a real card's. Assumptions FS-1 to FS-3.
+/// response times are a real card's. The answers of Request Service, Request System Code
+/// and Search Service Code have the layouts nfcpy's `tag/tt3.py` parses (key versions
+/// little-endian, system codes big-endian, an area as code and end). Assumptions FS-1 to FS-3.
 ///
 /// ```swift
 /// var card = FeliCaStandardTag(idm: [0x01, 0x2E, 0x5A, 0x11, 0x22, 0x33, 0x44, 0x55])
@@ -32,8 +34,8 @@ public struct FeliCaStandardTag: EmulatedTag {
     }
 
     static var table: FeliCaSpec { ChipTables.felica }
-    /// A Suica's PMm (proxmark3 issue 442): IC code 0B, FeliCa Standard.
-    public static let pmm: [UInt8] = [0x10, 0x0B, 0x4B, 0x42, 0x84, 0x85, 0xD0, 0xFF]
+    /// A real Suica's PMm (`datasheets/felica.json`): IC code 0B, FeliCa Standard.
+    public static var pmm: [UInt8] { table.standardPMm }
     /// The plain system's code (a private one).
     public static let plainSystem: UInt16 = 0x8008
     /// Blocks one Read names at most, and one Write (assumption FS-2).
@@ -109,26 +111,11 @@ public struct FeliCaStandardTag: EmulatedTag {
     /// Puts `message` in the NDEF system, as ``FeliCaLiteSTag/setNDEFMessage(_:)`` does.
     @discardableResult
     public mutating func setNDEFMessage(_ message: [UInt8]) -> Bool {
-        let size = Self.table.type3.blockSize
-        guard message.count <= (Self.ndefBlocks - 1) * size,
-            let index = systems.firstIndex(where: { $0.code == Self.table.systemCodes.ndef })
+        guard let index = systems.firstIndex(where: { $0.code == Self.table.systemCodes.ndef }),
+            let area = FeliCaFrame.ndefArea(
+                attribute: Self.ndefAttribute, message: message, dataBlocks: Self.ndefBlocks - 1)
         else { return false }
-        let layout = Self.table.type3.attribute
-        var attribute = Self.ndefAttribute
-        for (offset, shift) in [(0, 16), (1, 8), (2, 0)] {
-            attribute[layout.ln + offset] = UInt8(truncatingIfNeeded: message.count >> shift)
-        }
-        let sum = attribute[..<layout.checksum].reduce(0) { $0 + Int($1) }
-        attribute[layout.checksum] = UInt8(sum >> 8 & 0xFF)
-        attribute[layout.checksum + 1] = UInt8(sum & 0xFF)
-        var blocks = [attribute]
-        for block in 0..<(Self.ndefBlocks - 1) {
-            let start = block * size
-            var data = start < message.count ? Array(message[start..<min(start + size, message.count)]) : []
-            data += [UInt8](repeating: 0, count: size - data.count)
-            blocks.append(data)
-        }
-        systems[index].blocks[0] = blocks
+        systems[index].blocks[0] = area
         return true
     }
 
