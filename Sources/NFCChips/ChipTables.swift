@@ -31,6 +31,9 @@ package enum ChipTables {
 
     /// ISO/IEC 14443-3A activation, CRC_A and BCC.
     package static let iso14443a: ISO14443ASpec = GeneratedTables.iso14443a
+    /// ISO/IEC 14443 Type B: REQB, ATTRIB, HLTB, the ATQB layout and protocol info, the
+    /// PN532's BrTy 03 listing, the emulated card.
+    package static let iso14443b: ISO14443BSpec = GeneratedTables.iso14443b
 
     /// ISO/IEC 7816-4 APDUs: length encodings, status words, GET RESPONSE.
     package static let iso7816: ISO7816Spec = GeneratedTables.iso7816

@@ -17,6 +17,9 @@ public struct TagIdentity: Equatable, Sendable {
     /// For a FeliCa card, what answers Polling; such a card takes no part in type A
     /// activation (its ``uid`` is its IDm).
     public var felica: FeliCaIdentity?
+    /// For an ISO/IEC 14443 Type B card, what answers REQB and ATTRIB; such a card takes no
+    /// part in type A activation (its ``uid`` is its PUPI).
+    public var typeB: TypeBIdentity?
 
     /// An identity with the given values.
     public init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -32,8 +35,29 @@ public struct TagIdentity: Equatable, Sendable {
         self.felica = felica
     }
 
+    /// A type B card's identity: PUPI as its UID, no ATQA or SAK.
+    public init(typeB: TypeBIdentity) {
+        self.init(uid: ChipTables.iso14443b.pupi(atqb: typeB.atqb), atqa: 0, sak: 0)
+        self.typeB = typeB
+    }
+
     /// Whether the card answers ISO/IEC 14443-3A activation (REQA, WUPA).
-    var answersTypeA: Bool { felica == nil }
+    var answersTypeA: Bool { felica == nil && typeB == nil }
+}
+
+/// What an ISO/IEC 14443 Type B card answers to REQB (its ATQB: PUPI, application data,
+/// protocol info) and to ATTRIB.
+public struct TypeBIdentity: Equatable, Sendable {
+    /// The 12-byte ATQB.
+    public var atqb: [UInt8]
+    /// The answer to ATTRIB before the CID (its high nibble, MBLI).
+    public var attribResponse: [UInt8]
+
+    /// An identity with the given values.
+    public init(atqb: [UInt8], attribResponse: [UInt8]) {
+        self.atqb = atqb
+        self.attribResponse = attribResponse
+    }
 }
 
 /// What a FeliCa card answers to Polling (JIS X 6319-4): IDm, PMm and its system codes.

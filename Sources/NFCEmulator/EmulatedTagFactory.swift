@@ -33,7 +33,9 @@ public enum EmulatedTagFactory {
     /// Every tag name the factory knows, in the tables' order.
     public static var tagNames: [String] {
         let chips = Chip.allCases.map(\.rawValue)
-        return (chips.contains(ntag424Name) ? chips : chips + [ntag424Name]) + [feliCaLiteSName, feliCaStandardName]
+        return (chips.contains(ntag424Name) ? chips : chips + [ntag424Name]) + [
+            feliCaLiteSName, feliCaStandardName, typeBType4Name,
+        ]
     }
 
     /// The `nfctag` name of the NTAG 424 DNA model.
@@ -44,6 +46,9 @@ public enum EmulatedTagFactory {
 
     /// The `nfctag` name of the FeliCa Standard model (a plain system and the NDEF system).
     public static let feliCaStandardName = "felica-standard"
+
+    /// The `nfctag` name of the NFC Forum Type 4 tag on an ISO/IEC 14443 Type B card.
+    public static let typeBType4Name = "iso14443b-type4"
 
     /// A fixed IDm for the `index`-th emulated FeliCa card: a manufacturer code, then a
     /// recognisable pattern, different per index.
@@ -64,6 +69,16 @@ public enum EmulatedTagFactory {
             var sticker = FeliCaLiteSTag(idm: idm, ndef: true)
             sticker.setNDEFMessage([])
             return sticker
+        }
+        if name == typeBType4Name {
+            var pupi = ChipTables.iso14443b.pupi(atqb: ChipTables.iso14443b.emulatedCard.atqb)
+            pupi[pupi.count - 1] &+= UInt8(truncatingIfNeeded: index)
+            pupi = uid ?? pupi
+            do {
+                return try Type4Tag(typeBPUPI: pupi)
+            } catch {
+                throw .uidLength(tag: name, expected: ChipTables.iso14443b.atqb.pupiLength, got: pupi.count)
+            }
         }
         if name == ntag424Name {
             let uid = uid ?? ntag424DefaultUID(index: index)
@@ -114,7 +129,7 @@ public enum EmulatedTagFactory {
         switch tag {
         case let tag as Type2Tag: tag.spec.chip.rawValue
         case let tag as ClassicTag: tag.spec.chip.rawValue
-        case let tag as Type4Tag: tag.spec.chip.rawValue
+        case let tag as Type4Tag: tag.identity.typeB == nil ? tag.spec.chip.rawValue : typeBType4Name
         case is NTAG424DNATag: ntag424Name
         case let tag as DESFireTag: tag.chip.rawValue
         case is FeliCaLiteSTag: feliCaLiteSName

@@ -171,6 +171,18 @@ public struct Field: Sendable {
         return nil
     }
 
+    /// REQB for every card (AFI 00): the first type B card in IDLE answers with its ATQB and
+    /// is taken as the one the reader goes on with (its ATTRIB follows). A card in ACTIVE
+    /// ignores REQB, and a halted one waits for WUPB (ISO/IEC 14443-3 §7.4, assumption TB-3).
+    public mutating func pollTypeB() -> TagHandle? {
+        setPower(true)
+        for index in slots.indices where slots[index].tag.identity.typeB != nil && slots[index].state == .idle {
+            slots[index].state = .active
+            return slots[index].handle
+        }
+        return nil
+    }
+
     /// Sends HLTA to a tag: it leaves ACTIVE for HALT.
     public mutating func halt(_ handle: TagHandle) {
         guard let index = index(of: handle), slots[index].state == .active else { return }

@@ -33,11 +33,36 @@ struct ISODEPLink: Equatable, Sendable {
     private var chainedAPDU: [UInt8] = []
     /// Answer bytes of a chained I-block sequence not yet sent.
     private var chainedAnswer: [UInt8] = []
+    /// The CID ATTRIB gave a type B card: every block carries it (none on type A, where the
+    /// PN532's RATS asks for CID 0 and sends no CID byte).
+    private(set) var cid: UInt8?
+
+    /// ATTRIB (ISO/IEC 14443-3 §7.10) to a type B card with `identity`: `1D PUPI Param1-4
+    /// [INF]`. The card enters ISO-DEP with the CID of Param 4 and answers MBLI and that
+    /// CID; an ATTRIB for another PUPI gets no answer.
+    mutating func attrib(_ frame: [UInt8], identity: TypeBIdentity) -> TagAnswer {
+        let typeB = ChipTables.iso14443b
+        let pupi = typeB.pupi(atqb: identity.atqb)
+        guard frame.count >= 1 + pupi.count + 4, Array(frame[1...pupi.count]) == pupi,
+            let first = identity.attribResponse.first
+        else { return .silence }
+        reset()
+        let cid = frame[pupi.count + 4] & 0x0F
+        self.cid = cid
+        return .bytes([first & 0xF0 | cid] + identity.attribResponse.dropFirst())
+    }
 
     /// Reads one frame (CRC_A stripped) sent while the tag is ACTIVE.
     mutating func receive(_ frame: [UInt8], ats: [UInt8]?) -> Event {
         let iso = ChipTables.type4.isoDep
-        guard let pcb = frame.first else { return .answer(.silence) }
+        guard var pcb = frame.first else { return .answer(.silence) }
+        var frame = frame
+        if let cid {
+            // A block for another CID, or one without the CID ATTRIB gave, is not for this card.
+            guard pcb & iso.cidBit != 0, frame.count >= 2, frame[1] & 0x0F == cid else { return .answer(.silence) }
+            pcb &= ~iso.cidBit
+            frame = [pcb] + frame.dropFirst(2)
+        }
         if let rats = ChipTables.iso14443a.frames[.rats].bytes.first, pcb == rats, frame.count == 2 {
             reset()
             return .answer(ats.map(TagAnswer.bytes) ?? .silence)
@@ -63,7 +88,8 @@ struct ISODEPLink: Equatable, Sendable {
             return .answer(sendBlock([iso.rACK | blockNumber]))
         }
         if pcb == iso.sDeselect, frame.count == 1 {
-            return .answer(TagAnswer(reply: .bytes([iso.sDeselect]), leavesActiveState: true, entersHalt: true))
+            let answer = cid.map { [iso.sDeselect | iso.cidBit, $0] } ?? [iso.sDeselect]
+            return .answer(TagAnswer(reply: .bytes(answer), leavesActiveState: true, entersHalt: true))
         }
         return .answer(.silence)
     }
@@ -72,7 +98,7 @@ struct ISODEPLink: Equatable, Sendable {
     /// bit when they are longer than the reader's frame.
     mutating func send(_ answer: [UInt8]) -> TagAnswer {
         let iso = ChipTables.type4.isoDep
-        let size = iso.maximumINF(frameSizeIndex: iso.readerFSDI)
+        let size = iso.maximumINF(frameSizeIndex: iso.readerFSDI) - (cid == nil ? 0 : 1)
         guard answer.count > size else {
             chainedAnswer = []
             return sendBlock([iso.iBlock | blockNumber] + answer)
@@ -82,10 +108,14 @@ struct ISODEPLink: Equatable, Sendable {
     }
 
     private mutating func sendBlock(_ block: [UInt8]) -> TagAnswer {
+        var block = block
+        if let cid, let pcb = block.first {
+            block = [pcb | ChipTables.type4.isoDep.cidBit, cid] + block.dropFirst()
+        }
         lastBlock = block
         return .bytes(block)
     }
 
-    /// Back to the state after activation.
+    /// Back to the state after activation (a type B card's CID too: only ATTRIB sets it).
     mutating func reset() { self = ISODEPLink() }
 }

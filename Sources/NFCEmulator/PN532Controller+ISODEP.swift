@@ -23,7 +23,7 @@ extension PN532Controller {
         guard let index = targets.firstIndex(where: { $0.number == target.number }) else {
             return fail(.commandNotAcceptable)
         }
-        let size = iso.maximumINF(toTagWithATS: target.identity.ats ?? [])
+        let size = isoDEPFrameINF(target)
         var remaining = data[...]
         var answer: [UInt8] = []
         var reply: [UInt8]
@@ -58,11 +58,27 @@ extension PN532Controller {
         return [status(.success)] + answer + reply.dropFirst()
     }
 
-    /// One block to the tag and the block it answers (`nil`: silence), with its air time.
+    /// The most INF bytes a block to `target` carries: FSC from a type A tag's ATS, or from
+    /// a type B card's ATQB less the CID byte every block to it carries.
+    private func isoDEPFrameINF(_ target: ListedTarget) -> Int {
+        let iso = ChipTables.type4.isoDep
+        guard let typeB = target.identity.typeB else { return iso.maximumINF(toTagWithATS: target.identity.ats ?? []) }
+        let index = ChipTables.iso14443b.frameSizeIndex(atqb: typeB.atqb) ?? iso.defaultFSCI
+        return iso.maximumINF(frameSizeIndex: index) - 1
+    }
+
+    /// One block to the tag and the block it answers (`nil`: silence), with its air time. To a
+    /// type B card the block carries the CID the chip's ATTRIB gave it, and so must the answer.
     private mutating func isoDEPBlock(_ frame: [UInt8], target: ListedTarget) -> [UInt8]? {
-        let answer = exchangeWithTag(frame, target.handle)
-        statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
+        let iso = ChipTables.type4.isoDep
+        let cid = ChipTables.iso14443b.pn532.attribCID
+        let typeB = target.identity.typeB != nil
+        let sent = typeB ? [frame[0] | iso.cidBit, cid] + frame.dropFirst() : frame
+        let answer = exchangeWithTag(sent, target.handle)
+        statistics.modelledTime += airTime(request: sent.count + 2, answer: answer)
         guard case let .bytes(block) = answer.reply else { return nil }
-        return block
+        guard typeB else { return block }
+        guard block.count >= 2, block[0] & iso.cidBit != 0, block[1] & 0x0F == cid else { return nil }
+        return [block[0] & ~iso.cidBit] + block.dropFirst(2)
     }
 }

@@ -17,6 +17,12 @@ struct ListedTarget: Sendable, Equatable {
     /// For a FeliCa card listed by Polling: the system code it answered with when the poll
     /// asked for it (RC 01), and the poll's bit rate.
     var feliCa: FeliCaListing?
+    /// For a type B card: its answer to the chip's ATTRIB.
+    var attribResponse: [UInt8]?
+
+    /// Whether blocks to it go through the chip's ISO-DEP layer: a type A tag that answered
+    /// RATS, a type B card that answered ATTRIB.
+    var speaksISODEP: Bool { hasATS || identity.typeB != nil }
 }
 
 /// How a FeliCa card was listed.
@@ -80,6 +86,7 @@ extension PN532Controller {
     /// NFCID1 length, NFCID1 and, for ISO-DEP targets, the ATS with its length byte.
     func targetData(_ target: ListedTarget) -> [UInt8] {
         if let listing = target.feliCa { return feliCaTargetData(target, listing) }
+        if target.identity.typeB != nil { return typeBTargetData(target) }
         let identity = target.identity
         var data =
             [
@@ -97,7 +104,8 @@ extension PN532Controller {
         case .iso14443A106: break
         case .felica212: return listFeliCa(Array(data.dropFirst(2)), bitRate: 212)
         case .felica424: return listFeliCa(Array(data.dropFirst(2)), bitRate: 424)
-        default: return [0]  // no type B or Jewel tags modelled
+        case .iso14443B106: return listTypeB(Array(data.dropFirst(2)))
+        default: return [0]  // no Jewel tags modelled
         }
         let filter = data.count > 2 ? Array(data.dropFirst(2)) : nil
         let listed = activateTargets(maximumCount: Int(data[0]), uidFilter: filter)
@@ -113,7 +121,7 @@ extension PN532Controller {
         noteTransmission()
         let frame = Array(data.dropFirst())
         if let listing = target.feliCa { return feliCaExchange(frame, target: target, bitRate: listing.bitRate) }
-        if target.hasATS { return isoDEPExchange(frame, target: target) }
+        if target.speaksISODEP { return isoDEPExchange(frame, target: target) }
         if let request = mifareAuthentication(frame, target: target) {
             return authenticate(request, target: target)
         }
@@ -183,7 +191,7 @@ extension PN532Controller {
         guard let tg = data.first else { return nil }
         let chosen = targets.filter { tg == 0 || $0.number == tg }
         guard !chosen.isEmpty || tg == 0 else { return fail(.commandNotAcceptable) }
-        for target in chosen where target.hasATS { field.halt(target.handle) }
+        for target in chosen where target.speaksISODEP { field.halt(target.handle) }
         if release {
             targets.removeAll { tg == 0 || $0.number == tg }
             if let current = currentTarget, target(numbered: current) == nil { currentTarget = nil }
@@ -227,13 +235,39 @@ extension PN532Controller {
         return .deferred
     }
 
-    /// NbTg and, per target, Type, length and target data; `nil` when no tag answers.
+    /// NbTg and, per target, Type, length and target data; `nil` when no tag answers. The
+    /// type A types are polled first (they may report two tags), then FeliCa and type B in
+    /// the order asked, the first that finds a card ending the poll; DEP and Jewel types find
+    /// nothing. What Polling payload the firmware sends for a FeliCa type is not documented:
+    /// the model sends libnfc's (`00 FF FF 01 00`), so the system code is reported.
     mutating func autoPollAnswer(types: [UInt8]) -> [UInt8]? {
-        // Only the passive type A types are modelled (generic 106, MIFARE, ISO 14443-4A);
-        // DEP, FeliCa, Jewel and type B polls find nothing.
         let typeA = spec.listPassiveTargetModulations[.iso14443A106].code
         let asked = types.compactMap { code in spec.autoPollTargetTypes.first { $0.code == code } }
-            .filter { !$0.dep && $0.modulation == typeA }
+            .filter { !$0.dep }
+        if let answer = typeAAutoPollAnswer(asked.filter { $0.modulation == typeA }) { return answer }
+        let felica = ChipTables.felica
+        let polling = [
+            felica.commands[.polling].code, 0xFF, 0xFF, felica.polling.requestCodeSystemCode, 0,
+        ]
+        for type in asked where type.modulation != typeA {
+            guard let modulation = type.modulation else { continue }
+            let listing: [UInt8]?
+            switch spec.listPassiveTargetModulations.option(code: modulation)?.name {
+            case .felica212: listing = listFeliCa(polling, bitRate: 212)
+            case .felica424: listing = listFeliCa(polling, bitRate: 424)
+            case .iso14443B106: listing = listTypeB(ChipTables.iso14443b.pn532.initiatorData)
+            default: listing = nil
+            }
+            guard let listing, listing.first == 1 else { continue }
+            let data = Array(listing.dropFirst())
+            return [1, type.code, UInt8(data.count)] + data
+        }
+        return nil
+    }
+
+    /// The type A part of an InAutoPoll: up to two tags, each with the first asked type it
+    /// answers to.
+    private mutating func typeAAutoPollAnswer(_ asked: [PN532AutoPollType]) -> [UInt8]? {
         guard !asked.isEmpty else { return nil }
         let listed = activateTargets(maximumCount: Self.maximumTargetCount, uidFilter: nil)
         // Each target is reported with the first asked type it answers to. An earlier type

@@ -52,14 +52,36 @@ public struct Type4Tag: EmulatedTag {
         guard uid.count == spec.activation.uidLength else {
             throw .uidLength(expected: spec.activation.uidLength, got: uid.count)
         }
+        self.init(
+            spec: spec,
+            identity: TagIdentity(
+                uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats),
+            readOnly: readOnly)
+    }
+
+    /// The same Type 4 tag on an ISO/IEC 14443 Type B card (the `iso14443b-type4` tag):
+    /// activated by REQB and ATTRIB, ISO-DEP with the CID ATTRIB gives, its ATQB the table's
+    /// (`datasheets/iso14443b.json`) with `pupi` in it.
+    public init(typeBPUPI pupi: [UInt8], readOnly: Bool = false) throws(ModelError) {
+        let card = ChipTables.iso14443b.emulatedCard
+        let layout = ChipTables.iso14443b.atqb
+        guard pupi.count == layout.pupiLength else { throw .uidLength(expected: layout.pupiLength, got: pupi.count) }
+        var atqb = card.atqb
+        atqb.replaceSubrange(layout.pupiOffset..<(layout.pupiOffset + layout.pupiLength), with: pupi)
+        self.init(
+            spec: ChipTables.spec(for: .type4),
+            identity: TagIdentity(typeB: TypeBIdentity(atqb: atqb, attribResponse: card.attribResponse)),
+            readOnly: readOnly)
+    }
+
+    private init(spec: ChipSpec, identity: TagIdentity, readOnly: Bool) {
         guard let files = spec.type4Files else {
-            preconditionFailure("datasheets/chips/\(chip.rawValue).json lacks type4Files")
+            preconditionFailure("datasheets/chips/\(spec.chip.rawValue).json lacks type4Files")
         }
         self.spec = spec
         self.type4 = ChipTables.type4
         self.files = files
-        self.identity = TagIdentity(
-            uid: uid, atqa: spec.activation.atqa, sak: spec.activation.sak, ats: spec.activation.ats)
+        self.identity = identity
         var cc = files.capabilityContainer
         if readOnly { cc[ChipTables.type4.ccFields[.writeAccess].offset] = ChipTables.type4.accessDenied }
         self.capabilityContainer = cc
@@ -83,6 +105,9 @@ public struct Type4Tag: EmulatedTag {
 
     /// Answers one frame (CRC_A stripped) while ACTIVE.
     public mutating func receive(_ frame: [UInt8]) -> TagAnswer {
+        if let typeB = identity.typeB, frame.first == ChipTables.iso14443b.commands[.attrib].code {
+            return link.attrib(frame, identity: typeB)
+        }
         switch link.receive(frame, ats: identity.ats) {
         case .answer(let answer): return answer
         case .apdu(let apdu): return link.send(respond(to: apdu))

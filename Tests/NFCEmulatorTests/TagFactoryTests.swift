@@ -15,6 +15,11 @@ struct TagFactoryTests {
                 #expect(felica.idm.count == 8 && felica.pmm.count == 8 && tag.identity.uid == felica.idm, "\(name)")
                 continue
             }
+            // A type B card answers REQB: its PUPI is its UID.
+            if let typeB = tag.identity.typeB {
+                #expect(typeB.atqb.count == 12 && tag.identity.uid == ChipTables.iso14443b.pupi(atqb: typeB.atqb))
+                continue
+            }
             let spec = ChipTables.spec(for: try #require(Chip(rawValue: name)))
             #expect(tag.identity.atqa == spec.activation.atqa && tag.identity.sak == spec.activation.sak, "\(name)")
             #expect(tag.identity.uid.count == spec.activation.uidLength, "\(name)")

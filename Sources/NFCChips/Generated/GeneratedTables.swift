@@ -26,6 +26,7 @@ enum GeneratedTables {
         "desfire.json": desfire,
         "felica.json": felica,
         "iso14443a.json": iso14443a,
+        "iso14443b.json": iso14443b,
         "iso7816.json": iso7816,
         "mifare-classic.json": mifareClassic,
         "originality-signatures.json": originalitySignatures,

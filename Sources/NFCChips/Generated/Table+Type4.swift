@@ -198,6 +198,7 @@ extension GeneratedTables {
             sWTX: 0xF2,
             sDeselect: 0xC2,
             rNAKBit: 0x10,
+            cidBit: 0x08,
             frameSizes: [
                 16,
                 24,

@@ -193,6 +193,9 @@ package struct ISODEPSpec: Codable, Equatable, Sendable {
     @Hex package var sDeselect: UInt8
     /// The bit that makes an R-block an R(NAK).
     @Hex package var rNAKBit: UInt8
+    /// The PCB bit that says a CID byte follows (ISO/IEC 14443-4 §7.1.1.1): a PN532 gives a
+    /// type B card CID 1 in its ATTRIB, so every block to and from such a card carries it.
+    @Hex package var cidBit: UInt8
     /// FSC / FSD in bytes by FSCI / FSDI 0…8 (ISO/IEC 14443-4 §5.1): the longest frame,
     /// PCB and CRC_A included, that the other side accepts.
     package var frameSizes: [Int]

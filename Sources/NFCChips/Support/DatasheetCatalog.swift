@@ -41,6 +41,7 @@ package enum DatasheetCatalog {
         table("desfire", as: DESFireSpec.self),
         table("felica", as: FeliCaSpec.self),
         table("iso14443a", as: ISO14443ASpec.self),
+        table("iso14443b", as: ISO14443BSpec.self),
         table("iso7816", as: ISO7816Spec.self),
         table("mifare-classic", as: ClassicSpec.self),
         table("originality-signatures", as: OriginalitySignatureTable.self),
