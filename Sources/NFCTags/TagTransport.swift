@@ -94,6 +94,8 @@ package struct TagTarget: Sendable, Hashable {
     /// A FeliCa card's answer to Polling (its IDm is ``uid``; no ATQA or SAK), `nil` for a
     /// type A tag.
     package var feliCa: FeliCaPollingAnswer?
+    /// A type B card's ATQB (its PUPI is ``uid``; no ATQA or SAK), `nil` otherwise.
+    package var typeB: [UInt8]?
 
     /// A target with the given activation data.
     package init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -107,6 +109,12 @@ package struct TagTarget: Sendable, Hashable {
     package init(feliCa answer: FeliCaPollingAnswer) {
         self.init(uid: answer.idm, atqa: 0, sak: 0)
         feliCa = answer
+    }
+
+    /// A type B card as REQB found it.
+    package init(typeB atqb: [UInt8]) {
+        self.init(uid: ChipTables.iso14443b.pupi(atqb: atqb), atqa: 0, sak: 0)
+        typeB = atqb
     }
 }
 

@@ -1,11 +1,11 @@
 import NFCTagKit
 
 /// The JSON fields and text lines of the tag commands: `uid`, `chip`, `technology`, `atqa`
-/// and `sak` (a FeliCa card: `idm`, `pmm`, `system_codes`), `ndef` = {`status`, `capacity`,
-/// `length`}.
+/// and `sak` (a FeliCa card: `idm`, `pmm`, `system_codes`; a type B card: `atqb`), `ndef` =
+/// {`status`, `capacity`, `length`}.
 enum TagRendering {
-    /// `uid`, `chip`, `technology`, then `atqa` and `sak`, or a FeliCa card's `idm`, `pmm`
-    /// and `system_codes` (the one Polling answered for).
+    /// `uid`, `chip`, `technology`, then `atqa` and `sak`, a FeliCa card's `idm`, `pmm`
+    /// and `system_codes` (the one Polling answered for), or a type B card's `atqb`.
     static func identity(_ tag: NDEFDetectedTag) -> [(String, JSONValue)] {
         let common: [(String, JSONValue)] = [("uid", .string(tag.uid.hexString())), ("chip", .string(tag.chipName))]
         switch tag.target {
@@ -15,6 +15,8 @@ enum TagRendering {
                 ("pmm", .string(card.pmm.hexString())),
                 ("system_codes", .array(card.systemCode.map { [.string(FeliCaVerbs.hex4($0))] } ?? [])),
             ]
+        case .iso14443B(let card):
+            return common + [("technology", .string("iso14443b")), ("atqb", .string(card.atqb.hexString()))]
         case .iso14443A(let typeA):
             return common + [
                 ("technology", .string("iso14443a")), ("atqa", .string(typeA.atqa.hexString())),
@@ -47,13 +49,16 @@ enum TagRendering {
         return "NDEF \(name(status.availability)), \(status.length)/\(status.capacity) bytes"
     }
 
-    /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`, or for a FeliCa card
-    /// `012e4c2a31120b05  felica-lite-s  PMm 00f1000000014300  SC 88b4`.
+    /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`; for a FeliCa card
+    /// `012e4c2a31120b05  felica-lite-s  PMm 00f1000000014300  SC 88b4`; for a type B card
+    /// `e8253eec  type4  ATQB 50e8253eec00000011008185`.
     static func line(_ tag: NDEFDetectedTag) -> String {
         switch tag.target {
         case .feliCa(let card):
             let code = card.systemCode.map { "  SC \(FeliCaVerbs.hex4($0))" } ?? ""
             return "\(tag.uid.hexString())  \(tag.chipName)  PMm \(card.pmm.hexString())\(code)"
+        case .iso14443B(let card):
+            return "\(tag.uid.hexString())  \(tag.chipName)  ATQB \(card.atqb.hexString())"
         case .iso14443A(let typeA):
             return
                 "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(typeA.atqa.hexString())  SAK \([typeA.sak].hexString())"

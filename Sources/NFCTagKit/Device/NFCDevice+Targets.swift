@@ -99,19 +99,20 @@ extension NFCDevice {
         }
     }
 
-    /// The alone check of a tag of either technology. A type A tag is checked as
-    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it. For a FeliCa card, a type A tag
-    /// that answers a select is a second tag; otherwise the card is polled for again, which
-    /// selects it. Two FeliCa cards are not told apart: libnfc lists one FeliCa card a poll.
+    /// The alone check of a tag of any technology. A type A tag is checked as
+    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it. For a FeliCa or type B card, a
+    /// type A tag that answers a select is a second tag; otherwise the card is polled for
+    /// again, which selects it. Two cards of one of these kinds are not told apart: libnfc
+    /// lists one FeliCa or type B card a poll.
     package func selectIfAlone(_ target: NFCTarget, reusingPoll: Bool = false) throws(NFCDeviceError)
         -> FieldOccupancy
     {
         switch target {
         case .iso14443A(let tag):
             return try selectIfAlone(uid: tag.uid, isoDEP: tag.isISODEP, reusingPoll: reusingPoll)
-        case .feliCa(let card):
+        case .feliCa, .iso14443B:
             if try selectOrNothing() != nil { return .several(count: 2) }
-            return try reselectFeliCa(card) ? .aloneFeliCa : .absent
+            return try reselect(target) ? .aloneCard : .absent
         }
     }
 
@@ -211,7 +212,7 @@ extension NFCDevice {
         let card = try withDevice { (device) throws(LibNFCError) in
             try LibNFC.selectPassiveFeliCa(device, bitRate: bitRate, polling: polling)
         }
-        field.selectedFeliCa = card
+        field.selectedCard = card.map(NFCTarget.feliCa)
         return card
     }
 
@@ -235,8 +236,47 @@ extension NFCDevice {
         }
     }
 
-    /// The FeliCa card the last ``selectFeliCa(systemCode:bitRate:)`` selected, while it is.
-    package var selectedFeliCa: FeliCaTarget? { field.selectedFeliCa }
+    /// Selects a type B card (REQB for every AFI, then ATTRIB: the card enters ISO-DEP). Nil
+    /// when no card answered.
+    ///
+    /// The field is switched off and on first: a card that is still ACTIVE from an earlier
+    /// selection ignores REQB (ISO/IEC 14443-3), and one that InDeselect sent to HALT answers
+    /// only WUPB, which libnfc does not send. Powered up again, it answers REQB (assumption
+    /// TB-3).
+    ///
+    /// ```swift
+    /// if let card = try await device.selectTypeB() { print(card.protocolInfo) }
+    /// ```
+    package func selectTypeB() throws(NFCDeviceError) -> ISO14443BTarget? {
+        try restoreSelectionSettings()
+        try resetField()
+        let card = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveISO14443B(device) }
+        field.selectedCard = card.map(NFCTarget.iso14443B)
+        return card
+    }
+
+    /// ``selectTypeB()``, where a reader that timed out or was aborted found no card.
+    package func selectTypeBOrNothing() throws(NFCDeviceError) -> ISO14443BTarget? {
+        do {
+            return try selectTypeB()
+        } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
+            return nil
+        }
+    }
+
+    /// Selects `target` again as it was found: whether the same tag answered, which leaves
+    /// it selected. A type B card with a random PUPI (a passport's) answers with another
+    /// one and counts as gone.
+    package func reselect(_ target: NFCTarget) throws(NFCDeviceError) -> Bool {
+        switch target {
+        case .iso14443A(let tag): return try selectTarget(uid: tag.uid) != nil
+        case .feliCa(let card): return try reselectFeliCa(card)
+        case .iso14443B(let card): return try selectTypeB()?.pupi == card.pupi
+        }
+    }
+
+    /// The FeliCa or type B card the last poll for one selected, while it is.
+    package var selectedCard: NFCTarget? { field.selectedCard }
 
     /// Switches the RF field off and on: every tag in the field powers down and comes
     /// back IDLE (selection, authentication and HALT state are lost), so a tag that was
@@ -411,17 +451,30 @@ extension NFCDevice {
         }
     }
 
-    /// Polls until a tag of either technology is in the field: a type A tag (selected, as
-    /// ``waitForTarget(timeout:pollInterval:)`` selects it), or, when none answers, a FeliCa
-    /// card answering Polling for any system at 212 kbit/s (selected by that Polling). A field
-    /// with a type A tag never costs a FeliCa Polling.
+    /// Polls until a tag of any technology is in the field: a type A tag (selected, as
+    /// ``waitForTarget(timeout:pollInterval:)`` selects it); when none answers, a FeliCa
+    /// card answering Polling for any system at 212 kbit/s (selected by that Polling); when
+    /// none answers either, a type B card (selected by REQB and ATTRIB). A field with a type A
+    /// tag never costs the other polls.
     package func waitForAnyTarget(
         timeout: Duration? = nil, pollInterval: Duration = .milliseconds(100)
     ) async throws(NFCDeviceError) -> NFCTarget {
         try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> NFCTarget? in
-            if let tag = try selectOrNothing() { return .iso14443A(tag) }
-            return try selectFeliCaOrNothing().map(NFCTarget.feliCa)
+            try selectAnyOrNothing()
         }
+    }
+
+    /// One attempt of ``waitForAnyTarget(timeout:pollInterval:)``: type A, FeliCa, type B.
+    package func selectAnyOrNothing() throws(NFCDeviceError) -> NFCTarget? {
+        if let tag = try selectOrNothing() { return .iso14443A(tag) }
+        return try selectCardOrNothing()
+    }
+
+    /// A FeliCa card answering Polling for any system at 212 kbit/s, or else a type B card:
+    /// the polls after a type A select that found nothing.
+    package func selectCardOrNothing() throws(NFCDeviceError) -> NFCTarget? {
+        if let card = try selectFeliCaOrNothing() { return .feliCa(card) }
+        return try selectTypeBOrNothing().map(NFCTarget.iso14443B)
     }
 
     /// Runs `attempt` every `pollInterval` until it finds something, the timeout passes

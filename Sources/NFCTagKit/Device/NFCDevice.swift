@@ -80,7 +80,7 @@ public actor NFCDevice {
     }
 
     /// True when a reader is open.
-    public var isConnected: Bool { link.handle != nil }
+    package var isConnected: Bool { link.handle != nil }
 
     /// Why the reader is gone, or `nil` while it is there: what a session puts in the
     /// errors of a step that failed because the reader went away.

@@ -1,5 +1,5 @@
-/// A tag as the reader found it, by technology: what activation (type A) or Polling
-/// (FeliCa) told before any command reached it.
+/// A tag as the reader found it, by technology: what activation (type A, type B) or
+/// Polling (FeliCa) told before any command reached it.
 ///
 /// ```swift
 /// switch session.target {
@@ -14,19 +14,28 @@ public enum NFCTarget: Sendable {
     case iso14443A(ISO14443ATarget)
     /// A FeliCa card: IDm, PMm and the system code it answered for.
     case feliCa(FeliCaTarget)
+    /// An ISO/IEC 14443 Type B card: its ATQB's application data and protocol info.
+    case iso14443B(ISO14443BTarget)
 
-    /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm (as `nfc-list` and the
-    /// tool print them; apps read it as ``TagSession/uid``).
+    /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm, a type B card's PUPI
+    /// (as `nfc-list` and the tool print them; apps read it as ``TagSession/uid``).
     package var uid: [UInt8] {
         switch self {
         case .iso14443A(let tag): tag.uid
         case .feliCa(let card): card.idm
+        case .iso14443B(let card): card.pupi
         }
     }
 
     /// The type A activation, for a type A tag.
     package var typeA: ISO14443ATarget? {
         if case .iso14443A(let tag) = self { return tag }
+        return nil
+    }
+
+    /// The type B card, for one.
+    package var typeB: ISO14443BTarget? {
+        if case .iso14443B(let card) = self { return card }
         return nil
     }
 

@@ -41,7 +41,7 @@ public struct LastReaderStore: Sendable {
     }
 
     /// The file the entry lives in.
-    public var path: String
+    package var path: String
 
     /// The store at `path`, or at the XDG default when nil.
     public init(path: String? = nil) {

@@ -160,6 +160,24 @@ enum LibNFC {
             idm: idm, pmm: pmm, systemCode: withCode ? UInt16(code[0]) << 8 | UInt16(code[1]) : nil, bitRate: bitRate)
     }
 
+    /// `nfc_initiator_select_passive_target` for ISO/IEC 14443 Type B at 106 kbit/s with
+    /// AFI 00 (every card): the PN53x sends REQB and ATTRIB. Nil when no card answered.
+    static func selectPassiveISO14443B(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> ISO14443BTarget? {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106)
+        let afi = ChipTables.iso14443b.pn532.initiatorData
+        let result = afi.withUnsafeBufferPointer {
+            nfc_initiator_select_passive_target(device.pointer, modulation, $0.baseAddress, $0.count, &target)
+        }
+        let found = try check(result, "nfc_initiator_select_passive_target", device)
+        guard found > 0 else { return nil }
+        var info = target.nti.nbi
+        return ISO14443BTarget(
+            pupi: withUnsafeBytes(of: &info.abtPupi) { Array($0) },
+            applicationData: withUnsafeBytes(of: &info.abtApplicationData) { Array($0) },
+            protocolInfo: withUnsafeBytes(of: &info.abtProtocolInfo) { Array($0) })
+    }
+
     /// `nfc_initiator_list_passive_targets` for ISO/IEC 14443-A: up to `maximum` tags, each
     /// selected then deselected in turn. libnfc hides a failing select behind "no more tags",
     /// so the device's last error is checked when the list comes back short.

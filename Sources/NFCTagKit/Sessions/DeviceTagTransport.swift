@@ -30,8 +30,8 @@ package struct DeviceTagTransport: TagTransport {
     /// The longest tag answer the reader brings back in one exchange (an ACR122U 250 bytes,
     /// a PN532 on a UART 262): `datasheets/readers.json`.
     package let maximumAnswerLength: Int
-    /// The FeliCa card, when the tag is one: it is selected again by Polling.
-    package let feliCa: FeliCaTarget?
+    /// The FeliCa or type B card, when the tag is one: it is selected again by a poll for it.
+    package let card: NFCTarget?
 
     /// The most bytes asked of a tag in one exchange even when the reader carries more:
     /// 240 (60 pages of FAST_READ) fits every reader of the table (the ACR122U brings back
@@ -58,18 +58,34 @@ package struct DeviceTagTransport: TagTransport {
         self.maximumFrameLength = maximumFrameLength
         self.maximumCommandLength = maximumCommandLength ?? maximumFrameLength
         self.maximumAnswerLength = maximumAnswerLength ?? .max
-        self.feliCa = nil
+        self.card = nil
     }
 
     /// A transport to the FeliCa card `card`, selected on `device`. Frames start with the
     /// FeliCa LEN byte; the reader adds preamble, sync and CRC.
     package init(device: NFCDevice, feliCa card: FeliCaTarget) async {
+        await self.init(device: device, found: .feliCa(card))
+    }
+
+    /// A transport to the tag `found`, selected on `device`: to a FeliCa card, frames start
+    /// with the FeliCa LEN byte; to a type B card they are APDUs the reader carries in
+    /// ISO-DEP blocks.
+    package init(device: NFCDevice, found: NFCTarget) async {
         self.device = device
-        self.target = TagTarget(
-            feliCa: FeliCaPollingAnswer(
-                idm: card.idm, pmm: card.pmm,
-                requestData: card.systemCode.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []))
-        self.feliCa = card
+        switch found {
+        case .iso14443A(let tag):
+            self.target = TagTarget(tag)
+            self.card = nil
+        case .feliCa(let card):
+            self.target = TagTarget(
+                feliCa: FeliCaPollingAnswer(
+                    idm: card.idm, pmm: card.pmm,
+                    requestData: card.systemCode.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []))
+            self.card = found
+        case .iso14443B(let card):
+            self.target = TagTarget(typeB: card.atqb)
+            self.card = found
+        }
         self.maximumFrameLength = min(Self.preferredExchangeLength, await device.maximumTagFrame)
         self.maximumCommandLength = await device.maximumTagCommandFrame
         self.maximumAnswerLength = await device.maximumTagAnswer()
@@ -125,10 +141,10 @@ package struct DeviceTagTransport: TagTransport {
     /// resets it), the tag answers with another one, and the tag with a random ID in the
     /// field is taken — as the alone check itself does.
     package func reselect() async throws(TagTransportError) {
-        if let feliCa {
+        if let card {
             let again: Bool
             do {
-                again = try await device.reselectFeliCa(feliCa)
+                again = try await device.reselect(card)
             } catch {
                 throw TagTransportError(error)
             }

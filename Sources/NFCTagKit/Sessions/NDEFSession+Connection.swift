@@ -69,11 +69,7 @@ extension NDEFSession {
     /// the configuration's alone-check policy; `connection` makes it this session's
     /// connection (`nil`: a read the polling loop does itself).
     func makeTagSession(for tag: NDEFDetectedTag, connection: Int?) async -> TagSession {
-        let base: DeviceTagTransport
-        switch tag.target {
-        case .feliCa(let card): base = await DeviceTagTransport(device: device, feliCa: card)
-        case .iso14443A(let typeA): base = await DeviceTagTransport(device: device, target: typeA)
-        }
+        let base = await DeviceTagTransport(device: device, found: tag.target)
         let report = identifications[tag.uid].flatMap { $0.chip == tag.chip ? $0 : nil }
         return TagSession(
             device: device, target: tag.target,
@@ -88,7 +84,7 @@ extension NDEFSession {
     /// with the configuration's password or key, which the tag session then presents again
     /// after every re-selection.
     func open(_ tag: TagSession, aloneCheck: Bool) async throws(NDEFSessionError) {
-        let selectedUID = await tag.target.feliCa != nil ? device.selectedFeliCa?.idm : device.selectedTarget?.uid
+        let selectedUID = await tag.target.typeA == nil ? device.selectedCard?.uid : device.selectedTarget?.uid
         let selected = selectedUID == tag.uid && !fieldUsedElsewhere
         if aloneCheck {
             try await selectAlone(tag)
@@ -109,7 +105,7 @@ extension NDEFSession {
             throw NDEFSessionError(error)
         }
         switch occupancy {
-        case .alone, .aloneFeliCa:
+        case .alone, .aloneCard:
             return
         case .absent:
             throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: nil)
@@ -138,11 +134,7 @@ extension NDEFSession {
     private func select(_ tag: TagSession) async throws(NDEFSessionError) {
         let selected: Bool
         do {
-            if let card = tag.target.feliCa {
-                selected = try await device.reselectFeliCa(card)
-            } else {
-                selected = try await device.selectTarget(uid: tag.uid) != nil
-            }
+            selected = try await device.reselect(tag.target)
         } catch {
             throw NDEFSessionError(error)
         }

@@ -86,10 +86,10 @@ extension NDEFSession {
         let targets: [NFCTarget]
         do {
             switch try await device.pollField() {
-            case .absent, .aloneFeliCa:
-                // No type A tag: a FeliCa card answering Polling (a field with a type A tag
-                // never costs this Polling).
-                targets = try await device.selectFeliCaOrNothing().map { [.feliCa($0)] } ?? []
+            case .absent, .aloneCard:
+                // No type A tag: a FeliCa card answering Polling, or a type B card (a field
+                // with a type A tag never costs these polls).
+                targets = try await device.selectCardOrNothing().map { [$0] } ?? []
             case .alone(let target): targets = [.iso14443A(target)]
             case .several: targets = try await device.listTargets(maximum: 2).map(NFCTarget.iso14443A)
             }
@@ -121,7 +121,7 @@ extension NDEFSession {
                 continue
             }
             guard case .iso14443A(let typeA) = target else {
-                if case .feliCa(let card) = target { current.append(NDEFDetectedTag(feliCa: card)) }
+                current.append(NDEFDetectedTag(card: target))
                 continue
             }
             do {

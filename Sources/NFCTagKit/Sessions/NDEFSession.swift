@@ -34,9 +34,9 @@ import NFCTags
 /// ```
 public actor NDEFSession {
     /// The device the session polls on.
-    public nonisolated let device: NFCDevice
+    package nonisolated let device: NFCDevice
     /// Polling and authentication settings.
-    public nonisolated let configuration: NDEFSessionConfiguration
+    package nonisolated let configuration: NDEFSessionConfiguration
     nonisolated let eventBroadcast = Broadcast<NDEFSessionEvent>(initial: nil)
 
     /// The session shares the device's thread.

@@ -70,7 +70,7 @@ extension TagSession {
     /// Whether the tag is still the selected one and nobody else had the field since.
     private func isSelected(fieldUsedElsewhere: Bool) async -> Bool {
         guard !fieldUsedElsewhere else { return false }
-        if target.feliCa != nil { return await device.selectedFeliCa?.idm == uid }
+        if target.typeA == nil { return await device.selectedCard?.uid == uid }
         return await device.selectedTarget?.uid == uid
     }
 
@@ -114,7 +114,7 @@ extension TagSession {
             throw NDEFSessionError(error)
         }
         switch occupancy {
-        case .alone, .aloneFeliCa: return
+        case .alone, .aloneCard: return
         case .several(let count): throw .severalTags(count: count)
         case .absent:
             throw .connectionLost(step: nil, state: .previousMessageIntact, readerLoss: await device.readerLoss())
@@ -144,11 +144,7 @@ extension TagSession {
         default: return error
         }
         do {
-            if let card = target.feliCa {
-                if try await device.reselectFeliCa(card) { return error }
-            } else if try await device.selectTarget(uid: uid) != nil {
-                return error
-            }
+            if try await device.reselect(target) { return error }
         } catch {
             return .connectionLost(step: step, state: state, readerLoss: await device.readerLoss())
         }

@@ -146,17 +146,16 @@ public actor TagSession {
         let occupancy: FieldOccupancy
         do throws(NFCDeviceError) {
             let first: ISO14443ATarget
-            switch try await device.waitForAnyTarget(timeout: timeout) {
-            case .feliCa(let card):
-                // No type A tag answered the select before this Polling.
-                let transport = await DeviceTagTransport(device: device, feliCa: card)
+            let found = try await device.waitForAnyTarget(timeout: timeout)
+            guard case .iso14443A(let tag) = found else {
+                // A FeliCa or type B card: no type A tag answered the select before its poll.
+                let transport = await DeviceTagTransport(device: device, found: found)
                 return TagSession(
-                    device: device, target: .feliCa(card),
+                    device: device, target: found,
                     identification: TagIdentificationReport(activation: transport.target), transport: transport,
                     aloneCheckBeforeEveryWrite: aloneCheckBeforeEveryWrite)
-            case .iso14443A(let tag):
-                first = tag
             }
+            first = tag
             occupancy = try await device.selectIfAlone(uid: first.uid, isoDEP: first.isISODEP)
         } catch {
             throw await failure(error, device: device, operation: .connect)
@@ -175,7 +174,7 @@ public actor TagSession {
                 throw await failure(error, device: device, operation: .connect)
             }
             throw .severalTags(uids: inField.map(\.uid))
-        case .absent, .aloneFeliCa:
+        case .absent, .aloneCard:
             throw .tagLost(operation: .connect)
         }
     }

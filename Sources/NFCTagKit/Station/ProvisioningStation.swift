@@ -157,7 +157,7 @@ public actor ProvisioningStation {
                 continue
             }
             switch occupancy {
-            case .absent, .several, .aloneFeliCa:
+            case .absent, .several, .aloneCard:
                 let prompt: Event = if case .several(let n) = occupancy { .severalTags(n) } else { .waitingForTag }
                 if !Self.same(prompt, lastPrompt) { try await emit(prompt) }
                 lastPrompt = prompt

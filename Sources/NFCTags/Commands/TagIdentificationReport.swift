@@ -25,11 +25,18 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
 
     /// What ATQA / SAK alone tell, before any command reaches the tag.
     package init(activation target: TagTarget) {
+        let identification: ChipIdentification
+        if let atqb = target.typeB {
+            // A type B card that speaks ISO-DEP is a generic Type 4 tag: no probe tells more.
+            identification =
+                ChipTables.iso14443b.isISO14443_4(atqb: atqb)
+                ? .identified(.type4) : .unknown(atqa: 0, sak: 0, getVersion: nil)
+        } else {
+            identification = ChipIdentifier.identify(
+                atqa: target.atqa, sak: target.sak, getVersion: nil, answersUltralightCAuthenticate: nil)
+        }
         self.init(
-            target: target,
-            identification: ChipIdentifier.identify(
-                atqa: target.atqa, sak: target.sak, getVersion: nil, answersUltralightCAuthenticate: nil),
-            getVersionAnswer: nil, ultralightCProbeAnswer: nil)
+            target: target, identification: identification, getVersionAnswer: nil, ultralightCProbeAnswer: nil)
     }
 
     package init(
@@ -50,6 +57,10 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
         if let feliCa = target.feliCa {
             let ic = ChipTables.felica.ic(pmm: feliCa.pmm)?.name ?? "FeliCa card"
             return "\(ic) (IDm \(feliCa.idm.hexString(uppercase: true)), PMm \(feliCa.pmm.hexString(uppercase: true)))"
+        }
+        if let atqb = target.typeB {
+            let name = identification.chip.map { "\($0.rawValue) on ISO/IEC 14443-4B" } ?? "ISO/IEC 14443 Type B card"
+            return "\(name) (PUPI \(target.uid.hexString(uppercase: true)), ATQB \(atqb.hexString(uppercase: true)))"
         }
         var text =
             "UID \(target.uid.hexString(uppercase: true)), ATQA \(target.atqa.hexString(uppercase: true)), SAK \(target.sak.hexString(uppercase: true))"

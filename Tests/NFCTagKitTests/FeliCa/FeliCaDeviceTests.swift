@@ -46,12 +46,12 @@ struct FeliCaDeviceTests {
                 #expect(card.systemCode == ChipTables.felica.systemCodes.liteS)
                 #expect(card.bitRate == rate)
                 #expect(card.ic == .feliCaLiteS)
-                #expect(await device.selectedFeliCa?.idm == card.idm)
+                #expect(await device.selectedCard?.uid == card.idm)
             }
             let ndef = try #require(try await device.selectFeliCa(systemCode: ChipTables.felica.systemCodes.ndef))
             #expect(ndef.systemCode == ChipTables.felica.systemCodes.ndef)
             #expect(try await device.selectFeliCa(systemCode: 0x1234) == nil)
-            #expect(await device.selectedFeliCa == nil)
+            #expect(await device.selectedCard?.feliCa == nil)
             // A type A select finds nothing: the card answers Polling, not REQA.
             #expect(try await device.selectTarget() == nil)
         }
