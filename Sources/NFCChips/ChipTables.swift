@@ -35,6 +35,10 @@ package enum ChipTables {
     /// PN532's BrTy 03 listing, the emulated card.
     package static let iso14443b: ISO14443BSpec = GeneratedTables.iso14443b
 
+    /// NFC Forum Type 1 (Topaz, Topaz 512): commands, header ROM, memory, CC, formatted
+    /// images, what a PN532 reaches.
+    package static let type1: Type1Spec = GeneratedTables.type1
+
     /// ISO/IEC 7816-4 APDUs: length encodings, status words, GET RESPONSE.
     package static let iso7816: ISO7816Spec = GeneratedTables.iso7816
 

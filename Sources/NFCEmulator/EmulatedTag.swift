@@ -20,6 +20,9 @@ public struct TagIdentity: Equatable, Sendable {
     /// For an ISO/IEC 14443 Type B card, what answers REQB and ATTRIB; such a card takes no
     /// part in type A activation (its ``uid`` is its PUPI).
     public var typeB: TypeBIdentity?
+    /// For an NFC Forum Type 1 tag (Topaz), its header ROM and UID; such a tag answers
+    /// REQA but takes no anticollision (its ``uid`` is its JEWELID, UID0-3).
+    public var type1: Type1Identity?
 
     /// An identity with the given values.
     public init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -41,8 +44,17 @@ public struct TagIdentity: Equatable, Sendable {
         self.typeB = typeB
     }
 
+    /// A Type 1 tag's identity: its JEWELID as UID, the table's SENS_RES as ATQA.
+    public init(type1: Type1Identity) {
+        let sensRes = ChipTables.type1.sensRes
+        self.init(
+            uid: Array(type1.uid.prefix(ChipTables.type1.jewelIDLength)),
+            atqa: UInt16(sensRes[0]) << 8 | UInt16(sensRes[1]), sak: 0)
+        self.type1 = type1
+    }
+
     /// Whether the card answers ISO/IEC 14443-3A activation (REQA, WUPA).
-    var answersTypeA: Bool { felica == nil && typeB == nil }
+    var answersTypeA: Bool { felica == nil && typeB == nil && type1 == nil }
 }
 
 /// What an ISO/IEC 14443 Type B card answers to REQB (its ATQB: PUPI, application data,

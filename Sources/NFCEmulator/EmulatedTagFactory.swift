@@ -50,6 +50,10 @@ public enum EmulatedTagFactory {
     /// The `nfctag` name of the NFC Forum Type 4 tag on an ISO/IEC 14443 Type B card.
     public static let typeBType4Name = "iso14443b-type4"
 
+    /// The default UID0-6 of an emulated Type 1 tag: UID0-3 as nfcpy's Topaz test data has
+    /// them, then a pattern.
+    static let type1DefaultUID: [UInt8] = [0xB2, 0x56, 0x54, 0x00, 0x11, 0x22, 0x33]
+
     /// A fixed IDm for the `index`-th emulated FeliCa card: a manufacturer code, then a
     /// recognisable pattern, different per index.
     public static func feliCaDefaultIDm(index: Int = 0) -> [UInt8] {
@@ -69,6 +73,15 @@ public enum EmulatedTagFactory {
             var sticker = FeliCaLiteSTag(idm: idm, ndef: true)
             sticker.setNDEFMessage([])
             return sticker
+        }
+        if let chip = Type1ChipName(rawValue: name) {
+            var fallback = type1DefaultUID
+            fallback[0] &+= UInt8(truncatingIfNeeded: index)
+            let uid = uid ?? fallback
+            guard uid.count == ChipTables.type1.uidLength else {
+                throw .uidLength(tag: name, expected: ChipTables.type1.uidLength, got: uid.count)
+            }
+            return Type1Tag(chip: chip, uid: uid)
         }
         if name == typeBType4Name {
             var pupi = ChipTables.iso14443b.pupi(atqb: ChipTables.iso14443b.emulatedCard.atqb)
@@ -134,6 +147,7 @@ public enum EmulatedTagFactory {
         case let tag as DESFireTag: tag.chip.rawValue
         case is FeliCaLiteSTag: feliCaLiteSName
         case is FeliCaStandardTag: feliCaStandardName
+        case let tag as Type1Tag: tag.chip.name.rawValue
         default: nil
         }
     }

@@ -183,6 +183,17 @@ public struct Field: Sendable {
         return nil
     }
 
+    /// REQA for a Type 1 tag (the PN532's Jewel poll): the first one in the field answers
+    /// SENS_RES `0C 00` and, with no anticollision to follow, is taken for RID and the rest.
+    public mutating func pollType1() -> TagHandle? {
+        setPower(true)
+        for index in slots.indices where slots[index].tag.identity.type1 != nil {
+            slots[index].state = .active
+            return slots[index].handle
+        }
+        return nil
+    }
+
     /// Sends HLTA to a tag: it leaves ACTIVE for HALT.
     public mutating func halt(_ handle: TagHandle) {
         guard let index = index(of: handle), slots[index].state == .active else { return }

@@ -87,6 +87,7 @@ extension PN532Controller {
     func targetData(_ target: ListedTarget) -> [UInt8] {
         if let listing = target.feliCa { return feliCaTargetData(target, listing) }
         if target.identity.typeB != nil { return typeBTargetData(target) }
+        if target.identity.type1 != nil { return type1TargetData(target) }
         let identity = target.identity
         var data =
             [
@@ -105,7 +106,7 @@ extension PN532Controller {
         case .felica212: return listFeliCa(Array(data.dropFirst(2)), bitRate: 212)
         case .felica424: return listFeliCa(Array(data.dropFirst(2)), bitRate: 424)
         case .iso14443B106: return listTypeB(Array(data.dropFirst(2)))
-        default: return [0]  // no Jewel tags modelled
+        case .jewel106: return listType1(Array(data.dropFirst(2)))
         }
         let filter = data.count > 2 ? Array(data.dropFirst(2)) : nil
         let listed = activateTargets(maximumCount: Int(data[0]), uidFilter: filter)
@@ -122,6 +123,7 @@ extension PN532Controller {
         let frame = Array(data.dropFirst())
         if let listing = target.feliCa { return feliCaExchange(frame, target: target, bitRate: listing.bitRate) }
         if target.speaksISODEP { return isoDEPExchange(frame, target: target) }
+        if target.identity.type1 != nil { return type1Exchange(frame, target: target) }
         if let request = mifareAuthentication(frame, target: target) {
             return authenticate(request, target: target)
         }
@@ -237,8 +239,8 @@ extension PN532Controller {
 
     /// NbTg and, per target, Type, length and target data; `nil` when no tag answers. The
     /// type A types are polled first (they may report two tags), then FeliCa and type B in
-    /// the order asked, the first that finds a card ending the poll; DEP and Jewel types find
-    /// nothing. What Polling payload the firmware sends for a FeliCa type is not documented:
+    /// the order asked, the first that finds a card ending the poll (Jewel too); DEP types
+    /// find nothing. What Polling payload the firmware sends for a FeliCa type is not documented:
     /// the model sends libnfc's (`00 FF FF 01 00`), so the system code is reported.
     mutating func autoPollAnswer(types: [UInt8]) -> [UInt8]? {
         let typeA = spec.listPassiveTargetModulations[.iso14443A106].code
@@ -256,6 +258,7 @@ extension PN532Controller {
             case .felica212: listing = listFeliCa(polling, bitRate: 212)
             case .felica424: listing = listFeliCa(polling, bitRate: 424)
             case .iso14443B106: listing = listTypeB(ChipTables.iso14443b.pn532.initiatorData)
+            case .jewel106: listing = listType1([])
             default: listing = nil
             }
             guard let listing, listing.first == 1 else { continue }

@@ -80,6 +80,9 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             blocks = Dictionary(uniqueKeysWithValues: tag.blocks.map { ([$0.key].hexString(), $0.value.hexString()) })
         case let tag as FeliCaStandardTag:
             blocks = tag.snapshotBlocks
+        case let tag as Type1Tag:
+            uid = tag.memory.prefix(ChipTables.type1.uidLength).hexString()
+            memory = tag.memory.hexString()
         default:
             return nil
         }
@@ -100,6 +103,12 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             type2.failedAuthentications = failedAuthentications ?? 0
             type2.ultralightCKey = type2.currentUltralightCKey
             return type2
+        case var type1 as Type1Tag:
+            guard let memory = memory.flatMap(Self.bytes), memory.count == type1.memory.count else {
+                throw .invalidState("\(tag) memory must be \(type1.memory.count) bytes")
+            }
+            type1.memory = memory
+            return type1
         case var classic as ClassicTag:
             guard let memory = memory.flatMap(Self.bytes), memory.count == classic.memory.count else {
                 throw .invalidState("\(tag) memory must be \(classic.memory.count) bytes")

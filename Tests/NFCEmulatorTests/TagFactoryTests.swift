@@ -15,6 +15,11 @@ struct TagFactoryTests {
                 #expect(felica.idm.count == 8 && felica.pmm.count == 8 && tag.identity.uid == felica.idm, "\(name)")
                 continue
             }
+            // A Type 1 tag: its JEWELID (UID0-3) is its UID.
+            if let type1 = tag.identity.type1 {
+                #expect(type1.uid.count == 7 && tag.identity.uid == Array(type1.uid.prefix(4)), "\(name)")
+                continue
+            }
             // A type B card answers REQB: its PUPI is its UID.
             if let typeB = tag.identity.typeB {
                 #expect(typeB.atqb.count == 12 && tag.identity.uid == ChipTables.iso14443b.pupi(atqb: typeB.atqb))
