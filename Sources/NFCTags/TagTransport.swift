@@ -96,6 +96,8 @@ package struct TagTarget: Sendable, Hashable {
     package var feliCa: FeliCaPollingAnswer?
     /// A type B card's ATQB (its PUPI is ``uid``; no ATQA or SAK), `nil` otherwise.
     package var typeB: [UInt8]?
+    /// A Type 1 tag's header ROM, HR0 HR1 (its JEWELID is ``uid``), `nil` otherwise.
+    package var type1HeaderROM: [UInt8]?
 
     /// A target with the given activation data.
     package init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -109,6 +111,13 @@ package struct TagTarget: Sendable, Hashable {
     package init(feliCa answer: FeliCaPollingAnswer) {
         self.init(uid: answer.idm, atqa: 0, sak: 0)
         feliCa = answer
+    }
+
+    /// A Type 1 tag as the Jewel poll and RID found it.
+    package init(type1JewelID jewelID: [UInt8], headerROM: [UInt8]) {
+        let sensRes = ChipTables.type1.sensRes
+        self.init(uid: jewelID, atqa: UInt16(sensRes[0]) << 8 | UInt16(sensRes[1]), sak: 0)
+        type1HeaderROM = headerROM
     }
 
     /// A type B card as REQB found it.

@@ -96,7 +96,7 @@ enum CounterCommand {
     private static func oneWayCounters(_ ntag: NFCType2Tag, output: Output) async throws(TagSessionError) {
         let values = try await ntag.readCounters()
         var tearing: [Bool] = []
-        for address in ntag.counterAddresses { tearing.append(try await ntag.checkTearingEvent(address).isValid) }
+        for address in ntag.counterAddresses { tearing.append(try await ntag.checkTearingEvent(address)) }
         if output.json {
             output.document(
                 .object([

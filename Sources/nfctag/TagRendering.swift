@@ -17,6 +17,8 @@ enum TagRendering {
             ]
         case .iso14443B(let card):
             return common + [("technology", .string("iso14443b")), ("atqb", .string(card.atqb.hexString()))]
+        case .type1(let type1):
+            return common + [("technology", .string("jewel")), ("header_rom", .string(type1.headerROM.hexString()))]
         case .iso14443A(let typeA):
             return common + [
                 ("technology", .string("iso14443a")), ("atqa", .string(typeA.atqa.hexString())),
@@ -59,6 +61,8 @@ enum TagRendering {
             return "\(tag.uid.hexString())  \(tag.chipName)  PMm \(card.pmm.hexString())\(code)"
         case .iso14443B(let card):
             return "\(tag.uid.hexString())  \(tag.chipName)  ATQB \(card.atqb.hexString())"
+        case .type1(let type1):
+            return "\(tag.uid.hexString())  \(tag.chipName)  HR \(type1.headerROM.hexString())"
         case .iso14443A(let typeA):
             return
                 "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(typeA.atqa.hexString())  SAK \([typeA.sak].hexString())"

@@ -76,6 +76,7 @@ extension GeneratedTables {
         uidLength: 7,
         blockSize: 8,
         headerROMLength: 2,
+        responseTimeoutMs: 100.0,
         chips: NamedTable<Type1ChipSpec>(
             entries: [
                 Type1ChipSpec(

@@ -20,6 +20,9 @@ package struct Type1Spec: DatasheetValue {
     package var blockSize: Int
     /// HR0 and HR1.
     package var headerROMLength: Int
+    /// How long a tag may take to answer any command, as nfcpy waits (its `tt1.py`
+    /// transceive: 0.1 s); the Topaz datasheet's own bounds are shorter.
+    package var responseTimeoutMs: Double
     /// The chips by their header ROM.
     package var chips: NamedTable<Type1ChipSpec>
     /// Where blocks and lock bytes are.

@@ -110,7 +110,7 @@ extension NFCDevice {
         switch target {
         case .iso14443A(let tag):
             return try selectIfAlone(uid: tag.uid, isoDEP: tag.isISODEP, reusingPoll: reusingPoll)
-        case .feliCa, .iso14443B:
+        case .feliCa, .iso14443B, .type1:
             if try selectOrNothing() != nil { return .several(count: 2) }
             return try reselect(target) ? .aloneCard : .absent
         }
@@ -272,6 +272,7 @@ extension NFCDevice {
         case .iso14443A(let tag): return try selectTarget(uid: tag.uid) != nil
         case .feliCa(let card): return try reselectFeliCa(card)
         case .iso14443B(let card): return try selectTypeB()?.pupi == card.pupi
+        case .type1(let tag): return try selectType1()?.jewelID == tag.jewelID
         }
     }
 
@@ -470,11 +471,52 @@ extension NFCDevice {
         return try selectCardOrNothing()
     }
 
-    /// A FeliCa card answering Polling for any system at 212 kbit/s, or else a type B card:
-    /// the polls after a type A select that found nothing.
+    /// A FeliCa card answering Polling for any system at 212 kbit/s, or else a type B card,
+    /// or else a Type 1 tag: the polls after a type A select that found nothing.
     package func selectCardOrNothing() throws(NFCDeviceError) -> NFCTarget? {
         if let card = try selectFeliCaOrNothing() { return .feliCa(card) }
-        return try selectTypeBOrNothing().map(NFCTarget.iso14443B)
+        if let card = try selectTypeBOrNothing() { return .iso14443B(card) }
+        return try orNothing { () throws(NFCDeviceError) in try selectType1() }.map(NFCTarget.type1)
+    }
+
+    /// Selects a Type 1 tag (the reader's Jewel poll: REQA, no anticollision), then reads its
+    /// header ROM with RID and the rest of its UID (bytes 4-6) with READ. Nil when no tag
+    /// answered.
+    ///
+    /// ```swift
+    /// if let topaz = try await device.selectType1() { print(topaz.headerROM) }   // [0x11, 0x48]
+    /// ```
+    package func selectType1() throws(NFCDeviceError) -> Type1Target? {
+        try restoreSelectionSettings()
+        field.selectedTarget = nil
+        guard let listed = try withDevice({ (device) throws(LibNFCError) in try LibNFC.selectPassiveJewel(device) })
+        else { return nil }
+        let type1 = ChipTables.type1
+        let timeout = Duration.milliseconds(type1.responseTimeoutMs) + .milliseconds(150)
+        let rid = type1.commands[.rid]
+        let answer = try transceive([rid.code], framing: .easy, timeout: timeout)
+        let header = type1.headerROMLength
+        guard answer.bytes.count == rid.responseLength, Array(answer.bytes.dropFirst(header)) == listed.jewelID else {
+            return nil
+        }
+        var uid = listed.jewelID
+        for address in listed.jewelID.count..<type1.uidLength {
+            let byte = try transceive([type1.commands[.read].code, UInt8(address)], framing: .easy, timeout: timeout)
+            guard byte.bytes.count == 1 else { return nil }
+            uid += byte.bytes
+        }
+        let tag = Type1Target(jewelID: listed.jewelID, headerROM: Array(answer.bytes.prefix(header)), uid: uid)
+        field.selectedCard = .type1(tag)
+        return tag
+    }
+
+    /// `select`, where a reader that timed out or was aborted found nothing.
+    private func orNothing<Found>(_ select: () throws(NFCDeviceError) -> Found?) throws(NFCDeviceError) -> Found? {
+        do {
+            return try select()
+        } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
+            return nil
+        }
     }
 
     /// Runs `attempt` every `pollInterval` until it finds something, the timeout passes

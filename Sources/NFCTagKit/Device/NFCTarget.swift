@@ -16,20 +16,30 @@ public enum NFCTarget: Sendable {
     case feliCa(FeliCaTarget)
     /// An ISO/IEC 14443 Type B card: its ATQB's application data and protocol info.
     case iso14443B(ISO14443BTarget)
+    /// An NFC Forum Type 1 tag (Topaz): its header ROM.
+    case type1(Type1Target)
 
-    /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm, a type B card's PUPI
-    /// (as `nfc-list` and the tool print them; apps read it as ``TagSession/uid``).
+    /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm, a type B card's PUPI, a
+    /// Type 1 tag's UID0-6 (its JEWELID, then the rest of block 0); apps read it as
+    /// ``TagSession/uid``.
     package var uid: [UInt8] {
         switch self {
         case .iso14443A(let tag): tag.uid
         case .feliCa(let card): card.idm
         case .iso14443B(let card): card.pupi
+        case .type1(let tag): tag.uid
         }
     }
 
     /// The type A activation, for a type A tag.
     package var typeA: ISO14443ATarget? {
         if case .iso14443A(let tag) = self { return tag }
+        return nil
+    }
+
+    /// The Type 1 tag, for one.
+    package var type1: Type1Target? {
+        if case .type1(let tag) = self { return tag }
         return nil
     }
 

@@ -178,6 +178,22 @@ enum LibNFC {
             protocolInfo: withUnsafeBytes(of: &info.abtProtocolInfo) { Array($0) })
     }
 
+    /// `nfc_initiator_select_passive_target` for a Jewel (NFC Forum Type 1) tag: the PN53x
+    /// sends REQA and lists SENS_RES and the JEWELID. Nil when no tag answered.
+    static func selectPassiveJewel(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> (
+        sensRes: [UInt8], jewelID: [UInt8]
+    )? {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_JEWEL, nbr: NBR_106)
+        let result = nfc_initiator_select_passive_target(device.pointer, modulation, nil, 0, &target)
+        let found = try check(result, "nfc_initiator_select_passive_target", device)
+        guard found > 0 else { return nil }
+        var info = target.nti.nji
+        return (
+            withUnsafeBytes(of: &info.btSensRes) { Array($0) }, withUnsafeBytes(of: &info.btId) { Array($0) }
+        )
+    }
+
     /// `nfc_initiator_list_passive_targets` for ISO/IEC 14443-A: up to `maximum` tags, each
     /// selected then deselected in turn. libnfc hides a failing select behind "no more tags",
     /// so the device's last error is checked when the list comes back short.

@@ -85,6 +85,9 @@ package struct DeviceTagTransport: TagTransport {
         case .iso14443B(let card):
             self.target = TagTarget(typeB: card.atqb)
             self.card = found
+        case .type1(let tag):
+            self.target = TagTarget(type1JewelID: tag.jewelID, headerROM: tag.headerROM)
+            self.card = found
         }
         self.maximumFrameLength = min(Self.preferredExchangeLength, await device.maximumTagFrame)
         self.maximumCommandLength = await device.maximumTagCommandFrame

@@ -51,7 +51,9 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
     package var uidHex: String { target.uid.hexString() }
     /// The `nfctag` tag name of the chip (`ntag215`, `ultralight-c`, `felica-lite-s`, …) or
     /// `unknown`.
-    package var chipName: String { chip?.rawValue ?? target.feliCa?.ic?.name ?? "unknown" }
+    package var chipName: String {
+        chip?.rawValue ?? target.feliCa?.ic?.name ?? target.type1?.chip?.name.rawValue ?? "unknown"
+    }
 
     /// `04a1b2c3d4e5f6 ntag215`.
     public var description: String { "\(uidHex) \(chipName)" }

@@ -31,7 +31,7 @@ extension NDEFSession {
         connectionCounter += 1
         let connection = connectionCounter
         let tagSession = await makeTagSession(for: tag, connection: connection)
-        guard let handle = tagSession.tag.handle else {
+        guard let handle = tagSession.ndefHandle else {
             throw .unsupportedTag(reason: "the chip is not identified (\(tagSession.identification))")
         }
         // Straight from polling, the round's poll (repeated every poll interval) is the

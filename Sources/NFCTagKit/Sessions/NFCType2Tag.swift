@@ -218,11 +218,12 @@ extension NFCType2Tag {
         }
     }
 
-    /// CHECK_TEARING_EVENT of Ultralight EV1 counter `address`.
-    public func checkTearingEvent(_ address: UInt8) async throws(TagSessionError) -> TearingFlag {
+    /// CHECK_TEARING_EVENT of Ultralight EV1 counter `address`: whether the counter's last
+    /// increment completed (the tag answers the table's "no tearing" value, `BD`).
+    public func checkTearingEvent(_ address: UInt8) async throws(TagSessionError) -> Bool {
         let commands = try session.type2(.checkTearingEvent)
         return try await session.perform(.checkTearingEvent) { () throws(TagCommandError) in
-            try await commands.checkTearingEvent(address)
+            try await commands.checkTearingEvent(address).isValid
         }
     }
 

@@ -90,6 +90,11 @@ extension TagSession {
             ndefDriver = (driver, authenticated)
             return driver
         }
+        if case .type1 = target {
+            let driver = Type1NDEFDriver(transport: transport)
+            ndefDriver = (driver, authenticated)
+            return driver
+        }
         guard let chip else {
             throw .unsupportedTag(reason: "the chip is not identified (\(identification))")
         }

@@ -89,6 +89,8 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case desfireFile
         /// A FeliCa command (Polling, Request Service, Read or Write Without Encryption, …).
         case feliCaCommand
+        /// A Type 1 command (RID, RALL, READ, WRITE-E, WRITE-NE, RSEG).
+        case type1Command
     }
 
     package let kind: Kind
@@ -140,6 +142,7 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case .desfireApplication: "managing DESFire applications"
         case .desfireFile: "working with a DESFire file"
         case .feliCaCommand: "running a FeliCa command"
+        case .type1Command: "running a Type 1 command"
         }
     }
 
@@ -182,4 +185,5 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
     package static let desfireApplication = TagSessionOperation(.desfireApplication)
     package static let desfireFile = TagSessionOperation(.desfireFile)
     package static let feliCaCommand = TagSessionOperation(.feliCaCommand)
+    package static let type1Command = TagSessionOperation(.type1Command)
 }

@@ -62,7 +62,7 @@ struct ProvisioningJob {
         if let sun = plan.sun {
             return finish(await setUpSUN(session, sun: sun, actions: &record.actions))
         }
-        guard let ndef = session.tag.handle else {
+        guard let ndef = session.ndefHandle else {
             return finish(
                 .init(
                     step: .write, message: "\(chip.rawValue) holds no NDEF NFCTagKit can write",

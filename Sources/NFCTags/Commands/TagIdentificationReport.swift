@@ -58,6 +58,11 @@ public struct TagIdentificationReport: Sendable, Equatable, CustomStringConverti
             let ic = ChipTables.felica.ic(pmm: feliCa.pmm)?.name ?? "FeliCa card"
             return "\(ic) (IDm \(feliCa.idm.hexString(uppercase: true)), PMm \(feliCa.pmm.hexString(uppercase: true)))"
         }
+        if let header = target.type1HeaderROM {
+            let chip = header.count == 2 ? ChipTables.type1.chip(hr0: header[0], hr1: header[1]) : nil
+            let name = chip?.name.rawValue ?? "Type 1 tag"
+            return "\(name) (JEWELID \(target.uid.hexString(uppercase: true)), HR \(header.hexString(uppercase: true)))"
+        }
         if let atqb = target.typeB {
             let name = identification.chip.map { "\($0.rawValue) on ISO/IEC 14443-4B" } ?? "ISO/IEC 14443 Type B card"
             return "\(name) (PUPI \(target.uid.hexString(uppercase: true)), ATQB \(atqb.hexString(uppercase: true)))"

@@ -1,11 +1,11 @@
 import NFCChips
 
 /// The tearing flag of an Ultralight EV1 counter (CHECK_TEARING_EVENT).
-public struct TearingFlag: Sendable {
+package struct TearingFlag: Sendable {
     /// The byte the tag answered.
-    public var rawValue: UInt8
+    package var rawValue: UInt8
     /// Whether it is the table's "no tearing" value (`BD`).
-    public var isValid: Bool
+    package var isValid: Bool
 
     /// A flag with its byte and verdict.
     package init(rawValue: UInt8, isValid: Bool) {
