@@ -31,27 +31,37 @@ extension PN532Controller {
 
     /// InDataExchange with a Type 1 tag.
     mutating func type1Exchange(_ data: [UInt8], target: ListedTarget) -> [UInt8] {
-        let type1 = ChipTables.type1
-        guard let code = data.first, let name = type1.command(code: code) else { return fail(.timeout) }
-        let command = type1.commands[name]
-        if type1.pn532.unsupportedCommands.contains(name) { return fail(.timeout) }
-        if name == .readSegment, data.count > 1, !type1.pn532.segmentsReached.contains(Int(data[1] >> 4)) {
-            return fail(.timeout)
-        }
-        let uid = name == .rid ? [UInt8](repeating: 0, count: type1.jewelIDLength) : target.identity.uid
-        var frame = data
-        if data.count < command.requestLength - type1.jewelIDLength + 1 {
-            // The short form: ADD and DATA default to 00, the firmware puts the UID last.
-            let body = command.requestLength - type1.jewelIDLength
-            frame = data + [UInt8](repeating: 0, count: max(0, body - data.count)) + uid
-        }
-        guard frame.count == command.requestLength else { return fail(.timeout) }
+        guard let (name, frame) = Self.type1Frame(data, jewelID: target.identity.uid) else { return fail(.timeout) }
         let answer = exchangeWithTag(frame, target.handle)
         statistics.modelledTime += airTime(request: frame.count + 2, answer: answer)
         guard case .bytes(let bytes) = answer.reply else { return fail(.timeout) }
+        return [status(.success)] + Self.type1Reply(name, bytes)
+    }
+
+    /// The frame the firmware puts on air for InDataExchange data `data` to the tag with
+    /// `jewelID`: the long form as it is, the short form with ADD and DATA 00 where missing
+    /// and the UID last (zeros for RID). Nil for a command the firmware does not carry.
+    package static func type1Frame(_ data: [UInt8], jewelID: [UInt8]) -> (Type1CommandName, [UInt8])? {
+        let type1 = ChipTables.type1
+        guard let code = data.first, let name = type1.command(code: code) else { return nil }
+        let command = type1.commands[name]
+        if type1.pn532.unsupportedCommands.contains(name) { return nil }
+        if name == .readSegment, data.count > 1, !type1.pn532.segmentsReached.contains(Int(data[1] >> 4)) {
+            return nil
+        }
+        let uid = name == .rid ? [UInt8](repeating: 0, count: type1.jewelIDLength) : jewelID
+        let body = command.requestLength - type1.jewelIDLength
+        var frame = data
+        if data.count <= body { frame = data + [UInt8](repeating: 0, count: body - data.count) + uid }
+        return frame.count == command.requestLength ? (name, frame) : nil
+    }
+
+    /// What the firmware gives back of the tag's answer: RID's and RALL's whole, the rest
+    /// without its address byte.
+    package static func type1Reply(_ name: Type1CommandName, _ bytes: [UInt8]) -> [UInt8] {
         switch name {
-        case .rid, .rall: return [status(.success)] + bytes
-        default: return [status(.success)] + bytes.dropFirst()
+        case .rid, .rall: bytes
+        default: Array(bytes.dropFirst())
         }
     }
 }
