@@ -5,14 +5,14 @@ struct FieldState {
     /// The tag selected by the last successful select or poll, until deselected or lost.
     var selectedTarget: ISO14443ATarget? {
         // Any change of selection ends what a poll proved about the field, and leaves no
-        // FeliCa or type B card selected.
+        // FeliCa card, type B card or Type 1 tag selected.
         didSet {
             aloneSincePoll = nil
             selectedCard = nil
         }
     }
-    /// The FeliCa or type B card selected by the last poll for one, until another selection
-    /// or a field reset.
+    /// The FeliCa card, type B card or Type 1 tag selected by the last poll for one, until
+    /// another selection or a field reset.
     var selectedCard: NFCTarget?
     /// The UID of the selected tag when a poll that counts tags found it alone in the field
     /// and selected it, and nothing since then selected, deselected, reset the field or saw

@@ -100,10 +100,10 @@ extension NFCDevice {
     }
 
     /// The alone check of a tag of any technology. A type A tag is checked as
-    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it. For a FeliCa or type B card, a
-    /// type A tag that answers a select is a second tag; otherwise the card is polled for
-    /// again, which selects it. Two cards of one of these kinds are not told apart: libnfc
-    /// lists one FeliCa or type B card a poll.
+    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it. For a FeliCa card, a type B card
+    /// or a Type 1 tag, a type A tag that answers a select is a second tag; otherwise the tag
+    /// is polled for again, which selects it. Two tags of one of these kinds are not told
+    /// apart: libnfc lists one a poll.
     package func selectIfAlone(_ target: NFCTarget, reusingPoll: Bool = false) throws(NFCDeviceError)
         -> FieldOccupancy
     {
@@ -224,18 +224,6 @@ extension NFCDevice {
         return again?.idm == card.idm
     }
 
-    /// ``selectFeliCa(systemCode:bitRate:)``, where a reader that timed out or was aborted
-    /// found no card.
-    package func selectFeliCaOrNothing(
-        systemCode: UInt16 = ChipTables.felica.systemCodes.wildcard, bitRate: Int = 212
-    ) throws(NFCDeviceError) -> FeliCaTarget? {
-        do {
-            return try selectFeliCa(systemCode: systemCode, bitRate: bitRate)
-        } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
-            return nil
-        }
-    }
-
     /// Selects a type B card (REQB for every AFI, then ATTRIB: the card enters ISO-DEP). Nil
     /// when no card answered.
     ///
@@ -255,18 +243,9 @@ extension NFCDevice {
         return card
     }
 
-    /// ``selectTypeB()``, where a reader that timed out or was aborted found no card.
-    package func selectTypeBOrNothing() throws(NFCDeviceError) -> ISO14443BTarget? {
-        do {
-            return try selectTypeB()
-        } catch .libnfc(let cause) where cause.code == .timeout || cause.code == .operationAborted {
-            return nil
-        }
-    }
-
     /// Selects `target` again as it was found: whether the same tag answered, which leaves
     /// it selected. A type B card with a random PUPI (a passport's) answers with another
-    /// one and counts as gone.
+    /// one after the field reset and counts as gone.
     package func reselect(_ target: NFCTarget) throws(NFCDeviceError) -> Bool {
         switch target {
         case .iso14443A(let tag): return try selectTarget(uid: tag.uid) != nil
@@ -276,7 +255,7 @@ extension NFCDevice {
         }
     }
 
-    /// The FeliCa or type B card the last poll for one selected, while it is.
+    /// The FeliCa card, type B card or Type 1 tag the last poll for one selected, while it is.
     package var selectedCard: NFCTarget? { field.selectedCard }
 
     /// Switches the RF field off and on: every tag in the field powers down and comes
@@ -448,15 +427,15 @@ extension NFCDevice {
         pollInterval: Duration = .milliseconds(100)
     ) async throws(NFCDeviceError) -> FeliCaTarget {
         try await poll(timeout: timeout, pollInterval: pollInterval) { () throws(NFCDeviceError) -> FeliCaTarget? in
-            try selectFeliCaOrNothing(systemCode: systemCode, bitRate: bitRate)
+            try orNothing { () throws(NFCDeviceError) in try selectFeliCa(systemCode: systemCode, bitRate: bitRate) }
         }
     }
 
     /// Polls until a tag of any technology is in the field: a type A tag (selected, as
     /// ``waitForTarget(timeout:pollInterval:)`` selects it); when none answers, a FeliCa
-    /// card answering Polling for any system at 212 kbit/s (selected by that Polling); when
-    /// none answers either, a type B card (selected by REQB and ATTRIB). A field with a type A
-    /// tag never costs the other polls.
+    /// card answering Polling for any system at 212 kbit/s, then a type B card (REQB and
+    /// ATTRIB), then a Type 1 tag (the Jewel poll and RID), each selected by its poll. A
+    /// field with a type A tag never costs the other polls.
     package func waitForAnyTarget(
         timeout: Duration? = nil, pollInterval: Duration = .milliseconds(100)
     ) async throws(NFCDeviceError) -> NFCTarget {
@@ -465,7 +444,8 @@ extension NFCDevice {
         }
     }
 
-    /// One attempt of ``waitForAnyTarget(timeout:pollInterval:)``: type A, FeliCa, type B.
+    /// One attempt of ``waitForAnyTarget(timeout:pollInterval:)``: type A, FeliCa, type B,
+    /// Type 1.
     package func selectAnyOrNothing() throws(NFCDeviceError) -> NFCTarget? {
         if let tag = try selectOrNothing() { return .iso14443A(tag) }
         return try selectCardOrNothing()
@@ -474,8 +454,8 @@ extension NFCDevice {
     /// A FeliCa card answering Polling for any system at 212 kbit/s, or else a type B card,
     /// or else a Type 1 tag: the polls after a type A select that found nothing.
     package func selectCardOrNothing() throws(NFCDeviceError) -> NFCTarget? {
-        if let card = try selectFeliCaOrNothing() { return .feliCa(card) }
-        if let card = try selectTypeBOrNothing() { return .iso14443B(card) }
+        if let card = try orNothing({ () throws(NFCDeviceError) in try selectFeliCa() }) { return .feliCa(card) }
+        if let card = try orNothing({ () throws(NFCDeviceError) in try selectTypeB() }) { return .iso14443B(card) }
         return try orNothing { () throws(NFCDeviceError) in try selectType1() }.map(NFCTarget.type1)
     }
 
@@ -510,7 +490,7 @@ extension NFCDevice {
         return tag
     }
 
-    /// `select`, where a reader that timed out or was aborted found nothing.
+    /// `select`, where a reader that timed out or was aborted found no tag.
     private func orNothing<Found>(_ select: () throws(NFCDeviceError) -> Found?) throws(NFCDeviceError) -> Found? {
         do {
             return try select()

@@ -1,5 +1,5 @@
-/// A tag as the reader found it, by technology: what activation (type A, type B) or
-/// Polling (FeliCa) told before any command reached it.
+/// A tag as the reader found it, by technology: what activation (type A, type B), Polling
+/// (FeliCa) or the Jewel poll and RID (Type 1) told before any command reached it.
 ///
 /// ```swift
 /// switch session.target {

@@ -30,7 +30,8 @@ package struct DeviceTagTransport: TagTransport {
     /// The longest tag answer the reader brings back in one exchange (an ACR122U 250 bytes,
     /// a PN532 on a UART 262): `datasheets/readers.json`.
     package let maximumAnswerLength: Int
-    /// The FeliCa or type B card, when the tag is one: it is selected again by a poll for it.
+    /// The FeliCa card, type B card or Type 1 tag, when the tag is one: it is selected again
+    /// by a poll for it.
     package let card: NFCTarget?
 
     /// The most bytes asked of a tag in one exchange even when the reader carries more:
@@ -69,7 +70,7 @@ package struct DeviceTagTransport: TagTransport {
 
     /// A transport to the tag `found`, selected on `device`: to a FeliCa card, frames start
     /// with the FeliCa LEN byte; to a type B card they are APDUs the reader carries in
-    /// ISO-DEP blocks.
+    /// ISO-DEP blocks; to a Type 1 tag, commands in the reader's short form.
     package init(device: NFCDevice, found: NFCTarget) async {
         self.device = device
         switch found {

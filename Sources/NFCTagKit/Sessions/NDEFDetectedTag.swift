@@ -2,10 +2,11 @@ import NFCChips
 import NFCTags
 
 /// A tag an ``NDEFSession`` found in the field: what selection learnt (UID, ATQA, SAK,
-/// ATS; a FeliCa card's IDm, PMm and system code; a type B card's ATQB) and the chip that
-/// identification (GET_VERSION, the Ultralight C probe, ATQA / SAK) names — `nil` when no
-/// chip in the tables matches, and for a FeliCa card (its PMm names its IC); a type B card
-/// that speaks ISO-DEP is a generic Type 4 tag (`type4`).
+/// ATS; a FeliCa card's IDm, PMm and system code; a type B card's ATQB; a Type 1 tag's
+/// header ROM) and the chip that identification (GET_VERSION, the Ultralight C probe,
+/// ATQA / SAK) names — `nil` when no chip in the tables matches, and for a FeliCa card or a
+/// Type 1 tag (its PMm, its header ROM name it); a type B card that speaks ISO-DEP is a
+/// generic Type 4 tag (`type4`).
 ///
 /// ```swift
 /// for await event in session.events {
@@ -26,7 +27,7 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
         self.chip = chip
     }
 
-    /// A detected FeliCa or type B card.
+    /// A detected FeliCa card, type B card or Type 1 tag.
     package init(card: NFCTarget) {
         self.target = card
         self.chip = card.typeB?.isISODEP == true ? .type4 : nil
@@ -45,7 +46,8 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
 
     /// The UID identifies the tag within a session.
     public var id: [UInt8] { target.uid }
-    /// The UID (4, 7 or 10 bytes; a FeliCa card's 8-byte IDm, a type B card's 4-byte PUPI).
+    /// The UID (4, 7 or 10 bytes; a FeliCa card's 8-byte IDm, a type B card's 4-byte PUPI, a
+    /// Type 1 tag's UID0-6).
     public var uid: [UInt8] { target.uid }
     /// The UID as lowercase hex.
     package var uidHex: String { target.uid.hexString() }

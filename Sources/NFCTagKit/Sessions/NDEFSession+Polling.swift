@@ -87,8 +87,8 @@ extension NDEFSession {
         do {
             switch try await device.pollField() {
             case .absent, .aloneCard:
-                // No type A tag: a FeliCa card answering Polling, or a type B card (a field
-                // with a type A tag never costs these polls).
+                // No type A tag: a FeliCa card answering Polling, a type B card, or a Type 1
+                // tag (a field with a type A tag never costs these polls).
                 targets = try await device.selectCardOrNothing().map { [$0] } ?? []
             case .alone(let target): targets = [.iso14443A(target)]
             case .several: targets = try await device.listTargets(maximum: 2).map(NFCTarget.iso14443A)

@@ -148,7 +148,8 @@ public actor TagSession {
             let first: ISO14443ATarget
             let found = try await device.waitForAnyTarget(timeout: timeout)
             guard case .iso14443A(let tag) = found else {
-                // A FeliCa or type B card: no type A tag answered the select before its poll.
+                // A FeliCa card, type B card or Type 1 tag: no type A tag answered the select
+                // before its poll.
                 let transport = await DeviceTagTransport(device: device, found: found)
                 return TagSession(
                     device: device, target: found,
