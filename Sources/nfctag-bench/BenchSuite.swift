@@ -53,6 +53,8 @@ struct BenchSuite {
         results += try await desfireReads()
         announce("FeliCa Lite-S NDEF read / write")
         results += try await feliCaNDEF()
+        announce("Topaz NDEF read / write")
+        results += try await topazNDEF()
         if let tool {
             announce("nfctag write, then nfctag read (two processes)")
             results.append(try await TwoProcessRun(tool: tool, baud: baud).run())
@@ -480,6 +482,57 @@ extension BenchSuite {
         let air = { (bytes: Int) in Double((bytes + framing) * 8) / 212_000 }
         let card = (felica.maximumResponseMicroseconds(pmm: pmm, blocks: blocks, write: write) ?? 0) / 1_000_000
         return floor.command(dataOut: 1 + request, dataIn: 1 + answer, airSeconds: air(request) + card + air(answer))
+    }
+}
+
+// MARK: - Type 1
+
+extension BenchSuite {
+    /// A Topaz's whole NDEF area (90 bytes) written and read: one RALL to read, one WRITE-E a
+    /// byte in the Type 1 order (NMN 00, the TLV, NMN E1).
+    func topazNDEF() async throws -> [BenchResult] {
+        let reader = try await BenchReader.start(tags: [try EmulatedTagFactory.make(name: "topaz")], baud: baud)
+        let session = try await TagSession.connect(on: reader.device, timeout: tagWait)
+        let tag = try session.ndefHandle.unwrap("Type 1 handle")
+        let capacity = try await tag.queryNDEFStatus().capacity
+        let message = NDEFMessage(records: [
+            .wellKnown("T", payload: [0x02] + Array("en".utf8) + [UInt8](repeating: 0x54, count: capacity - 7))
+        ])
+        guard try message.encoded().count == capacity else { throw BenchFailure("the Topaz message is not the area") }
+        let ((), write) = try await reader.measure {
+            try await tag.writeNDEF(message, options: NDEFWriteOptions(fullWrite: true), progress: { _ in })
+        }
+        let (read, sample) = try await reader.measure { try await tag.readNDEF() }
+        guard read == message else { throw BenchFailure("the Topaz read came back different") }
+        await reader.stop()
+        // NMN 00, the TLV's type, length and message, NMN E1.
+        let writes = 2 + 2 + capacity
+        return [
+            try result(
+                "topaz_ndef_write_\(capacity)", write,
+                floor: { floor in
+                    (0..<writes).reduce(FloorCost.zero) { cost, _ in cost + Self.type1Floor(floor, .writeErase) }
+                },
+                safeFloor: { floor in
+                    // The RALL that reads the layout first and the one that verifies.
+                    (0..<writes).reduce(Self.type1Floor(floor, .rall) + Self.type1Floor(floor, .rall)) { cost, _ in
+                        cost + Self.type1Floor(floor, .writeErase)
+                    }
+                }),
+            try result("topaz_ndef_read_\(capacity)", sample) { floor in Self.type1Floor(floor, .rall) },
+        ]
+    }
+
+    /// One Type 1 command in the short form through InDataExchange: its frame and answer on
+    /// air with CRC_B (the tag's EEPROM time is not modelled: assumption T1-4).
+    static func type1Floor(_ floor: PhysicalFloor, _ name: Type1CommandName) -> FloorCost {
+        let command = ChipTables.type1.commands[name]
+        let sent = name == .rall ? 1 : 3
+        let back = name == .rall ? command.responseLength : 1
+        return floor.command(
+            dataOut: 1 + sent, dataIn: 1 + back,
+            airSeconds: floor.airFrameWithCRC(command.requestLength) + floor.timing.frameDelayTimeSeconds
+                + floor.airFrameWithCRC(command.responseLength))
     }
 }
 

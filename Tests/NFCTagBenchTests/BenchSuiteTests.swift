@@ -23,7 +23,14 @@ struct BenchSuiteTests {
                 "write_ndef_800_small_change",
                 "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags", "desfire_read_2k_plain",
                 "desfire_read_2k_mac", "desfire_read_2k_full", "felica_ndef_write_208", "felica_ndef_read_208",
+                "topaz_ndef_write_90", "topaz_ndef_read_90",
             ])
+        // A Topaz's area: one RALL to read; written a byte a WRITE-E (NMN 00, TLV type and
+        // length, 90 bytes, NMN E1).
+        let topazRead = try #require(byName["topaz_ndef_read_90"])
+        #expect(topazRead.ratio < 1.05, "topaz read: \(topazRead.ratio)")
+        let topazWrite = try #require(byName["topaz_ndef_write_90"])
+        #expect(topazWrite.sample.tagFramesByCode[0x53] == 94, "topaz write")
         // A FeliCa Lite-S's area: read on its floor (the attribute block, then four blocks a
         // command); written in 15 single-block writes (WriteFlag on, 13 blocks, Ln).
         let feliCaRead = try #require(byName["felica_ndef_read_208"])
