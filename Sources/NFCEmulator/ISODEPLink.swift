@@ -36,10 +36,13 @@ struct ISODEPLink: Equatable, Sendable {
     /// The CID ATTRIB gave a type B card: every block carries it (none on type A, where the
     /// PN532's RATS asks for CID 0 and sends no CID byte).
     private(set) var cid: UInt8?
+    /// The reader's frame size index (FSDI) ATTRIB announced; nil on type A, where the
+    /// table's RATS value stands.
+    private var readerFrameSizeIndex: Int?
 
     /// ATTRIB (ISO/IEC 14443-3 §7.10) to a type B card with `identity`: `1D PUPI Param1-4
-    /// [INF]`. The card enters ISO-DEP with the CID of Param 4 and answers MBLI and that
-    /// CID; an ATTRIB for another PUPI gets no answer.
+    /// [INF]`. The card enters ISO-DEP with the reader's frame size of Param 2 and the CID
+    /// of Param 4, and answers MBLI and that CID; an ATTRIB for another PUPI gets no answer.
     mutating func attrib(_ frame: [UInt8], identity: TypeBIdentity) -> TagAnswer {
         let typeB = ChipTables.iso14443b
         let pupi = typeB.pupi(atqb: identity.atqb)
@@ -47,6 +50,7 @@ struct ISODEPLink: Equatable, Sendable {
             let first = identity.attribResponse.first
         else { return .silence }
         reset()
+        readerFrameSizeIndex = Int(frame[pupi.count + 2] & 0x0F)
         let cid = frame[pupi.count + 4] & 0x0F
         self.cid = cid
         return .bytes([first & 0xF0 | cid] + identity.attribResponse.dropFirst())
@@ -98,7 +102,7 @@ struct ISODEPLink: Equatable, Sendable {
     /// bit when they are longer than the reader's frame.
     mutating func send(_ answer: [UInt8]) -> TagAnswer {
         let iso = ChipTables.type4.isoDep
-        let size = iso.maximumINF(frameSizeIndex: iso.readerFSDI) - (cid == nil ? 0 : 1)
+        let size = iso.maximumINF(frameSizeIndex: readerFrameSizeIndex ?? iso.readerFSDI) - (cid == nil ? 0 : 1)
         guard answer.count > size else {
             chainedAnswer = []
             return sendBlock([iso.iBlock | blockNumber] + answer)

@@ -1,7 +1,7 @@
 import NFCChips
 
 /// ISO/IEC 14443 Type B through the PN532 (UM0701-02 §7.3.5, BrTy 03): InListPassiveTarget
-/// sends REQB with the host's AFI, then ATTRIB itself (CID 1), and reports
+/// sends REQB with the host's AFI, then ATTRIB itself (CID 1, 64-byte frames), and reports
 /// `Tg ATQB[12] ATTRIB_RES_len ATTRIB_RES`; from then on InDataExchange carries APDUs in
 /// ISO-DEP blocks, each with the CID (libnfc's presence check of a B card sends `BA 01`).
 extension PN532Controller {
@@ -19,14 +19,11 @@ extension PN532Controller {
             statistics.modelledTime += typeBAirTime(request: 3, answer: nil)
             return [0]
         }
-        // Param 1 00 (default TR0, TR1, SOF and EOF), Param 2: FSDI and 106 kbit/s both ways,
-        // Param 3: ISO/IEC 14443-4, Param 4: the CID (assumption TB-2).
+        // Param 1 00 (default TR0, TR1, SOF and EOF), Param 2: FSDI (64 bytes) and 106 kbit/s
+        // both ways, Param 3: ISO/IEC 14443-4, Param 4: the CID (assumption TB-2).
         let attrib =
             [typeB.commands[.attrib].code] + typeB.pupi(atqb: card.atqb)
-            + [
-                0x00, UInt8(ChipTables.type4.isoDep.readerFSDI), typeB.protocolInfo.iso14443_4Bit,
-                typeB.pn532.attribCID,
-            ]
+            + [0x00, typeB.pn532.attribFSDI, typeB.protocolInfo.iso14443_4Bit, typeB.pn532.attribCID]
         let answer = exchangeWithTag(attrib, handle)
         statistics.modelledTime += typeBAirTime(request: 3, answer: card.atqb.count)
         guard case .bytes(let attribResponse) = answer.reply else {

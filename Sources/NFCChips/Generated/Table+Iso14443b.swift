@@ -46,7 +46,8 @@ extension GeneratedTables {
         ),
         pn532: ISO14443BPN532Spec(
             initiatorData: [0x00],
-            attribCID: 0x01
+            attribCID: 0x01,
+            attribFSDI: 0x05
         ),
         emulatedCard: ISO14443BCardSpec(
             atqb: [0x50, 0xE8, 0x25, 0x3E, 0xEC, 0x00, 0x00, 0x00, 0x11, 0x00, 0x81, 0x85],
@@ -76,7 +77,7 @@ extension GeneratedTables {
             ],
             verified: true,
             note:
-                "The PN532 target data of BrTy 03 is Tg, ATQB (12 bytes), ATTRIB_RES length, ATTRIB_RES: the firmware sends ATTRIB itself (CID 1, nfcpy's sense_ttb docstring; libnfc's presence check of a B card sends R(NACK) BA 01 for CID 1). ProtInfo byte 1: FSCI in the high nibble, protocol type in the low one (bit 0: ISO/IEC 14443-4); byte 2: FWI in the high nibble, then ADC and FO (bit 1 NAD, bit 0 CID)."
+                "The PN532 target data of BrTy 03 is Tg, ATQB (12 bytes), ATTRIB_RES length, ATTRIB_RES: the firmware sends ATTRIB itself, with CID (DID) 1 and a 64-byte frame size, FSDI 5 (nfcpy's pn532.py sense_ttb docstring; libnfc's presence check of a B card sends R(NACK) BA 01 for CID 1). ProtInfo byte 1: FSCI in the high nibble, protocol type in the low one (bit 0: ISO/IEC 14443-4); byte 2: FWI in the high nibble, then ADC and FO (bit 1 NAD, bit 0 CID)."
         )
     )
 }

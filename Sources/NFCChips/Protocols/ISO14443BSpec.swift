@@ -121,6 +121,8 @@ package struct ISO14443BPN532Spec: Codable, Equatable, Sendable {
     @Hex package var initiatorData: [UInt8]
     /// The CID the firmware's ATTRIB gives the card.
     package var attribCID: UInt8
+    /// The frame size (FSDI) the firmware's ATTRIB announces: 5, 64 bytes.
+    package var attribFSDI: UInt8
 }
 
 /// The type B card the emulator plays.

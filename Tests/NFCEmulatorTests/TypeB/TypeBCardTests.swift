@@ -11,8 +11,9 @@ struct TypeBCardTests {
     static let pupi: [UInt8] = [0xE8, 0x25, 0x3E, 0xEC]
     /// nfcpy's ATQB test vector (datasheets/iso14443b.json).
     static let atqb: [UInt8] = [0x50, 0xE8, 0x25, 0x3E, 0xEC, 0x00, 0x00, 0x00, 0x11, 0x00, 0x81, 0x85]
-    /// ATTRIB as the emulated PN532 sends it: Param 1 00, Param 2 FSDI 8, Param 3 ISO-DEP, CID 1.
-    static let attrib: [UInt8] = [0x1D] + pupi + [0x00, 0x08, 0x01, 0x01]
+    /// ATTRIB as the emulated PN532 sends it: Param 1 00, Param 2 FSDI 5 (64 bytes), Param 3
+    /// ISO-DEP, CID 1.
+    static let attrib: [UInt8] = [0x1D] + pupi + [0x00, 0x05, 0x01, 0x01]
 
     static func card() throws -> Type4Tag { try Type4Tag(typeBPUPI: pupi) }
 
@@ -79,7 +80,10 @@ struct TypeBCardTests {
         #expect(controller.dataExchange([0x01] + T4.update(2, data)) == [0x00] + T4.ok)
         // 255 APDU bytes: one I-block of 252 INF and one of 3.
         #expect(controller.statistics.framesToTags - before == 2)
+        // The answer comes in blocks of the 64 bytes ATTRIB announced: 59 INF each, CID included.
+        let read = controller.statistics.framesToTags
         #expect(controller.dataExchange([0x01] + T4.read(2, 250)) == [0x00] + data + T4.ok)
+        #expect(controller.statistics.framesToTags - read == 5)
     }
 
     @Test(
