@@ -135,4 +135,39 @@ struct MultipleReadersTests {
             await device.close()
         }
     }
+
+    @Test("watchTags reports a FeliCa card, a type B card and a Topaz arriving and leaving, one after another")
+    func watchOtherTechnologies() async throws {
+        let fixture = try EmulatorFixture(tags: [])
+        defer { fixture.stop() }
+        try await withTimeLimit(seconds: 30) {
+            let device = NFCDevice()
+            let log = EventLog(device)
+            try await device.connect(to: fixture.reader, configuration: fixture.configuration(liveness: nil))
+            let watch = Task { try await device.watchTags(interval: .milliseconds(30)) }
+            let cards: [any EmulatedTag] = [
+                FeliCaLiteSTag(idm: EmulatedTagFactory.feliCaDefaultIDm(), ndef: true),
+                try Type4Tag(typeBPUPI: [0xB1, 0x22, 0x33, 0x44]),
+                Type1Tag(chip: .topaz, uid: [0x3C, 0x56, 0x54, 0x00, 0x11, 0x22, 0x33]),
+            ]
+            for (index, card) in cards.enumerated() {
+                let handle = fixture.emulator.insert(card)
+                try await log.wait(for: "tagDetected", count: index + 1)
+                fixture.emulator.remove(handle)
+                try await log.wait(for: "tagRemoved", count: index + 1)
+            }
+            watch.cancel()
+            _ = await watch.result
+            let expected: [ReaderEvent] = [
+                .connected(try #require(await device.readerInfo)),
+                .tagDetected(uid: EmulatedTagFactory.feliCaDefaultIDm(), chip: nil),
+                .tagRemoved(uid: EmulatedTagFactory.feliCaDefaultIDm()),
+                .tagDetected(uid: [0xB1, 0x22, 0x33, 0x44], chip: .type4), .tagRemoved(uid: [0xB1, 0x22, 0x33, 0x44]),
+                .tagDetected(uid: [0x3C, 0x56, 0x54, 0x00, 0x11, 0x22, 0x33], chip: nil),
+                .tagRemoved(uid: [0x3C, 0x56, 0x54, 0x00, 0x11, 0x22, 0x33]),
+            ]
+            #expect(log.all.map(\.description) == expected.map(\.description))
+            await device.close()
+        }
+    }
 }
