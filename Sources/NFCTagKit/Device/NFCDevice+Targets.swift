@@ -100,9 +100,11 @@ extension NFCDevice {
     }
 
     /// The alone check of a tag of any technology. A type A tag is checked as
-    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it. For a FeliCa card, a type B card
-    /// or a Type 1 tag, a type A tag that answers a select is a second tag; otherwise the tag
-    /// is polled for again, which selects it. Two tags of one of these kinds are not told
+    /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it (a card of another technology
+    /// beside it is not looked for: that would cost every write of a station its polls). For
+    /// a FeliCa card, a type B card or a Type 1 tag, a type A tag that answers a select, or a
+    /// tag of one of the two other kinds that answers its poll, is a second tag; otherwise the
+    /// tag is polled for again, which selects it. Two tags of the same kind are not told
     /// apart: libnfc lists one a poll.
     package func selectIfAlone(_ target: NFCTarget, reusingPoll: Bool = false) throws(NFCDeviceError)
         -> FieldOccupancy
@@ -112,6 +114,15 @@ extension NFCDevice {
             return try selectIfAlone(uid: tag.uid, isoDEP: tag.isISODEP, reusingPoll: reusingPoll)
         case .feliCa, .iso14443B, .type1:
             if try selectOrNothing() != nil { return .several(count: 2) }
+            if target.feliCa == nil, try orNothing({ () throws(NFCDeviceError) in try selectFeliCa() }) != nil {
+                return .several(count: 2)
+            }
+            if target.typeB == nil, try orNothing({ () throws(NFCDeviceError) in try selectTypeB() }) != nil {
+                return .several(count: 2)
+            }
+            if target.type1 == nil, try orNothing({ () throws(NFCDeviceError) in try selectType1() }) != nil {
+                return .several(count: 2)
+            }
             return try reselect(target) ? .aloneCard : .absent
         }
     }

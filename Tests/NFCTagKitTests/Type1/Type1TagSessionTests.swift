@@ -96,6 +96,23 @@ struct Type1TagSessionTests {
         }
     }
 
+    @Test("a FeliCa card or a type B card beside the Topaz: the write is refused; alone again, it goes")
+    func cardsBeside() async throws {
+        try await withSession { session, fixture in
+            let tag = try #require(session.ndefHandle)
+            for card in [
+                FeliCaLiteSTag(idm: EmulatedTagFactory.feliCaDefaultIDm(), ndef: true) as any EmulatedTag,
+                try Type4Tag(typeBPUPI: [0xB1, 0x22, 0x33, 0x44]),
+            ] {
+                let other = fixture.emulator.insert(card)
+                await #expect(throws: NDEFSessionError.severalTags(count: 2)) { try await tag.writeNDEF(Self.url) }
+                _ = fixture.emulator.remove(other)
+            }
+            try await tag.writeNDEF(Self.url)
+            #expect(try await tag.readNDEF() == Self.url)
+        }
+    }
+
     @Test("an NDEF session reports the Topaz by its UID0-6 and writes and reads it")
     func ndefSession() async throws {
         let fixture = try EmulatorFixture(tags: [Type1Tag(chip: .topaz, uid: Self.uid)])
