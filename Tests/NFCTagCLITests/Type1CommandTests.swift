@@ -9,7 +9,7 @@ import TestSupport
 @Suite("nfctag on a Type 1 tag", .tags(.reader), .serialized, .timeLimit(.minutes(2)), .blockingCalls)
 struct Type1CommandTests {
     @Test(
-        "scan gives technology jewel, the UID0-6 and the header ROM; write, read and lock work; nfc-jewel reads the write"
+        "scan gives technology jewel, the UID0-6 and the header ROM; write, read, format and lock work; nfc-jewel reads the write"
     )
     func commands() throws {
         let emulator = try startEmulator([Type1Tag(chip: .topaz, uid: [0x3C, 0x56, 0x54, 0x00, 0x11, 0x22, 0x33])])
@@ -36,6 +36,11 @@ struct Type1CommandTests {
                 [0x03, UInt8(5 + uri.count), 0xD1, 0x01, UInt8(1 + uri.count), 0x55, 0x04] + uri + [0xFE]
             #expect(Array(image[8..<12]) == [0xE1, 0x10, 0x0E, 0x00] && Array(image[12..<(12 + tlv.count)]) == tlv)
         }
+        let formatted = try runTool(["format", "--force"], on: emulator)
+        #expect(formatted.status == 0, "\(formatted.stderr)")
+        let empty = try jsonObject(try runTool(["read", "--json"], on: emulator))
+        #expect((empty["records"] as? [Any])?.isEmpty == true)
+        #expect(try runTool(["write", "--uri", url], on: emulator).status == 0)
         let locked = try runTool(["lock", "--yes"], on: emulator)
         #expect(locked.status == 0, "\(locked.stderr)")
         let refused = try runTool(["write", "--text", "again"], on: emulator)

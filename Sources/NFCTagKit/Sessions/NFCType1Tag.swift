@@ -6,8 +6,8 @@ import NFCTags
 /// Type 1 (``NFCNDEFTag``).
 ///
 /// The handle is inside the package for now: an ``NDEFSession`` hands it out seen through
-/// ``NFCNDEFTag``, and the tool uses its commands. (Public, it would cost the API budget some
-/// 20 symbols.)
+/// ``NFCNDEFTag``, and ``TagSession/send(_:framing:timeout:)`` reaches the commands. (Public,
+/// it would cost the API budget some 20 symbols.)
 package struct NFCType1Tag: NFCTagHandle {
     package let session: TagSession
 

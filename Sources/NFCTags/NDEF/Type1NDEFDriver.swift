@@ -141,9 +141,11 @@ package actor Type1NDEFDriver: NDEFTagDriver {
         let cc = spec.capabilityContainer
         if memory[cc.offset] == cc.magic, !force { throw .alreadyFormatted }
         let image = spec.formatted[chip.name].bytes
-        var writes = image.indices.dropFirst().map { (cc.offset + $0, image[$0]) }
-        writes = [(cc.offset, 0)] + writes + [(cc.offset, cc.magic)]
-        for (address, value) in writes where address != cc.offset || memory[cc.offset] != value {
+        // NMN cleared first (unless it is 00 already) and set last, as a write does.
+        let writes =
+            (memory[cc.offset] == 0 ? [] : [(cc.offset, UInt8(0))])
+            + image.indices.dropFirst().map { (cc.offset + $0, image[$0]) } + [(cc.offset, cc.magic)]
+        for (address, value) in writes {
             let step = NDEFTagStep.writeFormat(page: address / spec.blockSize)
             let now = try await write(address, value, step: step) { _ in .unknown }
             guard now == value else {

@@ -55,6 +55,11 @@ struct Type1NDEFDriverTests {
         try await driver.format(force: false)
         await #expect(throws: NDEFTagError.alreadyFormatted) { try await driver.format(force: false) }
         #expect(try await driver.queryStatus() == NDEFStatus(availability: .readWrite, capacity: 90, length: 0))
+        // Forced over a message: empty again, NMN set last.
+        try await driver.writeMessage(Self.url)
+        try await driver.format(force: true)
+        #expect(try await driver.readMessage() == NDEFMessage(records: []))
+        #expect(await blank.tag.tag.memory[8] == 0xE1)
     }
 
     @Test("lock: RWA 0F and LOCK0-1 FF; then read-only, and the tag itself refuses a write")
