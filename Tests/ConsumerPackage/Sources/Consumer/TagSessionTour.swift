@@ -14,13 +14,13 @@ func tagSessionTour(device: NFCDevice) async throws {
     case .miFareClassic(let classic):  // Classic 1K / 4K
         try await classic.authenticate(sector: 1, keyType: .a, key: .factoryDefault)
         print(try await classic.readBlock(4))
-    case .isoDEP(let tag):  // Type 4 and other ISO 14443-4 tags
+    case .isoDEP(let tag):  // Type 4 and other ISO 14443-4 tags, type A or B
         print(tag.ats)
     case .feliCa(let card):  // FeliCa Lite-S, Standard: NFC Forum Type 3
         print(try await card.readWithoutEncryption(serviceCodes: [0x000B], blocks: [FeliCaBlockElement(block: 0)]))
     case .unknown:
         print(tagSession.identification)  // every raw answer
-    @unknown default:  // families to come (Type B, Type 1, ...)
+    @unknown default:  // families to come
         print(tagSession.tag)
     }
 }
