@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 
 /// A built example program run as a process: its output lines are collected as they
 /// come, and every run has an outer time limit — a process still running then is killed
@@ -9,6 +10,8 @@ final class ExampleProcess: Sendable {
         let lines = Locked<[String]>([])
         let pending = Locked<[UInt8]>([])
         let killedByLimit = Locked(false)
+        /// The pipe reader read end of file.
+        let drained = Locked(false)
     }
 
     private let process: Process
@@ -51,8 +54,10 @@ final class ExampleProcess: Sendable {
         process.standardError = out
         process.standardInput = FileHandle.nullDevice
         let collector = collector
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
+        try process.run()
+        // Our copy of the write end goes, so that the reader sees end of file when it exits.
+        try? out.fileHandleForWriting.close()
+        PipeReader.start(out.fileHandleForReading, ended: { collector.drained.withLock { $0 = true } }) { data in
             collector.pending.withLock { buffer in
                 buffer += data
                 while let newline = buffer.firstIndex(of: 0x0A) {
@@ -62,7 +67,6 @@ final class ExampleProcess: Sendable {
                 }
             }
         }
-        try process.run()
         // The timer captures the process id and the collector, never the process and its pipe.
         let pid = process.processIdentifier
         let (seconds, attoseconds) = limit.components
@@ -78,9 +82,8 @@ final class ExampleProcess: Sendable {
     }
 
     deinit {
+        // The pipe reader ends when the process does.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        pipe.fileHandleForReading.readabilityHandler = nil
-        try? pipe.fileHandleForReading.close()
     }
 
     /// Every output line (stdout and stderr) so far.
@@ -98,7 +101,7 @@ final class ExampleProcess: Sendable {
         while ContinuousClock.now < deadline {
             if output.contains(where: { $0.contains(text) }) { return true }
             if !process.isRunning {
-                try? await Task.sleep(for: .milliseconds(50))  // the last lines may still be on their way
+                await drained(before: deadline)  // the last lines may still be on their way
                 return output.contains { $0.contains(text) }
             }
             try? await Task.sleep(for: .milliseconds(20))
@@ -116,8 +119,15 @@ final class ExampleProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             return nil
         }
-        try? await Task.sleep(for: .milliseconds(50))  // let the pipe's last lines arrive
+        await drained(before: deadline + .seconds(5))  // the pipe's last lines
         return process.terminationStatus
+    }
+
+    /// Waits until the pipe reader has read end of file (the program ended), or `deadline`.
+    private func drained(before deadline: ContinuousClock.Instant) async {
+        while !collector.drained.withLock({ $0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Runs example `name` to its end and returns its exit status and output.

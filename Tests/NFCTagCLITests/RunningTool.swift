@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 
 /// A streaming `nfctag` (monitor, readers --watch, emulate) running as a process: its
 /// stdout lines are collected as they come, and the test waits for the one it expects.
@@ -8,11 +9,12 @@ final class RunningTool: Sendable {
         let lines = Locked<[String]>([])
         let pending = Locked<[UInt8]>([])
         let errorText = Locked<String>("")
+        /// How many of the two pipe readers read end of file.
+        let drained = Locked(0)
     }
 
     private let process: Process
     private let collector = Collector()
-    private let pipes: [Pipe]
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
@@ -24,13 +26,16 @@ final class RunningTool: Sendable {
         process.environment = env
         let out = Pipe()
         let err = Pipe()
-        pipes = [out, err]
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let collector = collector
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
+        try process.run()
+        // Our copies of the write ends go, so that the readers see end of file when it exits.
+        try? out.fileHandleForWriting.close()
+        try? err.fileHandleForWriting.close()
+        let ended: @Sendable () -> Void = { collector.drained.withLock { $0 += 1 } }
+        PipeReader.start(out.fileHandleForReading, ended: ended) { data in
             collector.pending.withLock { buffer in
                 buffer += data
                 while let newline = buffer.firstIndex(of: 0x0A) {
@@ -40,21 +45,18 @@ final class RunningTool: Sendable {
                 }
             }
         }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
+        PipeReader.start(err.fileHandleForReading, ended: ended) { data in
             collector.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
     }
 
     deinit {
+        // The pipe readers end when the process does.
         if process.isRunning { process.terminate() }
-        // A readability handler keeps its pipe open until it is removed.
-        for pipe in pipes {
-            pipe.fileHandleForReading.readabilityHandler = nil
-            try? pipe.fileHandleForReading.close()
-        }
     }
+
+    /// Whether both pipes were read to their end (the process ended and all it wrote is in).
+    private var isDrained: Bool { collector.drained.withLock { $0 } == 2 }
 
     /// Every stdout line so far.
     var output: [String] { collector.lines.withLock { $0 } }
@@ -70,7 +72,7 @@ final class RunningTool: Sendable {
             let current = output
             if let match = current[seen...].first(where: predicate) { return match }
             seen = current.count
-            if !process.isRunning, output.count == seen { return nil }
+            if !process.isRunning, isDrained, output.count == seen { return nil }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return nil
@@ -81,7 +83,7 @@ final class RunningTool: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if standardError.contains(text) { return true }
-            if !process.isRunning { return standardError.contains(text) }
+            if !process.isRunning, isDrained { return standardError.contains(text) }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return false
@@ -139,6 +141,11 @@ final class RunningTool: Sendable {
         if process.isRunning {
             process.terminate()
             return nil
+        }
+        // What it wrote last is read before its status is reported.
+        let drainDeadline = ContinuousClock.now + .seconds(5)
+        while !isDrained, ContinuousClock.now < drainDeadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return process.terminationStatus
     }
