@@ -38,7 +38,7 @@ struct NDEFSessionFaultTests {
                 await harness.session.setTransportDecorator { fault.decorate($0) }
                 try await harness.session.restartPolling()
                 mark = harness.log.all.count
-                tag = try await harness.connectToOnlyTag(from: mark)
+                tag = try await harness.connectToOnlyTag(from: mark, seconds: 120)
                 fault.arm()
                 let failure: NDEFSessionError
                 do throws(NDEFSessionError) {
@@ -61,7 +61,9 @@ struct NDEFSessionFaultTests {
                 await harness.session.setTransportDecorator(nil)
                 mark = harness.log.all.count
                 try harness.emulator.plug()
-                let again = try await harness.connectToOnlyTag(from: mark)
+                // Polling and reconnection run on the real clock: on two busy cores, beside the
+                // whole suite, a wait here took longer than the usual 45 s (a CI run of 2026-12-07).
+                let again = try await harness.connectToOnlyTag(from: mark, seconds: 120)
                 let message = try await again.readNDEF()
                 #expect(
                     Self.consistent(message, with: state), "frame \(k): state \(state) but the tag reads \(message)")

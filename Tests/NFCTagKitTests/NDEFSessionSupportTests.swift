@@ -45,8 +45,10 @@ final class SessionEventLog: Sendable {
     }
 
     /// The tags of the first `tagsDetected` from `start` on.
-    func detected(from start: Int = 0, count: Int? = nil) async throws -> (Int, [NDEFDetectedTag]) {
-        let (index, event) = try await wait(from: start) { event in
+    func detected(from start: Int = 0, count: Int? = nil, seconds: Double = 45) async throws -> (
+        Int, [NDEFDetectedTag]
+    ) {
+        let (index, event) = try await wait(from: start, seconds: seconds) { event in
             guard case .tagsDetected(let tags) = event else { return false }
             return count.map { tags.count == $0 } ?? true
         }
@@ -92,8 +94,8 @@ struct SessionHarness {
     }
 
     /// Waits for exactly one tag and connects to it.
-    func connectToOnlyTag(from start: Int = 0) async throws -> any NFCNDEFTag {
-        let (_, tags) = try await log.detected(from: start, count: 1)
+    func connectToOnlyTag(from start: Int = 0, seconds: Double = 45) async throws -> any NFCNDEFTag {
+        let (_, tags) = try await log.detected(from: start, count: 1, seconds: seconds)
         return try await session.connect(to: try #require(tags.first))
     }
 
