@@ -35,13 +35,14 @@ package actor Type1NDEFDriver: NDEFTagDriver {
         var capacity: Int
         var writable: Bool
 
-        /// The message's bytes, when it lies in the area.
-        var message: [UInt8]? {
-            guard let ndef = scan.ndef, let last = ndef.lengthAddresses.last,
-                let addresses = scan.area.streamAddresses(from: last + 1, count: ndef.length)
-            else { return nil }
-            return addresses.map { memory[$0] }
+        /// Where the message's bytes lie, when they lie in the area.
+        var messageAddresses: [Int]? {
+            guard let ndef = scan.ndef, let last = ndef.lengthAddresses.last else { return nil }
+            return scan.area.streamAddresses(from: last + 1, count: ndef.length)
         }
+
+        /// The message's bytes, when it lies in the area.
+        var message: [UInt8]? { messageAddresses.map { $0.map { memory[$0] } } }
     }
 
     package func queryStatus() async throws(NDEFTagError) -> NDEFStatus {
@@ -60,10 +61,7 @@ package actor Type1NDEFDriver: NDEFTagDriver {
     package func readMessage() async throws(NDEFTagError) -> NDEFMessage {
         verifiedMessage = nil
         let layout = try await readLayout()
-        let bytes = try Self.message(of: layout)
-        guard let ndef = layout.scan.ndef, let last = ndef.lengthAddresses.last,
-            let addresses = layout.scan.area.streamAddresses(from: last + 1, count: ndef.length)
-        else { throw .invalidTLV(offset: layout.ndefAddress, reason: .missingNDEFTLV) }
+        let (bytes, addresses) = try Self.message(of: layout)
         let message = try NDEFMessage.fromTagBytes(bytes, addresses: addresses)
         verifiedMessage = bytes
         return message
@@ -216,8 +214,8 @@ package actor Type1NDEFDriver: NDEFTagDriver {
             writable: writable)
     }
 
-    /// The message's bytes, or why they cannot be read.
-    static func message(of layout: Layout) throws(NDEFTagError) -> [UInt8] {
+    /// The message's bytes and where they lie, or why they cannot be read.
+    static func message(of layout: Layout) throws(NDEFTagError) -> (bytes: [UInt8], addresses: [Int]) {
         if let problem = layout.scan.problem, problem.reason != .missingNDEFTLV || layout.scan.ndef != nil {
             if case .valuePastEnd = problem.reason {
                 throw .unsupportedTag(
@@ -227,10 +225,10 @@ package actor Type1NDEFDriver: NDEFTagDriver {
             }
             throw .invalidTLV(offset: problem.offset, reason: problem.reason)
         }
-        guard let message = layout.message else {
+        guard let addresses = layout.messageAddresses else {
             throw .invalidTLV(offset: layout.ndefAddress, reason: .missingNDEFTLV)
         }
-        return message
+        return (addresses.map { layout.memory[$0] }, addresses)
     }
 
     // MARK: Writes
