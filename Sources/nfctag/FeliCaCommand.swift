@@ -55,13 +55,20 @@ enum FeliCaCommand {
             options: [
                 service, OptionSpec("--block", value: "N", help: "the block number, decimal"),
                 OptionSpec("--hex", value: "HEX32", help: "the 16 bytes to write"), systemCode,
+                OptionSpec("--mac", help: "FeliCa Lite-S: write with MAC_A, which the card checks"),
+                OptionSpec("--card-key", value: "HEX32", help: "the card key of the MAC (default: zeros)"),
             ],
             discussion: """
                 Writes one block through a read-write service (its code ends in 9) and reads
-                it back. With --json: {"block": N, "written": HEX}.
+                it back. With --mac (a FeliCa Lite-S, service 0009) the card first proves it
+                holds the card key, then takes the block only with a MAC_A that proves the
+                reader holds it too; the block is read back with the card's MAC (not RC and
+                CK, which cannot be read). Block 146 (STATE) with 01 is the mutual
+                authentication. With --json: {"block": N, "written": HEX, "mac": BOOL}.
 
-                Example:
+                Examples:
                   nfctag --device emulator:felica-lite-s felica write --service 0009 --block 5 --hex 000102030405060708090a0b0c0d0e0f
+                  nfctag --device emulator:felica-lite-s felica write --mac --service 0009 --block 146 --hex 01000000000000000000000000000000
                 """),
     ]
 

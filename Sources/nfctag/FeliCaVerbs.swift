@@ -24,15 +24,7 @@ struct FeliCaVerbs {
         case "read":
             let service = try required(hex4(values["--service"], option: "--service"), "--service HEX4")
             let blocks = try blockList()
-            let cardKey = try values["--card-key"].map { text throws(ToolError) in
-                guard let key = Hex.decode(text), key.count == 16 else {
-                    throw .usage("\(command): --card-key takes the 16-byte card key as 32 hex digits")
-                }
-                return key
-            }
-            guard cardKey == nil || values["--mac"] != nil else {
-                throw .usage("\(command): --card-key goes with --mac")
-            }
+            let cardKey = try cardKey()
             try await withCard(systemCode: code) { card, felica throws(ToolError) in
                 if values["--mac"] != nil {
                     try await readWithMAC(
@@ -47,8 +39,15 @@ struct FeliCaVerbs {
             guard let text = values["--hex"], let data = Hex.decode(text), data.count == 16 else {
                 throw .usage("\(command): give the block's 16 bytes as --hex HEX32")
             }
+            let cardKey = try cardKey()
             try await withCard(systemCode: code) { _, felica throws(ToolError) in
-                try await write(felica, service: service, block: UInt16(block), data: data)
+                if values["--mac"] != nil {
+                    try await writeWithMAC(
+                        felica, cardKey: cardKey ?? [UInt8](repeating: 0, count: 16), service: service,
+                        block: UInt16(block), data: data)
+                } else {
+                    try await write(felica, service: service, block: UInt16(block), data: data)
+                }
             }
         }
     }
@@ -202,6 +201,35 @@ struct FeliCaVerbs {
         }
     }
 
+    private func writeWithMAC(
+        _ felica: FeliCaCommands, cardKey: [UInt8], service: UInt16, block: UInt16, data: [UInt8]
+    ) async throws(ToolError) {
+        guard service == ChipTables.felica.type3.writeService else {
+            throw .usage("\(command): --mac writes through the NDEF service 0009, which a Lite-S checks MAC_A on")
+        }
+        let blocks = ChipTables.felica.liteS.blocks
+        let writeOnly: Set<UInt16> = [UInt16(blocks[.rc].block), UInt16(blocks[.ck].block)]
+        let back = try await attempt { () throws(TagCommandError) in
+            let mac = try await felica.authenticateLite(cardKey: cardKey)
+            try await felica.writeWithMAC(block: block, data: data, session: mac)
+            return writeOnly.contains(block) ? nil : try await felica.readWithMAC(blocks: [block], session: mac)
+        }
+        if let back, back != [data] {
+            throw ToolError(
+                exitCode: .failure,
+                summary:
+                    "\(command): block \(block) reads back \(back.first?.hexString() ?? "nothing"), not what was written"
+            )
+        }
+        if output.json {
+            output.document(
+                .object([("block", .int(Int(block))), ("written", .string(data.hexString())), ("mac", .bool(true))]))
+        } else {
+            let check = back == nil ? "a write-only block, not read back" : "read back with the card's MAC"
+            output.line("wrote block \(block) with MAC_A: \(data.hexString())  (\(check))")
+        }
+    }
+
     // MARK: Reader and card
 
     /// Opens the reader, waits up to `--timeout` for a card answering Polling for
@@ -279,6 +307,18 @@ struct FeliCaVerbs {
     private func required<Value>(_ value: Value?, _ what: String) throws(ToolError) -> Value {
         guard let value else { throw .usage("\(command): give \(what)") }
         return value
+    }
+
+    /// `--card-key`, which goes with `--mac`.
+    private func cardKey() throws(ToolError) -> [UInt8]? {
+        let key = try values["--card-key"].map { text throws(ToolError) in
+            guard let key = Hex.decode(text), key.count == 16 else {
+                throw .usage("\(command): --card-key takes the 16-byte card key as 32 hex digits")
+            }
+            return key
+        }
+        guard key == nil || values["--mac"] != nil else { throw .usage("\(command): --card-key goes with --mac") }
+        return key
     }
 
     private func blockList() throws(ToolError) -> [UInt16] {

@@ -8,14 +8,17 @@ import TestSupport
 /// `NFC_TEST_DEVICE` names a reader and `NFC_TEST_FELICA=1` says a FeliCa Lite-S lies on it.
 enum FeliCaBench {
     /// `step` on the emulated Lite-S and on the real one: what each saw, compared.
+    /// `expected`, when given, is what the emulated twin must see.
     static func compare(
-        _ id: String, write: Bool = false, _ step: @Sendable (FeliCaCommands) async throws -> [String]
+        _ id: String, write: Bool = false, expected: [String]? = nil,
+        _ step: @Sendable (FeliCaCommands) async throws -> [String]
     ) async throws {
         let claim = try await HardwareInTheLoop.Assumptions.withEmulatedDevice(
             tags: [EmulatedTagFactory.feliCaLiteSName]
         ) { device in
             try await step(try await commands(on: device))
         }
+        if let expected { #expect(claim == expected, "the emulator: \(claim)") }
         _ = try RealReader.required(for: id)
         guard HardwareBench.personSetUp("NFC_TEST_FELICA") else {
             try Test.cancel("\(id) needs a FeliCa Lite-S on the real reader: set NFC_TEST_FELICA=1")
@@ -241,5 +244,42 @@ extension HardwareInTheLoop.FeliCaAssumptions {
         #expect(
             seen == ["authenticated", "MAC read matches"],
             "FL-8 disproved (or NFC_TEST_FELICA_CARD_KEY is not the card's)")
+    }
+}
+
+extension HardwareInTheLoop.FeliCaAssumptions {
+    /// FL-9: a real Lite-S takes a block with the MAC_A nfcpy's way computes, refuses a forged
+    /// one with 02 B2, and reads STATE 01 after the mutual authentication.
+    @Test("FL-9 a Lite-S takes a write with MAC_A, refuses a forged one 02 B2, and STATE says authenticated")
+    func macWrite() async throws {
+        let key =
+            HardwareBench.environment["NFC_TEST_FELICA_CARD_KEY"].flatMap(bytes(fromHex:))
+            ?? [UInt8](repeating: 0, count: 16)
+        let expected = ["written back with MAC_A", "forged MAC_A refused 02b2", "STATE 01"]
+        try await FeliCaBench.compare("FL-9", write: true, expected: expected) { felica in
+            var seen: [String] = []
+            let service = [ChipTables.felica.type3.readService]
+            let block: UInt16 = 1
+            let before = try await felica.readWithoutEncryption(
+                services: service, blocks: [FeliCaBlockElement(block: block)])
+            let session = try await felica.authenticateLite(cardKey: key)
+            try await felica.writeWithMAC(block: block, data: before[0], session: session)
+            seen.append("written back with MAC_A")
+            let forged = FeliCaMACSession(sessionKey: session.sessionKey.map { $0 ^ 0x02 }, iv: session.iv)
+            do throws(TagCommandError) {
+                try await felica.writeWithMAC(block: block, data: before[0], session: forged)
+                seen.append("forged MAC_A taken")
+            } catch {
+                guard case .feliCaStatus(let flag1, let flag2, _) = error else { throw error }
+                seen.append("forged MAC_A refused \([flag1, flag2].hexString())")
+            }
+            let state = ChipTables.felica.liteS.blocks[.state].block
+            let authenticated =
+                [ChipTables.felica.liteS.writeWithMAC.stateAuthenticated] + [UInt8](repeating: 0, count: 15)
+            try await felica.writeWithMAC(block: UInt16(state), data: authenticated, session: session)
+            let back = try await felica.readWithMAC(blocks: [UInt16(state)], session: session)
+            seen.append("STATE \(back[0].prefix(1).hexString())")
+            return seen
+        }
     }
 }

@@ -67,7 +67,7 @@ struct FeliCaCommandTests {
         }
     }
 
-    @Test("read --mac: the card proves the factory key and each block; another key exits 1")
+    @Test("read and write --mac: the card proves the factory key and each block, takes MAC_A; another key exits 1")
     func readWithMAC() throws {
         let emulator = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: true)])
         defer { emulator.stop() }
@@ -88,6 +88,20 @@ struct FeliCaCommandTests {
         #expect(
             try runTool(["felica", "read", "--service", "000b", "--blocks", "0", "--card-key", "00"], on: emulator)
                 .status == 2)
+        // STATE (146) with 01 through MAC_A: the mutual authentication, read back with the card's MAC.
+        let state = [
+            "felica", "write", "--service", "0009", "--block", "146", "--hex",
+            "01" + String(repeating: "00", count: 15),
+        ]
+        let written = try runTool(state + ["--mac", "--json"], on: emulator)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try jsonObject(written)["mac"] as? Bool == true)
+        let forged = try runTool(state + ["--mac", "--card-key", String(repeating: "11", count: 16)], on: emulator)
+        #expect(forged.status == 1 && forged.stderr.contains("not a genuine card"), "\(forged.stderr)")
+        let readOnly = [
+            "felica", "write", "--service", "000b", "--block", "1", "--hex", String(repeating: "00", count: 16),
+        ]
+        #expect(try runTool(readOnly + ["--mac"], on: emulator).status == 2)
     }
 
     @Test("no FeliCa card: exit 4 after --timeout, naming the system polled for")

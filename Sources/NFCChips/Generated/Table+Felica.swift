@@ -357,6 +357,27 @@ extension GeneratedTables {
             mcNDEFBit: 0x01,
             mcSystemWritableByte: 2,
             mcSystemWritable: 0xFF,
+            writeWithMAC: FeliCaLiteSWriteWithMACSpec(
+                blocks: 2,
+                mcUserBlocksByte: 10,
+                mcKeysByte: 5,
+                mcStateByte: 12,
+                stateAuthenticated: 0x01,
+                source: DatasheetSource(
+                    document:
+                        "Sony FeliCa Lite-S user's manual: write with MAC and external authentication, as nfcpy and Flipper Zero implement them",
+                    revision:
+                        "nfcpy 1.0.4 tag/tt3_sony.py (FelicaLiteS.write_with_mac, authenticate); flipperzero-firmware lib/nfc/protocols/felica/felica_listener_i.c",
+                    section: "MAC_A, WCNT, STATE, MC",
+                    checkedAgainst: [
+                        "nfcpy tests/test_tag_tt3_sony.py test_protect_ndef_tag_readonly: WCNT 00 FE FF, STATE 01, MAC_A 17 C1 9E 3B BD C3 E8 BD under card key 0123456789abcdef",
+                        "a real Lite-S answering 02 B2 to a write whose MAC_A did not verify (hiro99ma.blogspot.com, 2014-06)",
+                    ],
+                    verified: false,
+                    note:
+                        "A write with MAC names two blocks: the block written, then MAC_A (91), which holds the MAC (8 bytes), WCNT (3 bytes) and five zero bytes. The MAC is the read MAC's computation with the session key's halves swapped, over WCNT (3 bytes), 00, the block number, 00, 91, 00, then the 16 data bytes. A MAC that does not verify, no challenge in RC, or another WCNT: status 02 B2, nothing written. MC byte 10-11 bits name the user blocks (and REG) that take only a write with MAC, byte 5 bit 0 CK and CKV, byte 12 bit 0 STATE. Writing 01 to STATE with MAC is the external authentication; a field reset clears it."
+                )
+            ),
             source: DatasheetSource(
                 document: "Sony FeliCa Lite-S user's manual: the memory map, as nfcpy reads it",
                 revision: "nfcpy 1.0.4 tag/tt3_sony.py (FelicaLite, FelicaLiteS)",

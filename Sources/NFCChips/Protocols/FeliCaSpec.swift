@@ -310,6 +310,24 @@ package struct FeliCaLiteSSpec: Codable, Equatable, Sendable {
     package var mcSystemWritableByte: Int
     /// Its value when system blocks may be written.
     @Hex package var mcSystemWritable: UInt8
+    /// Write with MAC_A and external authentication.
+    package var writeWithMAC: FeliCaLiteSWriteWithMACSpec
+    /// Where the values come from.
+    package var source: DatasheetSource
+}
+
+/// A Lite-S write with MAC: the block written and MAC_A in one Write Without Encryption.
+package struct FeliCaLiteSWriteWithMACSpec: Codable, Equatable, Sendable {
+    /// Blocks in the command: the block written, then MAC_A.
+    package var blocks: Int
+    /// The first of two MC bytes whose bits name the user blocks that take only a write with MAC.
+    package var mcUserBlocksByte: Int
+    /// The MC byte whose bit 0 makes CK and CKV take only a write with MAC.
+    package var mcKeysByte: Int
+    /// The MC byte whose bit 0 makes STATE take only a write with MAC.
+    package var mcStateByte: Int
+    /// STATE byte 0 once the reader has authenticated itself.
+    @Hex package var stateAuthenticated: UInt8
     /// Where the values come from.
     package var source: DatasheetSource
 }

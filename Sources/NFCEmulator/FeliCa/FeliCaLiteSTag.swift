@@ -9,7 +9,9 @@ import NFCChips
 /// CRC — and answers go back the same way. A read whose last block is MAC (81) answers it
 /// with the MAC of the blocks before it, under the session key of the challenge last written
 /// to RC and the card key CK (assumption FL-8); MAC alone answers "authentication required".
-/// Write with MAC_A is not modelled yet.
+/// A write naming MAC_A (91) as its second block is a write with MAC: it lands only when
+/// MAC_A verifies against the challenge and WCNT (assumption FL-9), and 01 written to STATE
+/// that way is the reader's external authentication, cleared by a field reset.
 ///
 /// ```swift
 /// var tag = FeliCaLiteSTag(idm: [0x01, 0x2E, 0x4C, 0x2A, 0x31, 0x12, 0x0B, 0x05])
@@ -21,6 +23,8 @@ public struct FeliCaLiteSTag: EmulatedTag {
     public private(set) var identity: TagIdentity
     /// Blocks by number: user blocks 00–0D, REG (0E) and the system blocks.
     public internal(set) var blocks: [UInt8: [UInt8]] = [:]
+    /// Whether RC was written since the field came on: a MAC needs a challenge.
+    var challengeWritten = false
 
     /// A factory-fresh Lite-S with `idm`; `ndef` turns the NDEF system (12FC) on, as a
     /// formatted sticker has it.
@@ -79,7 +83,10 @@ public struct FeliCaLiteSTag: EmulatedTag {
         return true
     }
 
-    public mutating func fieldReset() {}
+    public mutating func fieldReset() {
+        challengeWritten = false
+        blocks[Self.table.liteS.blocks[.state].block]?[0] = 0
+    }
     public mutating func leaveActiveState() {}
 
     // MARK: Commands
@@ -173,21 +180,64 @@ public struct FeliCaLiteSTag: EmulatedTag {
     }
 
     mutating func write(_ rest: [UInt8]) -> [UInt8] {
+        let spec = Self.table.liteS
         let parsed: (service: UInt16, blocks: [UInt8])
-        switch parseBlockList(rest, maximumBlocks: Self.table.liteS.maximumWriteBlocks) {
+        switch parseBlockList(rest, maximumBlocks: spec.writeWithMAC.blocks) {
         case .success(let value): parsed = value
         case .failure(let failure): return failure.flags
         }
         let size = Self.table.type3.blockSize
         let listLength = rest.count - parsed.blocks.count * size
         guard parsed.service == Self.readWriteService else { return Self.failure(element: 0, .illegalServiceCode) }
-        guard rest.count >= size, listLength >= 4 else { return Self.failure(element: nil, .illegalNumberOfBlocks) }
-        let data = Array(rest.suffix(size))
+        guard rest.count >= parsed.blocks.count * size, listLength >= 4 else {
+            return Self.failure(element: nil, .illegalNumberOfBlocks)
+        }
+        let data = Array(rest[listLength..<(listLength + size)])
         let block = parsed.blocks[0]
-        guard mayWrite(block) else { return Self.failure(element: 0, .illegalBlockNumber) }
+        let withMAC = parsed.blocks.count == spec.writeWithMAC.blocks
+        if withMAC {
+            guard parsed.blocks[1] == spec.blocks[.macA].block else {
+                return Self.failure(element: 1, .illegalBlockNumber)
+            }
+            guard macAVerifies(Array(rest[(listLength + size)...]), block: block, data: data) else {
+                return Self.failure(element: 1, .macVerificationFailed)
+            }
+        }
+        guard mayWrite(block), withMAC || !needsMAC(block) else { return Self.failure(element: 0, .illegalBlockNumber) }
         blocks[block] = data
+        if block == spec.blocks[.rc].block { challengeWritten = true }
         countWrite()
         return Self.success
+    }
+
+    /// Whether MAC_A (the MAC, WCNT, zeros) is the write's: the read MAC's computation under
+    /// the session key with its halves swapped, over WCNT, 00, the block, 00, 91, 00 and the data.
+    func macAVerifies(_ macA: [UInt8], block: UInt8, data: [UInt8]) -> Bool {
+        let spec = Self.table.liteS
+        let wcnt = Array((blocks[spec.blocks[.wcnt].block] ?? []).prefix(3))
+        guard challengeWritten, macA.count == 16, wcnt.count == 3, Array(macA[8..<11]) == wcnt else { return false }
+        let text = wcnt + [0, block, 0, spec.blocks[.macA].block, 0] + data
+        return Array(macA.prefix(8)) == mac(of: text, flipKey: true)
+    }
+
+    /// Whether MC lets `block` take only a write with MAC: bits of MC bytes 10-11 for the user
+    /// blocks and REG, byte 5 for CK and CKV, byte 12 for STATE.
+    func needsMAC(_ block: UInt8) -> Bool {
+        let spec = Self.table.liteS
+        let rule = spec.writeWithMAC
+        let mc = blocks[spec.blocks[.mc].block] ?? []
+        let byte: Int
+        let bit: Int
+        if Int(block) <= spec.userBlocks {
+            (byte, bit) = (rule.mcUserBlocksByte + Int(block) / 8, Int(block) % 8)
+        } else if block == spec.blocks[.ck].block || block == spec.blocks[.ckv].block {
+            (byte, bit) = (rule.mcKeysByte, 0)
+        } else if block == spec.blocks[.state].block {
+            (byte, bit) = (rule.mcStateByte, 0)
+        } else {
+            return false
+        }
+        return mc.count > byte && mc[byte] & (1 << bit) != 0
     }
 
     /// Whether `block` takes a write: a user block or REG whose MC bit allows it, or a
@@ -201,23 +251,25 @@ public struct FeliCaLiteSTag: EmulatedTag {
         }
         let readOnly: Set<UInt8> = [
             spec.blocks[.mac].block, spec.blocks[.id].block, spec.blocks[.dID].block, spec.blocks[.serviceCode].block,
-            spec.blocks[.systemCode].block, spec.blocks[.wcnt].block,
+            spec.blocks[.systemCode].block, spec.blocks[.wcnt].block, spec.blocks[.macA].block,
         ]
         guard blocks[block] != nil, !readOnly.contains(block) else { return false }
-        return block == spec.blocks[.rc].block
+        return block == spec.blocks[.rc].block || block == spec.blocks[.state].block
             || mc.count > spec.mcSystemWritableByte
                 && mc[spec.mcSystemWritableByte] == spec.mcSystemWritable
     }
 
     /// The MAC of `data` as the card computes it: the session key is 2-key 3DES-CBC of RC
     /// under CK (both stored little-endian, each half reversed), the MAC 3DES-CBC of the data
-    /// in reversed 8-byte groups with RC's first half as IV, its last block reversed.
-    func mac(of data: [UInt8]) -> [UInt8] {
+    /// in reversed 8-byte groups with RC's first half as IV, its last block reversed;
+    /// `flipKey` swaps the session key's halves (MAC_A).
+    func mac(of data: [UInt8], flipKey: Bool = false) -> [UInt8] {
         let spec = Self.table.liteS
         let order = { (value: [UInt8]) in Array(value[..<8].reversed() + value[8...].reversed()) }
         let challenge = order(blocks[spec.blocks[.rc].block] ?? [UInt8](repeating: 0, count: 16))
         let key = order(blocks[spec.blocks[.ck].block] ?? [UInt8](repeating: 0, count: 16))
-        let session = BlockCipher.tdea2.encrypt(key: key, iv: [UInt8](repeating: 0, count: 8), challenge)
+        var session = BlockCipher.tdea2.encrypt(key: key, iv: [UInt8](repeating: 0, count: 8), challenge)
+        if flipKey { session = Array(session[8...] + session[..<8]) }
         let text = stride(from: 0, to: data.count, by: 8).flatMap { data[$0..<min($0 + 8, data.count)].reversed() }
         let iv = Array(challenge.prefix(8))
         return Array(BlockCipher.tdea2.encrypt(key: session, iv: iv, text).suffix(8).reversed())

@@ -97,6 +97,26 @@ public struct NFCFeliCaTag: NFCTagHandle {
         }
     }
 
+    /// Write with MAC of a FeliCa Lite-S: `data` (16 bytes) into `block` with MAC_A, which
+    /// the card checks against the session key and its write counter WCNT before it writes.
+    /// Blocks that MC reserves for a write with MAC take only this write. Writing `01` and
+    /// fifteen zeros to STATE (`0x92`) this way is the external (mutual) authentication.
+    /// Needs ``authenticate(cardKey:)`` first; a refusal is `TagCommandError.feliCaStatus`
+    /// with flags 02 B2.
+    ///
+    /// ```swift
+    /// try await card.authenticate(cardKey: key)
+    /// try await card.writeWithMAC(block: 0x92, data: [0x01] + [UInt8](repeating: 0, count: 15))
+    /// ```
+    public func writeWithMAC(block: UInt16, data: [UInt8]) async throws(TagSessionError) {
+        guard let mac = await session.feliCaMAC else {
+            throw .command(operation: .feliCaCommand, .invalidArgument("authenticate with the card key first"))
+        }
+        try await session.perform(.feliCaCommand) { () throws(TagCommandError) in
+            try await commands.writeWithMAC(block: block, data: data, session: mac)
+        }
+    }
+
     /// Any FeliCa command: `packet` is the command code and what follows (the IDm where the
     /// command names the card), without LEN; the answer comes back without LEN.
     public func sendFeliCaCommand(_ packet: [UInt8]) async throws(TagSessionError) -> [UInt8] {

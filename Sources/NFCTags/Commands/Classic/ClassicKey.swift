@@ -26,7 +26,7 @@ public struct ClassicKey: Sendable, Hashable, CustomStringConvertible {
     /// The transport key of a blank card, key A and B (`FF FF FF FF FF FF`).
     public static let factoryDefault = ClassicKey(named: .factoryDefault)
     /// The public key A of the MAD sectors (`A0 A1 A2 A3 A4 A5`, NXP AN10787).
-    public static let madKeyA = ClassicKey(named: .madKeyA)
+    package static let madKeyA = ClassicKey(named: .madKeyA)
     /// The public key A of NFC Forum (NDEF) sectors (`D3 F7 D3 F7 D3 F7`, NXP AN1305).
     public static let ndefKeyA = ClassicKey(named: .nfcKeyA)
 

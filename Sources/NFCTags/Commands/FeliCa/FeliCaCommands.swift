@@ -183,6 +183,30 @@ package struct FeliCaCommands: Sendable {
         return data
     }
 
+    /// Write with MAC of a FeliCa Lite-S: reads WCNT, then writes `data` (16 bytes) into
+    /// `block` and MAC_A in one command. MAC_A is the MAC, under `session`'s key with its
+    /// halves swapped, of WCNT, 00, the block, 00, 91, 00 and the data; then WCNT and five
+    /// zeros. The card writes only when MAC_A verifies (else status 02 B2): only a reader
+    /// holding the card key can write this way.
+    package func writeWithMAC(block: UInt16, data: [UInt8], session: FeliCaMACSession) async throws(TagCommandError) {
+        let spec = Self.table.liteS
+        let size = Self.table.type3.blockSize
+        guard data.count == size else { throw .invalidArgument("a write with MAC takes one \(size)-byte block") }
+        guard block <= 0xFF else { throw .invalidArgument("a FeliCa Lite-S has no block \(block)") }
+        let macABlock = spec.blocks[.macA].block
+        let counter = try await readWithoutEncryption(
+            services: [Self.table.type3.readService],
+            blocks: [FeliCaBlockElement(block: UInt16(spec.blocks[.wcnt].block))])
+        let wcnt = Array(counter[0].prefix(3))
+        let mac = FeliCaLiteSMAC.mac(
+            wcnt + [0, UInt8(block), 0, macABlock, 0] + data, sessionKey: session.sessionKey, iv: session.iv,
+            flipKey: true)
+        try await writeWithoutEncryption(
+            services: [Self.table.type3.writeService],
+            blocks: [FeliCaBlockElement(block: block), FeliCaBlockElement(block: UInt16(macABlock))],
+            data: [data, mac + wcnt + [UInt8](repeating: 0, count: 5)])
+    }
+
     /// Any FeliCa command: `packet` is the command code and what follows (IDm included
     /// where the command names the card); LEN is added here. The answer comes back without
     /// its LEN.

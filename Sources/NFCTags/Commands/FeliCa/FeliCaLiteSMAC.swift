@@ -35,4 +35,9 @@ package enum FeliCaLiteSMAC {
 package struct FeliCaMACSession: Sendable, Equatable {
     package var sessionKey: [UInt8]
     package var iv: [UInt8]
+
+    package init(sessionKey: [UInt8], iv: [UInt8]) {
+        self.sessionKey = sessionKey
+        self.iv = iv
+    }
 }
