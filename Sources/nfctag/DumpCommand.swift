@@ -15,6 +15,9 @@ enum DumpCommand {
         discussion: """
             Reads every readable page (or every MIFARE Classic sector a key opens: the --key keys,
             then the well-known keys) into the JSON dump format; to FILE, or stdout without --out.
+            A Type 1 tag gives its header ROM and static blocks 00-0E (RALL); a FeliCa card the
+            blocks a plain read reaches (a Lite-S's memory map, a Standard's keyless services).
+            restore takes the NTAG, Ultralight and Classic images.
             --password authenticates first, for read-protected pages. Progress bar on a terminal only.
 
             \(HelpText.chipCommon)
@@ -47,23 +50,28 @@ enum DumpCommand {
         let classicKeys = keys + ClassicKey.wellKnown.filter { !keys.contains($0) }
         try await ChipSession.run(parser.globals, command: "dump", pack: tagOptions.pack) { session throws(ToolError) in
             let bar = ProgressBar(label: "Reading", output: printer)
-            let dump: TagMemoryDump
-            let bytes: [UInt8]
+            let image: Image
             do throws(TagSessionError) {
                 switch session.tag {
                 case .miFareClassic(let classic):
-                    dump = try await classic.dump(keys: classicKeys) { bar.update($0) }
+                    image = .chip(try await classic.dump(keys: classicKeys) { bar.update($0) })
                 case .type2(let pages):
-                    dump = try await pages.dump { bar.update($0) }
+                    image = .chip(try await pages.dump { bar.update($0) })
+                case .feliCa(let card):
+                    image = .card(try await card.dump())
                 default:
-                    throw ChipSession.noMemoryImage(session, operation: .dump)
+                    guard let type1 = session.ndefHandle as? NFCType1Tag else {
+                        throw ChipSession.noMemoryImage(session, operation: .dump)
+                    }
+                    image = .card(try await type1.dump())
                 }
             } catch {
                 bar.clear()
                 throw ChipSession.failure(error, command: "dump")
             }
+            let bytes: [UInt8]
             do throws(TagCommandError) {
-                bytes = try dump.jsonBytes()
+                bytes = try image.jsonBytes()
             } catch {
                 throw ChipSession.failure(.command(operation: .dump, error), command: "dump")
             }
@@ -78,16 +86,51 @@ enum DumpCommand {
                     exitCode: .failure, summary: "nfctag dump: cannot write \(file): \(error.localizedDescription)",
                     detail: ["The tag was only read."])
             }
-            let unit = dump.pages != nil ? "pages" : "blocks"
-            let count = dump.pages?.count ?? dump.blocks?.compactMap { $0 }.count ?? 0
+            let (unit, count) = image.size
             if printer.json {
                 printer.document(
                     .object([
-                        ("file", .string(file)), ("uid", .string(dump.uid.hexString())),
-                        ("chip", .string(dump.chip.rawValue)), (unit, .int(count)),
+                        ("file", .string(file)), ("uid", .string(image.uid.hexString())),
+                        ("chip", .string(image.chip)), (unit, .int(count)),
                     ]))
             } else {
-                printer.line("Dumped \(count) \(unit) of \(dump.chip.rawValue) \(dump.uid.hexString()) to \(file).")
+                printer.line("Dumped \(count) \(unit) of \(image.chip) \(image.uid.hexString()) to \(file).")
+            }
+        }
+    }
+
+    /// A chip's image (Type 2, Classic) or a card's (Type 1, FeliCa): one file format.
+    enum Image {
+        case chip(TagMemoryDump)
+        case card(CardMemoryDump)
+
+        func jsonBytes() throws(TagCommandError) -> [UInt8] {
+            switch self {
+            case .chip(let dump): try dump.jsonBytes()
+            case .card(let dump): try dump.jsonBytes()
+            }
+        }
+
+        var uid: [UInt8] {
+            switch self {
+            case .chip(let dump): dump.uid
+            case .card(let dump): dump.uid
+            }
+        }
+
+        var chip: String {
+            switch self {
+            case .chip(let dump): dump.chip.rawValue
+            case .card(let dump): dump.chip
+            }
+        }
+
+        /// `pages` or `blocks`, and how many were read.
+        var size: (String, Int) {
+            switch self {
+            case .chip(let dump):
+                dump.pages.map { ("pages", $0.count) } ?? ("blocks", dump.blocks?.compactMap { $0 }.count ?? 0)
+            case .card(let dump): ("blocks", dump.blockCount)
             }
         }
     }

@@ -29,19 +29,34 @@ struct FeliCaCommandTests {
         }
     }
 
-    @Test("services: Search Service Code on a Standard; a Lite-S says it has neither command (exit 1)")
+    @Test(
+        "services: Search Service Code on a Standard; a Lite-S says it has neither command (exit 1); dump reads each's keyless blocks"
+    )
     func services() throws {
         let standard = try startEmulator([FeliCaStandardTag(idm: Self.idm)])
         let listed = try runTool(["felica", "services", "--json"], on: standard)
+        let standardDump = try jsonObject(try runTool(["dump"], on: standard))
         standard.stop()
         #expect(listed.status == 0, "\(listed.stderr)")
         let json = try jsonObject(listed)
         #expect(json["services"] as? [String] == ["1009", "100b", "104b"])
+        let services = standardDump["services"] as? [[String: Any]] ?? []
+        #expect(standardDump["chip"] as? String == "felica-standard")
+        #expect(services.map { $0["service"] as? String } == ["1009", "100B", "104B"])
+        #expect(services.map { ($0["blocks"] as? [Any])?.count } == [8, 8, 4])
         let lite = try startEmulator([FeliCaLiteSTag(idm: Self.idm, ndef: true)])
         defer { lite.stop() }
         let refused = try runTool(["felica", "services"], on: lite)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("0009 (read-write) and 000b (read-only)"), "\(refused.stderr)")
+        // The memory map without RC, MAC, CK and MAC_A: blocks 00-0E (REG last) and eight system blocks.
+        let liteDump = try jsonObject(try runTool(["dump"], on: lite))
+        let blocks = (liteDump["services"] as? [[String: Any]])?.first?["blocks"] as? [[String: Any]] ?? []
+        let numbers = blocks.compactMap { $0["block"] as? Int }
+        #expect(numbers == Array(0...14) + [0x82, 0x83, 0x84, 0x85, 0x86, 0x88, 0x90, 0x92])
+        #expect(
+            blocks.first { $0["block"] as? Int == 0x82 }?["data"] as? String
+                == (Self.idm + [UInt8](repeating: 0, count: 8)).hexString(uppercase: true))
     }
 
     @Test("write then read a block; a MAC-only block is refused with its status flags; bad arguments exit 2")

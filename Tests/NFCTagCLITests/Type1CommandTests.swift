@@ -36,6 +36,10 @@ struct Type1CommandTests {
                 [0x03, UInt8(5 + uri.count), 0xD1, 0x01, UInt8(1 + uri.count), 0x55, 0x04] + uri + [0xFE]
             #expect(Array(image[8..<12]) == [0xE1, 0x10, 0x0E, 0x00] && Array(image[12..<(12 + tlv.count)]) == tlv)
         }
+        let dump = try jsonObject(try runTool(["dump"], on: emulator))
+        let blocks = dump["blocks"] as? [String] ?? []
+        #expect(dump["chip"] as? String == "topaz" && dump["headerROM"] as? String == "1148")
+        #expect(blocks.count == 15 && blocks[0].hasPrefix("3C565400112233") && blocks[1].hasPrefix("E1100E00"))
         let formatted = try runTool(["format", "--force"], on: emulator)
         #expect(formatted.status == 0, "\(formatted.stderr)")
         let empty = try jsonObject(try runTool(["read", "--json"], on: emulator))

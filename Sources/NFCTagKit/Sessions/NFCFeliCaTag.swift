@@ -117,6 +117,14 @@ public struct NFCFeliCaTag: NFCTagHandle {
         }
     }
 
+    /// The blocks a plain read reaches, as a dump image (`nfctag dump`): a Lite or Lite-S's
+    /// memory map, or every keyless service of the system Polling found.
+    package func dump() async throws(TagSessionError) -> CardMemoryDump {
+        try await session.perform(.dump) { () throws(TagCommandError) in
+            try await commands.dump(systemCode: target.systemCode)
+        }
+    }
+
     /// Any FeliCa command: `packet` is the command code and what follows (the IDm where the
     /// command names the card), without LEN; the answer comes back without LEN.
     public func sendFeliCaCommand(_ packet: [UInt8]) async throws(TagSessionError) -> [UInt8] {

@@ -44,6 +44,11 @@ package struct NFCType1Tag: NFCTagHandle {
         }
     }
 
+    /// The static memory as a dump image (RALL): HR0 HR1 and blocks 00-0E.
+    package func dump() async throws(TagSessionError) -> CardMemoryDump {
+        try await session.perform(.dump) { () throws(TagCommandError) in try await commands.dump(uid: session.uid) }
+    }
+
     /// RSEG of `segment` (a Topaz 512; a PN532 reaches segment 0 only).
     package func readSegment(_ segment: Int) async throws(TagSessionError) -> [UInt8] {
         try await session.perform(.type1Command) { () throws(TagCommandError) in

@@ -53,7 +53,9 @@ extension TagMemoryDump {
             throw .invalidArgument("\"version\" \(file.version) is not supported (expected \(Self.version))")
         }
         guard let chip = Chip(rawValue: file.chip) else {
-            throw .invalidArgument("\"chip\": unknown chip \(file.chip)")
+            throw .invalidArgument(
+                "\"chip\": \(file.chip) is not a chip whose image can be written back (NTAG, Ultralight, MIFARE Classic)"
+            )
         }
         let uid = try Self.bytes(file.uid, field: "uid")
         var pages: [[UInt8]]?
