@@ -38,6 +38,8 @@ package enum ChipTables {
     /// NFC Forum Type 1 (Topaz, Topaz 512): commands, header ROM, memory, CC, formatted
     /// images, what a PN532 reaches.
     package static let type1: Type1Spec = GeneratedTables.type1
+    /// ST25TB and SRx cards (`datasheets/st25tb.json`).
+    package static let st25tb: ST25TBSpec = GeneratedTables.st25tb
 
     /// ISO/IEC 7816-4 APDUs: length encodings, status words, GET RESPONSE.
     package static let iso7816: ISO7816Spec = GeneratedTables.iso7816

@@ -23,6 +23,8 @@ public struct TagIdentity: Equatable, Sendable {
     /// For an NFC Forum Type 1 tag (Topaz), its header ROM and UID; such a tag answers
     /// REQA but takes no anticollision (its ``uid`` is its JEWELID, UID0-3).
     public var type1: Type1Identity?
+    /// An ST25TB or SRx card: no REQA or REQB, only ST's Initiate.
+    public var st25tb: ST25TBIdentity?
 
     /// An identity with the given values.
     public init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -54,7 +56,13 @@ public struct TagIdentity: Equatable, Sendable {
     }
 
     /// Whether the card answers ISO/IEC 14443-3A activation (REQA, WUPA).
-    var answersTypeA: Bool { felica == nil && typeB == nil && type1 == nil }
+    /// An ST25TB card: its UID, as Get_UID sends it.
+    public init(st25tb: ST25TBIdentity) {
+        self.init(uid: st25tb.uid, atqa: 0, sak: 0)
+        self.st25tb = st25tb
+    }
+
+    var answersTypeA: Bool { felica == nil && typeB == nil && type1 == nil && st25tb == nil }
 }
 
 /// What an ISO/IEC 14443 Type B card answers to REQB (its ATQB: PUPI, application data,

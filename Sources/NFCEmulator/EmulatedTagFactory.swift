@@ -35,7 +35,7 @@ public enum EmulatedTagFactory {
         let chips = Chip.allCases.map(\.rawValue)
         return (chips.contains(ntag424Name) ? chips : chips + [ntag424Name]) + [
             feliCaLiteSName, feliCaStandardName, typeBType4Name,
-        ]
+        ] + Type1ChipName.allCases.map(\.rawValue) + [st25tbName]
     }
 
     /// The `nfctag` name of the NTAG 424 DNA model.
@@ -49,6 +49,9 @@ public enum EmulatedTagFactory {
 
     /// The `nfctag` name of the NFC Forum Type 4 tag on an ISO/IEC 14443 Type B card.
     public static let typeBType4Name = "iso14443b-type4"
+
+    /// The `nfctag` name of the ST25TB512-AC model.
+    public static let st25tbName = ChipTables.st25tb.tagName
 
     /// The default UID0-6 of an emulated Type 1 tag: UID0-3 as nfcpy's Topaz test data has
     /// them, then a pattern.
@@ -82,6 +85,15 @@ public enum EmulatedTagFactory {
                 throw .uidLength(tag: name, expected: ChipTables.type1.uidLength, got: uid.count)
             }
             return Type1Tag(chip: chip, uid: uid)
+        }
+        if name == st25tbName {
+            var fallback = ChipTables.st25tb.emulatedUID
+            fallback[0] &+= UInt8(truncatingIfNeeded: index)
+            let uid = uid ?? fallback
+            guard uid.count == ChipTables.st25tb.uidLength else {
+                throw .uidLength(tag: name, expected: ChipTables.st25tb.uidLength, got: uid.count)
+            }
+            return ST25TBTag(uid: uid)
         }
         if name == typeBType4Name {
             var pupi = ChipTables.iso14443b.pupi(atqb: ChipTables.iso14443b.emulatedCard.atqb)
@@ -148,6 +160,7 @@ public enum EmulatedTagFactory {
         case is FeliCaLiteSTag: feliCaLiteSName
         case is FeliCaStandardTag: feliCaStandardName
         case let tag as Type1Tag: tag.chip.name.rawValue
+        case is ST25TBTag: st25tbName
         default: nil
         }
     }

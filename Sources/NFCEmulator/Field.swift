@@ -194,6 +194,18 @@ public struct Field: Sendable {
         return nil
     }
 
+    /// The ST25TB cards in the powered field, each made ready to hear a type B frame: they
+    /// take no REQB and keep their own states (Inventory, Selected …) behind ST's commands.
+    public mutating func st25tbCards() -> [TagHandle] {
+        guard isPowered else { return [] }
+        var handles: [TagHandle] = []
+        for index in slots.indices where slots[index].tag.identity.st25tb != nil {
+            slots[index].state = .active
+            handles.append(slots[index].handle)
+        }
+        return handles
+    }
+
     /// Sends HLTA to a tag: it leaves ACTIVE for HALT.
     public mutating func halt(_ handle: TagHandle) {
         guard let index = index(of: handle), slots[index].state == .active else { return }

@@ -152,6 +152,7 @@ extension PN532Controller {
         if let target = targets.first(where: { $0.feliCa != nil && !$0.isDeselected }), let listing = target.feliCa {
             return feliCaExchange(data, target: target, bitRate: listing.bitRate)
         }
+        if framesTypeB { return st25tbExchange(data) }
         if let answer = rawActivation(data) { return answer }
         var frame = data
         if !registers.flag(.txCRCEn) {

@@ -83,6 +83,8 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
         case let tag as Type1Tag:
             uid = tag.memory.prefix(ChipTables.type1.uidLength).hexString()
             memory = tag.memory.hexString()
+        case let tag as ST25TBTag:
+            memory = tag.blocks.flatMap { $0 }.hexString()
         default:
             return nil
         }
@@ -103,6 +105,15 @@ public struct TagSnapshot: Codable, Equatable, Sendable {
             type2.failedAuthentications = failedAuthentications ?? 0
             type2.ultralightCKey = type2.currentUltralightCKey
             return type2
+        case var card as ST25TBTag:
+            let size = card.blocks.count * ChipTables.st25tb.blockSize
+            guard let memory = memory.flatMap(Self.bytes), memory.count == size else {
+                throw .invalidState("\(tag) memory must be \(size) bytes")
+            }
+            card.blocks = stride(from: 0, to: size, by: ChipTables.st25tb.blockSize).map {
+                Array(memory[$0..<($0 + ChipTables.st25tb.blockSize)])
+            }
+            return card
         case var type1 as Type1Tag:
             guard let memory = memory.flatMap(Self.bytes), memory.count == type1.memory.count else {
                 throw .invalidState("\(tag) memory must be \(type1.memory.count) bytes")

@@ -20,6 +20,11 @@ struct TagFactoryTests {
                 #expect(type1.uid.count == 7 && tag.identity.uid == Array(type1.uid.prefix(4)), "\(name)")
                 continue
             }
+            // An ST25TB answers Initiate, not REQA or REQB: its UID is Get_UID's 8 bytes.
+            if let st25tb = tag.identity.st25tb {
+                #expect(st25tb.uid.count == 8 && ChipTables.st25tb.chip(uid: st25tb.uid)?.product == "ST25TB512-AC")
+                continue
+            }
             // A type B card answers REQB: its PUPI is its UID.
             if let typeB = tag.identity.typeB {
                 #expect(typeB.atqb.count == 12 && tag.identity.uid == ChipTables.iso14443b.pupi(atqb: typeB.atqb))

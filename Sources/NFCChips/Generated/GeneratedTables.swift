@@ -32,6 +32,7 @@ enum GeneratedTables {
         "originality-signatures.json": originalitySignatures,
         "pn532.json": pn532,
         "readers.json": readers,
+        "st25tb.json": st25tb,
         "type1.json": type1,
         "type2.json": type2,
         "type4.json": type4,

@@ -47,6 +47,7 @@ package enum DatasheetCatalog {
         table("originality-signatures", as: OriginalitySignatureTable.self),
         table("pn532", as: PN532Spec.self),
         table("readers", as: ReaderTable.self),
+        table("st25tb", as: ST25TBSpec.self),
         table("type1", as: Type1Spec.self),
         table("type2", as: Type2Spec.self),
         table("type4", as: Type4Spec.self),
