@@ -98,6 +98,8 @@ package struct TagTarget: Sendable, Hashable {
     package var typeB: [UInt8]?
     /// A Type 1 tag's header ROM, HR0 HR1 (its JEWELID is ``uid``), `nil` otherwise.
     package var type1HeaderROM: [UInt8]?
+    /// Whether the tag is an ST25TB or SRx card (its UID, 8 bytes, is ``uid``).
+    package var isST25TB = false
 
     /// A target with the given activation data.
     package init(uid: [UInt8], atqa: UInt16, sak: UInt8, ats: [UInt8]? = nil) {
@@ -118,6 +120,12 @@ package struct TagTarget: Sendable, Hashable {
         let sensRes = ChipTables.type1.sensRes
         self.init(uid: jewelID, atqa: UInt16(sensRes[0]) << 8 | UInt16(sensRes[1]), sak: 0)
         type1HeaderROM = headerROM
+    }
+
+    /// An ST25TB or SRx card as Get_UID gave its UID.
+    package init(st25tbUID uid: [UInt8]) {
+        self.init(uid: uid, atqa: 0, sak: 0)
+        isST25TB = true
     }
 
     /// A type B card as REQB found it.

@@ -15,7 +15,8 @@ enum DumpCommand {
         discussion: """
             Reads every readable page (or every MIFARE Classic sector a key opens: the --key keys,
             then the well-known keys) into the JSON dump format; to FILE, or stdout without --out.
-            A Type 1 tag gives its header ROM and static blocks 00-0E (RALL); a FeliCa card the
+            A Type 1 tag gives its header ROM and static blocks 00-0E (RALL); an ST25TB its blocks
+            and the system block (FF); a FeliCa card the
             blocks a plain read reaches (a Lite-S's memory map, a Standard's keyless services).
             restore takes the NTAG, Ultralight and Classic images.
             --password authenticates first, for read-protected pages. Progress bar on a terminal only.
@@ -60,10 +61,13 @@ enum DumpCommand {
                 case .feliCa(let card):
                     image = .card(try await card.dump())
                 default:
-                    guard let type1 = session.ndefHandle as? NFCType1Tag else {
+                    if let type1 = session.ndefHandle as? NFCType1Tag {
+                        image = .card(try await type1.dump())
+                    } else if let card = session.ndefHandle as? NFCST25TBTag {
+                        image = .card(try await card.dump())
+                    } else {
                         throw ChipSession.noMemoryImage(session, operation: .dump)
                     }
-                    image = .card(try await type1.dump())
                 }
             } catch {
                 bar.clear()

@@ -13,6 +13,7 @@ enum HelpText {
             NTAG424TagCommands.changeKeySpec, NTAG424TagCommands.sunSetupSpec, SUNVerifyCommand.spec,
         ] + DESFireCommand.verbs.compactMap { DESFireCommand.specs[$0] }
         + FeliCaCommand.verbs.compactMap { FeliCaCommand.specs[$0] }
+        + ST25TBCommand.verbs.compactMap { ST25TBCommand.specs[$0] }
 
     /// `  name OPERANDS   title`, a line per command.
     private static var commandTable: String {

@@ -69,6 +69,8 @@ enum NFCTagTool {
                 try await DESFireCommand.run(&parser, output: &output)
             case "felica":
                 try await FeliCaCommand.run(&parser, output: &output)
+            case "st25tb":
+                try await ST25TBCommand.run(&parser, output: &output)
             default:
                 throw ToolError.usage(
                     "nfctag: unknown command '\(name)'",

@@ -19,6 +19,10 @@ enum TagRendering {
             return common + [("technology", .string("iso14443b")), ("atqb", .string(card.atqb.hexString()))]
         case .type1(let type1):
             return common + [("technology", .string("jewel")), ("header_rom", .string(type1.headerROM.hexString()))]
+        case .st25tb(let card):
+            return common + [
+                ("technology", .string("iso14443b")), ("product", .string(card.chip?.product ?? "unknown")),
+            ]
         case .iso14443A(let typeA):
             return common + [
                 ("technology", .string("iso14443a")), ("atqa", .string(typeA.atqa.hexString())),
@@ -51,7 +55,8 @@ enum TagRendering {
         return "NDEF \(name(status.availability)), \(status.length)/\(status.capacity) bytes"
     }
 
-    /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`; for a FeliCa card
+    /// `04a1b2c3d4e5f6  ntag215  ATQA 0044  SAK 00`; for an ST25TB
+    /// `b6c061a0001b02d0  st25tb  ST25TB512-AC`; for a FeliCa card
     /// `012e4c2a31120b05  felica-lite-s  PMm 00f1000000014300  SC 88b4`; for a type B card
     /// `e8253eec  type4  ATQB 50e8253eec00000011008185`.
     static func line(_ tag: NDEFDetectedTag) -> String {
@@ -63,6 +68,8 @@ enum TagRendering {
             return "\(tag.uid.hexString())  \(tag.chipName)  ATQB \(card.atqb.hexString())"
         case .type1(let type1):
             return "\(tag.uid.hexString())  \(tag.chipName)  HR \(type1.headerROM.hexString())"
+        case .st25tb(let card):
+            return "\(tag.uid.hexString())  \(tag.chipName)  \(card.chip?.product ?? "unknown product")"
         case .iso14443A(let typeA):
             return
                 "\(tag.uid.hexString())  \(tag.chipName)  ATQA \(typeA.atqa.hexString())  SAK \([typeA.sak].hexString())"

@@ -102,8 +102,8 @@ extension NFCDevice {
     /// The alone check of a tag of any technology. A type A tag is checked as
     /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it (a card of another technology
     /// beside it is not looked for: that would cost every write of a station its polls). For
-    /// a FeliCa card, a type B card or a Type 1 tag, a type A tag that answers a select, or a
-    /// tag of one of the two other kinds that answers its poll, is a second tag; otherwise the
+    /// a FeliCa card, a type B card, a Type 1 tag or an ST25TB, a type A tag that answers a
+    /// select, or a card of one of the other kinds that answers its poll, is a second tag; otherwise the
     /// tag is polled for again, which selects it. Two tags of the same kind are not told
     /// apart: libnfc lists one a poll.
     package func selectIfAlone(_ target: NFCTarget, reusingPoll: Bool = false) throws(NFCDeviceError)
@@ -112,7 +112,7 @@ extension NFCDevice {
         switch target {
         case .iso14443A(let tag):
             return try selectIfAlone(uid: tag.uid, isoDEP: tag.isISODEP, reusingPoll: reusingPoll)
-        case .feliCa, .iso14443B, .type1:
+        case .feliCa, .iso14443B, .type1, .st25tb:
             if try selectOrNothing() != nil { return .several(count: 2) }
             if target.feliCa == nil, try orNothing({ () throws(NFCDeviceError) in try selectFeliCa() }) != nil {
                 return .several(count: 2)
@@ -121,6 +121,9 @@ extension NFCDevice {
                 return .several(count: 2)
             }
             if target.type1 == nil, try orNothing({ () throws(NFCDeviceError) in try selectType1() }) != nil {
+                return .several(count: 2)
+            }
+            if target.st25tb == nil, try orNothing({ () throws(NFCDeviceError) in try selectST25TB() }) != nil {
                 return .several(count: 2)
             }
             return try reselect(target) ? .aloneCard : .absent
@@ -263,6 +266,7 @@ extension NFCDevice {
         case .feliCa(let card): return try reselectFeliCa(card)
         case .iso14443B(let card): return try selectTypeB()?.pupi == card.pupi
         case .type1(let tag): return try selectType1()?.jewelID == tag.jewelID
+        case .st25tb(let card): return try selectST25TB()?.uid == card.uid
         }
     }
 
@@ -467,7 +471,31 @@ extension NFCDevice {
     package func selectCardOrNothing() throws(NFCDeviceError) -> NFCTarget? {
         if let card = try orNothing({ () throws(NFCDeviceError) in try selectFeliCa() }) { return .feliCa(card) }
         if let card = try orNothing({ () throws(NFCDeviceError) in try selectTypeB() }) { return .iso14443B(card) }
+        // Right after the type B poll, which leaves the chip's analog settings for type B
+        // (libnfc 1.8.0's ST select does not set them: assumption ST-1).
+        if let card = try orNothing({ () throws(NFCDeviceError) in try selectST25TB() }) { return .st25tb(card) }
         return try orNothing { () throws(NFCDeviceError) in try selectType1() }.map(NFCTarget.type1)
+    }
+
+    /// Selects an ST25TB or SRx card: the field is reset (a card selected before takes no
+    /// Initiate), then libnfc's select on type B framing (Initiate, Select, Get_UID), which
+    /// leaves easy framing off and the chip's CRC on for the card's commands. Nil when no
+    /// card answered.
+    ///
+    /// ```swift
+    /// if let card = try await device.selectST25TB() { print(card.uid.hexString()) }
+    /// ```
+    package func selectST25TB() throws(NFCDeviceError) -> ST25TBTarget? {
+        try restoreSelectionSettings()
+        try resetField()
+        let uid = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveST25TB(device) }
+        // libnfc's select turned easy framing off and the CRC on, whether a card answered or not.
+        field.framing.easyFraming = false
+        field.framing.handleCRC = true
+        guard let uid, uid.count == ChipTables.st25tb.uidLength else { return nil }
+        let card = ST25TBTarget(uid: uid)
+        field.selectedCard = .st25tb(card)
+        return card
     }
 
     /// Selects a Type 1 tag (the reader's Jewel poll: REQA, no anticollision), then reads its

@@ -18,9 +18,11 @@ public enum NFCTarget: Sendable {
     case iso14443B(ISO14443BTarget)
     /// An NFC Forum Type 1 tag (Topaz): its header ROM.
     case type1(Type1Target)
+    /// An ST25TB or SRx card (ISO/IEC 14443-2 type B framing, ST's commands).
+    case st25tb(ST25TBTarget)
 
     /// The tag's identifier: a type A tag's UID, a FeliCa card's IDm, a type B card's PUPI, a
-    /// Type 1 tag's UID0-6 (its JEWELID, then the rest of block 0); apps read it as
+    /// Type 1 tag's UID0-6 (its JEWELID, then the rest of block 0), an ST25TB's 8-byte UID; apps read it as
     /// ``TagSession/uid``.
     package var uid: [UInt8] {
         switch self {
@@ -28,6 +30,7 @@ public enum NFCTarget: Sendable {
         case .feliCa(let card): card.idm
         case .iso14443B(let card): card.pupi
         case .type1(let tag): tag.uid
+        case .st25tb(let card): card.uid
         }
     }
 
@@ -46,6 +49,12 @@ public enum NFCTarget: Sendable {
     /// The type B card, for one.
     package var typeB: ISO14443BTarget? {
         if case .iso14443B(let card) = self { return card }
+        return nil
+    }
+
+    /// The ST25TB card, for one.
+    package var st25tb: ST25TBTarget? {
+        if case .st25tb(let card) = self { return card }
         return nil
     }
 

@@ -178,6 +178,21 @@ enum LibNFC {
             protocolInfo: withUnsafeBytes(of: &info.abtProtocolInfo) { Array($0) })
     }
 
+    /// `nfc_initiator_select_passive_target` for an ST25TB or SRx card (NMT_ISO14443B2SR):
+    /// libnfc sets the chip to type B framing with CRC and easy framing off, then sends
+    /// Initiate, Select and Get_UID. The UID, or nil when no card answered. (libnfc 1.8.0
+    /// returns the UID's first byte as the count: a card whose UID starts with 00 is not
+    /// found; assumption ST-4.)
+    static func selectPassiveST25TB(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> [UInt8]? {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_ISO14443B2SR, nbr: NBR_106)
+        let result = nfc_initiator_select_passive_target(device.pointer, modulation, nil, 0, &target)
+        let found = try check(result, "nfc_initiator_select_passive_target", device)
+        guard found > 0 else { return nil }
+        var info = target.nti.nsi
+        return withUnsafeBytes(of: &info.abtUID) { Array($0) }
+    }
+
     /// `nfc_initiator_select_passive_target` for a Jewel (NFC Forum Type 1) tag: the PN53x
     /// sends REQA and lists SENS_RES and the JEWELID. Nil when no tag answered.
     static func selectPassiveJewel(_ device: LibNFCDeviceHandle) throws(LibNFCError) -> (

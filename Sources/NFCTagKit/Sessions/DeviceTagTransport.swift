@@ -89,6 +89,9 @@ package struct DeviceTagTransport: TagTransport {
         case .type1(let tag):
             self.target = TagTarget(type1JewelID: tag.jewelID, headerROM: tag.headerROM)
             self.card = found
+        case .st25tb(let card):
+            self.target = TagTarget(st25tbUID: card.uid)
+            self.card = found
         }
         self.maximumFrameLength = min(Self.preferredExchangeLength, await device.maximumTagFrame)
         self.maximumCommandLength = await device.maximumTagCommandFrame
@@ -113,6 +116,9 @@ package struct DeviceTagTransport: TagTransport {
         let response: TransceiveResponse
         do {
             switch framing {
+            case _ where target.isST25TB:
+                // No easy framing for ST's commands: raw type B frames, CRC_B by the chip.
+                response = try await device.transceive(frame, framing: .raw(crc: .byReader), timeout: timeout)
             case .standard:
                 response = try await device.transceive(frame, framing: .easy, timeout: timeout)
             case .raw:
@@ -126,7 +132,7 @@ package struct DeviceTagTransport: TagTransport {
         if let code = response.shortFrameValue {
             return code == Self.ackCode ? .ack : .nak(code)
         }
-        guard framing == .raw else {
+        guard framing == .raw, !target.isST25TB else {
             return response.bytes.isEmpty ? .ack : .bytes(response.bytes)
         }
         let bytes = response.bytes

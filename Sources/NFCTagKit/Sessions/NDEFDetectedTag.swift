@@ -54,7 +54,8 @@ public struct NDEFDetectedTag: Sendable, Hashable, Identifiable, CustomStringCon
     /// The `nfctag` tag name of the chip (`ntag215`, `ultralight-c`, `felica-lite-s`, …) or
     /// `unknown`.
     package var chipName: String {
-        chip?.rawValue ?? target.feliCa?.ic?.name ?? target.type1?.chip?.name.rawValue ?? "unknown"
+        chip?.rawValue ?? target.feliCa?.ic?.name ?? target.type1?.chip?.name.rawValue
+            ?? (target.st25tb == nil ? "unknown" : ChipTables.st25tb.tagName)
     }
 
     /// `04a1b2c3d4e5f6 ntag215`.

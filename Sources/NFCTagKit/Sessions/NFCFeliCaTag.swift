@@ -18,8 +18,9 @@ import NFCTags
 public struct NFCFeliCaTag: NFCTagHandle {
     /// The session the card is connected in.
     public let session: TagSession
-    /// The card as Polling found it: IDm, PMm, the system code and the bit rate.
-    public let target: FeliCaTarget
+    /// The card as Polling found it: IDm, PMm, the system code and the bit rate (apps read it
+    /// as ``TagSession/target``).
+    package let target: FeliCaTarget
 
     private var commands: FeliCaCommands {
         FeliCaCommands(transport: session.transport, idm: target.idm, pmm: target.pmm)

@@ -58,9 +58,11 @@ package struct NFCType1Tag: NFCTagHandle {
 }
 
 extension TagSession {
-    /// The handle that answers the NDEF calls: the family's (``tag``), or a Type 1 tag's.
+    /// The handle that answers the NDEF calls: the family's (``tag``), a Type 1 tag's, or an
+    /// ST25TB's (which has none).
     package nonisolated var ndefHandle: (any NFCTagHandle)? {
         if case .type1 = target { return NFCType1Tag(session: self) }
+        if case .st25tb = target { return NFCST25TBTag(session: self) }
         return tag.handle
     }
 }

@@ -95,6 +95,9 @@ extension TagSession {
             ndefDriver = (driver, authenticated)
             return driver
         }
+        if case .st25tb = target {
+            throw .unsupportedTag(reason: "an ST25TB or SRx card is not an NFC Forum tag: it holds no NDEF")
+        }
         guard let chip else {
             throw .unsupportedTag(reason: "the chip is not identified (\(identification))")
         }

@@ -91,6 +91,8 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case feliCaCommand
         /// A Type 1 command (RID, RALL, READ, WRITE-E, WRITE-NE, RSEG).
         case type1Command
+        /// An ST25TB command (Get_UID, Read_Block, Write_Block).
+        case st25tbCommand
     }
 
     package let kind: Kind
@@ -143,6 +145,7 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
         case .desfireFile: "working with a DESFire file"
         case .feliCaCommand: "running a FeliCa command"
         case .type1Command: "running a Type 1 command"
+        case .st25tbCommand: "running an ST25TB command"
         }
     }
 
@@ -186,4 +189,5 @@ public struct TagSessionOperation: Sendable, Hashable, CustomStringConvertible {
     package static let desfireFile = TagSessionOperation(.desfireFile)
     package static let feliCaCommand = TagSessionOperation(.feliCaCommand)
     package static let type1Command = TagSessionOperation(.type1Command)
+    package static let st25tbCommand = TagSessionOperation(.st25tbCommand)
 }

@@ -27,8 +27,6 @@ public struct ClassicKey: Sendable, Hashable, CustomStringConvertible {
     public static let factoryDefault = ClassicKey(named: .factoryDefault)
     /// The public key A of the MAD sectors (`A0 A1 A2 A3 A4 A5`, NXP AN10787).
     package static let madKeyA = ClassicKey(named: .madKeyA)
-    /// The public key A of NFC Forum (NDEF) sectors (`D3 F7 D3 F7 D3 F7`, NXP AN1305).
-    public static let ndefKeyA = ClassicKey(named: .nfcKeyA)
 
     /// Every well-known key in the tables, each once: what a dump tries when given none.
     public static let wellKnown: [ClassicKey] = {

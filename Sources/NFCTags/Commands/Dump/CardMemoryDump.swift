@@ -7,6 +7,7 @@ import NFCChips
 ///
 /// ```json
 /// { "chip": "topaz", "uid": "…", "headerROM": "1148", "blocks": ["…", …] }      // blocks 00-0E, 8 bytes
+/// { "chip": "st25tb", "product": "ST25TB512-AC", "uid": "…", "blocks": ["…", …], "systemBlock": "…" }
 /// { "chip": "felica-lite-s", "uid": IDm, "pmm": "…", "systemCode": "88B4",
 ///   "services": [{"service": "000B", "blocks": [{"block": 130, "data": "…"}, …]}] }
 /// ```
@@ -30,15 +31,20 @@ package struct CardMemoryDump: Sendable, Equatable {
     package var uid: [UInt8]
     /// Type 1: HR0 HR1.
     package var headerROM: [UInt8]?
-    /// Type 1: the static blocks from 00.
+    /// Type 1: the static blocks from 00; ST25TB: every block below the system block.
     package var blocks: [[UInt8]]?
+    /// ST25TB: the system block (FF) and the product the chip ID names.
+    package var systemBlock: [UInt8]?
+    package var product: String?
     /// FeliCa: PMm, the system read, and its services.
     package var pmm: [UInt8]?
     package var systemCode: UInt16?
     package var services: [FeliCaService]?
 
     /// How many blocks the image holds.
-    package var blockCount: Int { blocks?.count ?? services?.reduce(0) { $0 + $1.blocks.count } ?? 0 }
+    package var blockCount: Int {
+        (blocks?.count ?? services?.reduce(0) { $0 + $1.blocks.count } ?? 0) + (systemBlock == nil ? 0 : 1)
+    }
 
     private struct File: Encodable {
         var format = TagMemoryDump.format
@@ -47,6 +53,8 @@ package struct CardMemoryDump: Sendable, Equatable {
         var uid: String
         var headerROM: String?
         var blocks: [String]?
+        var systemBlock: String?
+        var product: String?
         var pmm: String?
         var systemCode: String?
         var services: [Service]?
@@ -67,7 +75,8 @@ package struct CardMemoryDump: Sendable, Equatable {
         let hex = { (bytes: [UInt8]) in bytes.hexString(uppercase: true) }
         let code = { (value: UInt16) in [UInt8(value >> 8), UInt8(value & 0xFF)].hexString(uppercase: true) }
         let file = File(
-            chip: chip, uid: hex(uid), headerROM: headerROM.map(hex), blocks: blocks?.map(hex), pmm: pmm.map(hex),
+            chip: chip, uid: hex(uid), headerROM: headerROM.map(hex), blocks: blocks?.map(hex),
+            systemBlock: systemBlock.map(hex), product: product, pmm: pmm.map(hex),
             systemCode: systemCode.map(code),
             services: services?.map { service in
                 Service(
