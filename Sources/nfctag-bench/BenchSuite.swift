@@ -55,6 +55,8 @@ struct BenchSuite {
         results += try await feliCaNDEF()
         announce("Topaz NDEF read / write")
         results += try await topazNDEF()
+        announce("dump ST25TB512-AC")
+        results.append(try await dumpST25TB())
         if let tool {
             announce("nfctag write, then nfctag read (two processes)")
             results.append(try await TwoProcessRun(tool: tool, baud: baud).run())
@@ -533,6 +535,34 @@ extension BenchSuite {
             dataOut: 1 + sent, dataIn: 1 + back,
             airSeconds: floor.airFrameWithCRC(command.requestLength) + floor.timing.frameDelayTimeSeconds
                 + floor.airFrameWithCRC(command.responseLength))
+    }
+}
+
+// MARK: - ST25TB
+
+extension BenchSuite {
+    /// An ST25TB512-AC's whole memory: 16 blocks and the system block, one Read_Block each.
+    func dumpST25TB() async throws -> BenchResult {
+        let reader = try await BenchReader.start(tags: [try EmulatedTagFactory.make(name: "st25tb")], baud: baud)
+        let session = try await TagSession.connect(on: reader.device, timeout: tagWait)
+        let card = try (session.ndefHandle as? NFCST25TBTag).unwrap("ST25TB handle")
+        let (dump, sample) = try await reader.measure { try await card.dump() }
+        await reader.stop()
+        guard dump.blockCount == 17 else { throw BenchFailure("the ST25TB dump has \(dump.blockCount) blocks") }
+        return try result("st25tb_dump_17", sample) { floor in
+            (0..<17).reduce(FloorCost.zero) { cost, _ in cost + Self.st25tbReadFloor(floor) }
+        }
+    }
+
+    /// One Read_Block through InCommunicateThru: `08 n` out, 4 bytes back, both on type B
+    /// framing at 106 kbit/s with CRC_B (10 etu a character, about 24 etu of SOF and EOF).
+    static func st25tbReadFloor(_ floor: PhysicalFloor) -> FloorCost {
+        let command = ChipTables.st25tb.commands[.readBlock]
+        let air = { (bytes: Int) in (Double((bytes + 2) * 10 + 24)) * floor.timing.airBitSeconds }
+        return floor.command(
+            dataOut: command.requestLength, dataIn: 1 + command.responseLength,
+            airSeconds: air(command.requestLength) + floor.timing.frameDelayTimeSeconds
+                + air(command.responseLength))
     }
 }
 

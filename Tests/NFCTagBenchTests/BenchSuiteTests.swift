@@ -23,8 +23,10 @@ struct BenchSuiteTests {
                 "write_ndef_800_small_change",
                 "dump_ntag216", "dump_classic1k", "protect", "provision_3_tags", "desfire_read_2k_plain",
                 "desfire_read_2k_mac", "desfire_read_2k_full", "felica_ndef_write_208", "felica_ndef_read_208",
-                "topaz_ndef_write_90", "topaz_ndef_read_90",
+                "topaz_ndef_write_90", "topaz_ndef_read_90", "st25tb_dump_17",
             ])
+        // An ST25TB512-AC: 16 blocks and the system block, one Read_Block each.
+        #expect(try #require(byName["st25tb_dump_17"]).sample.tagFramesByCode[0x08] == 17)
         // A Topaz's area: one RALL to read; written a byte a WRITE-E (NMN 00, TLV type and
         // length, 90 bytes, NMN E1).
         let topazRead = try #require(byName["topaz_ndef_read_90"])

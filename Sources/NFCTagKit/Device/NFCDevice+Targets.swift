@@ -399,6 +399,13 @@ extension NFCDevice {
                     device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
             }
             return TransceiveResponse(bytes: bytes, bitCount: bytes.count == 1 ? Self.shortFrameBits : bytes.count * 8)
+        case .rawBytes:
+            try applyFraming(easy: false, crcByReader: true)
+            let bytes = try withDevice { (device) throws(LibNFCError) in
+                try LibNFC.transceiveBytes(
+                    device, command, capacity: Self.answerCapacity, timeoutMilliseconds: milliseconds)
+            }
+            return TransceiveResponse(bytes: bytes, bitCount: bytes.count * 8)
         case .raw(.byReader):
             // libnfc's bit transceive waits NP_TIMEOUT_COMMAND: set for this exchange only,
             // and set back before anything else runs — the probe that tells a silent tag from
@@ -471,23 +478,28 @@ extension NFCDevice {
     package func selectCardOrNothing() throws(NFCDeviceError) -> NFCTarget? {
         if let card = try orNothing({ () throws(NFCDeviceError) in try selectFeliCa() }) { return .feliCa(card) }
         if let card = try orNothing({ () throws(NFCDeviceError) in try selectTypeB() }) { return .iso14443B(card) }
-        // Right after the type B poll, which leaves the chip's analog settings for type B
-        // (libnfc 1.8.0's ST select does not set them: assumption ST-1).
-        if let card = try orNothing({ () throws(NFCDeviceError) in try selectST25TB() }) { return .st25tb(card) }
+        if let card = try orNothing({ () throws(NFCDeviceError) in try selectST25TB(afterTypeBPoll: true) }) {
+            return .st25tb(card)
+        }
         return try orNothing { () throws(NFCDeviceError) in try selectType1() }.map(NFCTarget.type1)
     }
 
     /// Selects an ST25TB or SRx card: the field is reset (a card selected before takes no
-    /// Initiate), then libnfc's select on type B framing (Initiate, Select, Get_UID), which
-    /// leaves easy framing off and the chip's CRC on for the card's commands. Nil when no
-    /// card answered.
+    /// Initiate) and a type B poll (``selectTypeB()``) sets the chip's analog settings for type B, which libnfc
+    /// 1.8.0's ST select leaves as they are (assumption ST-1) — unless `afterTypeBPoll` says
+    /// both just happened. Then libnfc's select on type B framing (Initiate, Select,
+    /// Get_UID), which leaves easy framing off and the chip's CRC on for the card's
+    /// commands. Nil when no card answered.
     ///
     /// ```swift
     /// if let card = try await device.selectST25TB() { print(card.uid.hexString()) }
     /// ```
-    package func selectST25TB() throws(NFCDeviceError) -> ST25TBTarget? {
+    package func selectST25TB(afterTypeBPoll: Bool = false) throws(NFCDeviceError) -> ST25TBTarget? {
         try restoreSelectionSettings()
-        try resetField()
+        if !afterTypeBPoll {
+            // The field reset and REQB, which an ST25TB does not answer: it stays Ready.
+            _ = try orNothing { () throws(NFCDeviceError) in try selectTypeB() }
+        }
         let uid = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveST25TB(device) }
         // libnfc's select turned easy framing off and the CRC on, whether a card answered or not.
         field.framing.easyFraming = false

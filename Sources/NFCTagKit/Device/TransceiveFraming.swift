@@ -7,6 +7,9 @@ package enum TransceiveFraming: Sendable, Hashable {
     /// `crc` says who adds CRC_A on the way out and checks it on the way back. With
     /// ``CRCHandling/byHost`` a 4-bit ACK / NAK comes back readable.
     case raw(crc: CRCHandling)
+    /// A raw frame with the chip's CRC whose answer is whole bytes (an ST25TB's, on type B
+    /// framing): libnfc's byte transceive, without the register read the bit one adds.
+    case rawBytes
 }
 
 /// Who appends and checks CRC_A in a raw frame.

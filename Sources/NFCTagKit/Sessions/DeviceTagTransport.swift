@@ -118,7 +118,7 @@ package struct DeviceTagTransport: TagTransport {
             switch framing {
             case _ where target.isST25TB:
                 // No easy framing for ST's commands: raw type B frames, CRC_B by the chip.
-                response = try await device.transceive(frame, framing: .raw(crc: .byReader), timeout: timeout)
+                response = try await device.transceive(frame, framing: .rawBytes, timeout: timeout)
             case .standard:
                 response = try await device.transceive(frame, framing: .easy, timeout: timeout)
             case .raw:

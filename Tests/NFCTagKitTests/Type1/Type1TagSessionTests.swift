@@ -96,13 +96,13 @@ struct Type1TagSessionTests {
         }
     }
 
-    @Test("a FeliCa card or a type B card beside the Topaz: the write is refused; alone again, it goes")
+    @Test("a FeliCa card, a type B card or an ST25TB beside the Topaz: the write is refused; alone again, it goes")
     func cardsBeside() async throws {
         try await withSession { session, fixture in
             let tag = try #require(session.ndefHandle)
             for card in [
                 FeliCaLiteSTag(idm: EmulatedTagFactory.feliCaDefaultIDm(), ndef: true) as any EmulatedTag,
-                try Type4Tag(typeBPUPI: [0xB1, 0x22, 0x33, 0x44]),
+                try Type4Tag(typeBPUPI: [0xB1, 0x22, 0x33, 0x44]), ST25TBTag(uid: ChipTables.st25tb.emulatedUID),
             ] {
                 let other = fixture.emulator.insert(card)
                 await #expect(throws: NDEFSessionError.severalTags(count: 2)) { try await tag.writeNDEF(Self.url) }
