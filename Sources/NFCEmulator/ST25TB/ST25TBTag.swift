@@ -31,13 +31,15 @@ public struct ST25TBTag: EmulatedTag {
 
     static var table: ST25TBSpec { ChipTables.st25tb }
 
-    /// A card with `uid` (8 bytes, least significant first, as Get_UID sends it), every
-    /// block FF, and nothing locked.
-    public init(uid: [UInt8]) {
+    /// A card with `uid` (8 bytes, least significant first, as Get_UID sends it) and
+    /// `blocks` (from 00, the system block last: a real card's dump), or every block FF and
+    /// nothing locked.
+    public init(uid: [UInt8], blocks: [[UInt8]]? = nil) {
         identity = TagIdentity(st25tb: ST25TBIdentity(uid: uid))
         let spec = Self.table
         let count = spec.chip(uid: uid)?.blocks ?? spec.chips[0].blocks
-        blocks = [[UInt8]](repeating: [UInt8](repeating: 0xFF, count: spec.blockSize), count: count + 1)
+        let factory = [[UInt8]](repeating: [UInt8](repeating: 0xFF, count: spec.blockSize), count: count + 1)
+        self.blocks = blocks ?? factory
         random = SplitMix64(seed: uid.reduce(0) { $0 << 8 | UInt64($1) })
     }
 

@@ -87,6 +87,30 @@ struct ST25TBCommandTranscriptTests {
         #expect(dump.systemBlock == [0xFF, 0xFF, 0xFF, 0xFD])
     }
 
+    /// Pull request 645's card, as `nfc-st25tb` read it on a PN533: 16 blocks and system block
+    /// `ff 7f 61 fc`, whose OTP_Lock_Reg the tool reports as write-protecting blocks 1-4 and 7-9.
+    static let realCard: [[UInt8]] = [
+        "7a 7f 8e 8d", "ad 40 e0 93", "bc 1e aa e0", "09 9d 24 58", "07 5c bd 9a", "ff 07 00 00", "00 00 00 00",
+        "00 20 10 20", "01 a4 40 01", "00 00 77 80", "08 18 02 08", "90 b6 b0 82", "11 d5 f4 d8", "18 10 02 11",
+        "90 b4 42 42", "12 cb 9e 6f", "ff 7f 61 fc",
+    ].map { [UInt8](commandHex: $0) }
+
+    @Test("pull request 645's real card replayed: its dump reads back, and exactly blocks 1-4 and 7-9 refuse a write")
+    func realCardReplay() async throws {
+        let commands = ST25TBCommands(transport: SelectedST25TB(card: ST25TBTag(uid: Self.uid, blocks: Self.realCard)))
+        let dump = try await commands.dump(uid: Self.uid)
+        #expect((dump.blocks ?? []) + [dump.systemBlock ?? []] == Self.realCard)
+        var refused: [Int] = []
+        for block in 0..<16 where !ChipTables.st25tb.counterBlocks.contains(block) {
+            do {
+                try await commands.writeBlock(block, data: [0x5A, 0x5A, 0x5A, 0x5A])
+            } catch {
+                refused.append(block)
+            }
+        }
+        #expect(refused == [1, 2, 3, 4, 7, 8, 9])
+    }
+
     @Test("Completion deactivates until the field resets; the field reset leaves it Ready, for Initiate only")
     func completion() {
         var card = ST25TBTag(uid: Self.uid)
@@ -113,7 +137,12 @@ private actor SelectedST25TB: TagTransport {
     nonisolated let maximumFrameLength = 252
     private var card: ST25TBTag
 
-    init(card: ST25TBTag) { self.card = card }
+    /// `card`, selected: Initiate and Select, unless it is selected already.
+    init(card: ST25TBTag) {
+        var card = card
+        if case .bytes(let chipID) = card.receive([0x06, 0x00]).reply { _ = card.receive([0x0E] + chipID) }
+        self.card = card
+    }
 
     func transceive(_ frame: [UInt8], framing: TagFraming, timeout: Duration) async throws(TagTransportError)
         -> TagResponse
