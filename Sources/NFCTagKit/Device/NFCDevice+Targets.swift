@@ -103,8 +103,8 @@ extension NFCDevice {
     /// ``selectIfAlone(uid:isoDEP:reusingPoll:)`` checks it (a card of another technology
     /// beside it is not looked for: that would cost every write of a station its polls). For
     /// a FeliCa card, a type B card, a Type 1 tag or an ST25TB, a type A tag that answers a
-    /// select, or a card of one of the other kinds that answers its poll, is a second tag; otherwise the
-    /// tag is polled for again, which selects it. Two tags of the same kind are not told
+    /// select, or a card of one of the other kinds that answers its poll, is a second tag;
+    /// otherwise the tag is polled for again, which selects it. Two tags of the same kind are not told
     /// apart: libnfc lists one a poll.
     package func selectIfAlone(_ target: NFCTarget, reusingPoll: Bool = false) throws(NFCDeviceError)
         -> FieldOccupancy
@@ -123,7 +123,10 @@ extension NFCDevice {
             if target.type1 == nil, try orNothing({ () throws(NFCDeviceError) in try selectType1() }) != nil {
                 return .several(count: 2)
             }
-            if target.st25tb == nil, try orNothing({ () throws(NFCDeviceError) in try selectST25TB() }) != nil {
+            if target.st25tb == nil,
+                try orNothing({ () throws(NFCDeviceError) in try selectST25TB(afterTypeBPoll: target.typeB == nil) })
+                    != nil
+            {
                 return .several(count: 2)
             }
             return try reselect(target) ? .aloneCard : .absent
@@ -485,9 +488,9 @@ extension NFCDevice {
     }
 
     /// Selects an ST25TB or SRx card: the field is reset (a card selected before takes no
-    /// Initiate) and a type B poll (``selectTypeB()``) sets the chip's analog settings for type B, which libnfc
-    /// 1.8.0's ST select leaves as they are (assumption ST-1) — unless `afterTypeBPoll` says
-    /// both just happened. Then libnfc's select on type B framing (Initiate, Select,
+    /// Initiate) and a type B poll (``selectTypeB()``) sets the chip's analog settings for
+    /// type B, which libnfc 1.8.0's ST select leaves as they are (assumption ST-1) — unless
+    /// `afterTypeBPoll` says both just happened. Then libnfc's select on type B framing (Initiate, Select,
     /// Get_UID), which leaves easy framing off and the chip's CRC on for the card's
     /// commands. Nil when no card answered.
     ///
@@ -500,10 +503,10 @@ extension NFCDevice {
             // The field reset and REQB, which an ST25TB does not answer: it stays Ready.
             _ = try orNothing { () throws(NFCDeviceError) in try selectTypeB() }
         }
-        let uid = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveST25TB(device) }
-        // libnfc's select turned easy framing off and the CRC on, whether a card answered or not.
+        // libnfc's select turns easy framing off and the CRC on first, whatever it finds.
         field.framing.easyFraming = false
         field.framing.handleCRC = true
+        let uid = try withDevice { (device) throws(LibNFCError) in try LibNFC.selectPassiveST25TB(device) }
         guard let uid, uid.count == ChipTables.st25tb.uidLength else { return nil }
         let card = ST25TBTarget(uid: uid)
         field.selectedCard = .st25tb(card)
