@@ -160,14 +160,10 @@ enum DESFireCommand {
         """
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let verb = try parser.nextCommandWord()
-        output.json = parser.globals.json
-        guard let verb, let spec = specs[verb] else {
-            if verb == nil, parser.helpRequested { return output.line(help) }
-            throw .usage(
-                verb.map { "nfctag desfire: unknown verb '\($0)'" } ?? "nfctag desfire: say which verb, e.g. info",
-                "Run 'nfctag desfire --help' for the verbs.")
-        }
+        guard
+            let (verb, spec) = try parser.verb(
+                of: "desfire", specs: specs, help: help, example: "info", output: &output)
+        else { return }
         var options = Options()
         while let argument = try parser.next(of: spec) {
             guard let option = argument.option else {

@@ -87,21 +87,10 @@ enum FeliCaCommand {
         """
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let verb = try parser.nextCommandWord()
-        output.json = parser.globals.json
-        guard let verb, let spec = specs[verb] else {
-            if verb == nil, parser.helpRequested { return output.line(help) }
-            throw .usage(
-                verb.map { "nfctag felica: unknown verb '\($0)'" } ?? "nfctag felica: say which verb, e.g. poll",
-                "Run 'nfctag felica --help' for the verbs.")
-        }
-        var values: [String: String] = [:]
-        while let argument = try parser.next(of: spec) {
-            guard let option = argument.option, let declared = spec.option(named: option) else {
-                throw spec.unknown(argument.token)
-            }
-            values[option] = declared.value == nil ? "" : argument.value
-        }
+        guard
+            let (verb, spec) = try parser.verb(of: "felica", specs: specs, help: help, example: "poll", output: &output)
+        else { return }
+        let values = try parser.optionValues(of: spec)
         output.json = parser.globals.json
         if parser.helpRequested { return output.line(spec.help) }
         let verbs = FeliCaVerbs(verb: verb, values: values, globals: parser.globals, output: output)

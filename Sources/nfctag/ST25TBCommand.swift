@@ -46,21 +46,10 @@ enum ST25TBCommand {
         """
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
-        let verb = try parser.nextCommandWord()
-        output.json = parser.globals.json
-        guard let verb, let spec = specs[verb] else {
-            if verb == nil, parser.helpRequested { return output.line(help) }
-            throw .usage(
-                verb.map { "nfctag st25tb: unknown verb '\($0)'" } ?? "nfctag st25tb: say which verb, e.g. read",
-                "Run 'nfctag st25tb --help' for the verbs.")
-        }
-        var values: [String: String] = [:]
-        while let argument = try parser.next(of: spec) {
-            guard let option = argument.option, let declared = spec.option(named: option) else {
-                throw spec.unknown(argument.token)
-            }
-            values[option] = declared.value == nil ? "" : argument.value
-        }
+        guard
+            let (verb, spec) = try parser.verb(of: "st25tb", specs: specs, help: help, example: "read", output: &output)
+        else { return }
+        let values = try parser.optionValues(of: spec)
         if parser.helpRequested { return output.line(spec.help) }
         output.json = parser.globals.json
         let command = "nfctag st25tb \(verb)"

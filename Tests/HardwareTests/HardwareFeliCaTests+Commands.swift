@@ -31,6 +31,12 @@ enum FeliCaBench {
         #expect(seen == claim, "\(id) disproved")
     }
 
+    /// The real card's key: `NFC_TEST_FELICA_CARD_KEY`, or a factory card's zeros.
+    static var cardKey: [UInt8] {
+        HardwareBench.environment["NFC_TEST_FELICA_CARD_KEY"].flatMap(bytes(fromHex:))
+            ?? [UInt8](repeating: 0, count: 16)
+    }
+
     /// The commands to the FeliCa Lite-S in the field; cancels the scenario for another card.
     static func commands(on device: NFCDevice) async throws -> FeliCaCommands {
         guard let card = try await device.selectFeliCa() else {
@@ -213,9 +219,7 @@ extension HardwareInTheLoop.FeliCaAssumptions {
     /// FL-8: the MAC a real Lite-S sends checks under the session key nfcpy's way derives.
     @Test("FL-8 a Lite-S's MAC over the ID block and the attribute block checks with its card key")
     func macRead() async throws {
-        let key =
-            HardwareBench.environment["NFC_TEST_FELICA_CARD_KEY"].flatMap(bytes(fromHex:))
-            ?? [UInt8](repeating: 0, count: 16)
+        let key = FeliCaBench.cardKey
         @Sendable func step(_ device: NFCDevice) async throws -> [String] {
             let session = try await TagSession.connect(on: device, timeout: .seconds(10))
             let card = try session.feliCaTag()
@@ -252,9 +256,7 @@ extension HardwareInTheLoop.FeliCaAssumptions {
     /// one with 02 B2, and reads STATE 01 after the mutual authentication.
     @Test("FL-9 a Lite-S takes a write with MAC_A, refuses a forged one 02 B2, and STATE says authenticated")
     func macWrite() async throws {
-        let key =
-            HardwareBench.environment["NFC_TEST_FELICA_CARD_KEY"].flatMap(bytes(fromHex:))
-            ?? [UInt8](repeating: 0, count: 16)
+        let key = FeliCaBench.cardKey
         let expected = ["written back with MAC_A", "forged MAC_A refused 02b2", "STATE 01"]
         try await FeliCaBench.compare("FL-9", write: true, expected: expected) { felica in
             var seen: [String] = []
