@@ -32,3 +32,23 @@ extension ArgumentParser {
         return values
     }
 }
+
+extension CommandSpec {
+    /// The help of a command family: its title line, usage, a line per verb (`verbs` in
+    /// order), and where each verb's options are.
+    static func familyHelp(_ family: String, title: String, verbs: [String], specs: [String: CommandSpec]) -> String {
+        let lines = verbs.compactMap { specs[$0] }.map { spec in
+            OptionSpec(String(spec.name.split(separator: " ").last ?? ""), help: spec.title).tableLine
+        }
+        return """
+            nfctag \(family) — \(title)
+
+            Usage: nfctag \(family) VERB [options]
+
+            Verbs:
+            \(lines.joined(separator: "\n"))
+
+            Run 'nfctag \(family) VERB --help' for a verb's options.
+            """
+    }
+}

@@ -75,16 +75,9 @@ enum FeliCaCommand {
     /// The verbs in the order the help lists them.
     static let verbs = ["poll", "services", "read", "write"]
 
-    static let help = """
-        nfctag felica — FeliCa cards: Polling, services, Read and Write Without Encryption
-
-        Usage: nfctag felica VERB [options]
-
-        Verbs:
-        \(verbs.compactMap { specs[$0] }.map { OptionSpec(String($0.name.dropFirst(7)), help: $0.title).tableLine }.joined(separator: "\n"))
-
-        Run 'nfctag felica VERB --help' for a verb's options.
-        """
+    static let help = CommandSpec.familyHelp(
+        "felica", title: "FeliCa cards: Polling, services, Read and Write Without Encryption", verbs: verbs,
+        specs: specs)
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         guard

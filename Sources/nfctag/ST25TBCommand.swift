@@ -34,16 +34,8 @@ enum ST25TBCommand {
     /// The verbs in the order the help lists them.
     static let verbs = ["read", "write"]
 
-    static let help = """
-        nfctag st25tb — ST25TB and SRx cards: Read_Block and Write_Block
-
-        Usage: nfctag st25tb VERB [options]
-
-        Verbs:
-        \(verbs.compactMap { specs[$0] }.map { OptionSpec(String($0.name.dropFirst(7)), help: $0.title).tableLine }.joined(separator: "\n"))
-
-        Run 'nfctag st25tb VERB --help' for a verb's options.
-        """
+    static let help = CommandSpec.familyHelp(
+        "st25tb", title: "ST25TB and SRx cards: Read_Block and Write_Block", verbs: verbs, specs: specs)
 
     static func run(_ parser: inout ArgumentParser, output: inout Output) async throws(ToolError) {
         guard
