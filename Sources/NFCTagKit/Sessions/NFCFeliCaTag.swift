@@ -102,8 +102,8 @@ public struct NFCFeliCaTag: NFCTagHandle {
     /// the card checks against the session key and its write counter WCNT before it writes.
     /// Blocks that MC reserves for a write with MAC take only this write. Writing `01` and
     /// fifteen zeros to STATE (`0x92`) this way is the external (mutual) authentication.
-    /// Needs ``authenticate(cardKey:)`` first; a refusal is `TagCommandError.feliCaStatus`
-    /// with flags 02 B2.
+    /// Needs ``authenticate(cardKey:)`` first, and again once the card has left the field
+    /// (it forgets the challenge); a refusal is `TagCommandError.feliCaStatus` with flags 02 B2.
     ///
     /// ```swift
     /// try await card.authenticate(cardKey: key)
