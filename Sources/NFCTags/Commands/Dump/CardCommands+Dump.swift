@@ -43,12 +43,12 @@ extension FeliCaCommands {
     private func readBlocks(service: UInt16, _ numbers: [Int], stopAtRefusal: Bool) async throws(TagCommandError)
         -> CardMemoryDump.FeliCaService
     {
-        var blocks: [(number: Int, data: [UInt8])] = []
+        var blocks: [CardMemoryDump.FeliCaBlock] = []
         for number in numbers {
             do {
                 let data = try await readWithoutEncryption(
                     services: [service], blocks: [FeliCaBlockElement(block: UInt16(number))])
-                blocks.append((number, data[0]))
+                blocks.append(CardMemoryDump.FeliCaBlock(number: number, data: data[0]))
             } catch {
                 guard case .feliCaStatus = error else { throw error }
                 if stopAtRefusal { break }

@@ -18,12 +18,13 @@ package struct CardMemoryDump: Sendable, Equatable {
     /// One FeliCa service's blocks, by block number.
     package struct FeliCaService: Sendable, Equatable {
         package var service: UInt16
-        package var blocks: [(number: Int, data: [UInt8])]
+        package var blocks: [FeliCaBlock]
+    }
 
-        package static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.service == rhs.service && lhs.blocks.map(\.number) == rhs.blocks.map(\.number)
-                && lhs.blocks.map(\.data) == rhs.blocks.map(\.data)
-        }
+    /// One FeliCa block: its number and its 16 bytes.
+    package struct FeliCaBlock: Sendable, Equatable {
+        package var number: Int
+        package var data: [UInt8]
     }
 
     /// The tag name (`topaz`, `felica-lite-s`, …).
